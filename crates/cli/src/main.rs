@@ -1,0 +1,74 @@
+//! `tabletop`: UNO and Duel from the command line, and the web server.
+//!
+//! Each subcommand lives in its own module; this file only parses and dispatches.
+
+mod duel_cmd;
+mod rules_arg;
+mod serve;
+mod uno_play;
+mod uno_rules;
+mod uno_scenario;
+mod uno_sim;
+mod uno_watch;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "tabletop",
+    version,
+    about = "UNO (every rule set as data) and Duel: play, simulate, serve"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the web server (UNO tables and the Duel page).
+    Serve(serve::Args),
+    /// UNO: play, simulate, run seed-000 scenarios, list rule presets.
+    #[command(subcommand)]
+    Uno(UnoCommand),
+    /// Duel, the grid game: play in the terminal or simulate bot against bot.
+    #[command(subcommand)]
+    Duel(duel_cmd::DuelCommand),
+}
+
+#[derive(Subcommand)]
+enum UnoCommand {
+    /// Play UNO in the terminal against bots.
+    Play(uno_play::Args),
+    /// Simulate many bot games and report wins, points and speed.
+    Sim(uno_sim::Args),
+    /// Run one of seed 000's four operations on `.uno` files.
+    Scenario(uno_scenario::Args),
+    /// List the rule presets, or print one as TOML.
+    Rules(uno_rules::Args),
+    /// Watch bots play one game, printing every event.
+    Watch(uno_watch::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(a) => serve::run(a),
+        Command::Uno(UnoCommand::Play(a)) => uno_play::run(a),
+        Command::Uno(UnoCommand::Sim(a)) => uno_sim::run(a),
+        Command::Uno(UnoCommand::Scenario(a)) => uno_scenario::run(a),
+        Command::Uno(UnoCommand::Rules(a)) => uno_rules::run(a),
+        Command::Uno(UnoCommand::Watch(a)) => uno_watch::run(a),
+        Command::Duel(c) => duel_cmd::run(c),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            // Every failure the user can cause is bad input; 2 matches clap's usage errors.
+            ExitCode::from(2)
+        }
+    }
+}

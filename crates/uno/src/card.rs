@@ -1,0 +1,486 @@
+//! The vocabulary of the game: colours, faces, cards, seats and the direction of play.
+//!
+//! Every type has a short text form that round-trips through `Display` and `FromStr`:
+//! `R7`, `BS` (blue Skip), `GR` (green Reverse), `YD2` (yellow Draw Two), `W`, `W4`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
+/// One of the four suit colours. Wild cards have no colour of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Color {
+    Red = 0,
+    Yellow = 1,
+    Green = 2,
+    Blue = 3,
+}
+
+impl Color {
+    pub const ALL: [Color; 4] = [Color::Red, Color::Yellow, Color::Green, Color::Blue];
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn from_index(i: usize) -> Option<Color> {
+        match i {
+            0 => Some(Color::Red),
+            1 => Some(Color::Yellow),
+            2 => Some(Color::Green),
+            3 => Some(Color::Blue),
+            _ => None,
+        }
+    }
+
+    /// The one-letter code used in card names (`R`, `Y`, `G`, `B`).
+    pub const fn letter(self) -> char {
+        match self {
+            Color::Red => 'R',
+            Color::Yellow => 'Y',
+            Color::Green => 'G',
+            Color::Blue => 'B',
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Red => "red",
+            Color::Yellow => "yellow",
+            Color::Green => "green",
+            Color::Blue => "blue",
+        }
+    }
+
+    fn from_letter(c: char) -> Option<Color> {
+        match c.to_ascii_uppercase() {
+            'R' => Some(Color::Red),
+            'Y' => Some(Color::Yellow),
+            'G' => Some(Color::Green),
+            'B' => Some(Color::Blue),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Color {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        let lower = t.to_ascii_lowercase();
+        for c in Color::ALL {
+            if lower == c.name() {
+                return Ok(c);
+            }
+        }
+        let mut chars = t.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            if let Some(col) = Color::from_letter(c) {
+                return Ok(col);
+            }
+        }
+        Err(ParseError::UnknownColor(s.to_string()))
+    }
+}
+
+impl Serialize for Color {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Color {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What is printed on a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Face {
+    Digit(u8),
+    Skip,
+    Reverse,
+    DrawTwo,
+    Wild,
+    WildDrawFour,
+}
+
+impl Face {
+    /// Every face, digits first, in the order of `Face::index`.
+    pub const ALL: [Face; 15] = [
+        Face::Digit(0),
+        Face::Digit(1),
+        Face::Digit(2),
+        Face::Digit(3),
+        Face::Digit(4),
+        Face::Digit(5),
+        Face::Digit(6),
+        Face::Digit(7),
+        Face::Digit(8),
+        Face::Digit(9),
+        Face::Skip,
+        Face::Reverse,
+        Face::DrawTwo,
+        Face::Wild,
+        Face::WildDrawFour,
+    ];
+
+    /// 0–9 for digits, then Skip 10, Reverse 11, Draw Two 12, Wild 13, Wild Draw Four 14.
+    pub const fn index(self) -> usize {
+        match self {
+            Face::Digit(d) => d as usize,
+            Face::Skip => 10,
+            Face::Reverse => 11,
+            Face::DrawTwo => 12,
+            Face::Wild => 13,
+            Face::WildDrawFour => 14,
+        }
+    }
+
+    pub const fn is_wild(self) -> bool {
+        matches!(self, Face::Wild | Face::WildDrawFour)
+    }
+
+    /// The name used in rules files: `"0"`…`"9"`, `skip`, `reverse`, `draw_two`, `wild`,
+    /// `wild_draw_four`.
+    pub fn key(self) -> &'static str {
+        const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+        match self {
+            Face::Digit(d) => DIGITS[d as usize % 10],
+            Face::Skip => "skip",
+            Face::Reverse => "reverse",
+            Face::DrawTwo => "draw_two",
+            Face::Wild => "wild",
+            Face::WildDrawFour => "wild_draw_four",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Face> {
+        Face::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    /// Human words, for narration.
+    pub fn words(self) -> String {
+        match self {
+            Face::Digit(d) => d.to_string(),
+            Face::Skip => "Skip".into(),
+            Face::Reverse => "Reverse".into(),
+            Face::DrawTwo => "Draw Two".into(),
+            Face::Wild => "Wild".into(),
+            Face::WildDrawFour => "Wild Draw Four".into(),
+        }
+    }
+
+    fn code(self) -> &'static str {
+        const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+        match self {
+            Face::Digit(d) => DIGITS[d as usize % 10],
+            Face::Skip => "S",
+            Face::Reverse => "R",
+            Face::DrawTwo => "D2",
+            Face::Wild => "",
+            Face::WildDrawFour => "4",
+        }
+    }
+}
+
+impl fmt::Display for Face {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A physical card, packed in one byte: `color * 13 + face` for coloured cards (faces 0–12),
+/// 52 for Wild and 53 for Wild Draw Four. `Card::index()` is dense in `0..Card::KINDS`, so a
+/// hand can be a table of counts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(u8);
+
+impl Card {
+    /// The number of distinct cards (52 coloured, Wild, Wild Draw Four).
+    pub const KINDS: usize = 54;
+    pub const WILD: Card = Card(52);
+    pub const WILD_DRAW_FOUR: Card = Card(53);
+
+    /// A coloured card. Returns `None` for a wild face (wilds have no colour) or a digit > 9.
+    pub const fn colored(color: Color, face: Face) -> Option<Card> {
+        match face {
+            Face::Wild | Face::WildDrawFour => None,
+            Face::Digit(d) if d > 9 => None,
+            f => Some(Card((color as u8) * 13 + f.index() as u8)),
+        }
+    }
+
+    /// Builds any card; the colour is ignored for wild faces and required for others.
+    pub const fn new(color: Option<Color>, face: Face) -> Option<Card> {
+        match (face, color) {
+            (Face::Wild, _) => Some(Card::WILD),
+            (Face::WildDrawFour, _) => Some(Card::WILD_DRAW_FOUR),
+            (f, Some(c)) => Card::colored(c, f),
+            (_, None) => None,
+        }
+    }
+
+    pub const fn from_index(i: usize) -> Option<Card> {
+        if i < Card::KINDS {
+            Some(Card(i as u8))
+        } else {
+            None
+        }
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The printed colour, `None` for wilds.
+    pub const fn color(self) -> Option<Color> {
+        if self.0 >= 52 {
+            None
+        } else {
+            Color::from_index(self.0 as usize / 13)
+        }
+    }
+
+    pub const fn face(self) -> Face {
+        match self.0 {
+            52 => Face::Wild,
+            53 => Face::WildDrawFour,
+            n => match n % 13 {
+                10 => Face::Skip,
+                11 => Face::Reverse,
+                12 => Face::DrawTwo,
+                d => Face::Digit(d),
+            },
+        }
+    }
+
+    pub const fn is_wild(self) -> bool {
+        self.0 >= 52
+    }
+
+    /// The per-colour face slot (0–12) of a coloured card; 13/14 for the wilds.
+    pub const fn face_index(self) -> usize {
+        match self.0 {
+            52 => 13,
+            53 => 14,
+            n => (n % 13) as usize,
+        }
+    }
+
+    /// Whether this card may be put on `top` when `color` is the colour in play
+    /// (the declared colour when `top` is a wild).
+    #[inline]
+    pub fn matches(self, top: Card, color: Color) -> bool {
+        self.is_wild()
+            || self.color() == Some(color)
+            || (!top.is_wild() && self.face_index() == top.face_index())
+    }
+
+    /// Every card, in index order.
+    pub fn all() -> impl Iterator<Item = Card> {
+        (0..Card::KINDS as u8).map(Card)
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.color() {
+            Some(c) => write!(f, "{}{}", c.letter(), self.face().code()),
+            None => write!(f, "W{}", self.face().code()),
+        }
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Card {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_uppercase();
+        let mut chars = t.chars();
+        let first = chars
+            .next()
+            .ok_or_else(|| ParseError::UnknownCard(s.to_string()))?;
+        let rest: String = chars.collect();
+        if first == 'W' {
+            return match rest.as_str() {
+                "" => Ok(Card::WILD),
+                "4" | "D4" => Ok(Card::WILD_DRAW_FOUR),
+                _ => Err(ParseError::UnknownCard(s.to_string())),
+            };
+        }
+        let color =
+            Color::from_letter(first).ok_or_else(|| ParseError::UnknownColor(first.to_string()))?;
+        let face = match rest.as_str() {
+            "S" => Face::Skip,
+            "R" => Face::Reverse,
+            "D2" | "D" => Face::DrawTwo,
+            d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() => {
+                Face::Digit(d.as_bytes()[0] - b'0')
+            }
+            _ => return Err(ParseError::UnknownCard(s.to_string())),
+        };
+        Card::colored(color, face).ok_or_else(|| ParseError::UnknownCard(s.to_string()))
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A place at the table, numbered from 0 in seat order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl FromStr for Seat {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.trim()
+            .parse::<u8>()
+            .map(Seat)
+            .map_err(|_| ParseError::BadSeat(s.to_string()))
+    }
+}
+
+/// The direction of play. `Clockwise` means increasing seat numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Clockwise,
+    CounterClockwise,
+}
+
+impl Direction {
+    pub const fn flipped(self) -> Direction {
+        match self {
+            Direction::Clockwise => Direction::CounterClockwise,
+            Direction::CounterClockwise => Direction::Clockwise,
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Direction::Clockwise => "clockwise",
+            Direction::CounterClockwise => "counter_clockwise",
+        })
+    }
+}
+
+impl FromStr for Direction {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "clockwise" | "cw" => Ok(Direction::Clockwise),
+            "counter_clockwise" | "counterclockwise" | "ccw" => Ok(Direction::CounterClockwise),
+            _ => Err(ParseError::BadDirection(s.to_string())),
+        }
+    }
+}
+
+/// Why a text form did not parse.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseError {
+    #[error("unknown colour '{0}' (expected red, yellow, green or blue)")]
+    UnknownColor(String),
+    #[error("unknown card '{0}' (expected e.g. R7, BS, GR, YD2, W, W4)")]
+    UnknownCard(String),
+    #[error("bad seat '{0}' (expected a number from 0)")]
+    BadSeat(String),
+    #[error("bad direction '{0}' (expected clockwise or counter_clockwise)")]
+    BadDirection(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_round_trips_through_text() {
+        for c in Card::all() {
+            let text = c.to_string();
+            assert_eq!(text.parse::<Card>(), Ok(c), "{text}");
+            assert_eq!(Card::new(c.color(), c.face()), Some(c));
+        }
+        assert_eq!(Card::all().count(), 54);
+    }
+
+    #[test]
+    fn text_forms_are_the_documented_ones() {
+        let names: Vec<String> = ["R7", "BS", "GR", "YD2", "W", "W4"]
+            .iter()
+            .map(|s| s.parse::<Card>().map(|c| c.to_string()).unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["R7", "BS", "GR", "YD2", "W", "W4"]);
+        assert_eq!(
+            "x7".parse::<Card>(),
+            Err(ParseError::UnknownColor("X".into()))
+        );
+        assert!("R10".parse::<Card>().is_err());
+        assert!("".parse::<Card>().is_err());
+    }
+
+    #[test]
+    fn colours_seats_directions_round_trip() {
+        for c in Color::ALL {
+            assert_eq!(c.to_string().parse::<Color>(), Ok(c));
+        }
+        assert_eq!("7".parse::<Seat>(), Ok(Seat(7)));
+        for d in [Direction::Clockwise, Direction::CounterClockwise] {
+            assert_eq!(d.to_string().parse::<Direction>(), Ok(d));
+        }
+    }
+
+    #[test]
+    fn matching_follows_colour_face_and_wilds() {
+        let r7: Card = "R7".parse().unwrap_or(Card::WILD);
+        let b7: Card = "B7".parse().unwrap_or(Card::WILD);
+        let b3: Card = "B3".parse().unwrap_or(Card::WILD);
+        assert!(b7.matches(r7, Color::Red));
+        assert!(!b3.matches(r7, Color::Red));
+        assert!(Card::WILD.matches(r7, Color::Red));
+        // On a wild only the declared colour counts, not the wild face.
+        assert!(!Card::WILD_DRAW_FOUR.is_wild() || Card::WILD.matches(Card::WILD, Color::Blue));
+        assert!(b3.matches(Card::WILD, Color::Blue));
+        assert!(!r7.matches(Card::WILD, Color::Blue));
+    }
+}
