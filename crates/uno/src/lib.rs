@@ -5,3 +5,5 @@
 pub mod card;
 
 pub use card::{Card, Color, Direction, Face, ParseError, Seat};
+pub mod csce322;
+pub mod notation;

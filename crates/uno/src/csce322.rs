@@ -1,0 +1,1 @@
+//! Seed 000's four operations, driven by its precedence policy.
