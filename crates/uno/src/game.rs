@@ -1,0 +1,1206 @@
+//! The one state machine every rule set runs on.
+//!
+//! `Game::new` deals; `legal_actions` lists what the player to act may do; `apply` validates an
+//! action and returns the events it caused, leaving the state untouched when it refuses;
+//! `apply_unchecked` skips validation and event building for bots and simulation.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::action::{Action, IllegalAction};
+use crate::card::{Card, Color, Direction, Face, Seat};
+use crate::event::{DrawReason, EndReason, Event, Mute, Outcome, Sink};
+use crate::rules::{
+    DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, Rules, RulesError, SevenZero,
+    Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule,
+};
+
+/// Where the game stands: who must decide what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The current player plays a card or draws (or, with a penalty pending, stacks or draws it).
+    Play,
+    /// The current player drew and decides about the drawn card.
+    DrawnCard,
+    /// The first card turned up is a wild: the current player names the colour.
+    ChooseColor,
+    /// A Wild Draw Four was played on the current player: challenge or accept.
+    Challenge { offender: Seat },
+    /// The current player played a 7 (7–0 rule) and chooses whom to swap hands with.
+    ChooseSwap,
+    /// A round of a match ended; `NextRound` deals the next.
+    RoundOver,
+    /// The game (or the match) is over.
+    GameOver,
+}
+
+/// Why a game cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("a position needs between 2 and {max} hands, got {got}")]
+    Hands { got: usize, max: usize },
+    #[error("a position needs a card on the discard pile")]
+    EmptyDiscard,
+    #[error("seat {0} does not exist")]
+    NoSuchSeat(Seat),
+}
+
+/// A position to start from, for tests, scenarios and the seed layers: hands in seat order,
+/// piles listed top card first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    pub hands: Vec<Vec<Card>>,
+    pub draw_pile: Vec<Card>,
+    pub discard: Vec<Card>,
+    /// The colour in play; defaults to the top card's colour (or the first rule colour).
+    pub color: Option<Color>,
+    pub current: Seat,
+    pub direction: Direction,
+    pub dealer: Seat,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Rules>,
+    rng: ChaCha8Rng,
+    seed: u64,
+    players: usize,
+    hands: Vec<Vec<Card>>,
+    /// Top card last.
+    draw_pile: Vec<Card>,
+    /// Top card last.
+    discard: Vec<Card>,
+    color: Color,
+    current: Seat,
+    direction: Direction,
+    dealer: Seat,
+    phase: Phase,
+    /// Cards the current player must draw unless they stack (stacking rules, challenges).
+    pending: u32,
+    drawn: Option<Card>,
+    /// Whether the last Wild Draw Four was played while holding the colour in play (hidden).
+    wd4_guilty: bool,
+    /// Seats that called UNO for their current low hand.
+    uno_called: u16,
+    /// The seat that went down to one card without calling, until the next player acts.
+    uno_exposed: Option<Seat>,
+    /// Something was drawn or played during the current turn (stalemate detection).
+    acted: bool,
+    dead_turns: usize,
+    turns: u32,
+    round: u32,
+    scores: Vec<u32>,
+    round_winner: Option<Seat>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// Deals a new game of `players` seats; everything random follows `seed`.
+    pub fn new(
+        rules: impl Into<Arc<Rules>>,
+        players: usize,
+        seed: u64,
+    ) -> Result<Game, SetupError> {
+        let mut events = Vec::new();
+        Game::new_with_events(rules, players, seed, &mut events)
+    }
+
+    /// Like [`Game::new`], also returning the events of the deal (start card, first turn).
+    pub fn new_with_events(
+        rules: impl Into<Arc<Rules>>,
+        players: usize,
+        seed: u64,
+        events: &mut Vec<Event>,
+    ) -> Result<Game, SetupError> {
+        let rules = rules.into();
+        rules.check_players(players)?;
+        let mut game = Game::empty(rules, players, seed);
+        game.start_round(events);
+        Ok(game)
+    }
+
+    /// Like [`Game::new`] without events, for simulation.
+    pub fn new_quiet(
+        rules: impl Into<Arc<Rules>>,
+        players: usize,
+        seed: u64,
+    ) -> Result<Game, SetupError> {
+        let rules = rules.into();
+        rules.check_players(players)?;
+        let mut game = Game::empty(rules, players, seed);
+        game.start_round(&mut Mute);
+        Ok(game)
+    }
+
+    /// Starts from a given position instead of dealing. The cards need not form the rules'
+    /// deck; conservation is then about the cards given.
+    pub fn from_deal(
+        rules: impl Into<Arc<Rules>>,
+        deal: Deal,
+        seed: u64,
+    ) -> Result<Game, SetupError> {
+        let rules = rules.into();
+        let players = deal.hands.len();
+        if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
+            return Err(SetupError::Hands {
+                got: players,
+                max: crate::rules::MAX_PLAYERS,
+            });
+        }
+        if deal.current.index() >= players {
+            return Err(SetupError::NoSuchSeat(deal.current));
+        }
+        if deal.dealer.index() >= players {
+            return Err(SetupError::NoSuchSeat(deal.dealer));
+        }
+        let top = *deal.discard.first().ok_or(SetupError::EmptyDiscard)?;
+        let mut game = Game::empty(rules, players, seed);
+        game.hands = deal.hands;
+        game.draw_pile = deal.draw_pile.into_iter().rev().collect();
+        game.discard = deal.discard.into_iter().rev().collect();
+        game.color = deal.color.or(top.color()).unwrap_or(game.rules.colors()[0]);
+        game.current = deal.current;
+        game.direction = deal.direction;
+        game.dealer = deal.dealer;
+        game.phase = Phase::Play;
+        game.round = 1;
+        Ok(game)
+    }
+
+    fn empty(rules: Arc<Rules>, players: usize, seed: u64) -> Game {
+        let color = rules.colors()[0];
+        Game {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            seed,
+            players,
+            hands: vec![Vec::with_capacity(rules.hand_size() * 2); players],
+            draw_pile: Vec::with_capacity(rules.deck().len()),
+            discard: Vec::with_capacity(rules.deck().len()),
+            color,
+            current: Seat(0),
+            direction: rules.direction(),
+            dealer: Seat(0),
+            phase: Phase::Play,
+            pending: 0,
+            drawn: None,
+            wd4_guilty: false,
+            uno_called: 0,
+            uno_exposed: None,
+            acted: false,
+            dead_turns: 0,
+            turns: 0,
+            round: 0,
+            scores: vec![0; players],
+            round_winner: None,
+            outcome: None,
+            rules,
+        }
+    }
+
+    // ---- reading the state ----
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn rules_arc(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn players(&self) -> usize {
+        self.players
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn current(&self) -> Seat {
+        self.current
+    }
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+    /// The colour in play (the declared colour when the top card is a wild).
+    pub fn color(&self) -> Color {
+        self.color
+    }
+    pub fn top(&self) -> Card {
+        // Every phase after the deal has a card on the discard pile.
+        self.discard.last().copied().unwrap_or(Card::WILD)
+    }
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        self.hands
+            .get(seat.index())
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+    pub fn hands(&self) -> &[Vec<Card>] {
+        &self.hands
+    }
+    /// The draw pile, bottom card first (the next card drawn is the last).
+    pub fn draw_pile(&self) -> &[Card] {
+        &self.draw_pile
+    }
+    /// The discard pile, bottom card first (the top card is the last).
+    pub fn discard_pile(&self) -> &[Card] {
+        &self.discard
+    }
+    /// Cards the current player must draw unless they stack.
+    pub fn pending_draw(&self) -> u32 {
+        self.pending
+    }
+    /// The card the current player just drew, while they decide about it.
+    pub fn drawn_card(&self) -> Option<Card> {
+        self.drawn
+    }
+    pub fn uno_called(&self, seat: Seat) -> bool {
+        self.uno_called & (1 << seat.0) != 0
+    }
+    /// The seat that can be caught for not calling UNO, if any.
+    pub fn uno_exposed(&self) -> Option<Seat> {
+        self.uno_exposed
+    }
+    /// Completed turns this round.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+    pub fn scores(&self) -> &[u32] {
+        &self.scores
+    }
+    pub fn round_winner(&self) -> Option<Seat> {
+        self.round_winner
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+    /// Whether the current round has ended (also true once the game is over).
+    pub fn is_round_over(&self) -> bool {
+        matches!(self.phase, Phase::RoundOver | Phase::GameOver)
+    }
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Every card in the game, wherever it is, sorted: equal to the deck at all times.
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut all: Vec<Card> = self.hands.iter().flatten().copied().collect();
+        all.extend_from_slice(&self.draw_pile);
+        all.extend_from_slice(&self.discard);
+        all.sort();
+        all
+    }
+
+    /// A hash of the whole state (RNG position included), stable across runs and platforms.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv::new();
+        h.u64(self.seed);
+        h.u64(self.players as u64);
+        for hand in &self.hands {
+            h.u64(hand.len() as u64);
+            for c in hand {
+                h.byte(c.index() as u8);
+            }
+        }
+        for pile in [&self.draw_pile, &self.discard] {
+            h.u64(pile.len() as u64);
+            for c in pile.iter() {
+                h.byte(c.index() as u8);
+            }
+        }
+        h.byte(self.color as u8);
+        h.byte(self.current.0);
+        h.byte(self.direction as u8);
+        h.byte(self.dealer.0);
+        let (tag, extra) = match self.phase {
+            Phase::Play => (0, 0),
+            Phase::DrawnCard => (1, 0),
+            Phase::ChooseColor => (2, 0),
+            Phase::Challenge { offender } => (3, offender.0),
+            Phase::ChooseSwap => (4, 0),
+            Phase::RoundOver => (5, 0),
+            Phase::GameOver => (6, 0),
+        };
+        h.byte(tag);
+        h.byte(extra);
+        h.u64(self.pending as u64);
+        h.byte(self.drawn.map_or(255, |c| c.index() as u8));
+        h.byte(self.wd4_guilty as u8);
+        h.u64(self.uno_called as u64);
+        h.byte(self.uno_exposed.map_or(255, |s| s.0));
+        h.byte(self.acted as u8);
+        h.u64(self.dead_turns as u64);
+        h.u64(self.turns as u64);
+        h.u64(self.round as u64);
+        for s in &self.scores {
+            h.u64(*s as u64);
+        }
+        h.u64(self.rng.get_word_pos() as u64);
+        h.finish()
+    }
+
+    // ---- what is legal ----
+
+    /// The actions the current player may take.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(self.current, &mut out);
+        out
+    }
+
+    /// The actions `seat` may take now: the current player's moves, or out-of-turn ones
+    /// (jump-ins, UNO calls and catches).
+    pub fn legal_actions_for(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(seat, &mut out);
+        out
+    }
+
+    /// Fills `out` (cleared first) with the legal actions of `seat`, without allocating when
+    /// `out` has room.
+    pub fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        out.clear();
+        if seat.index() >= self.players || self.phase == Phase::GameOver {
+            return;
+        }
+        let consider = |a: Action, out: &mut Vec<Action>| {
+            if self.check(seat, a).is_ok() {
+                out.push(a);
+            }
+        };
+        let hand = &self.hands[seat.index()];
+        let mut seen = [false; Card::KINDS];
+        for &card in hand {
+            if std::mem::replace(&mut seen[card.index()], true) {
+                continue;
+            }
+            if card.is_wild() {
+                for &c in self.rules.colors() {
+                    consider(
+                        Action::Play {
+                            card,
+                            color: Some(c),
+                        },
+                        out,
+                    );
+                }
+            } else {
+                consider(Action::Play { card, color: None }, out);
+            }
+        }
+        for a in [
+            Action::Draw,
+            Action::Pass,
+            Action::Challenge,
+            Action::Accept,
+            Action::CallUno,
+            Action::NextRound,
+        ] {
+            consider(a, out);
+        }
+        if self.phase == Phase::ChooseColor {
+            for &c in self.rules.colors() {
+                consider(Action::DeclareColor { color: c }, out);
+            }
+        }
+        if self.phase == Phase::ChooseSwap {
+            for s in 0..self.players {
+                consider(
+                    Action::SwapHands {
+                        with: Seat(s as u8),
+                    },
+                    out,
+                );
+            }
+        }
+    }
+
+    /// Whether `card` could be played by the current player in the `Play` phase right now,
+    /// ignoring whether it is in the hand.
+    #[inline]
+    pub fn is_playable(&self, card: Card) -> bool {
+        let top = self.top();
+        if self.pending > 0 {
+            return self.stackable(card, top);
+        }
+        if !card.matches(top, self.color) {
+            return false;
+        }
+        if card == Card::WILD_DRAW_FOUR
+            && self.rules.wild_draw_four() == WildDrawFourRule::Restricted
+        {
+            return !self.holds_color(self.current, self.color);
+        }
+        true
+    }
+
+    fn stackable(&self, card: Card, top: Card) -> bool {
+        let d2 = card.face() == Face::DrawTwo;
+        let wd4 = card == Card::WILD_DRAW_FOUR;
+        let top_d2 = top.face() == Face::DrawTwo;
+        let top_wd4 = top == Card::WILD_DRAW_FOUR;
+        match self.rules.stacking() {
+            Stacking::Off => false,
+            Stacking::DrawTwo => d2 && top_d2,
+            Stacking::WildDrawFour => wd4 && top_wd4,
+            Stacking::Both => (d2 && top_d2) || (wd4 && top_wd4),
+            Stacking::Cross => wd4 || (d2 && (top_d2 || card.color() == Some(self.color))),
+        }
+    }
+
+    fn holds_color(&self, seat: Seat, color: Color) -> bool {
+        self.hands[seat.index()]
+            .iter()
+            .any(|c| c.color() == Some(color))
+    }
+
+    fn has_playable(&self, seat: Seat) -> bool {
+        self.hands[seat.index()]
+            .iter()
+            .any(|&c| self.is_playable(c))
+    }
+
+    /// Whether a card can still come from the draw pile (directly or by reshuffling).
+    pub fn can_draw(&self) -> bool {
+        !self.draw_pile.is_empty()
+            || (self.rules.exhausted() == Exhausted::Reshuffle && self.discard.len() > 1)
+    }
+
+    /// Validates an action without applying it.
+    pub fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        if seat.index() >= self.players {
+            return Err(IllegalAction::NoSuchSeat);
+        }
+        match self.phase {
+            Phase::GameOver => return Err(IllegalAction::GameOver),
+            Phase::RoundOver => {
+                return if action == Action::NextRound {
+                    Ok(())
+                } else {
+                    Err(IllegalAction::RoundOver)
+                };
+            }
+            _ => {}
+        }
+        let is_current = seat == self.current;
+        match action {
+            Action::NextRound => Err(IllegalAction::RoundNotOver),
+            Action::CallUno => self.check_uno(seat),
+            Action::Play { card, color } => {
+                let hand = &self.hands[seat.index()];
+                if !is_current {
+                    return self.check_jump_in(seat, card, color);
+                }
+                match self.phase {
+                    Phase::Play | Phase::DrawnCard | Phase::Challenge { .. } => {}
+                    Phase::ChooseColor => return Err(IllegalAction::MustDeclareColor),
+                    Phase::ChooseSwap => return Err(IllegalAction::MustChooseSwap),
+                    Phase::RoundOver | Phase::GameOver => return Err(IllegalAction::GameOver),
+                }
+                if !hand.contains(&card) {
+                    return Err(IllegalAction::CardNotInHand);
+                }
+                check_color(&self.rules, card, color)?;
+                if self.phase == Phase::DrawnCard && self.drawn != Some(card) {
+                    return Err(IllegalAction::OnlyDrawnCard);
+                }
+                if let Phase::Challenge { .. } = self.phase {
+                    if !self.stackable(card, self.top()) {
+                        return Err(IllegalAction::MustAnswerChallenge);
+                    }
+                    return Ok(());
+                }
+                if self.pending > 0 && !self.stackable(card, self.top()) {
+                    return Err(IllegalAction::MustAnswerDrawPenalty);
+                }
+                if !card.matches(self.top(), self.color) && self.pending == 0 {
+                    return Err(IllegalAction::DoesNotMatch);
+                }
+                if card == Card::WILD_DRAW_FOUR
+                    && self.pending == 0
+                    && self.rules.wild_draw_four() == WildDrawFourRule::Restricted
+                    && self.holds_color(seat, self.color)
+                {
+                    return Err(IllegalAction::WildDrawFourNotAllowed);
+                }
+                Ok(())
+            }
+            _ if !is_current => Err(IllegalAction::NotYourTurn),
+            Action::Draw => match self.phase {
+                Phase::Play if self.pending > 0 => Ok(()),
+                Phase::Play => {
+                    let playable = self.has_playable(seat);
+                    if playable && self.rules.forced_play() == ForcedPlay::Required {
+                        Err(IllegalAction::MustPlayWhenAble)
+                    } else if playable && !self.can_draw() {
+                        Err(IllegalAction::DrawPileEmpty)
+                    } else {
+                        Ok(())
+                    }
+                }
+                Phase::DrawnCard => Err(IllegalAction::AlreadyDrawn),
+                Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
+                Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
+                Phase::ChooseSwap => Err(IllegalAction::MustChooseSwap),
+                Phase::RoundOver | Phase::GameOver => Err(IllegalAction::GameOver),
+            },
+            Action::Pass => match self.phase {
+                Phase::DrawnCard => {
+                    let must = self.rules.draw_rule() == DrawRule::DrawOneMustPlay
+                        && self.drawn.is_some_and(|c| self.is_playable(c));
+                    if must {
+                        Err(IllegalAction::MustPlayDrawnCard)
+                    } else {
+                        Ok(())
+                    }
+                }
+                Phase::Play => Err(IllegalAction::MustDrawBeforePass),
+                Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
+                Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
+                Phase::ChooseSwap => Err(IllegalAction::MustChooseSwap),
+                Phase::RoundOver | Phase::GameOver => Err(IllegalAction::GameOver),
+            },
+            Action::DeclareColor { color } => {
+                if self.phase != Phase::ChooseColor {
+                    Err(IllegalAction::NoColorToDeclare)
+                } else if !self.rules.colors().contains(&color) {
+                    Err(IllegalAction::ColorNotInGame)
+                } else {
+                    Ok(())
+                }
+            }
+            Action::Challenge | Action::Accept => match self.phase {
+                Phase::Challenge { .. } => Ok(()),
+                _ => Err(IllegalAction::NoChallengePending),
+            },
+            Action::SwapHands { with } => {
+                if self.phase != Phase::ChooseSwap {
+                    Err(IllegalAction::NoSwapPending)
+                } else if with == seat || with.index() >= self.players {
+                    Err(IllegalAction::InvalidSwapTarget)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    fn check_jump_in(
+        &self,
+        seat: Seat,
+        card: Card,
+        color: Option<Color>,
+    ) -> Result<(), IllegalAction> {
+        let allowed = self.rules.jump_in() == JumpIn::On
+            && self.phase == Phase::Play
+            && self.pending == 0
+            && !card.is_wild()
+            && color.is_none()
+            && card == self.top()
+            && self.hands[seat.index()].contains(&card);
+        if allowed {
+            Ok(())
+        } else if self.rules.jump_in() == JumpIn::Off {
+            Err(IllegalAction::NotYourTurn)
+        } else {
+            Err(IllegalAction::JumpInNotAllowed)
+        }
+    }
+
+    fn check_uno(&self, seat: Seat) -> Result<(), IllegalAction> {
+        if self.rules.uno_call() == UnoCall::Off {
+            return Err(IllegalAction::UnoCallsOff);
+        }
+        if self.uno_action(seat).is_some() {
+            Ok(())
+        } else {
+            Err(IllegalAction::NothingToCall)
+        }
+    }
+
+    /// What a call of UNO by `seat` means now, following seed 003's yelling rules: a call for
+    /// oneself, a catch of the exposed seat, or a false call with its penalty.
+    fn uno_action(&self, seat: Seat) -> Option<UnoMeaning> {
+        let own_turn = seat == self.current
+            && matches!(self.phase, Phase::Play | Phase::DrawnCard)
+            && self.hands[seat.index()].len() <= 2
+            && !self.uno_called(seat);
+        if own_turn || self.uno_exposed == Some(seat) {
+            return Some(UnoMeaning::Own);
+        }
+        if let Some(v) = self.uno_exposed {
+            return Some(UnoMeaning::Catch(v));
+        }
+        (self.rules.false_call_penalty() > 0).then_some(UnoMeaning::False)
+    }
+
+    // ---- changing the state ----
+
+    /// Validates and applies an action; returns the events, or the reason it was refused
+    /// (then nothing changed).
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        self.check(seat, action)?;
+        let mut events = Vec::new();
+        self.step(seat, action, &mut events);
+        Ok(events)
+    }
+
+    /// Applies an action known to be legal (from `legal_actions` or `check`), building no
+    /// events. An illegal action here leaves the game in an unspecified but safe state.
+    #[inline]
+    pub fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        self.step(seat, action, &mut Mute);
+    }
+
+    fn step<S: Sink>(&mut self, seat: Seat, action: Action, sink: &mut S) {
+        match action {
+            Action::Play { card, color } => self.play(seat, card, color, sink),
+            Action::Draw => self.draw(sink),
+            Action::Pass => {
+                self.close_uno_window();
+                sink.emit(|| Event::Passed { seat });
+                self.end_turn(0, sink);
+            }
+            Action::DeclareColor { color } => {
+                self.color = color;
+                self.phase = Phase::Play;
+                sink.emit(|| Event::ColorDeclared { seat, color });
+            }
+            Action::Challenge => self.resolve_challenge(sink),
+            Action::Accept => {
+                self.close_uno_window();
+                let n = std::mem::take(&mut self.pending);
+                self.give(self.current, n, DrawReason::Penalty, sink);
+                self.end_turn(0, sink);
+            }
+            Action::SwapHands { with } => {
+                let (a, b) = (self.current.index(), with.index());
+                self.hands.swap(a, b);
+                self.uno_called &= !((1 << a) | (1 << b));
+                sink.emit(|| Event::HandsSwapped {
+                    a: Seat(a as u8),
+                    b: with,
+                });
+                self.end_turn(0, sink);
+            }
+            Action::CallUno => match self.uno_action(seat) {
+                Some(UnoMeaning::Own) => {
+                    self.uno_called |= 1 << seat.0;
+                    if self.uno_exposed == Some(seat) {
+                        self.uno_exposed = None;
+                    }
+                    sink.emit(|| Event::UnoCalled { seat });
+                }
+                Some(UnoMeaning::Catch(v)) => {
+                    self.uno_exposed = None;
+                    sink.emit(|| Event::UnoPenalty {
+                        seat: v,
+                        caught_by: seat,
+                    });
+                    self.give(v, self.rules.uno_penalty(), DrawReason::UnoPenalty, sink);
+                }
+                Some(UnoMeaning::False) => {
+                    sink.emit(|| Event::FalseUnoCall { seat });
+                    self.give(
+                        seat,
+                        self.rules.false_call_penalty(),
+                        DrawReason::FalseUnoCall,
+                        sink,
+                    );
+                }
+                None => {}
+            },
+            Action::NextRound => {
+                if self.phase == Phase::RoundOver {
+                    self.start_round(sink);
+                }
+            }
+        }
+    }
+
+    fn close_uno_window(&mut self) {
+        self.uno_exposed = None;
+    }
+
+    fn play<S: Sink>(&mut self, seat: Seat, card: Card, color: Option<Color>, sink: &mut S) {
+        let jump_in = seat != self.current;
+        if jump_in {
+            self.current = seat;
+        }
+        self.close_uno_window();
+        let hand = &mut self.hands[seat.index()];
+        let Some(pos) = hand.iter().position(|&c| c == card) else {
+            return;
+        };
+        let prev_color = self.color;
+        let guilty =
+            card == Card::WILD_DRAW_FOUR && hand.iter().any(|c| c.color() == Some(prev_color));
+        hand.remove(pos);
+        let left = hand.len();
+        self.discard.push(card);
+        self.color = card.color().or(color).unwrap_or(prev_color);
+        self.drawn = None;
+        self.acted = true;
+        sink.emit(|| Event::CardPlayed {
+            seat,
+            card,
+            jump_in,
+        });
+        if card.is_wild() {
+            let c = self.color;
+            sink.emit(|| Event::ColorDeclared { seat, color: c });
+        }
+        if left == 1 && !self.uno_called(seat) && self.rules.uno_call() == UnoCall::Required {
+            self.uno_exposed = Some(seat);
+        }
+        if left > 1 {
+            self.uno_called &= !(1 << seat.0);
+        }
+        if left == 0 {
+            // Going out on a draw card still makes the next player draw; those cards score.
+            let extra = match card.face() {
+                Face::DrawTwo => 2,
+                Face::WildDrawFour => 4,
+                _ => 0,
+            };
+            if extra > 0 {
+                let victim = self.next_seat(1);
+                let n = self.pending + extra;
+                self.pending = 0;
+                self.give(victim, n, DrawReason::Penalty, sink);
+            }
+            self.end_round(seat, sink);
+            return;
+        }
+        let two = self.players == 2;
+        match card.face() {
+            Face::Digit(7) if self.rules.seven_zero() == SevenZero::On => {
+                self.phase = Phase::ChooseSwap;
+            }
+            Face::Digit(0) if self.rules.seven_zero() == SevenZero::On => {
+                self.rotate_hands();
+                let direction = self.direction;
+                sink.emit(|| Event::HandsRotated { direction });
+                self.end_turn(0, sink);
+            }
+            Face::Digit(_) | Face::Wild => self.end_turn(0, sink),
+            Face::Skip => self.end_turn(1, sink),
+            Face::Reverse if two && self.rules.two_players() == TwoPlayerRule::ReverseSkips => {
+                self.end_turn(1, sink)
+            }
+            Face::Reverse => {
+                self.direction = self.direction.flipped();
+                let direction = self.direction;
+                sink.emit(|| Event::DirectionReversed { direction });
+                self.end_turn(0, sink);
+            }
+            Face::DrawTwo => {
+                if matches!(
+                    self.rules.stacking(),
+                    Stacking::DrawTwo | Stacking::Both | Stacking::Cross
+                ) {
+                    self.pending += 2;
+                    self.end_turn(0, sink);
+                } else {
+                    let n = std::mem::take(&mut self.pending) + 2;
+                    let victim = self.next_seat(1);
+                    self.give(victim, n, DrawReason::Penalty, sink);
+                    self.end_turn(1, sink);
+                }
+            }
+            Face::WildDrawFour => {
+                self.pending += 4;
+                if self.rules.wild_draw_four() == WildDrawFourRule::Challenge {
+                    self.wd4_guilty = guilty;
+                    self.end_turn(0, sink);
+                    if !self.is_round_over() {
+                        self.phase = Phase::Challenge { offender: seat };
+                    }
+                } else if matches!(
+                    self.rules.stacking(),
+                    Stacking::WildDrawFour | Stacking::Both | Stacking::Cross
+                ) {
+                    self.end_turn(0, sink);
+                } else {
+                    let n = std::mem::take(&mut self.pending);
+                    let victim = self.next_seat(1);
+                    self.give(victim, n, DrawReason::Penalty, sink);
+                    self.end_turn(1, sink);
+                }
+            }
+        }
+    }
+
+    fn draw<S: Sink>(&mut self, sink: &mut S) {
+        self.close_uno_window();
+        let seat = self.current;
+        if self.pending > 0 {
+            let n = std::mem::take(&mut self.pending);
+            self.give(seat, n, DrawReason::Penalty, sink);
+            self.end_turn(0, sink);
+            return;
+        }
+        let rule = self.rules.draw_rule();
+        let mut drawn: Option<Card> = None;
+        let mut cards: Vec<Card> = Vec::new();
+        loop {
+            let Some(card) = self.draw_one(sink) else {
+                break;
+            };
+            self.hands[seat.index()].push(card);
+            self.acted = true;
+            if S::RECORDS {
+                cards.push(card);
+            }
+            drawn = Some(card);
+            if rule != DrawRule::DrawUntilPlayable || self.is_playable(card) {
+                break;
+            }
+        }
+        self.uno_called &= !(1 << seat.0);
+        if S::RECORDS {
+            let count = cards.len() as u32;
+            sink.emit(|| Event::CardsDrawn {
+                seat,
+                count,
+                cards,
+                reason: DrawReason::Turn,
+            });
+        }
+        let Some(card) = drawn else {
+            self.end_turn(0, sink);
+            return;
+        };
+        let decide = match rule {
+            DrawRule::DrawOneMayPlay => true,
+            DrawRule::DrawUntilPlayable | DrawRule::DrawOneMustPlay => self.is_playable(card),
+            DrawRule::DrawOneEndTurn => false,
+        };
+        if decide {
+            self.drawn = Some(card);
+            self.phase = Phase::DrawnCard;
+        } else {
+            self.end_turn(0, sink);
+        }
+    }
+
+    fn resolve_challenge<S: Sink>(&mut self, sink: &mut S) {
+        self.close_uno_window();
+        let Phase::Challenge { offender } = self.phase else {
+            return;
+        };
+        let challenger = self.current;
+        let guilty = self.wd4_guilty;
+        sink.emit(|| Event::ChallengeResolved {
+            challenger,
+            offender,
+            guilty,
+        });
+        let n = std::mem::take(&mut self.pending);
+        if guilty {
+            // The offender takes the penalty; the challenger plays on as normal.
+            self.give(offender, n, DrawReason::ChallengeGuilty, sink);
+            self.phase = Phase::Play;
+        } else {
+            self.give(challenger, n + 2, DrawReason::ChallengeLost, sink);
+            self.end_turn(0, sink);
+        }
+    }
+
+    /// Moves `n` cards from the draw pile to `seat` (fewer if the pile runs dry).
+    fn give<S: Sink>(&mut self, seat: Seat, n: u32, reason: DrawReason, sink: &mut S) {
+        let mut cards = Vec::new();
+        let mut count = 0;
+        for _ in 0..n {
+            let Some(card) = self.draw_one(sink) else {
+                break;
+            };
+            self.hands[seat.index()].push(card);
+            count += 1;
+            if S::RECORDS {
+                cards.push(card);
+            }
+        }
+        if count > 0 {
+            self.acted = true;
+            self.uno_called &= !(1 << seat.0);
+            if self.uno_exposed == Some(seat) {
+                self.uno_exposed = None;
+            }
+        }
+        sink.emit(|| Event::CardsDrawn {
+            seat,
+            count,
+            cards,
+            reason,
+        });
+    }
+
+    fn draw_one<S: Sink>(&mut self, sink: &mut S) -> Option<Card> {
+        if self.draw_pile.is_empty() {
+            if self.rules.exhausted() != Exhausted::Reshuffle || self.discard.len() < 2 {
+                return None;
+            }
+            let top = self.discard.pop()?;
+            std::mem::swap(&mut self.draw_pile, &mut self.discard);
+            self.discard.push(top);
+            shuffle(&mut self.draw_pile, &mut self.rng);
+            let cards = self.draw_pile.len() as u32;
+            sink.emit(|| Event::DeckReshuffled { cards });
+        }
+        self.draw_pile.pop()
+    }
+
+    #[inline]
+    fn next_seat(&self, steps: usize) -> Seat {
+        let n = self.players;
+        let cur = self.current.index();
+        let i = match self.direction {
+            Direction::Clockwise => (cur + steps) % n,
+            Direction::CounterClockwise => (cur + n * (steps / n + 1) - steps) % n,
+        };
+        Seat(i as u8)
+    }
+
+    fn rotate_hands(&mut self) {
+        let n = self.players;
+        let mut rotated = vec![Vec::new(); n];
+        for (s, hand) in self.hands.drain(..).enumerate() {
+            let to = match self.direction {
+                Direction::Clockwise => (s + 1) % n,
+                Direction::CounterClockwise => (s + n - 1) % n,
+            };
+            rotated[to] = hand;
+        }
+        self.hands = rotated;
+        self.uno_called = 0;
+    }
+
+    /// Ends the current player's turn and hands it on, skipping `skip` players.
+    fn end_turn<S: Sink>(&mut self, skip: usize, sink: &mut S) {
+        self.turns += 1;
+        self.phase = Phase::Play;
+        self.drawn = None;
+        if self.acted {
+            self.dead_turns = 0;
+        } else {
+            self.dead_turns += 1;
+        }
+        self.acted = false;
+        for k in 1..=skip {
+            let skipped = self.next_seat(k);
+            sink.emit(|| Event::PlayerSkipped { seat: skipped });
+        }
+        self.current = self.next_seat(1 + skip);
+        if self.dead_turns >= self.players {
+            self.finish(None, EndReason::Stalemate, sink);
+            return;
+        }
+        if self.rules.turn_cap().is_some_and(|cap| self.turns >= cap) {
+            self.finish(None, EndReason::TurnCap, sink);
+            return;
+        }
+        let seat = self.current;
+        sink.emit(|| Event::TurnStarted { seat });
+    }
+
+    fn end_round<S: Sink>(&mut self, winner: Seat, sink: &mut S) {
+        let points: u32 = self
+            .hands
+            .iter()
+            .flatten()
+            .map(|&c| self.rules.points(c))
+            .sum();
+        self.scores[winner.index()] += points;
+        self.round_winner = Some(winner);
+        self.turns += 1;
+        if S::RECORDS {
+            let totals = self.scores.clone();
+            sink.emit(|| Event::RoundScored {
+                winner,
+                points,
+                totals,
+            });
+        }
+        let match_over = self
+            .rules
+            .target()
+            .is_none_or(|t| self.scores[winner.index()] >= t);
+        if match_over {
+            self.finish(Some(winner), EndReason::Won, sink);
+        } else {
+            self.phase = Phase::RoundOver;
+        }
+    }
+
+    fn finish<S: Sink>(&mut self, winner: Option<Seat>, reason: EndReason, sink: &mut S) {
+        self.phase = Phase::GameOver;
+        let outcome = Outcome {
+            winner,
+            reason,
+            scores: self.scores.clone(),
+        };
+        if S::RECORDS {
+            let o = outcome.clone();
+            sink.emit(|| Event::GameOver { outcome: o });
+        }
+        self.outcome = Some(outcome);
+    }
+
+    /// Shuffles the whole deck, picks the dealer, deals and turns the first card.
+    fn start_round<S: Sink>(&mut self, sink: &mut S) {
+        let n = self.players;
+        self.round += 1;
+        self.draw_pile.clear();
+        self.draw_pile.extend_from_slice(self.rules.deck());
+        self.discard.clear();
+        for h in &mut self.hands {
+            h.clear();
+        }
+        shuffle(&mut self.draw_pile, &mut self.rng);
+        self.dealer = match (self.rules.first_player(), self.round) {
+            (FirstPlayer::Seat0, _) => Seat((n - 1) as u8),
+            (_, 1) => Seat(self.rng.gen_range(0..n) as u8),
+            (_, _) => Seat(((self.dealer.index() + 1) % n) as u8),
+        };
+        self.direction = self.rules.direction();
+        self.phase = Phase::Play;
+        self.pending = 0;
+        self.drawn = None;
+        self.uno_called = 0;
+        self.uno_exposed = None;
+        self.acted = false;
+        self.dead_turns = 0;
+        self.turns = 0;
+        self.round_winner = None;
+        let (round, dealer) = (self.round, self.dealer);
+        sink.emit(|| Event::RoundStarted { round, dealer });
+        for _ in 0..self.rules.hand_size() {
+            for h in &mut self.hands {
+                if let Some(c) = self.draw_pile.pop() {
+                    h.push(c);
+                }
+            }
+        }
+        self.current = self.dealer;
+        self.current = self.next_seat(1);
+        self.turn_first_card(sink);
+    }
+
+    fn turn_first_card<S: Sink>(&mut self, sink: &mut S) {
+        let rule = self.rules.first_card();
+        let card = loop {
+            let Some(card) = self.draw_pile.pop() else {
+                return;
+            };
+            let back = match rule {
+                FirstCard::Official => card == Card::WILD_DRAW_FOUR,
+                FirstCard::RedrawUntilNumber => !matches!(card.face(), Face::Digit(_)),
+                FirstCard::NoEffect => false,
+            };
+            sink.emit(|| Event::StartCard {
+                card,
+                returned: back,
+            });
+            if !back {
+                break card;
+            }
+            // Back into the deck, and shuffle so the same card does not come up again.
+            self.draw_pile.push(card);
+            shuffle(&mut self.draw_pile, &mut self.rng);
+        };
+        self.discard.push(card);
+        self.color = card.color().unwrap_or(self.rules.colors()[0]);
+        if card.is_wild() {
+            self.phase = Phase::ChooseColor;
+        } else if rule == FirstCard::Official {
+            match card.face() {
+                Face::Skip => self.skip_first_player(sink),
+                Face::Reverse
+                    if self.players == 2
+                        && self.rules.two_players() == TwoPlayerRule::ReverseSkips =>
+                {
+                    self.skip_first_player(sink)
+                }
+                Face::Reverse => {
+                    // The dealer plays first and play goes the other way.
+                    self.direction = self.direction.flipped();
+                    self.current = self.dealer;
+                    let direction = self.direction;
+                    sink.emit(|| Event::DirectionReversed { direction });
+                }
+                Face::DrawTwo => {
+                    self.give(self.current, 2, DrawReason::Penalty, sink);
+                    self.acted = false;
+                    self.skip_first_player(sink);
+                }
+                _ => {}
+            }
+        }
+        let seat = self.current;
+        sink.emit(|| Event::TurnStarted { seat });
+    }
+
+    fn skip_first_player<S: Sink>(&mut self, sink: &mut S) {
+        let seat = self.current;
+        sink.emit(|| Event::PlayerSkipped { seat });
+        self.current = self.next_seat(1);
+    }
+}
+
+#[derive(Clone, Copy)]
+enum UnoMeaning {
+    Own,
+    Catch(Seat),
+    False,
+}
+
+fn check_color(rules: &Rules, card: Card, color: Option<Color>) -> Result<(), IllegalAction> {
+    match (card.is_wild(), color) {
+        (true, None) => Err(IllegalAction::ColorRequired),
+        (true, Some(c)) if !rules.colors().contains(&c) => Err(IllegalAction::ColorNotInGame),
+        (false, Some(_)) => Err(IllegalAction::ColorNotAllowed),
+        _ => Ok(()),
+    }
+}
+
+/// Fisher–Yates with the game's portable RNG, so every platform deals the same cards.
+pub(crate) fn shuffle<T, R: Rng>(items: &mut [T], rng: &mut R) {
+    for i in (1..items.len()).rev() {
+        let j = rng.gen_range(0..=i as u32) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// FNV-1a: tiny, stable, good enough to compare states.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn byte(&mut self, b: u8) {
+        self.0 ^= b as u64;
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+    }
+    fn u64(&mut self, v: u64) {
+        for b in v.to_le_bytes() {
+            self.byte(b);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}

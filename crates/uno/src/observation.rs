@@ -1,0 +1,75 @@
+//! What one viewer may know: the only thing a bot or a client ever receives.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::Action;
+use crate::card::{Card, Color, Direction, Seat};
+use crate::event::Outcome;
+use crate::game::{Game, Phase};
+
+/// A seat's (or a spectator's) view of the game: its own hand, the sizes of the others,
+/// and everything public.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    /// `None` for a spectator.
+    pub viewer: Option<Seat>,
+    pub players: usize,
+    /// The viewer's own hand (empty for a spectator).
+    pub hand: Vec<Card>,
+    pub hand_sizes: Vec<usize>,
+    pub uno_called: Vec<bool>,
+    /// The seat that can be caught for not calling UNO, if any.
+    pub uno_exposed: Option<Seat>,
+    pub top: Card,
+    /// The colour in play (declared, when the top card is a wild).
+    pub color: Color,
+    /// The whole discard pile, bottom card first: it is face up.
+    pub discard: Vec<Card>,
+    pub draw_pile_size: usize,
+    pub current: Seat,
+    pub direction: Direction,
+    pub dealer: Seat,
+    pub phase: Phase,
+    pub pending_draw: u32,
+    /// The card the viewer just drew, while deciding about it.
+    pub drawn_card: Option<Card>,
+    pub turns: u32,
+    pub round: u32,
+    pub scores: Vec<u32>,
+    /// What the viewer may do now (empty for a spectator).
+    pub legal_actions: Vec<Action>,
+    pub outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// The game as `viewer` sees it (`None`: a spectator).
+    pub fn observation(&self, viewer: Option<Seat>) -> Observation {
+        let seat = viewer.filter(|s| s.index() < self.players());
+        let players = self.players();
+        Observation {
+            viewer: seat,
+            players,
+            hand: seat.map(|s| self.hand(s).to_vec()).unwrap_or_default(),
+            hand_sizes: self.hands().iter().map(Vec::len).collect(),
+            uno_called: (0..players)
+                .map(|s| self.uno_called(Seat(s as u8)))
+                .collect(),
+            uno_exposed: self.uno_exposed(),
+            top: self.top(),
+            color: self.color(),
+            discard: self.discard_pile().to_vec(),
+            draw_pile_size: self.draw_pile().len(),
+            current: self.current(),
+            direction: self.direction(),
+            dealer: self.dealer(),
+            phase: self.phase(),
+            pending_draw: self.pending_draw(),
+            drawn_card: self.drawn_card().filter(|_| seat == Some(self.current())),
+            turns: self.turns(),
+            round: self.round(),
+            scores: self.scores().to_vec(),
+            legal_actions: seat.map(|s| self.legal_actions_for(s)).unwrap_or_default(),
+            outcome: self.outcome().cloned(),
+        }
+    }
+}
