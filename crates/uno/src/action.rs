@@ -41,10 +41,7 @@ pub enum Action {
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Action::Play {
-                card,
-                color: Some(c),
-            } => write!(f, "play {card} {c}"),
+            Action::Play { card, color: Some(c) } => write!(f, "play {card} {c}"),
             Action::Play { card, color: None } => write!(f, "play {card}"),
             Action::Draw => f.write_str("draw"),
             Action::Pass => f.write_str("pass"),
@@ -68,29 +65,19 @@ impl FromStr for Action {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let err = || ActionParseError(s.to_string());
         let words: Vec<&str> = s.split_whitespace().collect();
-        let lower = words
-            .first()
-            .map(|w| w.to_ascii_lowercase())
-            .unwrap_or_default();
+        let lower = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
         match (lower.as_str(), &words[1.min(words.len())..]) {
-            ("play", [card]) => Ok(Action::Play {
-                card: card.parse().map_err(|_| err())?,
-                color: None,
-            }),
+            ("play", [card]) => Ok(Action::Play { card: card.parse().map_err(|_| err())?, color: None }),
             ("play", [card, color]) => Ok(Action::Play {
                 card: card.parse().map_err(|_| err())?,
                 color: Some(color.parse().map_err(|_| err())?),
             }),
             ("draw", []) => Ok(Action::Draw),
             ("pass" | "keep", []) => Ok(Action::Pass),
-            ("color" | "colour", [c]) => Ok(Action::DeclareColor {
-                color: c.parse().map_err(|_| err())?,
-            }),
+            ("color" | "colour", [c]) => Ok(Action::DeclareColor { color: c.parse().map_err(|_| err())? }),
             ("challenge", []) => Ok(Action::Challenge),
             ("accept", []) => Ok(Action::Accept),
-            ("swap", [seat]) => Ok(Action::SwapHands {
-                with: seat.parse().map_err(|_| err())?,
-            }),
+            ("swap", [seat]) => Ok(Action::SwapHands { with: seat.parse().map_err(|_| err())? }),
             ("uno", []) => Ok(Action::CallUno),
             ("next", []) => Ok(Action::NextRound),
             _ => Err(err()),

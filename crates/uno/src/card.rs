@@ -283,9 +283,7 @@ impl Card {
     /// (the declared colour when `top` is a wild).
     #[inline]
     pub fn matches(self, top: Card, color: Color) -> bool {
-        self.is_wild()
-            || self.color() == Some(color)
-            || (!top.is_wild() && self.face_index() == top.face_index())
+        self.is_wild() || self.color() == Some(color) || (!top.is_wild() && self.face_index() == top.face_index())
     }
 
     /// Every card, in index order.
@@ -314,9 +312,7 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim().to_ascii_uppercase();
         let mut chars = t.chars();
-        let first = chars
-            .next()
-            .ok_or_else(|| ParseError::UnknownCard(s.to_string()))?;
+        let first = chars.next().ok_or_else(|| ParseError::UnknownCard(s.to_string()))?;
         let rest: String = chars.collect();
         if first == 'W' {
             return match rest.as_str() {
@@ -325,15 +321,12 @@ impl FromStr for Card {
                 _ => Err(ParseError::UnknownCard(s.to_string())),
             };
         }
-        let color =
-            Color::from_letter(first).ok_or_else(|| ParseError::UnknownColor(first.to_string()))?;
+        let color = Color::from_letter(first).ok_or_else(|| ParseError::UnknownColor(first.to_string()))?;
         let face = match rest.as_str() {
             "S" => Face::Skip,
             "R" => Face::Reverse,
             "D2" | "D" => Face::DrawTwo,
-            d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() => {
-                Face::Digit(d.as_bytes()[0] - b'0')
-            }
+            d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() => Face::Digit(d.as_bytes()[0] - b'0'),
             _ => return Err(ParseError::UnknownCard(s.to_string())),
         };
         Card::colored(color, face).ok_or_else(|| ParseError::UnknownCard(s.to_string()))
@@ -373,10 +366,7 @@ impl fmt::Display for Seat {
 impl FromStr for Seat {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.trim()
-            .parse::<u8>()
-            .map(Seat)
-            .map_err(|_| ParseError::BadSeat(s.to_string()))
+        s.trim().parse::<u8>().map(Seat).map_err(|_| ParseError::BadSeat(s.to_string()))
     }
 }
 
@@ -451,10 +441,7 @@ mod tests {
             .map(|s| s.parse::<Card>().map(|c| c.to_string()).unwrap_or_default())
             .collect();
         assert_eq!(names, ["R7", "BS", "GR", "YD2", "W", "W4"]);
-        assert_eq!(
-            "x7".parse::<Card>(),
-            Err(ParseError::UnknownColor("X".into()))
-        );
+        assert_eq!("x7".parse::<Card>(), Err(ParseError::UnknownColor("X".into())));
         assert!("R10".parse::<Card>().is_err());
         assert!("".parse::<Card>().is_err());
     }

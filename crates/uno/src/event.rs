@@ -122,17 +122,9 @@ impl Event {
     /// The event as `viewer` may see it (`None`: a spectator).
     pub fn redacted_for(&self, viewer: Option<Seat>) -> Event {
         match self {
-            Event::CardsDrawn {
-                seat,
-                count,
-                reason,
-                ..
-            } if viewer != Some(*seat) => Event::CardsDrawn {
-                seat: *seat,
-                count: *count,
-                cards: Vec::new(),
-                reason: *reason,
-            },
+            Event::CardsDrawn { seat, count, reason, .. } if viewer != Some(*seat) => {
+                Event::CardsDrawn { seat: *seat, count: *count, cards: Vec::new(), reason: *reason }
+            }
             e => e.clone(),
         }
     }

@@ -15,8 +15,8 @@ use crate::action::{Action, IllegalAction};
 use crate::card::{Card, Color, Direction, Face, Seat};
 use crate::event::{DrawReason, EndReason, Event, Mute, Outcome, Sink};
 use crate::rules::{
-    DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, Rules, RulesError, SevenZero,
-    Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule,
+    DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, Rules, RulesError, SevenZero, Stacking,
+    TwoPlayerRule, UnoCall, WildDrawFourRule,
 };
 
 /// Where the game stands: who must decide what.
@@ -103,11 +103,7 @@ pub struct Game {
 
 impl Game {
     /// Deals a new game of `players` seats; everything random follows `seed`.
-    pub fn new(
-        rules: impl Into<Arc<Rules>>,
-        players: usize,
-        seed: u64,
-    ) -> Result<Game, SetupError> {
+    pub fn new(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let mut events = Vec::new();
         Game::new_with_events(rules, players, seed, &mut events)
     }
@@ -127,11 +123,7 @@ impl Game {
     }
 
     /// Like [`Game::new`] without events, for simulation.
-    pub fn new_quiet(
-        rules: impl Into<Arc<Rules>>,
-        players: usize,
-        seed: u64,
-    ) -> Result<Game, SetupError> {
+    pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         rules.check_players(players)?;
         let mut game = Game::empty(rules, players, seed);
@@ -141,18 +133,11 @@ impl Game {
 
     /// Starts from a given position instead of dealing. The cards need not form the rules'
     /// deck; conservation is then about the cards given.
-    pub fn from_deal(
-        rules: impl Into<Arc<Rules>>,
-        deal: Deal,
-        seed: u64,
-    ) -> Result<Game, SetupError> {
+    pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = deal.hands.len();
         if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
-            return Err(SetupError::Hands {
-                got: players,
-                max: crate::rules::MAX_PLAYERS,
-            });
+            return Err(SetupError::Hands { got: players, max: crate::rules::MAX_PLAYERS });
         }
         if deal.current.index() >= players {
             return Err(SetupError::NoSuchSeat(deal.current));
@@ -239,10 +224,7 @@ impl Game {
         self.discard.last().copied().unwrap_or(Card::WILD)
     }
     pub fn hand(&self, seat: Seat) -> &[Card] {
-        self.hands
-            .get(seat.index())
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        self.hands.get(seat.index()).map(Vec::as_slice).unwrap_or(&[])
     }
     pub fn hands(&self) -> &[Vec<Card>] {
         &self.hands
@@ -388,26 +370,13 @@ impl Game {
             }
             if card.is_wild() {
                 for &c in self.rules.colors() {
-                    consider(
-                        Action::Play {
-                            card,
-                            color: Some(c),
-                        },
-                        out,
-                    );
+                    consider(Action::Play { card, color: Some(c) }, out);
                 }
             } else {
                 consider(Action::Play { card, color: None }, out);
             }
         }
-        for a in [
-            Action::Draw,
-            Action::Pass,
-            Action::Challenge,
-            Action::Accept,
-            Action::CallUno,
-            Action::NextRound,
-        ] {
+        for a in [Action::Draw, Action::Pass, Action::Challenge, Action::Accept, Action::NextRound] {
             consider(a, out);
         }
         if self.phase == Phase::ChooseColor {
@@ -417,14 +386,11 @@ impl Game {
         }
         if self.phase == Phase::ChooseSwap {
             for s in 0..self.players {
-                consider(
-                    Action::SwapHands {
-                        with: Seat(s as u8),
-                    },
-                    out,
-                );
+                consider(Action::SwapHands { with: Seat(s as u8) }, out);
             }
         }
+        // Last, so "the first legal action" always moves the game on.
+        consider(Action::CallUno, out);
     }
 
     /// Whether `card` could be played by the current player in the `Play` phase right now,
@@ -438,9 +404,7 @@ impl Game {
         if !card.matches(top, self.color) {
             return false;
         }
-        if card == Card::WILD_DRAW_FOUR
-            && self.rules.wild_draw_four() == WildDrawFourRule::Restricted
-        {
+        if card == Card::WILD_DRAW_FOUR && self.rules.wild_draw_four() == WildDrawFourRule::Restricted {
             return !self.holds_color(self.current, self.color);
         }
         true
@@ -461,21 +425,16 @@ impl Game {
     }
 
     fn holds_color(&self, seat: Seat, color: Color) -> bool {
-        self.hands[seat.index()]
-            .iter()
-            .any(|c| c.color() == Some(color))
+        self.hands[seat.index()].iter().any(|c| c.color() == Some(color))
     }
 
     fn has_playable(&self, seat: Seat) -> bool {
-        self.hands[seat.index()]
-            .iter()
-            .any(|&c| self.is_playable(c))
+        self.hands[seat.index()].iter().any(|&c| self.is_playable(c))
     }
 
     /// Whether a card can still come from the draw pile (directly or by reshuffling).
     pub fn can_draw(&self) -> bool {
-        !self.draw_pile.is_empty()
-            || (self.rules.exhausted() == Exhausted::Reshuffle && self.discard.len() > 1)
+        !self.draw_pile.is_empty() || (self.rules.exhausted() == Exhausted::Reshuffle && self.discard.len() > 1)
     }
 
     /// Validates an action without applying it.
@@ -486,11 +445,7 @@ impl Game {
         match self.phase {
             Phase::GameOver => return Err(IllegalAction::GameOver),
             Phase::RoundOver => {
-                return if action == Action::NextRound {
-                    Ok(())
-                } else {
-                    Err(IllegalAction::RoundOver)
-                };
+                return if action == Action::NextRound { Ok(()) } else { Err(IllegalAction::RoundOver) };
             }
             _ => {}
         }
@@ -597,12 +552,7 @@ impl Game {
         }
     }
 
-    fn check_jump_in(
-        &self,
-        seat: Seat,
-        card: Card,
-        color: Option<Color>,
-    ) -> Result<(), IllegalAction> {
+    fn check_jump_in(&self, seat: Seat, card: Card, color: Option<Color>) -> Result<(), IllegalAction> {
         let allowed = self.rules.jump_in() == JumpIn::On
             && self.phase == Phase::Play
             && self.pending == 0
@@ -689,10 +639,7 @@ impl Game {
                 let (a, b) = (self.current.index(), with.index());
                 self.hands.swap(a, b);
                 self.uno_called &= !((1 << a) | (1 << b));
-                sink.emit(|| Event::HandsSwapped {
-                    a: Seat(a as u8),
-                    b: with,
-                });
+                sink.emit(|| Event::HandsSwapped { a: Seat(a as u8), b: with });
                 self.end_turn(0, sink);
             }
             Action::CallUno => match self.uno_action(seat) {
@@ -705,20 +652,12 @@ impl Game {
                 }
                 Some(UnoMeaning::Catch(v)) => {
                     self.uno_exposed = None;
-                    sink.emit(|| Event::UnoPenalty {
-                        seat: v,
-                        caught_by: seat,
-                    });
+                    sink.emit(|| Event::UnoPenalty { seat: v, caught_by: seat });
                     self.give(v, self.rules.uno_penalty(), DrawReason::UnoPenalty, sink);
                 }
                 Some(UnoMeaning::False) => {
                     sink.emit(|| Event::FalseUnoCall { seat });
-                    self.give(
-                        seat,
-                        self.rules.false_call_penalty(),
-                        DrawReason::FalseUnoCall,
-                        sink,
-                    );
+                    self.give(seat, self.rules.false_call_penalty(), DrawReason::FalseUnoCall, sink);
                 }
                 None => {}
             },
@@ -745,19 +684,14 @@ impl Game {
             return;
         };
         let prev_color = self.color;
-        let guilty =
-            card == Card::WILD_DRAW_FOUR && hand.iter().any(|c| c.color() == Some(prev_color));
+        let guilty = card == Card::WILD_DRAW_FOUR && hand.iter().any(|c| c.color() == Some(prev_color));
         hand.remove(pos);
         let left = hand.len();
         self.discard.push(card);
         self.color = card.color().or(color).unwrap_or(prev_color);
         self.drawn = None;
         self.acted = true;
-        sink.emit(|| Event::CardPlayed {
-            seat,
-            card,
-            jump_in,
-        });
+        sink.emit(|| Event::CardPlayed { seat, card, jump_in });
         if card.is_wild() {
             let c = self.color;
             sink.emit(|| Event::ColorDeclared { seat, color: c });
@@ -797,9 +731,7 @@ impl Game {
             }
             Face::Digit(_) | Face::Wild => self.end_turn(0, sink),
             Face::Skip => self.end_turn(1, sink),
-            Face::Reverse if two && self.rules.two_players() == TwoPlayerRule::ReverseSkips => {
-                self.end_turn(1, sink)
-            }
+            Face::Reverse if two && self.rules.two_players() == TwoPlayerRule::ReverseSkips => self.end_turn(1, sink),
             Face::Reverse => {
                 self.direction = self.direction.flipped();
                 let direction = self.direction;
@@ -807,10 +739,7 @@ impl Game {
                 self.end_turn(0, sink);
             }
             Face::DrawTwo => {
-                if matches!(
-                    self.rules.stacking(),
-                    Stacking::DrawTwo | Stacking::Both | Stacking::Cross
-                ) {
+                if matches!(self.rules.stacking(), Stacking::DrawTwo | Stacking::Both | Stacking::Cross) {
                     self.pending += 2;
                     self.end_turn(0, sink);
                 } else {
@@ -828,10 +757,7 @@ impl Game {
                     if !self.is_round_over() {
                         self.phase = Phase::Challenge { offender: seat };
                     }
-                } else if matches!(
-                    self.rules.stacking(),
-                    Stacking::WildDrawFour | Stacking::Both | Stacking::Cross
-                ) {
+                } else if matches!(self.rules.stacking(), Stacking::WildDrawFour | Stacking::Both | Stacking::Cross) {
                     self.end_turn(0, sink);
                 } else {
                     let n = std::mem::take(&mut self.pending);
@@ -872,12 +798,7 @@ impl Game {
         self.uno_called &= !(1 << seat.0);
         if S::RECORDS {
             let count = cards.len() as u32;
-            sink.emit(|| Event::CardsDrawn {
-                seat,
-                count,
-                cards,
-                reason: DrawReason::Turn,
-            });
+            sink.emit(|| Event::CardsDrawn { seat, count, cards, reason: DrawReason::Turn });
         }
         let Some(card) = drawn else {
             self.end_turn(0, sink);
@@ -903,11 +824,7 @@ impl Game {
         };
         let challenger = self.current;
         let guilty = self.wd4_guilty;
-        sink.emit(|| Event::ChallengeResolved {
-            challenger,
-            offender,
-            guilty,
-        });
+        sink.emit(|| Event::ChallengeResolved { challenger, offender, guilty });
         let n = std::mem::take(&mut self.pending);
         if guilty {
             // The offender takes the penalty; the challenger plays on as normal.
@@ -940,12 +857,7 @@ impl Game {
                 self.uno_exposed = None;
             }
         }
-        sink.emit(|| Event::CardsDrawn {
-            seat,
-            count,
-            cards,
-            reason,
-        });
+        sink.emit(|| Event::CardsDrawn { seat, count, cards, reason });
     }
 
     fn draw_one<S: Sink>(&mut self, sink: &mut S) -> Option<Card> {
@@ -1017,27 +929,15 @@ impl Game {
     }
 
     fn end_round<S: Sink>(&mut self, winner: Seat, sink: &mut S) {
-        let points: u32 = self
-            .hands
-            .iter()
-            .flatten()
-            .map(|&c| self.rules.points(c))
-            .sum();
+        let points: u32 = self.hands.iter().flatten().map(|&c| self.rules.points(c)).sum();
         self.scores[winner.index()] += points;
         self.round_winner = Some(winner);
         self.turns += 1;
         if S::RECORDS {
             let totals = self.scores.clone();
-            sink.emit(|| Event::RoundScored {
-                winner,
-                points,
-                totals,
-            });
+            sink.emit(|| Event::RoundScored { winner, points, totals });
         }
-        let match_over = self
-            .rules
-            .target()
-            .is_none_or(|t| self.scores[winner.index()] >= t);
+        let match_over = self.rules.target().is_none_or(|t| self.scores[winner.index()] >= t);
         if match_over {
             self.finish(Some(winner), EndReason::Won, sink);
         } else {
@@ -1047,11 +947,7 @@ impl Game {
 
     fn finish<S: Sink>(&mut self, winner: Option<Seat>, reason: EndReason, sink: &mut S) {
         self.phase = Phase::GameOver;
-        let outcome = Outcome {
-            winner,
-            reason,
-            scores: self.scores.clone(),
-        };
+        let outcome = Outcome { winner, reason, scores: self.scores.clone() };
         if S::RECORDS {
             let o = outcome.clone();
             sink.emit(|| Event::GameOver { outcome: o });
@@ -1110,10 +1006,7 @@ impl Game {
                 FirstCard::RedrawUntilNumber => !matches!(card.face(), Face::Digit(_)),
                 FirstCard::NoEffect => false,
             };
-            sink.emit(|| Event::StartCard {
-                card,
-                returned: back,
-            });
+            sink.emit(|| Event::StartCard { card, returned: back });
             if !back {
                 break card;
             }
@@ -1128,10 +1021,7 @@ impl Game {
         } else if rule == FirstCard::Official {
             match card.face() {
                 Face::Skip => self.skip_first_player(sink),
-                Face::Reverse
-                    if self.players == 2
-                        && self.rules.two_players() == TwoPlayerRule::ReverseSkips =>
-                {
+                Face::Reverse if self.players == 2 && self.rules.two_players() == TwoPlayerRule::ReverseSkips => {
                     self.skip_first_player(sink)
                 }
                 Face::Reverse => {

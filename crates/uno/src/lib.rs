@@ -31,3 +31,7 @@ pub use game::{Deal, Game, Phase, SetupError};
 pub use observation::Observation;
 pub use record::{GameRecord, Move, ReplayError, ENGINE_VERSION};
 pub use rules::{Rules, RulesConfig, RulesError, PRESET_NAMES};
+pub mod cs205;
+pub mod cs410;
+pub mod sample;
+pub mod table;

@@ -1,1 +1,520 @@
 //! The `.uno` position notation (seed 000): deck, discard and hands files.
+//!
+//! A position is three text files, as the CSCE322 course's reader parses them:
+//!
+//! * the deck: cards separated by `;`, the left-most card is drawn first;
+//! * the discard pile: entries separated by `;`, the left-most entry is the most recent one;
+//! * the hands: one hand per line, cards separated by `;`; an empty line is an empty hand.
+//!
+//! A card is `colour,symbol`: colours `r g b y` and `w` (wild), symbols `0`–`9`, `s` (Skip),
+//! `r` (Reverse), `d` (Draw Two; `w,d` is Wild Draw Four) and `-` (`w,-` is a Wild). The discard
+//! pile also holds two entries that are not cards: `c,-` records the colour declared after a wild
+//! (a repeated marker records a served penalty) and `-,-` records a hand emptied by a wild.
+//!
+//! Line breaks inside the deck and discard files are ignored (the seed's figure wraps in the middle
+//! of a card); CRLF line endings and a missing final newline are accepted. Writing produces the
+//! course's own layout: one line per file (one line per hand), each ending in `\n`.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::card::{Card, Color, Face};
+
+/// One entry of the discard pile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// A played card (`w,-` here is a Wild that was played, not a marker).
+    Card(Card),
+    /// `c,-`: the colour declared after a wild, or the copy put down after a served penalty.
+    Marker(Color),
+    /// `-,-`: a hand was emptied by a wild.
+    End,
+}
+
+impl Entry {
+    /// The two characters of the notation, e.g. `*b"b7"`, `*b"b-"`, `*b"--"`.
+    ///
+    /// The course's reference compares these characters directly when it matches colour and
+    /// symbol, markers included, so the rules in `csce322` work on this form.
+    pub fn code(self) -> [u8; 2] {
+        match self {
+            Entry::Card(c) => card_code(c),
+            Entry::Marker(c) => [color_code(c), b'-'],
+            Entry::End => *b"--",
+        }
+    }
+
+    pub fn card(self) -> Option<Card> {
+        match self {
+            Entry::Card(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn is_marker(self) -> bool {
+        matches!(self, Entry::Marker(_))
+    }
+}
+
+impl From<Card> for Entry {
+    fn from(c: Card) -> Self {
+        Entry::Card(c)
+    }
+}
+
+impl fmt::Display for Entry {
+    /// The file form, `c,s`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [c, s] = self.code();
+        write!(f, "{},{}", c as char, s as char)
+    }
+}
+
+/// The notation's letter for a colour.
+pub const fn color_code(c: Color) -> u8 {
+    match c {
+        Color::Red => b'r',
+        Color::Yellow => b'y',
+        Color::Green => b'g',
+        Color::Blue => b'b',
+    }
+}
+
+/// The notation's two characters for a card: colour (`w` for wilds) and symbol.
+pub fn card_code(card: Card) -> [u8; 2] {
+    let colour = card.color().map_or(b'w', color_code);
+    let symbol = match card.face() {
+        Face::Digit(d) => b'0' + (d % 10),
+        Face::Skip => b's',
+        Face::Reverse => b'r',
+        Face::DrawTwo | Face::WildDrawFour => b'd',
+        Face::Wild => b'-',
+    };
+    [colour, symbol]
+}
+
+/// A card in the file form `c,s`.
+pub fn card_text(card: Card) -> String {
+    Entry::Card(card).to_string()
+}
+
+/// Which of the three files a problem was found in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    Deck,
+    Discard,
+    Hands,
+}
+
+impl FileKind {
+    /// The name used when the caller gives none.
+    pub const fn default_name(self) -> &'static str {
+        match self {
+            FileKind::Deck => "deck.uno",
+            FileKind::Discard => "discard.uno",
+            FileKind::Hands => "hands.uno",
+        }
+    }
+}
+
+/// What is wrong, without the location.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Problem {
+    #[error("empty card (two `;` in a row, or a `;` at an end)")]
+    EmptyCard,
+    #[error("expected colour,symbol such as r,7")]
+    Malformed,
+    #[error("unknown colour {0:?} (expected r, g, b, y or w)")]
+    UnknownColour(char),
+    #[error("unknown symbol {0:?} (expected 0-9, s, r, d or -)")]
+    UnknownSymbol(char),
+    #[error("a wild card is w,- (Wild) or w,d (Wild Draw Four)")]
+    BadWild,
+    #[error("a colour marker appears only in the discard pile")]
+    MarkerOutsideDiscard,
+    #[error("the end marker -,- appears only on top of the discard pile")]
+    EndMarkerMisplaced,
+    #[error("-,- is the only entry with colour '-'")]
+    BadEnd,
+    #[error("the hands file holds no hand")]
+    NoHands,
+    #[error("the discard pile is empty: the first player has nothing to match")]
+    EmptyDiscard,
+}
+
+/// A file that does not hold a valid part of a position: which file, where, and why.
+///
+/// Displays as `hands.uno:2: card 4 "x,7": unknown colour 'x'`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub struct NotationError {
+    pub kind: FileKind,
+    /// The file's name as the user gave it.
+    pub file: String,
+    /// 1-based line, when the problem has one.
+    pub line: Option<usize>,
+    /// 1-based card number (within the line for hands, within the file otherwise) and its text.
+    pub card: Option<(usize, String)>,
+    pub problem: Problem,
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        f.write_str(": ")?;
+        if let Some((n, text)) = &self.card {
+            write!(f, "card {n} {text:?}: ")?;
+        }
+        write!(f, "{}", self.problem)
+    }
+}
+
+/// A file's name and content, as handed to [`Position::parse_files`].
+#[derive(Clone, Copy, Debug)]
+pub struct UnoFile<'a> {
+    pub name: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// A validated `.uno` position: deck, discard pile and hands.
+///
+/// Invariants: the discard pile is not empty; `-,-` appears only on its top; there is at least
+/// one hand; decks and hands hold only cards (markers are discard-only by construction).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) deck: Vec<Card>,
+    pub(crate) discard: Vec<Entry>,
+    pub(crate) hands: Vec<Vec<Card>>,
+}
+
+/// Why [`Position::new`] refused parts that each parsed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error("the discard pile is empty")]
+    EmptyDiscard,
+    #[error("the end marker -,- is at position {0} of the discard pile, not on top")]
+    EndMarkerMisplaced(usize),
+    #[error("there is no hand")]
+    NoHands,
+}
+
+impl Position {
+    /// Builds a position from its parts, refusing the impossible ones.
+    pub fn new(deck: Vec<Card>, discard: Vec<Entry>, hands: Vec<Vec<Card>>) -> Result<Position, PositionError> {
+        if discard.is_empty() {
+            return Err(PositionError::EmptyDiscard);
+        }
+        if let Some(i) = discard.iter().skip(1).position(|e| *e == Entry::End) {
+            return Err(PositionError::EndMarkerMisplaced(i + 2));
+        }
+        if hands.is_empty() {
+            return Err(PositionError::NoHands);
+        }
+        Ok(Position { deck, discard, hands })
+    }
+
+    /// Parses the three files with their default names (`deck.uno`, …) in messages.
+    pub fn parse(deck: &[u8], discard: &[u8], hands: &[u8]) -> Result<Position, NotationError> {
+        Position::parse_files(
+            UnoFile { name: FileKind::Deck.default_name(), bytes: deck },
+            UnoFile { name: FileKind::Discard.default_name(), bytes: discard },
+            UnoFile { name: FileKind::Hands.default_name(), bytes: hands },
+        )
+    }
+
+    /// Parses the three files; errors name the file as given.
+    pub fn parse_files(deck: UnoFile<'_>, discard: UnoFile<'_>, hands: UnoFile<'_>) -> Result<Position, NotationError> {
+        let deck = parse_deck(deck.name, deck.bytes)?;
+        let discard = parse_discard(discard.name, discard.bytes)?;
+        let hands = parse_hands(hands.name, hands.bytes)?;
+        Ok(Position { deck, discard, hands })
+    }
+
+    /// The deck, the card drawn next first.
+    pub fn deck(&self) -> &[Card] {
+        &self.deck
+    }
+
+    /// The discard pile, the most recent entry first.
+    pub fn discard(&self) -> &[Entry] {
+        &self.discard
+    }
+
+    /// The hands in file order (Player 1 first).
+    pub fn hands(&self) -> &[Vec<Card>] {
+        &self.hands
+    }
+
+    /// The top of the discard pile (never absent in a valid position).
+    pub fn top(&self) -> Option<Entry> {
+        self.discard.first().copied()
+    }
+
+    /// The deck file, byte-exact in the course's layout.
+    pub fn write_deck(&self) -> String {
+        let mut s = join(self.deck.iter().map(|c| Entry::Card(*c)));
+        s.push('\n');
+        s
+    }
+
+    /// The discard file, byte-exact in the course's layout.
+    pub fn write_discard(&self) -> String {
+        let mut s = join(self.discard.iter().copied());
+        s.push('\n');
+        s
+    }
+
+    /// The hands file: one line per hand, an empty hand as an empty line.
+    pub fn write_hands(&self) -> String {
+        let mut s = String::new();
+        for hand in &self.hands {
+            s.push_str(&join(hand.iter().map(|c| Entry::Card(*c))));
+            s.push('\n');
+        }
+        s
+    }
+}
+
+fn join(entries: impl Iterator<Item = Entry>) -> String {
+    let mut s = String::new();
+    for (i, e) in entries.enumerate() {
+        if i > 0 {
+            s.push(';');
+        }
+        s.push_str(&e.to_string());
+    }
+    s
+}
+
+/// The course driver's print form of a row: `[b7][b-][--]`, nothing for an empty row.
+pub fn bracketed(entries: impl IntoIterator<Item = Entry>) -> String {
+    let mut s = String::new();
+    for e in entries {
+        let [c, sym] = e.code();
+        s.push('[');
+        s.push(c as char);
+        s.push(sym as char);
+        s.push(']');
+    }
+    s
+}
+
+/// A card of a row, before it is known where it may appear.
+fn parse_entry(token: &[u8]) -> Result<Entry, Problem> {
+    if token.is_empty() {
+        return Err(Problem::EmptyCard);
+    }
+    let (c, s) = match token {
+        [c, b',', s] => (*c, *s),
+        _ => return Err(Problem::Malformed),
+    };
+    let color = match c {
+        b'r' => Some(Color::Red),
+        b'y' => Some(Color::Yellow),
+        b'g' => Some(Color::Green),
+        b'b' => Some(Color::Blue),
+        b'w' | b'-' => None,
+        other => return Err(Problem::UnknownColour(byte_char(other))),
+    };
+    let face = match s {
+        b'0'..=b'9' => Some(Face::Digit(s - b'0')),
+        b's' => Some(Face::Skip),
+        b'r' => Some(Face::Reverse),
+        b'd' => Some(Face::DrawTwo),
+        b'-' => None,
+        other => return Err(Problem::UnknownSymbol(byte_char(other))),
+    };
+    match (c, color, face) {
+        (b'-', _, None) => Ok(Entry::End),
+        (b'-', _, Some(_)) => Err(Problem::BadEnd),
+        (_, Some(col), None) => Ok(Entry::Marker(col)),
+        (_, Some(col), Some(f)) => Card::new(Some(col), f).map(Entry::Card).ok_or(Problem::Malformed),
+        (_, None, None) => Ok(Entry::Card(Card::WILD)),
+        (_, None, Some(Face::DrawTwo)) => Ok(Entry::Card(Card::WILD_DRAW_FOUR)),
+        (_, None, Some(_)) => Err(Problem::BadWild),
+    }
+}
+
+/// A byte as a char for messages; bytes outside ASCII are not characters of the format.
+fn byte_char(b: u8) -> char {
+    if b.is_ascii() {
+        b as char
+    } else {
+        char::REPLACEMENT_CHARACTER
+    }
+}
+
+struct Token {
+    line: usize,
+    index: usize,
+    bytes: Vec<u8>,
+}
+
+impl Token {
+    fn error(&self, kind: FileKind, file: &str, problem: Problem) -> NotationError {
+        NotationError {
+            kind,
+            file: file.to_string(),
+            line: Some(self.line),
+            card: Some((self.index, String::from_utf8_lossy(&self.bytes).into_owned())),
+            problem,
+        }
+    }
+}
+
+/// Splits a deck or discard file into cards, ignoring every line break; each card remembers the
+/// line it starts on.
+fn tokens_ignoring_breaks(bytes: &[u8]) -> Vec<Token> {
+    let mut out = Vec::new();
+    if bytes.iter().all(|b| matches!(b, b'\n' | b'\r')) {
+        return out;
+    }
+    let mut line = 1;
+    let mut cur = Token { line: 1, index: 1, bytes: Vec::new() };
+    let mut started = false;
+    for &b in bytes {
+        match b {
+            b'\n' => line += 1,
+            b'\r' => {}
+            b';' => {
+                if !started {
+                    cur.line = line;
+                }
+                let index = cur.index + 1;
+                out.push(std::mem::replace(&mut cur, Token { line, index, bytes: Vec::new() }));
+                started = false;
+            }
+            other => {
+                if !started {
+                    cur.line = line;
+                    started = true;
+                }
+                cur.bytes.push(other);
+            }
+        }
+    }
+    if !started {
+        cur.line = line;
+    }
+    out.push(cur);
+    out
+}
+
+/// Splits one line of a hands file into cards.
+fn tokens_of_line(line_no: usize, line: &[u8]) -> Vec<Token> {
+    if line.is_empty() {
+        return Vec::new();
+    }
+    line.split(|b| *b == b';')
+        .enumerate()
+        .map(|(i, t)| Token { line: line_no, index: i + 1, bytes: t.to_vec() })
+        .collect()
+}
+
+fn card_only(kind: FileKind, file: &str, t: &Token) -> Result<Card, NotationError> {
+    match parse_entry(&t.bytes) {
+        Ok(Entry::Card(c)) => Ok(c),
+        Ok(Entry::Marker(_)) => Err(t.error(kind, file, Problem::MarkerOutsideDiscard)),
+        Ok(Entry::End) => Err(t.error(kind, file, Problem::EndMarkerMisplaced)),
+        Err(p) => Err(t.error(kind, file, p)),
+    }
+}
+
+/// Parses a deck file (`file` names it in errors).
+pub fn parse_deck(file: &str, bytes: &[u8]) -> Result<Vec<Card>, NotationError> {
+    tokens_ignoring_breaks(bytes).iter().map(|t| card_only(FileKind::Deck, file, t)).collect()
+}
+
+/// Parses a discard file: at least one entry, `-,-` only on top.
+pub fn parse_discard(file: &str, bytes: &[u8]) -> Result<Vec<Entry>, NotationError> {
+    let kind = FileKind::Discard;
+    let tokens = tokens_ignoring_breaks(bytes);
+    if tokens.is_empty() {
+        return Err(NotationError {
+            kind,
+            file: file.to_string(),
+            line: None,
+            card: None,
+            problem: Problem::EmptyDiscard,
+        });
+    }
+    let mut out = Vec::with_capacity(tokens.len());
+    for (i, t) in tokens.iter().enumerate() {
+        let e = parse_entry(&t.bytes).map_err(|p| t.error(kind, file, p))?;
+        if e == Entry::End && i > 0 {
+            return Err(t.error(kind, file, Problem::EndMarkerMisplaced));
+        }
+        out.push(e);
+    }
+    Ok(out)
+}
+
+/// Parses a hands file: one hand per line; a final newline does not start another hand.
+pub fn parse_hands(file: &str, bytes: &[u8]) -> Result<Vec<Vec<Card>>, NotationError> {
+    let kind = FileKind::Hands;
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    if bytes.is_empty() {
+        return Err(NotationError { kind, file: file.to_string(), line: None, card: None, problem: Problem::NoHands });
+    }
+    let mut hands = Vec::new();
+    for (i, raw) in body.split(|b| *b == b'\n').enumerate() {
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let hand =
+            tokens_of_line(i + 1, line).iter().map(|t| card_only(kind, file, t)).collect::<Result<Vec<_>, _>>()?;
+        hands.push(hand);
+    }
+    Ok(hands)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(deck: &str, discard: &str, hands: &str) -> String {
+        match Position::parse(deck.as_bytes(), discard.as_bytes(), hands.as_bytes()) {
+            Ok(_) => "ok".into(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn error_messages_name_file_line_and_card() {
+        assert_eq!(
+            msg("r,1\n", "b,3\n", "r,1\ng,2;b,3;y,4;x,7\n"),
+            "hands.uno:2: card 4 \"x,7\": unknown colour 'x' (expected r, g, b, y or w)"
+        );
+        assert_eq!(
+            msg("r,1;g,\n2;b,q", "b,3", "r,1"),
+            "deck.uno:2: card 3 \"b,q\": unknown symbol 'q' (expected 0-9, s, r, d or -)"
+        );
+        assert_eq!(
+            msg("r,1", "b,3;-,-", "r,1"),
+            "discard.uno:1: card 2 \"-,-\": the end marker -,- appears only on top of the \
+             discard pile"
+        );
+        assert_eq!(msg("", "", "r,1"), "discard.uno: the discard pile is empty: the first player has nothing to match");
+        assert_eq!(msg("", "b,1", ""), "hands.uno: the hands file holds no hand");
+        assert!(msg("r,-", "b,1", "r,1").contains("card 1 \"r,-\": a colour marker"));
+        assert!(msg("w,7", "b,1", "r,1").contains("a wild card is"));
+        assert!(msg("r,1;;g,2", "b,1", "r,1").contains("card 2 \"\": empty card"));
+        assert!(msg("r,12", "b,1", "r,1").contains("expected colour,symbol"));
+    }
+
+    #[test]
+    fn breaks_crlf_and_missing_newline_are_accepted() {
+        let a = Position::parse(b"r,6;r,r;g\r\n,5", b"g,3;g,-\r\n", b"r,9;w,-\r\n\r\ny,1");
+        let b = Position::parse(b"r,6;r,r;g,5\n", b"g,3;g,-\n", b"r,9;w,-\n\ny,1\n");
+        assert!(a.is_ok());
+        assert_eq!(a, b);
+        let p = b.ok().unwrap_or_else(|| unreachable!());
+        assert_eq!(p.hands().len(), 3);
+        assert!(p.hands()[1].is_empty());
+        assert_eq!(p.write_deck(), "r,6;r,r;g,5\n");
+        assert_eq!(p.write_discard(), "g,3;g,-\n");
+        assert_eq!(p.write_hands(), "r,9;w,-\n\ny,1\n");
+        assert_eq!(bracketed(p.discard().iter().copied()), "[g3][g-]");
+    }
+}

@@ -51,9 +51,7 @@ impl Game {
             players,
             hand: seat.map(|s| self.hand(s).to_vec()).unwrap_or_default(),
             hand_sizes: self.hands().iter().map(Vec::len).collect(),
-            uno_called: (0..players)
-                .map(|s| self.uno_called(Seat(s as u8)))
-                .collect(),
+            uno_called: (0..players).map(|s| self.uno_called(Seat(s as u8))).collect(),
             uno_exposed: self.uno_exposed(),
             top: self.top(),
             color: self.color(),

@@ -35,12 +35,7 @@ pub enum ReplayError {
     #[error(transparent)]
     Setup(#[from] SetupError),
     #[error("action {index} ({action} by seat {seat}) is illegal: {reason}")]
-    Illegal {
-        index: usize,
-        seat: Seat,
-        action: Action,
-        reason: IllegalAction,
-    },
+    Illegal { index: usize, seat: Seat, action: Action, reason: IllegalAction },
     #[error("record: {0}")]
     Syntax(String),
 }
@@ -70,13 +65,12 @@ impl GameRecord {
     pub fn replay(&self) -> Result<Game, ReplayError> {
         let mut game = self.start()?;
         for (index, m) in self.actions.iter().enumerate() {
-            game.apply(m.seat, m.action)
-                .map_err(|reason| ReplayError::Illegal {
-                    index,
-                    seat: m.seat,
-                    action: m.action,
-                    reason,
-                })?;
+            game.apply(m.seat, m.action).map_err(|reason| ReplayError::Illegal {
+                index,
+                seat: m.seat,
+                action: m.action,
+                reason,
+            })?;
         }
         Ok(game)
     }

@@ -268,11 +268,7 @@ impl Default for DeckConfig {
         let mut wild = BTreeMap::new();
         wild.insert("wild".to_string(), 4);
         wild.insert("wild_draw_four".to_string(), 4);
-        DeckConfig {
-            colors: Color::ALL.to_vec(),
-            per_color,
-            wild,
-        }
+        DeckConfig { colors: Color::ALL.to_vec(), per_color, wild }
     }
 }
 
@@ -294,11 +290,7 @@ impl Default for PlayConfig {
 
 impl Default for UnoConfig {
     fn default() -> Self {
-        UnoConfig {
-            call: UnoCall::Required,
-            penalty: 2,
-            false_call_penalty: 2,
-        }
+        UnoConfig { call: UnoCall::Required, penalty: 2, false_call_penalty: 2 }
     }
 }
 
@@ -354,11 +346,7 @@ impl RulesConfig {
         let mut wild = BTreeMap::new();
         wild.insert("wild".to_string(), wilds);
         wild.insert("wild_draw_four".to_string(), 0);
-        DeckConfig {
-            colors: Color::ALL.to_vec(),
-            per_color,
-            wild,
-        }
+        DeckConfig { colors: Color::ALL.to_vec(), per_color, wild }
     }
 }
 
@@ -386,17 +374,10 @@ pub enum RulesError {
     #[error("deal.hand_size must be at least 1")]
     EmptyHands,
     #[error("deck too small: {players} players x {hand_size} cards + 1 to start the discard pile needs {needed} cards, the deck has {have}")]
-    DeckTooSmall {
-        players: u32,
-        hand_size: u32,
-        needed: u32,
-        have: u32,
-    },
+    DeckTooSmall { players: u32, hand_size: u32, needed: u32, have: u32 },
     #[error("deal.first_card = redraw_until_number needs number cards in the deck")]
     NoNumberCards,
-    #[error(
-        "deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else"
-    )]
+    #[error("deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else")]
     OnlyWildDrawFours,
     #[error("play.turn_cap must be at least 1")]
     ZeroTurnCap,
@@ -431,10 +412,7 @@ impl Rules {
                     .filter(|f| !f.is_wild())
                     .ok_or_else(|| RulesError::UnknownColoredFace(key.clone()))?;
                 if count > MAX_COPIES {
-                    return Err(RulesError::TooManyCopies {
-                        face: key.clone(),
-                        count,
-                    });
+                    return Err(RulesError::TooManyCopies { face: key.clone(), count });
                 }
                 if let Some(card) = Card::colored(color, face) {
                     deck.extend(std::iter::repeat_n(card, count as usize));
@@ -448,10 +426,7 @@ impl Rules {
                 _ => return Err(RulesError::UnknownWildFace(key.clone())),
             };
             if count > MAX_COPIES {
-                return Err(RulesError::TooManyCopies {
-                    face: key.clone(),
-                    count,
-                });
+                return Err(RulesError::TooManyCopies { face: key.clone(), count });
             }
             deck.extend(std::iter::repeat_n(card, count as usize));
         }
@@ -469,21 +444,14 @@ impl Rules {
         }
         let needed = min.saturating_mul(hand_size).saturating_add(1);
         if needed as usize > deck.len() {
-            return Err(RulesError::DeckTooSmall {
-                players: min,
-                hand_size,
-                needed,
-                have: deck.len() as u32,
-            });
+            return Err(RulesError::DeckTooSmall { players: min, hand_size, needed, have: deck.len() as u32 });
         }
         if config.deal.first_card == FirstCard::RedrawUntilNumber
             && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_)))
         {
             return Err(RulesError::NoNumberCards);
         }
-        if config.deal.first_card == FirstCard::Official
-            && deck.iter().all(|&c| c == Card::WILD_DRAW_FOUR)
-        {
+        if config.deal.first_card == FirstCard::Official && deck.iter().all(|&c| c == Card::WILD_DRAW_FOUR) {
             return Err(RulesError::OnlyWildDrawFours);
         }
         if config.play.turn_cap == Some(0) {
@@ -507,12 +475,7 @@ impl Rules {
                 Face::WildDrawFour => s.wild_draw_four,
             };
         }
-        Ok(Rules {
-            config,
-            deck,
-            colors,
-            points,
-        })
+        Ok(Rules { config, deck, colors, points })
     }
 
     /// A named preset (see [`PRESET_NAMES`]).
@@ -599,10 +562,7 @@ impl Rules {
     /// Whether the deck can seat `players` and deal them.
     pub fn check_players(&self, players: usize) -> Result<(), RulesError> {
         if players < self.min_players() || players > self.max_players() {
-            return Err(RulesError::PlayersOutOfRange {
-                min: players as u32,
-                max: players as u32,
-            });
+            return Err(RulesError::PlayersOutOfRange { min: players as u32, max: players as u32 });
         }
         let needed = players * self.hand_size() + 1;
         if needed > self.deck.len() {
@@ -651,17 +611,9 @@ mod tests {
             let rules = Rules::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(rules.name(), name);
             let toml = rules.config().to_toml();
-            assert_eq!(
-                RulesConfig::from_toml(&toml).as_ref(),
-                Ok(rules.config()),
-                "{name}"
-            );
+            assert_eq!(RulesConfig::from_toml(&toml).as_ref(), Ok(rules.config()), "{name}");
             let json = serde_json::to_string(rules.config()).expect("json");
-            assert_eq!(
-                RulesConfig::parse(&json).as_ref(),
-                Ok(rules.config()),
-                "{name}"
-            );
+            assert_eq!(RulesConfig::parse(&json).as_ref(), Ok(rules.config()), "{name}");
         }
     }
 
@@ -671,11 +623,8 @@ mod tests {
         assert_eq!(size("official"), 108);
         assert_eq!(size("two-color"), 50);
         assert_eq!(size("csce322"), 108);
-        let r = Rules::new(RulesConfig {
-            deck: RulesConfig::deck_from_counts(1, 0, 0),
-            ..RulesConfig::default()
-        })
-        .expect("valid");
+        let r = Rules::new(RulesConfig { deck: RulesConfig::deck_from_counts(1, 0, 0), ..RulesConfig::default() })
+            .expect("valid");
         assert_eq!(r.deck().len(), 40);
     }
 
@@ -687,50 +636,25 @@ mod tests {
         assert_eq!(Rules::new(c), Err(RulesError::NoColors));
         let mut c = base.clone();
         c.players = PlayersConfig { min: 1, max: 4 };
-        assert!(matches!(
-            Rules::new(c),
-            Err(RulesError::PlayersOutOfRange { .. })
-        ));
+        assert!(matches!(Rules::new(c), Err(RulesError::PlayersOutOfRange { .. })));
         let mut c = base.clone();
         c.deal.hand_size = 60;
-        assert!(matches!(
-            Rules::new(c),
-            Err(RulesError::DeckTooSmall { .. })
-        ));
+        assert!(matches!(Rules::new(c), Err(RulesError::DeckTooSmall { .. })));
         let mut c = base.clone();
         c.deck.per_color.insert("eleven".into(), 1);
-        assert_eq!(
-            Rules::new(c),
-            Err(RulesError::UnknownColoredFace("eleven".into()))
-        );
+        assert_eq!(Rules::new(c), Err(RulesError::UnknownColoredFace("eleven".into())));
         let mut c = base;
         c.deck.per_color.insert("wild".into(), 1);
-        assert_eq!(
-            Rules::new(c),
-            Err(RulesError::UnknownColoredFace("wild".into()))
-        );
-        assert!(matches!(
-            RulesConfig::from_toml("[deck]\ncolors = [\"purple\"]"),
-            Err(RulesError::Syntax(_))
-        ));
-        assert!(matches!(
-            RulesConfig::from_toml("[play]\nstacking = \"sometimes\""),
-            Err(RulesError::Syntax(_))
-        ));
-        assert!(matches!(
-            RulesConfig::from_toml("nonsense = 1"),
-            Err(RulesError::Syntax(_))
-        ));
-        assert_eq!(
-            Rules::preset("nope"),
-            Err(RulesError::UnknownPreset("nope".into()))
-        );
+        assert_eq!(Rules::new(c), Err(RulesError::UnknownColoredFace("wild".into())));
+        assert!(matches!(RulesConfig::from_toml("[deck]\ncolors = [\"purple\"]"), Err(RulesError::Syntax(_))));
+        assert!(matches!(RulesConfig::from_toml("[play]\nstacking = \"sometimes\""), Err(RulesError::Syntax(_))));
+        assert!(matches!(RulesConfig::from_toml("nonsense = 1"), Err(RulesError::Syntax(_))));
+        assert_eq!(Rules::preset("nope"), Err(RulesError::UnknownPreset("nope".into())));
     }
 
     #[test]
     fn a_partial_file_takes_official_values_for_the_rest() {
-        let c = RulesConfig::from_toml("name = \"stacky\"\n[play]\nstacking = \"both\"\n")
-            .expect("valid");
+        let c = RulesConfig::from_toml("name = \"stacky\"\n[play]\nstacking = \"both\"\n").expect("valid");
         assert_eq!(c.play.stacking, Stacking::Both);
         assert_eq!(c.deck, DeckConfig::default());
         assert_eq!(c.uno, UnoConfig::default());

@@ -5,51 +5,32 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use uno::{
-    Action, Card, Color, Event, Game, GameRecord, Phase, Rules, RulesConfig, Seat, PRESET_NAMES,
-};
+use uno::{Action, Card, Color, Event, Game, GameRecord, Phase, Rules, RulesConfig, Seat, PRESET_NAMES};
 
 fn games_per_config() -> u64 {
-    std::env::var("UNO_SIM_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20)
+    std::env::var("UNO_SIM_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20)
 }
 
 /// Every action a seat could name, legal or not.
-fn candidates(game: &Game, seat: Seat) -> Vec<Action> {
-    let mut out = vec![
-        Action::Draw,
-        Action::Pass,
-        Action::Challenge,
-        Action::Accept,
-        Action::CallUno,
-        Action::NextRound,
-    ];
+fn candidates(game: &Game) -> Vec<Action> {
+    let mut out =
+        vec![Action::Draw, Action::Pass, Action::Challenge, Action::Accept, Action::CallUno, Action::NextRound];
     for card in Card::all() {
         if card.is_wild() {
             for c in Color::ALL {
-                out.push(Action::Play {
-                    card,
-                    color: Some(c),
-                });
+                out.push(Action::Play { card, color: Some(c) });
             }
             out.push(Action::Play { card, color: None });
         } else {
             out.push(Action::Play { card, color: None });
-            out.push(Action::Play {
-                card,
-                color: Some(Color::Red),
-            });
+            out.push(Action::Play { card, color: Some(Color::Red) });
         }
     }
     for c in Color::ALL {
         out.push(Action::DeclareColor { color: c });
     }
     for s in 0..=game.players() {
-        out.push(Action::SwapHands {
-            with: Seat(s as u8),
-        });
+        out.push(Action::SwapHands { with: Seat(s as u8) });
     }
     out
 }
@@ -57,11 +38,7 @@ fn candidates(game: &Game, seat: Seat) -> Vec<Action> {
 fn check_invariants(game: &Game, deck: &[Card]) {
     assert_eq!(game.all_cards(), deck, "cards are conserved");
     if !game.is_over() {
-        assert!(
-            !game.legal_actions().is_empty(),
-            "a live game has a legal action: {:?}",
-            game.phase()
-        );
+        assert!(!game.legal_actions().is_empty(), "a live game has a legal action: {:?}", game.phase());
     }
     for s in 0..game.players() {
         let seat = Seat(s as u8);
@@ -74,20 +51,13 @@ fn check_invariants(game: &Game, deck: &[Card]) {
                 assert_eq!(obs.hand_sizes[o], hand.len());
             }
         }
-        assert!(
-            !json.contains("\"hands\""),
-            "an observation holds no other hand"
-        );
+        assert!(!json.contains("\"hands\""), "an observation holds no other hand");
         if obs.drawn_card.is_some() {
             assert_eq!(seat, game.current());
         }
     }
     let spectator = game.observation(None);
-    assert!(
-        spectator.hand.is_empty()
-            && spectator.legal_actions.is_empty()
-            && spectator.drawn_card.is_none()
-    );
+    assert!(spectator.hand.is_empty() && spectator.legal_actions.is_empty() && spectator.drawn_card.is_none());
 }
 
 fn run(rules: &Rules, players: usize, seed: u64) -> usize {
@@ -99,30 +69,18 @@ fn run(rules: &Rules, players: usize, seed: u64) -> usize {
     while !game.is_over() && steps < 1_500 {
         check_invariants(&game, &deck);
         // Sometimes an out-of-turn seat acts (catches, jump-ins), usually the current one.
-        let seat = if rng.gen_bool(0.1) {
-            Seat(rng.gen_range(0..players) as u8)
-        } else {
-            game.current()
-        };
+        let seat = if rng.gen_bool(0.1) { Seat(rng.gen_range(0..players) as u8) } else { game.current() };
         let legal = game.legal_actions_for(seat);
         // legal ⇔ accepted, on a sample of everything a seat could name.
-        for a in candidates(&game, seat) {
+        for a in candidates(&game) {
             if rng.gen_bool(0.04) || legal.contains(&a) {
                 let mut copy = game.clone();
                 let before = copy.state_hash();
                 match copy.apply(seat, a) {
-                    Ok(_) => assert!(
-                        legal.contains(&a),
-                        "accepted but not listed: {a} in {:?}",
-                        game.phase()
-                    ),
+                    Ok(_) => assert!(legal.contains(&a), "accepted but not listed: {a} in {:?}", game.phase()),
                     Err(e) => {
                         assert!(!legal.contains(&a), "listed but refused: {a}: {e}");
-                        assert_eq!(
-                            copy.state_hash(),
-                            before,
-                            "a refused action changes nothing"
-                        );
+                        assert_eq!(copy.state_hash(), before, "a refused action changes nothing");
                     }
                 }
             }
@@ -131,16 +89,8 @@ fn run(rules: &Rules, players: usize, seed: u64) -> usize {
             continue;
         }
         // Prefer plays so games end; uniform otherwise.
-        let plays: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::Play { .. }))
-            .collect();
-        let others: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| *a != Action::CallUno)
-            .collect();
+        let plays: Vec<Action> = legal.iter().copied().filter(|a| matches!(a, Action::Play { .. })).collect();
+        let others: Vec<Action> = legal.iter().copied().filter(|a| *a != Action::CallUno).collect();
         let action = if !plays.is_empty() && rng.gen_bool(0.8) {
             plays[rng.gen_range(0..plays.len())]
         } else if !others.is_empty() && rng.gen_bool(0.95) {
@@ -150,22 +100,11 @@ fn run(rules: &Rules, players: usize, seed: u64) -> usize {
         } else {
             legal[rng.gen_range(0..legal.len())]
         };
-        let events = game
-            .apply(seat, action)
-            .expect("a listed action is accepted");
+        let events = game.apply(seat, action).expect("a listed action is accepted");
         for e in &events {
             for viewer in 0..players {
-                if let Event::CardsDrawn {
-                    seat: s,
-                    cards,
-                    count,
-                    ..
-                } = e.redacted_for(Some(Seat(viewer as u8)))
-                {
-                    assert!(
-                        s.index() == viewer || cards.is_empty(),
-                        "a draw is redacted for others"
-                    );
+                if let Event::CardsDrawn { seat: s, cards, count, .. } = e.redacted_for(Some(Seat(viewer as u8))) {
+                    assert!(s.index() == viewer || cards.is_empty(), "a draw is redacted for others");
                     assert!(cards.is_empty() || cards.len() as u32 == count);
                 }
             }
@@ -178,11 +117,7 @@ fn run(rules: &Rules, players: usize, seed: u64) -> usize {
     }
     check_invariants(&game, &deck);
     let replayed = record.replay().expect("the record replays");
-    assert_eq!(
-        replayed.state_hash(),
-        game.state_hash(),
-        "replay reproduces the game"
-    );
+    assert_eq!(replayed.state_hash(), game.state_hash(), "replay reproduces the game");
     let json = record.to_json();
     assert_eq!(GameRecord::from_json(&json).expect("parses"), record);
     steps

@@ -1,0 +1,1 @@
+//! Seed 002's `GameState` API over the engine.

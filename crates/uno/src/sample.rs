@@ -1,0 +1,1 @@
+//! Determinization: dealing the unseen cards consistently with an observation.
