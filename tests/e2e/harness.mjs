@@ -1,0 +1,83 @@
+// Shared set-up for the browser tests: a real `tabletop serve` on a free loopback port with a
+// fresh database, and Debian's chromium driven by playwright-core.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const ARTIFACTS = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch { /* not up yet */ }
+    if (Date.now() > end) throw new Error(`server did not answer at ${url} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts the server; returns { base, stop }. */
+export async function startServer(extraArgs = []) {
+  const bin = process.env.TABLETOP_BIN;
+  if (!bin) throw new Error('TABLETOP_BIN is not set (run tests/e2e/run.sh)');
+  const dir = mkdtempSync(join(tmpdir(), 'tabletop-e2e-'));
+  const port = await freePort();
+  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', join(dir, 'e2e.db'), ...extraArgs], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/`, 20000);
+  return {
+    base,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches headless chromium with the flags this machine needs. */
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Runs axe-core in the page and returns the serious and critical violations. */
+export async function axeViolations(page) {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(import.meta.url);
+  const { readFileSync } = await import('node:fs');
+  const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: source });
+  const result = await page.evaluate(async () => await window.axe.run(document));
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

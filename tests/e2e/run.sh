@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Browser tests: installs what they need when it is missing (Debian chromium, the npm packages
+# pinned in package-lock.json), builds the server binary, and runs every *.test.mjs against it.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "installing Debian chromium"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
+  npm ci --no-audit --no-fund
+fi
+
+(cd ../.. && cargo build --locked --bin tabletop)
+export TABLETOP_BIN="${TABLETOP_BIN:-$(cd ../.. && pwd)/target/debug/tabletop}"
+export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
+mkdir -p ../../test-artifacts/screenshots
+node --test --test-concurrency=1 ./*.test.mjs
