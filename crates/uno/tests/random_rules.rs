@@ -1,0 +1,132 @@
+//! Property tests: random rule sets (valid or not) and random actions, legal or not, never
+//! panic, and whenever a game runs its cards are conserved.
+
+use proptest::prelude::*;
+use uno::rules::{
+    DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, SevenZero, Stacking, TwoPlayerRule, UnoCall,
+    WildDrawFourRule,
+};
+use uno::{Action, Card, Color, Direction, Game, Rules, RulesConfig, Seat};
+
+fn config() -> impl Strategy<Value = RulesConfig> {
+    (
+        (0u32..4, 0u32..4, 0u32..3, 0u32..5, 0u32..3),
+        (1u32..4, 2u32..11, 1u32..12),
+        (0usize..4, 0usize..3, 0usize..3, 0usize..5, 0usize..3),
+        (0usize..2, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        (proptest::option::of(1u32..60), 0u32..4, 0u32..4, 1usize..5),
+    )
+        .prop_map(|(counts, sizes, choices, toggles, extra)| {
+            let (digits, specials, wilds, wd4, zeros) = counts;
+            let (min, max, hand) = sizes;
+            let (draw, first_card, first_player, stacking, wd4_rule) = choices;
+            let (target, jump, seven, forced, reshuffle) = toggles;
+            let (cap, penalty, false_pen, colors) = extra;
+            let mut c = RulesConfig::default();
+            c.deck = RulesConfig::deck_from_counts(digits, specials, wilds);
+            c.deck.per_color.insert("0".into(), zeros);
+            c.deck.wild.insert("wild_draw_four".into(), wd4);
+            c.deck.colors = Color::ALL[..colors].to_vec();
+            c.players.min = min;
+            c.players.max = max;
+            c.deal.hand_size = hand;
+            c.deal.first_card = [FirstCard::Official, FirstCard::NoEffect, FirstCard::RedrawUntilNumber][first_card];
+            c.deal.first_player =
+                [FirstPlayer::LeftOfDealer, FirstPlayer::RightOfDealer, FirstPlayer::Seat0][first_player];
+            c.deal.direction = if jump ^ seven { Direction::CounterClockwise } else { Direction::Clockwise };
+            c.play.draw = [
+                DrawRule::DrawOneMayPlay,
+                DrawRule::DrawOneMustPlay,
+                DrawRule::DrawOneEndTurn,
+                DrawRule::DrawUntilPlayable,
+            ][draw];
+            c.play.stacking =
+                [Stacking::Off, Stacking::DrawTwo, Stacking::WildDrawFour, Stacking::Both, Stacking::Cross][stacking];
+            c.play.wild_draw_four =
+                [WildDrawFourRule::Unrestricted, WildDrawFourRule::Restricted, WildDrawFourRule::Challenge][wd4_rule];
+            c.play.two_players =
+                if forced ^ reshuffle { TwoPlayerRule::ReverseSkips } else { TwoPlayerRule::ReverseReverses };
+            c.play.jump_in = if jump { JumpIn::On } else { JumpIn::Off };
+            c.play.seven_zero = if seven { SevenZero::On } else { SevenZero::Off };
+            c.play.forced_play = if forced { ForcedPlay::Required } else { ForcedPlay::Optional };
+            c.play.exhausted_draw_pile = if reshuffle { Exhausted::Reshuffle } else { Exhausted::NoReshuffle };
+            c.play.turn_cap = cap;
+            c.uno.call = if penalty > 0 { UnoCall::Required } else { UnoCall::Off };
+            c.uno.penalty = penalty;
+            c.uno.false_call_penalty = false_pen;
+            c.scoring.target = if target == 1 { Some(100) } else { None };
+            c
+        })
+}
+
+fn action() -> impl Strategy<Value = (u8, Action)> {
+    let card = (0usize..Card::KINDS).prop_map(|i| Card::from_index(i).unwrap_or(Card::WILD));
+    let color = proptest::option::of((0usize..4).prop_map(|i| Color::ALL[i]));
+    let act = prop_oneof![
+        (card, color).prop_map(|(card, color)| Action::Play { card, color }),
+        Just(Action::Draw),
+        Just(Action::Pass),
+        (0usize..4).prop_map(|i| Action::DeclareColor { color: Color::ALL[i] }),
+        Just(Action::Challenge),
+        Just(Action::Accept),
+        (0u8..12).prop_map(|s| Action::SwapHands { with: Seat(s) }),
+        Just(Action::CallUno),
+        Just(Action::NextRound),
+    ];
+    (0u8..12, act)
+}
+
+static PLAYED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn most_random_rule_sets_make_a_game() {
+    // Runs the property once more on its own to count how often a game was dealt.
+    random_rules_and_random_actions_never_panic();
+    assert!(PLAYED.load(std::sync::atomic::Ordering::Relaxed) > 50, "too few random rule sets made a game");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_rules_and_random_actions_never_panic(
+        config in config(),
+        players in 2usize..11,
+        seed in any::<u64>(),
+        actions in proptest::collection::vec(action(), 0..300),
+    ) {
+        let Ok(rules) = Rules::new(config) else { return Ok(()) };
+        // Seat a count the rules allow, so most cases get to play.
+        let span = rules.max_players() - rules.min_players() + 1;
+        let players = rules.min_players() + players % span;
+        let Ok(mut game) = Game::new(rules.clone(), players, seed) else { return Ok(()) };
+        PLAYED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut legal = Vec::new();
+        for (i, (seat, action)) in actions.into_iter().enumerate() {
+            if game.is_over() {
+                break;
+            }
+            // Alternate garbage with a legal move so games get somewhere.
+            if i % 2 == 0 {
+                let before = game.state_hash();
+                if game.apply(Seat(seat), action).is_err() {
+                    prop_assert_eq!(game.state_hash(), before);
+                }
+            } else {
+                let s = game.current();
+                game.legal_actions_into(s, &mut legal);
+                prop_assert!(!legal.is_empty());
+                let a = legal[seat as usize % legal.len()];
+                prop_assert!(game.apply(s, a).is_ok());
+            }
+            prop_assert_eq!(game.all_cards(), rules.deck().to_vec());
+        }
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_the_rules_parser(text in ".{0,200}") {
+        if let Ok(c) = RulesConfig::parse(&text) {
+            let _ = Rules::new(c);
+        }
+    }
+}
