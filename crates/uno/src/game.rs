@@ -1001,11 +1001,14 @@ impl Game {
             let Some(card) = self.draw_pile.pop() else {
                 return;
             };
-            let back = match rule {
-                FirstCard::Official => card == Card::WILD_DRAW_FOUR,
-                FirstCard::RedrawUntilNumber => !matches!(card.face(), Face::Digit(_)),
+            let refused = |c: Card| match rule {
+                FirstCard::Official => c == Card::WILD_DRAW_FOUR,
+                FirstCard::RedrawUntilNumber => !matches!(c.face(), Face::Digit(_)),
                 FirstCard::NoEffect => false,
             };
+            // With a small deck every acceptable card may sit in the hands: then the card
+            // stays, or turning cards would never end.
+            let back = refused(card) && self.draw_pile.iter().any(|&c| !refused(c));
             sink.emit(|| Event::StartCard { card, returned: back });
             if !back {
                 break card;
