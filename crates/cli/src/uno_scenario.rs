@@ -1,6 +1,112 @@
-#[derive(clap::Args)]
-pub struct Args {}
+//! `tabletop uno scenario`: seed 000's four operations on `.uno` files.
+//!
+//! Prints the course driver's format on stdout, so the output can be compared byte for byte with
+//! the course's; `--trace` goes to stderr for the same reason.
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("this command is not available yet")
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use uno::csce322::{self, Operation};
+use uno::notation::{Position, UnoFile};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// one-player-one-move, one-player-many-moves, many-players-one-move or
+    /// many-players-many-moves.
+    #[arg(value_parser = parse_operation)]
+    operation: Operation,
+    /// The deck file (left-most card drawn first).
+    #[arg(long)]
+    deck: PathBuf,
+    /// The discard file (left-most entry is the most recent).
+    #[arg(long)]
+    discard: PathBuf,
+    /// The hands file (one hand per line, Player 1 first).
+    #[arg(long)]
+    hands: PathBuf,
+    /// Write the resulting position as deck.uno, discard.uno and hands.uno in DIR instead of
+    /// printing it.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Print each move, with the rule that chose it, to stderr.
+    #[arg(long)]
+    trace: bool,
+}
+
+fn parse_operation(s: &str) -> Result<Operation, String> {
+    s.parse::<Operation>().map_err(|e| e.to_string())
+}
+
+fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
+    fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// The same file given twice cannot be two parts of one position.
+fn refuse_duplicates(args: &Args) -> anyhow::Result<()> {
+    let named = [("--deck", &args.deck), ("--discard", &args.discard), ("--hands", &args.hands)];
+    let mut seen: Vec<(&str, PathBuf)> = Vec::new();
+    for (flag, path) in named {
+        let canonical = fs::canonicalize(path).with_context(|| format!("cannot read {}", path.display()))?;
+        if let Some((other, _)) = seen.iter().find(|(_, p)| *p == canonical) {
+            bail!("{}: given as both {other} and {flag}; a position needs three different files", path.display());
+        }
+        seen.push((flag, canonical));
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    refuse_duplicates(&args)?;
+    let (deck, discard, hands) = (read(&args.deck)?, read(&args.discard)?, read(&args.hands)?);
+    let names = [&args.deck, &args.discard, &args.hands].map(|p| p.display().to_string());
+    let position = Position::parse_files(
+        UnoFile { name: &names[0], bytes: &deck },
+        UnoFile { name: &names[1], bytes: &discard },
+        UnoFile { name: &names[2], bytes: &hands },
+    )?;
+    let outcome = csce322::run(args.operation, &position);
+    if args.trace {
+        let mut err = std::io::stderr().lock();
+        for step in &outcome.steps {
+            writeln!(err, "{step}")?;
+        }
+        writeln!(err, "stop: {}", outcome.stop)?;
+    }
+    match &args.out_dir {
+        Some(dir) => write_position(dir, &outcome.position),
+        None => {
+            let text = csce322::driver_output(args.operation, &outcome.position);
+            std::io::stdout().lock().write_all(text.as_bytes())?;
+            Ok(())
+        }
+    }
+}
+
+/// Writes the three files next to each other first, then renames them, so a failure leaves no
+/// half-written position behind.
+fn write_position(dir: &Path, position: &Position) -> anyhow::Result<()> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let files = [
+        ("deck.uno", position.write_deck()),
+        ("discard.uno", position.write_discard()),
+        ("hands.uno", position.write_hands()),
+    ];
+    let mut staged = Vec::new();
+    for (name, text) in &files {
+        let tmp = dir.join(format!(".{name}.tmp"));
+        if let Err(e) = fs::write(&tmp, text) {
+            for (t, _) in &staged {
+                let _ = fs::remove_file(t);
+            }
+            let _ = fs::remove_file(&tmp);
+            return Err(e).with_context(|| format!("cannot write {}", tmp.display()));
+        }
+        staged.push((tmp, dir.join(name)));
+    }
+    for (tmp, path) in &staged {
+        fs::rename(tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }

@@ -365,7 +365,7 @@ pub fn run(op: Operation, start: &Position) -> Outcome {
     let over = |p: &Position| {
         p.discard.first() == Some(&Entry::End)
             || match players {
-                Players::First => p.hands.first().map_or(true, Vec::is_empty),
+                Players::First => p.hands.first().map_or(0, Vec::len) == 0,
                 Players::All => p.hands.iter().any(Vec::is_empty),
             }
     };
@@ -381,7 +381,7 @@ pub fn run(op: Operation, start: &Position) -> Outcome {
             break;
         };
         steps.push(Step { turn, player: player + 1, mv });
-        if position.hands.get(player).map_or(true, Vec::is_empty) {
+        if position.hands.get(player).map_or(0, Vec::len) == 0 {
             stop = Stop::HandEmptied { player: player + 1 };
             break;
         }
