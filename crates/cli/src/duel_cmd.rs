@@ -1,9 +1,424 @@
+//! `tabletop duel`: play Duel (seed 001) in the terminal, simulate bot against bot, benchmark
+//! the search.
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use duel::sim::{game_seed, simulate_one, SimConfig, Tally};
+use duel::{
+    Action, Bot, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, SearchBot, SetupMode, Side, Stage,
+    DEFAULT_HEIGHT, DEFAULT_WIDTH,
+};
+use rayon::prelude::*;
+
 #[derive(clap::Subcommand)]
 pub enum DuelCommand {
-    /// Play Duel in the terminal.
-    Play,
+    /// Play Duel in the terminal: you are red, the computer is black.
+    ///
+    /// Setup: type a cell and a key, e.g. `c3 b` (round 1, blocks), `a6 5` (round 2, your
+    /// red pieces) and `b1 4` (round 3, black pieces); `next` proceeds to the next round.
+    /// Play: type a red piece's cell and w (up), a (left), s (down) or d (right), e.g. `a6 w`;
+    /// a cell alone selects the piece and the key can follow on the next line. `end` ends the
+    /// play stage. Cells are a column letter and a row number, a1 at the top left.
+    Play(PlayArgs),
+    /// Simulate bot against bot from seeded random setups and report wins, draws and losses.
+    ///
+    /// Bots: random, greedy (best immediate capture, else a random move), search (default
+    /// difficulty, hard) or search:easy|medium|hard|expert. The last line is
+    /// `games=G red_score=X black_score=Y` (win 1, draw ½, loss 0; the round cap is a draw).
+    /// Results depend only on the arguments, not on the number of threads.
+    Sim(SimArgs),
+    /// Measure the search: nodes per second and time per move at each difficulty, on
+    /// positions from random games.
+    Bench(BenchArgs),
 }
 
-pub fn run(_cmd: DuelCommand) -> anyhow::Result<()> {
-    anyhow::bail!("this command is not available yet")
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// Grid width (1-26).
+    #[arg(long, default_value_t = DEFAULT_WIDTH)]
+    width: u8,
+    /// Grid height (1-26).
+    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
+    height: u8,
+    /// The computer's strength: easy, medium, hard or expert.
+    #[arg(long, default_value = "hard")]
+    difficulty: Difficulty,
+}
+
+#[derive(clap::Args)]
+pub struct SimArgs {
+    /// The bot playing red (moves first).
+    #[arg(long, default_value = "random")]
+    red: BotKind,
+    /// The bot playing black (must attack when it can).
+    #[arg(long, default_value = "search")]
+    black: BotKind,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Seed of the run: the setups and every bot's random choices follow from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Grid width (1-26).
+    #[arg(long, default_value_t = DEFAULT_WIDTH)]
+    width: u8,
+    /// Grid height (1-26).
+    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
+    height: u8,
+    /// A game still running after this many rounds is a draw.
+    #[arg(long, default_value_t = 200)]
+    max_rounds: u32,
+    /// mirrored: same ranks, black's cells the mirror image of red's, symmetric blocks;
+    /// random: independent armies.
+    #[arg(long, default_value = "mirrored")]
+    setup: SetupMode,
+    /// Worker threads (default: all cores). Does not change the results.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Number of positions searched at each difficulty.
+    #[arg(long, default_value_t = 100)]
+    positions: u64,
+    /// Seed of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Grid width (1-26).
+    #[arg(long, default_value_t = DEFAULT_WIDTH)]
+    width: u8,
+    /// Grid height (1-26).
+    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
+    height: u8,
+}
+
+pub fn run(cmd: DuelCommand) -> anyhow::Result<()> {
+    match cmd {
+        DuelCommand::Play(a) => {
+            let stdin = io::stdin();
+            let stdout = io::stdout();
+            play(&mut stdin.lock(), &mut stdout.lock(), &a)
+        }
+        DuelCommand::Sim(a) => sim(&a),
+        DuelCommand::Bench(a) => bench(&a),
+    }
+}
+
+/// Draws the grid: `(3)` a red piece, `[3]` a black piece, `###` a block, `.` empty, so sides
+/// and ranks read without colour.
+fn render(game: &DuelGame) -> String {
+    let mut s = String::new();
+    s.push_str("    ");
+    for c in 0..game.width() {
+        s.push_str(&format!(" {:^3}", char::from(b'a' + c)));
+    }
+    s.push('\n');
+    for r in 0..game.height() {
+        s.push_str(&format!("{:>3} ", r + 1));
+        for c in 0..game.width() {
+            let cell = match game.cell(Coord::new(c, r)) {
+                Some(Cell::Block) => "###".to_string(),
+                Some(Cell::Piece(p)) if p.side == Side::Red => format!("({})", p.rank),
+                Some(Cell::Piece(p)) => format!("[{}]", p.rank),
+                _ => " . ".to_string(),
+            };
+            s.push(' ');
+            s.push_str(&cell);
+        }
+        s.push('\n');
+    }
+    s.push_str("    (n) your red piece n   [n] black piece n   ### block   . empty\n");
+    s
+}
+
+fn status_line(game: &DuelGame) -> String {
+    let st = game.status();
+    match st.stage {
+        Stage::Setup { round } => format!("Setup stage, round {round} of 3"),
+        _ => format!("Round {}   red pieces left: {}   black pieces left: {}", st.round, st.red_left, st.black_left),
+    }
+}
+
+fn prompt(game: &DuelGame, selected: Option<Coord>) -> String {
+    if let Some(c) = selected {
+        return match game.stage() {
+            Stage::Setup { round: 1 } => format!("Cell {c} selected: type b for a block."),
+            Stage::Setup { .. } => format!("Cell {c} selected: type a number from 1 to 6."),
+            _ => format!("Piece {c} selected: type w (up), a (left), s (down) or d (right)."),
+        };
+    }
+    match game.stage() {
+        Stage::Setup { round: 1 } => "Setup round 1: place blocks. Type a cell and b (e.g. c3 b), or `next` for round 2.".to_string(),
+        Stage::Setup { round: 2 } => "Setup round 2: place up to 12 red pieces. Type a cell and a number 1-6 (e.g. a6 3), or `next` for round 3.".to_string(),
+        Stage::Setup { .. } => "Setup round 3: place up to 12 black pieces. Type a cell and a number 1-6 (e.g. b1 4), or `next` to start playing.".to_string(),
+        Stage::Play { .. } => "Your turn: type a red piece's cell and w/a/s/d (e.g. a6 w), or `end` to end the play stage.".to_string(),
+        Stage::End { .. } => String::new(),
+    }
+}
+
+fn describe(event: &Event) -> Option<String> {
+    match event {
+        Event::Moved { side, from, to, dir } => Some(format!(
+            "{} moves {from} {} ({}) to {to}.",
+            if *side == Side::Red { "You: red" } else { "Computer: black" },
+            dir.name(),
+            dir.key()
+        )),
+        Event::Combat { at, attacker, defender, eliminated } => {
+            let lost = if *eliminated == attacker.side { attacker } else { defender };
+            Some(format!(
+                "Combat on {at}: {} {} attacks {} {}; the {} {} is eliminated.",
+                attacker.side, attacker.rank, defender.side, defender.rank, lost.side, lost.rank
+            ))
+        }
+        Event::PlayStarted => Some("The play stage begins.".to_string()),
+        Event::PlayEnded { reason, outcome } => Some(format!("{} {}", reason.message(), outcome.message())),
+        _ => None,
+    }
+}
+
+fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
+    writeln!(out, "{text}").context("writing to the terminal")
+}
+
+/// The terminal game; reads commands line by line so it can be scripted.
+fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow::Result<()> {
+    let mut game = DuelGame::new(args.width, args.height).map_err(anyhow::Error::new)?;
+    let mut bot = SearchBot::new(args.difficulty);
+    say(
+        out,
+        &format!(
+            "Duel on a {}x{} grid. You are red; the computer (black, {}) must attack when it can.",
+            args.width, args.height, args.difficulty
+        ),
+    )?;
+    let mut selected: Option<Coord> = None;
+    let mut show_board = true;
+    let mut line = String::new();
+    loop {
+        if game.is_over() {
+            break;
+        }
+        if show_board {
+            say(out, &status_line(&game))?;
+            write!(out, "{}", render(&game)).context("writing to the terminal")?;
+            show_board = false;
+        }
+        write!(out, "{}\n> ", prompt(&game, selected)).context("writing to the terminal")?;
+        out.flush().context("writing to the terminal")?;
+        line.clear();
+        if input.read_line(&mut line).context("reading a command")? == 0 {
+            say(out, "\nInput ended; the game is left unfinished.")?;
+            return Ok(());
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let setup = matches!(game.stage(), Stage::Setup { .. });
+        let action = match words.as_slice() {
+            [] => continue,
+            ["next"] => Ok(Action::NextRound),
+            ["end"] => Ok(Action::End),
+            ["quit"] | ["exit"] => {
+                say(out, "Goodbye.")?;
+                return Ok(());
+            }
+            [one] if one.chars().any(|c| c.is_ascii_digit()) && one.len() >= 2 && selected.is_none() => {
+                match one.parse::<Coord>() {
+                    Ok(c) => {
+                        selected = Some(c);
+                        continue;
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            [key] => match selected {
+                Some(cell) if setup => Ok(Action::place(cell, *key)),
+                Some(cell) => Ok(Action::mv(cell, *key)),
+                None => Err(DuelError::BadCell { text: (*key).to_string() }),
+            },
+            [cell, key] => {
+                cell.parse::<Coord>().map(|c| if setup { Action::place(c, *key) } else { Action::mv(c, *key) })
+            }
+            _ => Err(DuelError::BadCell { text: line.trim().to_string() }),
+        };
+        let keep = match &action {
+            Ok(Action::Move { cell, .. }) => Some(*cell),
+            _ => None,
+        };
+        match action.and_then(|a| game.apply(a)) {
+            Err(e) => {
+                // A wrong key keeps the piece selected so the user can type another one.
+                selected = match e {
+                    DuelError::NotMoveKey { .. } => keep,
+                    _ => None,
+                };
+                say(out, &format!("Error: {e}"))?;
+            }
+            Ok(events) => {
+                selected = None;
+                show_board = true;
+                for ev in &events {
+                    if let Some(t) = describe(ev) {
+                        say(out, &t)?;
+                    }
+                }
+                if matches!(game.stage(), Stage::Play { to_move: Side::Black, .. }) {
+                    let events = game.computer_move(&mut bot).context("the computer's move")?;
+                    for ev in &events {
+                        if let Some(t) = describe(ev) {
+                            say(out, &t)?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    say(out, &status_line(&game))?;
+    write!(out, "{}", render(&game)).context("writing to the terminal")?;
+    if let Some(o) = game.status().outcome {
+        say(out, &format!("Game over. {}", o.message()))?;
+    }
+    Ok(())
+}
+
+fn sim(a: &SimArgs) -> anyhow::Result<()> {
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if a.max_rounds == 0 {
+        bail!("--max-rounds must be at least 1");
+    }
+    let cfg = SimConfig {
+        red: a.red,
+        black: a.black,
+        seed: a.seed,
+        width: a.width,
+        height: a.height,
+        max_rounds: a.max_rounds,
+        setup: a.setup,
+    };
+    // Fail early on a bad grid size rather than once per game.
+    duel::sim::setup_for(&cfg, 0).map_err(anyhow::Error::new)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()
+        .context("starting worker threads")?;
+    let start = Instant::now();
+    let results: Result<Vec<_>, DuelError> =
+        pool.install(|| (0..a.games).into_par_iter().map(|i| simulate_one(&cfg, i)).collect());
+    let results = results.map_err(anyhow::Error::new)?;
+    let mut t = Tally::default();
+    for r in &results {
+        t.add(r);
+    }
+    let elapsed = start.elapsed();
+    println!(
+        "Duel simulation: {} games, seed {}, {}x{} grid, {} setups, round cap {}",
+        a.games, a.seed, a.width, a.height, a.setup, a.max_rounds
+    );
+    println!("{:<6} {:<14} {:>6} {:>6} {:>7} {:>7} {:>8}", "side", "bot", "wins", "draws", "losses", "score", "95% CI");
+    let ci = t.ci95();
+    println!(
+        "{:<6} {:<14} {:>6} {:>6} {:>7} {:>7.4} {:>8}",
+        "red",
+        a.red.to_string(),
+        t.red_wins,
+        t.draws,
+        t.black_wins,
+        t.red_score(),
+        format!("±{ci:.4}")
+    );
+    println!(
+        "{:<6} {:<14} {:>6} {:>6} {:>7} {:>7.4} {:>8}",
+        "black",
+        a.black.to_string(),
+        t.black_wins,
+        t.draws,
+        t.red_wins,
+        t.black_score(),
+        format!("±{ci:.4}")
+    );
+    println!("average rounds per game {:.1}; {:.1} s", t.rounds as f64 / t.games() as f64, elapsed.as_secs_f64());
+    println!("games={} red_score={:.4} black_score={:.4}", t.games(), t.red_score(), t.black_score());
+    Ok(())
+}
+
+fn bench(a: &BenchArgs) -> anyhow::Result<()> {
+    if a.positions == 0 {
+        bail!("--positions must be at least 1");
+    }
+    // Positions with black to move, taken from random games a few rounds in.
+    let mut positions = Vec::new();
+    let cfg = SimConfig {
+        red: BotKind::Random,
+        black: BotKind::Random,
+        seed: a.seed,
+        width: a.width,
+        height: a.height,
+        max_rounds: 200,
+        setup: SetupMode::Mirrored,
+    };
+    let mut i = 0u64;
+    while (positions.len() as u64) < a.positions && i < a.positions * 20 {
+        let mut game = DuelGame::from_position(duel::sim::setup_for(&cfg, i).map_err(anyhow::Error::new)?);
+        let plies = (game_seed(a.seed, i) % 30) * 2 + 1;
+        let mut red = BotKind::Random.build(game_seed(a.seed, i) ^ 1);
+        let mut black = BotKind::Random.build(game_seed(a.seed, i) ^ 2);
+        for p in 0..plies {
+            if game.is_over() {
+                break;
+            }
+            let bot: &mut dyn Bot = if p % 2 == 0 { red.as_mut() } else { black.as_mut() };
+            game.bot_move(bot).map_err(anyhow::Error::new)?;
+        }
+        if matches!(game.stage(), Stage::Play { to_move: Side::Black, .. }) {
+            positions.push(game.position().clone());
+        }
+        i += 1;
+    }
+    println!(
+        "Search benchmark: {} positions (black to move, from random games), {}x{} grid, seed {}",
+        positions.len(),
+        a.width,
+        a.height,
+        a.seed
+    );
+    println!(
+        "{:<10} {:>10} {:>10} {:>10} {:>12} {:>11} {:>9}",
+        "difficulty", "ms/move", "max ms", "nodes/move", "nodes/s", "node budget", "avg depth"
+    );
+    for d in Difficulty::ALL {
+        let mut total = Duration::ZERO;
+        let mut max = Duration::ZERO;
+        let (mut nodes, mut depth, mut searched) = (0u64, 0u64, 0u64);
+        for p in &positions {
+            // A fresh bot per position: no table carried over, the worst case of a move.
+            let mut bot = SearchBot::new(d);
+            let t0 = Instant::now();
+            bot.choose(p);
+            let el = t0.elapsed();
+            total += el;
+            max = max.max(el);
+            let info = bot.last_info();
+            nodes += info.nodes;
+            if info.nodes > 0 {
+                depth += u64::from(info.depth);
+                searched += 1;
+            }
+        }
+        let n = positions.len().max(1) as f64;
+        println!(
+            "{:<10} {:>10.2} {:>10.2} {:>10.0} {:>12.0} {:>11} {:>9.1}",
+            d.to_string(),
+            total.as_secs_f64() * 1e3 / n,
+            max.as_secs_f64() * 1e3,
+            nodes as f64 / n,
+            nodes as f64 / total.as_secs_f64().max(1e-9),
+            d.limits().max_nodes,
+            depth as f64 / searched.max(1) as f64
+        );
+    }
+    Ok(())
 }

@@ -16,11 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(
-    name = "tabletop",
-    version,
-    about = "UNO (every rule set as data) and Duel: play, simulate, serve"
-)]
+#[command(name = "tabletop", version, about = "UNO (every rule set as data) and Duel: play, simulate, serve")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

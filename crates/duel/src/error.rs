@@ -1,0 +1,79 @@
+//! Every way an action can be refused. `Display` is the message the user sees; on any error the
+//! game is unchanged.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::board::{Coord, Dir, Side};
+
+/// Why an action was refused. The `Display` text is exactly the user-facing message.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub enum DuelError {
+    /// Setup round 1 accepts only the letter `b`.
+    #[error("In round 1 of the setup only blocks can be placed: type the letter \"b\" (you typed \"{key}\"). Nothing was placed.")]
+    NotBlockKey { key: String },
+    /// Setup rounds 2 and 3 accept only the numbers 1 to 6.
+    #[error("In this round of the setup only {side} pieces can be placed: type a number from 1 to 6 (you typed \"{key}\"). Nothing was placed.")]
+    NotRankKey { side: Side, key: String },
+    /// Objects on the grid cannot be changed.
+    #[error("Cell {cell} already holds {holds}; an object on the grid cannot be changed. Nothing changed.")]
+    CellOccupied { cell: Coord, holds: String },
+    /// More pieces of one number than the seed allows.
+    #[error("At most {limit} {side} {piece} may have the number {rank}. Nothing was placed.", piece = if *limit == 1 { "piece" } else { "pieces" })]
+    TooManyOfRank { side: Side, rank: u8, limit: u8 },
+    /// More than 12 pieces of one side.
+    #[error("At most 12 {side} pieces may be placed. Nothing was placed.")]
+    TooManyPieces { side: Side },
+    /// Proceeding from setup round 2 without a red piece.
+    #[error("Place at least one red piece before proceeding to the next round.")]
+    NoRedPiece,
+    /// Proceeding from setup round 3 without a black piece.
+    #[error("Place at least one black piece before proceeding to the play stage.")]
+    NoBlackPiece,
+    /// A cell outside the grid was named.
+    #[error("Cell {cell} is not on the {width}x{height} grid.")]
+    OutsideGrid { cell: Coord, width: u8, height: u8 },
+    /// A cell name that does not parse (the terminal and the API take `c4`).
+    #[error("\"{text}\" is not a cell: name a column letter and a row number, like c4.")]
+    BadCell { text: String },
+    /// A move key other than w, a, s, d.
+    #[error("Type \"w\" (up), \"a\" (left), \"s\" (down) or \"d\" (right) to move the selected piece (you typed \"{key}\").")]
+    NotMoveKey { key: String },
+    /// The selected cell does not hold a piece of the side to move.
+    #[error("Select one of the {side} pieces: cell {cell} holds {holds}.")]
+    NotOwnPiece { side: Side, cell: Coord, holds: String },
+    /// The move would leave the grid.
+    #[error("The piece on {cell} cannot move {dir_name}: it would leave the grid. It did not move; move it another way or pick another piece.", dir_name = dir.name())]
+    OffGrid { cell: Coord, dir: Dir },
+    /// The move would end on a block.
+    #[error("The piece on {cell} cannot move {dir_name}: that cell holds a block. It did not move; move it another way or pick another piece.", dir_name = dir.name())]
+    OntoBlock { cell: Coord, dir: Dir },
+    /// The move would end on a piece of the same side.
+    #[error("The piece on {cell} cannot move {dir_name}: that cell holds another {side} piece. It did not move; move it another way or pick another piece.", dir_name = dir.name())]
+    OntoOwnPiece { cell: Coord, dir: Dir, side: Side },
+    /// Black can attack a red piece, so it must.
+    #[error("A black piece can attack a red piece, so black must attack.")]
+    MustAttack,
+    /// A move asked of a side whose turn it is not.
+    #[error("It is not {side}'s turn.")]
+    NotTurnOf { side: Side },
+    /// Placing or proceeding after the setup stage.
+    #[error("The setup stage is over; objects can no longer be placed.")]
+    SetupOver,
+    /// Moving or ending during the setup stage.
+    #[error("The play stage has not started yet; finish the setup first.")]
+    NotPlaying,
+    /// Any input in the end stage.
+    #[error("The game is over; it no longer reacts to input.")]
+    GameOver,
+    /// A grid size outside 1..=26 in either direction.
+    #[error("The grid must be 1 to 26 cells in each direction (asked for {width}x{height}).")]
+    BadSize { width: u8, height: u8 },
+    /// A position text that does not parse.
+    #[error("Not a position: {reason}.")]
+    BadPosition { reason: String },
+    /// The computer opponent found no move (cannot happen in the play stage; kept typed).
+    #[error("The computer has no move to play.")]
+    NoBotMove,
+}

@@ -1,0 +1,443 @@
+//! The game as an explicit state machine: setup (three rounds), play (rounds of a red turn and a
+//! black turn), end. One entry point, [`DuelGame::apply`]; a refused action changes nothing.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{
+    code_side, Cell, Coord, Dir, Move, Piece, Position, Rank, Side, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_PIECES,
+    RANK_LIMITS,
+};
+use crate::bot::Bot;
+use crate::error::DuelError;
+
+/// The three stages of the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum Stage {
+    /// Setup round 1 places blocks, 2 red pieces, 3 black pieces.
+    Setup { round: u8 },
+    /// Play round `round` (from 1), `to_move` is the side whose turn it is.
+    Play { round: u32, to_move: Side },
+    /// The play stage is over; the game reacts to nothing.
+    End { round: u32, outcome: Outcome, reason: EndReason },
+}
+
+/// How the game ended, as the seed defines it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// No black piece left: the user wins.
+    RedWins,
+    /// No red piece left: the computer wins.
+    BlackWins,
+    Draw,
+}
+
+impl Outcome {
+    /// The message shown at the end of the game.
+    pub fn message(self) -> &'static str {
+        match self {
+            Outcome::RedWins => "You win: no black piece is left.",
+            Outcome::BlackWins => "The computer wins: no red piece is left.",
+            Outcome::Draw => "Draw: both sides still have pieces on the grid.",
+        }
+    }
+
+    /// Score for red: win 1, draw ½, loss 0.
+    pub fn red_score(self) -> f64 {
+        match self {
+            Outcome::RedWins => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::BlackWins => 0.0,
+        }
+    }
+}
+
+/// Why the play stage ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// The user ended the play stage.
+    UserEnded,
+    /// At the start of a turn no red piece could move (or none was left).
+    RedCannotMove,
+    /// At the start of a turn no black piece could move (or none was left).
+    BlackCannotMove,
+    /// The round cap of a simulation was reached (never set for a user's game).
+    RoundLimit,
+}
+
+impl EndReason {
+    pub fn message(self) -> &'static str {
+        match self {
+            EndReason::UserEnded => "The play stage was ended by the user.",
+            EndReason::RedCannotMove => "No red piece can move.",
+            EndReason::BlackCannotMove => "No black piece can move.",
+            EndReason::RoundLimit => "The round limit was reached.",
+        }
+    }
+}
+
+/// What the user (or the server on its behalf) does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// Setup: type `key` on `cell` (`b` for a block in round 1, `1`–`6` for a piece in rounds
+    /// 2 and 3). The key is the text typed, so a wrong key is reported, never dropped.
+    Place { cell: Coord, key: String },
+    /// Setup: the "next round" button.
+    NextRound,
+    /// Play: select the piece on `cell` and type `key` (`w`, `a`, `s`, `d`) for the side to move.
+    Move { cell: Coord, key: String },
+    /// Play: the user ends the play stage.
+    End,
+}
+
+impl Action {
+    pub fn place(cell: Coord, key: impl Into<String>) -> Action {
+        Action::Place { cell, key: key.into() }
+    }
+    pub fn mv(cell: Coord, key: impl Into<String>) -> Action {
+        Action::Move { cell, key: key.into() }
+    }
+}
+
+/// What happened, in order; drives the terminal view and the web page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Placed {
+        cell: Coord,
+        object: Cell,
+    },
+    SetupRoundStarted {
+        round: u8,
+    },
+    PlayStarted,
+    RoundStarted {
+        round: u32,
+    },
+    Moved {
+        side: Side,
+        from: Coord,
+        to: Coord,
+        dir: Dir,
+    },
+    /// A piece moved onto an enemy piece; `eliminated` lost.
+    Combat {
+        at: Coord,
+        attacker: Piece,
+        defender: Piece,
+        eliminated: Side,
+    },
+    PlayEnded {
+        reason: EndReason,
+        outcome: Outcome,
+    },
+}
+
+/// The status line of the seed plus the stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Status {
+    pub stage: Stage,
+    /// The play round (0 during setup).
+    pub round: u32,
+    pub red_left: usize,
+    pub black_left: usize,
+    /// Whose turn it is in the play stage.
+    pub to_move: Option<Side>,
+    /// Set in the end stage.
+    pub outcome: Option<Outcome>,
+}
+
+/// One game of Duel: the grid and the stage. Serialize it to store a game, deserialize to resume.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DuelGame {
+    position: Position,
+    stage: Stage,
+    /// Simulations stop at this round with a draw; `None` for games with a user.
+    #[serde(default)]
+    max_rounds: Option<u32>,
+}
+
+impl Default for DuelGame {
+    fn default() -> Self {
+        match DuelGame::new(DEFAULT_WIDTH, DEFAULT_HEIGHT) {
+            Ok(g) => g,
+            // The default size is a constant inside the allowed range.
+            Err(_) => unreachable!("default grid size is valid"),
+        }
+    }
+}
+
+impl DuelGame {
+    /// A new game in setup round 1 on an empty `width` × `height` grid (1..=26 each).
+    pub fn new(width: u8, height: u8) -> Result<DuelGame, DuelError> {
+        Ok(DuelGame { position: Position::empty(width, height)?, stage: Stage::Setup { round: 1 }, max_rounds: None })
+    }
+
+    /// A game that starts the play stage on `position` (red moves first), as after setup.
+    /// Used by simulations and tests; the position's side to move is reset to red.
+    pub fn from_position(mut position: Position) -> DuelGame {
+        position.set_to_move(Side::Red);
+        let mut g = DuelGame { position, stage: Stage::Play { round: 1, to_move: Side::Red }, max_rounds: None };
+        let mut events = Vec::new();
+        g.check_turn_start(&mut events);
+        g
+    }
+
+    /// Ends the game in a draw after this many rounds (simulations only).
+    pub fn set_max_rounds(&mut self, max_rounds: Option<u32>) {
+        self.max_rounds = max_rounds;
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+    pub fn width(&self) -> u8 {
+        self.position.width()
+    }
+    pub fn height(&self) -> u8 {
+        self.position.height()
+    }
+
+    /// The cell at `c`, `None` off the grid.
+    pub fn cell(&self, c: Coord) -> Option<Cell> {
+        self.position.get(c)
+    }
+
+    pub fn status(&self) -> Status {
+        let (round, to_move, outcome) = match self.stage {
+            Stage::Setup { .. } => (0, None, None),
+            Stage::Play { round, to_move } => (round, Some(to_move), None),
+            Stage::End { round, outcome, .. } => (round, None, Some(outcome)),
+        };
+        Status {
+            stage: self.stage,
+            round,
+            red_left: self.position.count(Side::Red),
+            black_left: self.position.count(Side::Black),
+            to_move,
+            outcome,
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.stage, Stage::End { .. })
+    }
+
+    /// Applies one action. On error nothing changes and the error's `Display` is the message
+    /// for the user.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, DuelError> {
+        match (self.stage, action) {
+            (Stage::End { .. }, _) => Err(DuelError::GameOver),
+            (Stage::Setup { round }, Action::Place { cell, key }) => self.place(round, cell, &key),
+            (Stage::Setup { round }, Action::NextRound) => self.next_round(round),
+            (Stage::Setup { .. }, Action::Move { .. } | Action::End) => Err(DuelError::NotPlaying),
+            (Stage::Play { .. }, Action::Place { .. } | Action::NextRound) => Err(DuelError::SetupOver),
+            (Stage::Play { to_move, .. }, Action::Move { cell, key }) => {
+                let mv = self.check_move(to_move, cell, &key)?;
+                Ok(self.play(mv))
+            }
+            (Stage::Play { round, .. }, Action::End) => Ok(self.finish(round, EndReason::UserEnded)),
+        }
+    }
+
+    fn place(&mut self, round: u8, cell: Coord, key: &str) -> Result<Vec<Event>, DuelError> {
+        let side = match round {
+            1 => None,
+            2 => Some(Side::Red),
+            _ => Some(Side::Black),
+        };
+        let object = match side {
+            None if key == "b" => Cell::Block,
+            None => return Err(DuelError::NotBlockKey { key: key.to_string() }),
+            Some(side) => {
+                let rank = match key.as_bytes() {
+                    [d @ b'1'..=b'6'] => Rank::new(d - b'0'),
+                    _ => None,
+                };
+                let Some(rank) = rank else {
+                    return Err(DuelError::NotRankKey { side, key: key.to_string() });
+                };
+                Cell::Piece(Piece { side, rank })
+            }
+        };
+        let here = self.position.get(cell).ok_or(DuelError::OutsideGrid {
+            cell,
+            width: self.width(),
+            height: self.height(),
+        })?;
+        if here != Cell::Empty {
+            return Err(DuelError::CellOccupied { cell, holds: here.describe() });
+        }
+        if let Cell::Piece(p) = object {
+            // The total is checked first: the rank limits add up to 12, so otherwise "more than
+            // 12 pieces" could never be reported.
+            if self.position.count(p.side) >= MAX_PIECES {
+                return Err(DuelError::TooManyPieces { side: p.side });
+            }
+            let limit = RANK_LIMITS[usize::from(p.rank.get() - 1)];
+            if self.position.count_rank(p.side, p.rank.get()) >= usize::from(limit) {
+                return Err(DuelError::TooManyOfRank { side: p.side, rank: p.rank.get(), limit });
+            }
+        }
+        self.position.set(cell, object);
+        Ok(vec![Event::Placed { cell, object }])
+    }
+
+    fn next_round(&mut self, round: u8) -> Result<Vec<Event>, DuelError> {
+        match round {
+            1 => {
+                self.stage = Stage::Setup { round: 2 };
+                Ok(vec![Event::SetupRoundStarted { round: 2 }])
+            }
+            2 => {
+                if self.position.count(Side::Red) == 0 {
+                    return Err(DuelError::NoRedPiece);
+                }
+                self.stage = Stage::Setup { round: 3 };
+                Ok(vec![Event::SetupRoundStarted { round: 3 }])
+            }
+            _ => {
+                if self.position.count(Side::Black) == 0 {
+                    return Err(DuelError::NoBlackPiece);
+                }
+                self.position.set_to_move(Side::Red);
+                self.stage = Stage::Play { round: 1, to_move: Side::Red };
+                let mut events = vec![Event::PlayStarted, Event::RoundStarted { round: 1 }];
+                self.check_turn_start(&mut events);
+                Ok(events)
+            }
+        }
+    }
+
+    /// Validates a move of `side` in the order the user meets the checks: the selected
+    /// piece, the key, the target cell, black's duty to attack.
+    fn check_move(&self, side: Side, cell: Coord, key: &str) -> Result<Move, DuelError> {
+        let here = self.position.get(cell).ok_or(DuelError::OutsideGrid {
+            cell,
+            width: self.width(),
+            height: self.height(),
+        })?;
+        match here {
+            Cell::Piece(p) if p.side == side => {}
+            _ => return Err(DuelError::NotOwnPiece { side, cell, holds: here.describe() }),
+        }
+        let dir = Dir::from_key(key).ok_or_else(|| DuelError::NotMoveKey { key: key.to_string() })?;
+        let mv = self.position.move_from(cell, dir).ok_or(DuelError::OffGrid { cell, dir })?;
+        let target = self.position.cell_at(usize::from(mv.to));
+        match target {
+            Cell::Block => return Err(DuelError::OntoBlock { cell, dir }),
+            Cell::Piece(p) if p.side == side => return Err(DuelError::OntoOwnPiece { cell, dir, side }),
+            _ => {}
+        }
+        if side == Side::Black && target == Cell::Empty && self.position.black_must_attack() {
+            return Err(DuelError::MustAttack);
+        }
+        Ok(mv)
+    }
+
+    /// Plays a checked move, then starts the next turn (and round) and checks for the end.
+    fn play(&mut self, mv: Move) -> Vec<Event> {
+        let Stage::Play { round, to_move } = self.stage else {
+            return Vec::new();
+        };
+        let pos = &self.position;
+        let from = pos.coord(usize::from(mv.from));
+        let to = pos.coord(usize::from(mv.to));
+        let dir = pos.dir_of(mv);
+        let attacker = pos.cell_at(usize::from(mv.from));
+        let mut events = vec![Event::Moved { side: to_move, from, to, dir }];
+        let undo = self.position.make(mv);
+        if let (Cell::Piece(attacker), Some(defender)) = (attacker, undo.defender()) {
+            let winner = code_side(self.position.code(usize::from(mv.to)));
+            events.push(Event::Combat {
+                at: to,
+                attacker,
+                defender,
+                eliminated: winner.unwrap_or(attacker.side).opponent(),
+            });
+        }
+        match to_move {
+            Side::Red => {
+                self.stage = Stage::Play { round, to_move: Side::Black };
+            }
+            Side::Black => {
+                if self.position.is_terminal() {
+                    // The end check of the next turn decides; no new round is counted for a
+                    // turn that cannot be played.
+                    self.stage = Stage::Play { round, to_move: Side::Red };
+                } else if self.max_rounds.is_some_and(|m| round >= m) {
+                    events.extend(self.finish(round, EndReason::RoundLimit));
+                    return events;
+                } else {
+                    self.stage = Stage::Play { round: round + 1, to_move: Side::Red };
+                    events.push(Event::RoundStarted { round: round + 1 });
+                }
+            }
+        }
+        self.check_turn_start(&mut events);
+        events
+    }
+
+    /// At the start of every turn: if either side has no piece that can move, the play stage
+    /// ends.
+    fn check_turn_start(&mut self, events: &mut Vec<Event>) {
+        let Stage::Play { round, .. } = self.stage else {
+            return;
+        };
+        let reason = if !self.position.can_move(Side::Red) {
+            EndReason::RedCannotMove
+        } else if !self.position.can_move(Side::Black) {
+            EndReason::BlackCannotMove
+        } else {
+            return;
+        };
+        events.extend(self.finish(round, reason));
+    }
+
+    fn finish(&mut self, round: u32, reason: EndReason) -> Vec<Event> {
+        let outcome = if reason == EndReason::RoundLimit { Outcome::Draw } else { self.position.outcome() };
+        self.stage = Stage::End { round, outcome, reason };
+        vec![Event::PlayEnded { reason, outcome }]
+    }
+
+    /// Asks `bot` for the move of the side to move and plays it (the computer's turn).
+    pub fn bot_move(&mut self, bot: &mut dyn Bot) -> Result<Vec<Event>, DuelError> {
+        let side = match self.stage {
+            Stage::Play { to_move, .. } => to_move,
+            Stage::Setup { .. } => return Err(DuelError::NotPlaying),
+            Stage::End { .. } => return Err(DuelError::GameOver),
+        };
+        let mv = bot.choose(&self.position).ok_or(DuelError::NoBotMove)?;
+        // The bot's move goes through the same checks as the user's.
+        let cell = self.position.coord(usize::from(mv.from));
+        let key = self.position.dir_of(mv).key().to_string();
+        let mv = self.check_move(side, cell, &key)?;
+        Ok(self.play(mv))
+    }
+
+    /// The computer's turn for black: refused unless it is black's turn.
+    pub fn computer_move(&mut self, bot: &mut dyn Bot) -> Result<Vec<Event>, DuelError> {
+        match self.stage {
+            Stage::Play { to_move: Side::Red, .. } => Err(DuelError::NotTurnOf { side: Side::Black }),
+            _ => self.bot_move(bot),
+        }
+    }
+
+    /// Plays a move for the side to move, as a bot would; `None` if the move is not legal.
+    /// Used by simulations.
+    pub fn play_move(&mut self, mv: Move) -> Result<Vec<Event>, DuelError> {
+        let Stage::Play { to_move, .. } = self.stage else {
+            return Err(if self.is_over() { DuelError::GameOver } else { DuelError::NotPlaying });
+        };
+        let cell = self.position.coord(usize::from(mv.from));
+        let key = self.position.dir_of(mv).key().to_string();
+        let checked = self.check_move(to_move, cell, &key)?;
+        Ok(self.play(checked))
+    }
+}

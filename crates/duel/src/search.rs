@@ -1,0 +1,629 @@
+//! The `search` opponent: alpha-beta (negamax, principal variation search) with iterative
+//! deepening, a transposition table, move ordering (table move, winning attacks, killers,
+//! history), a quiescence step through forced attacks, and a node and time budget.
+//!
+//! The node budget binds first at every difficulty, which keeps a bot deterministic: the same
+//! position always gets the same move. The time budget (200 ms) is a safety cap for slow
+//! machines and large grids.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{beats, code_rank, code_side, Move, MoveList, Position, Side, BLOCK, EMPTY};
+use crate::bot::Bot;
+use crate::endgame::{Endgame, Verdict};
+
+/// Score of a won position (minus the plies to reach it, so faster wins score higher).
+pub const WIN: i32 = 30_000;
+const INF: i32 = 32_000;
+const MATE_BOUND: i32 = WIN - 1_000;
+const MAX_PLY: usize = 96;
+
+/// How hard the computer thinks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    /// Two plies: sees immediate captures and replies.
+    Easy,
+    /// Four plies.
+    Medium,
+    /// Deepening within a budget of 60,000 nodes (the default).
+    #[default]
+    Hard,
+    /// Deepening within 600,000 nodes.
+    Expert,
+}
+
+impl Difficulty {
+    pub const ALL: [Difficulty; 4] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard, Difficulty::Expert];
+
+    pub fn limits(self) -> Limits {
+        let time = Duration::from_millis(200);
+        match self {
+            Difficulty::Easy => Limits { max_depth: 2, max_nodes: 20_000, time },
+            Difficulty::Medium => Limits { max_depth: 4, max_nodes: 50_000, time },
+            Difficulty::Hard => Limits { max_depth: 64, max_nodes: 60_000, time },
+            Difficulty::Expert => Limits { max_depth: 64, max_nodes: 600_000, time },
+        }
+    }
+}
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+            Difficulty::Expert => "expert",
+        })
+    }
+}
+
+impl FromStr for Difficulty {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Difficulty, String> {
+        match s {
+            "easy" => Ok(Difficulty::Easy),
+            "medium" => Ok(Difficulty::Medium),
+            "hard" => Ok(Difficulty::Hard),
+            "expert" => Ok(Difficulty::Expert),
+            other => Err(format!("unknown difficulty {other:?}: use easy, medium, hard or expert")),
+        }
+    }
+}
+
+/// The budget of one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub max_depth: u32,
+    pub max_nodes: u64,
+    pub time: Duration,
+}
+
+/// What the last search did (for benchmarks and logs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub nodes: u64,
+    pub score: i32,
+    pub elapsed: Duration,
+    /// The move came from the exact endgame solver.
+    pub solved: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct TtEntry {
+    key: u64,
+    mv: Move,
+    score: i16,
+    depth: i8,
+    flag: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+const TT_BITS: u32 = 18;
+
+// Evaluation weights (black's point of view; tuned on mirrored 6x6 simulations).
+const PIECE: i32 = 100;
+const RANK_BONUS: [i32; 7] = [0, 12, 4, 8, 12, 16, 22];
+const UNKILLABLE: i32 = 120;
+const APPROACH: i32 = 6;
+
+/// Ranks (bit `r`) that beat a piece of rank `r`.
+const fn killers_of(r: u8) -> u8 {
+    let mut m = 0u8;
+    let mut a = 1u8;
+    while a <= 6 {
+        if a > r || (a == 1 && r == 6) {
+            m |= 1 << a;
+        }
+        a += 1;
+    }
+    m
+}
+const KILLERS: [u8; 7] = [0, killers_of(1), killers_of(2), killers_of(3), killers_of(4), killers_of(5), killers_of(6)];
+
+/// Alpha-beta search bot; plays either side.
+pub struct SearchBot {
+    difficulty: Difficulty,
+    limits: Limits,
+    tt: Vec<TtEntry>,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    dist: Vec<u8>,
+    dist_key: Option<(u8, u8, Vec<u16>)>,
+    nodes: u64,
+    start: Instant,
+    aborted: bool,
+    endgame: Endgame,
+    last: SearchInfo,
+}
+
+impl SearchBot {
+    pub fn new(difficulty: Difficulty) -> SearchBot {
+        SearchBot::with_limits(difficulty, difficulty.limits())
+    }
+
+    /// A bot with a custom budget (benchmarks and experiments).
+    pub fn with_limits(difficulty: Difficulty, limits: Limits) -> SearchBot {
+        SearchBot {
+            difficulty,
+            limits,
+            tt: vec![TtEntry::default(); 1 << TT_BITS],
+            killers: vec![[Move::default(); 2]; MAX_PLY + 1],
+            history: Vec::new(),
+            dist: Vec::new(),
+            dist_key: None,
+            nodes: 0,
+            start: Instant::now(),
+            aborted: false,
+            endgame: Endgame::default(),
+            last: SearchInfo::default(),
+        }
+    }
+
+    pub fn difficulty(&self) -> Difficulty {
+        self.difficulty
+    }
+
+    /// Statistics of the last `choose`.
+    pub fn last_info(&self) -> SearchInfo {
+        self.last
+    }
+
+    /// Shortest path lengths between cells around blocks (pieces ignored), recomputed only
+    /// when the blocks change, which in one game they never do.
+    fn prepare_distances(&mut self, pos: &Position) {
+        let blocks: Vec<u16> = (0..pos.num_cells()).filter(|&i| pos.code(i) == BLOCK).map(|i| i as u16).collect();
+        let key = (pos.width(), pos.height(), blocks);
+        if self.dist_key.as_ref() == Some(&key) {
+            return;
+        }
+        let n = pos.num_cells();
+        self.dist = vec![u8::MAX; n * n];
+        let mut queue = Vec::with_capacity(n);
+        for s in 0..n {
+            if pos.code(s) == BLOCK {
+                continue;
+            }
+            let row = &mut self.dist[s * n..(s + 1) * n];
+            row[s] = 0;
+            queue.clear();
+            queue.push(s);
+            let mut head = 0;
+            while head < queue.len() {
+                let c = queue[head];
+                head += 1;
+                for d in crate::board::Dir::ALL {
+                    if let Some(t) = pos.step(c, d) {
+                        if pos.code(t) != BLOCK && row[t] == u8::MAX {
+                            row[t] = row[c].saturating_add(1);
+                            queue.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        self.history = vec![0; n * n.max(1)];
+        self.dist_key = Some(key);
+    }
+
+    /// Static evaluation from black's point of view.
+    fn evaluate_black(&self, pos: &Position) -> i32 {
+        let n = pos.num_cells();
+        let mut red: [(u16, u8); 12] = [(0, 0); 12];
+        let mut black: [(u16, u8); 12] = [(0, 0); 12];
+        let (mut nr, mut nb) = (0usize, 0usize);
+        let (mut red_mask, mut black_mask) = (0u8, 0u8);
+        let mut score = 0;
+        for i in 0..n {
+            let c = pos.code(i);
+            match code_side(c) {
+                Some(Side::Red) if nr < 12 => {
+                    let r = code_rank(c);
+                    red[nr] = (i as u16, r);
+                    nr += 1;
+                    red_mask |= 1 << r;
+                    score -= PIECE + RANK_BONUS[usize::from(r)];
+                }
+                Some(Side::Black) if nb < 12 => {
+                    let r = code_rank(c);
+                    black[nb] = (i as u16, r);
+                    nb += 1;
+                    black_mask |= 1 << r;
+                    score += PIECE + RANK_BONUS[usize::from(r)];
+                }
+                _ => {}
+            }
+        }
+        for &(ri, r) in &red[..nr] {
+            if black_mask & KILLERS[usize::from(r)] == 0 {
+                score -= UNKILLABLE;
+                continue;
+            }
+            let mut best = 30i32;
+            for &(bi, b) in &black[..nb] {
+                if beats(b, r) {
+                    let d = i32::from(self.dist[usize::from(bi) * n + usize::from(ri)]);
+                    best = best.min(d);
+                }
+            }
+            score -= APPROACH * best;
+        }
+        for &(_, b) in &black[..nb] {
+            if red_mask & KILLERS[usize::from(b)] == 0 {
+                score += UNKILLABLE / 2;
+            }
+        }
+        score
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let v = self.evaluate_black(pos);
+        if pos.to_move() == Side::Black {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn terminal_score(pos: &Position, ply: usize) -> i32 {
+        let winner = match pos.outcome() {
+            crate::Outcome::Draw => return 0,
+            crate::Outcome::RedWins => Side::Red,
+            crate::Outcome::BlackWins => Side::Black,
+        };
+        let v = WIN - ply as i32;
+        if winner == pos.to_move() {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.limits.max_nodes {
+            self.aborted = true;
+        } else if self.nodes & 2047 == 0 && self.start.elapsed() >= self.limits.time {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if pos.is_terminal() {
+            return Self::terminal_score(pos, ply);
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        let mut list = MoveList::default();
+        if pos.to_move() == Side::Black {
+            pos.pseudo_moves(Side::Black, true, &mut list);
+            if list.is_empty() {
+                return self.evaluate(pos);
+            }
+            // Attacks are forced: no standing pat.
+            order_captures(pos, list.as_mut_slice());
+            let mut best = -INF;
+            for &m in list.as_slice() {
+                let u = pos.make(m);
+                let s = -self.qsearch(pos, -beta, -alpha, ply + 1);
+                pos.unmake(u);
+                if self.aborted {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+        // Red to move. Standing pat means playing a quiet move elsewhere; if black then has
+        // only losing attacks it must make one, so that is what the pat is worth.
+        let mut stand = self.evaluate(pos);
+        pos.pseudo_moves(Side::Black, true, &mut list);
+        if !list.is_empty()
+            && list
+                .as_slice()
+                .iter()
+                .all(|m| !beats(code_rank(pos.code(usize::from(m.from))), code_rank(pos.code(usize::from(m.to)))))
+        {
+            pos.pass();
+            let s = -self.qsearch(pos, -beta, -alpha.max(stand), ply + 1);
+            pos.pass();
+            if self.aborted {
+                return 0;
+            }
+            stand = stand.max(s);
+        }
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        pos.pseudo_moves(Side::Red, true, &mut list);
+        order_captures(pos, list.as_mut_slice());
+        for &m in list.as_slice() {
+            let (a, d) = (code_rank(pos.code(usize::from(m.from))), code_rank(pos.code(usize::from(m.to))));
+            if !beats(a, d) {
+                continue;
+            }
+            let u = pos.make(m);
+            let s = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            pos.unmake(u);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn tt_index(&self, key: u64) -> usize {
+        (key >> (64 - TT_BITS)) as usize
+    }
+
+    fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
+        let n = pos.num_cells();
+        let k = self.killers[ply.min(MAX_PLY)];
+        let key = |m: &Move| -> i32 {
+            if Some(*m) == tt_move {
+                return 1 << 30;
+            }
+            let t = pos.code(usize::from(m.to));
+            if t != EMPTY {
+                let a = code_rank(pos.code(usize::from(m.from)));
+                let d = code_rank(t);
+                return if beats(a, d) {
+                    (1 << 28) + i32::from(d) * 16 - i32::from(a)
+                } else {
+                    (1 << 26) - i32::from(a) * 16
+                };
+            }
+            if *m == k[0] {
+                return 1 << 25;
+            }
+            if *m == k[1] {
+                return (1 << 25) - 1;
+            }
+            self.history.get(usize::from(m.from) * n + usize::from(m.to)).copied().unwrap_or(0)
+        };
+        moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
+    }
+
+    fn negamax(&mut self, pos: &mut Position, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if pos.is_terminal() {
+            self.nodes += 1;
+            return Self::terminal_score(pos, ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        if self.tick() {
+            return 0;
+        }
+        let key = pos.hash();
+        let idx = self.tt_index(key);
+        let mut tt_move = None;
+        let e = self.tt[idx];
+        if e.key == key && e.flag != 0 {
+            tt_move = Some(e.mv);
+            if i32::from(e.depth) >= depth {
+                let s = from_tt(i32::from(e.score), ply);
+                match e.flag {
+                    EXACT => return s,
+                    LOWER if s >= beta => return s,
+                    UPPER if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mut list = MoveList::default();
+        pos.legal_moves(&mut list);
+        // A single forced attack costs no depth: it shortens the game, so this terminates.
+        if list.len() == 1 && pos.is_capture(list.as_slice()[0]) {
+            depth += 1;
+        }
+        self.order(pos, list.as_mut_slice(), tt_move, ply);
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Move::default();
+        let n = pos.num_cells();
+        for (k, &m) in list.as_slice().iter().enumerate() {
+            let u = pos.make(m);
+            let mut s;
+            if k == 0 {
+                s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            pos.unmake(u);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = m;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        if !pos.is_capture(m) {
+                            let kl = &mut self.killers[ply.min(MAX_PLY)];
+                            if kl[0] != m {
+                                kl[1] = kl[0];
+                                kl[0] = m;
+                            }
+                            if let Some(h) = self.history.get_mut(usize::from(m.from) * n + usize::from(m.to)) {
+                                *h += depth * depth;
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let flag = if best >= beta {
+            LOWER
+        } else if best > orig_alpha {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.tt[idx] =
+            TtEntry { key, mv: best_move, score: to_tt(best, ply) as i16, depth: depth.clamp(0, 127) as i8, flag };
+        best
+    }
+
+    /// Iterative deepening at the root; returns the best move and fills `last`.
+    fn search(&mut self, pos: &Position) -> Option<Move> {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        let mut moves = pos.legal_moves_vec();
+        if moves.is_empty() {
+            return None;
+        }
+        self.prepare_distances(pos);
+        match self.endgame.probe(pos) {
+            Some(Verdict::Win { best, .. } | Verdict::Loss { best, .. }) => {
+                self.last = SearchInfo {
+                    elapsed: self.start.elapsed(),
+                    solved: true,
+                    ..SearchInfo::default()
+                };
+                return Some(best);
+            }
+            // Drawn under best play: the search picks among the moves that keep the draw,
+            // for the chances a weaker opponent gives.
+            Some(Verdict::Draw { safe }) => moves = safe,
+            None => {}
+        }
+        if moves.len() == 1 {
+            self.last = SearchInfo { elapsed: self.start.elapsed(), ..SearchInfo::default() };
+            return moves.first().copied();
+        }
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        let mut work = pos.clone();
+        let mut best = moves[0];
+        let mut best_score = -INF;
+        let mut completed = 0;
+        for depth in 1..=self.limits.max_depth {
+            // The previous best first, then the usual order.
+            self.order(&work, &mut moves, Some(best), 0);
+            let mut alpha = -INF;
+            let beta = INF;
+            let mut iter_best = None;
+            let mut iter_score = -INF;
+            for (k, &m) in moves.iter().enumerate() {
+                let u = work.make(m);
+                let mut s;
+                if k == 0 {
+                    s = -self.negamax(&mut work, depth as i32 - 1, -beta, -alpha, 1);
+                } else {
+                    s = -self.negamax(&mut work, depth as i32 - 1, -alpha - 1, -alpha, 1);
+                    if s > alpha && !self.aborted {
+                        s = -self.negamax(&mut work, depth as i32 - 1, -beta, -alpha, 1);
+                    }
+                }
+                work.unmake(u);
+                if self.aborted {
+                    break;
+                }
+                if s > iter_score {
+                    iter_score = s;
+                    iter_best = Some(m);
+                }
+                alpha = alpha.max(s);
+            }
+            // A partial iteration still counts when its first move (the old best) finished:
+            // anything found after it is a proven improvement.
+            if let Some(m) = iter_best {
+                best = m;
+                best_score = iter_score;
+            }
+            if self.aborted {
+                break;
+            }
+            completed = depth;
+            if iter_score.abs() >= MATE_BOUND {
+                break;
+            }
+        }
+        self.last = SearchInfo {
+            depth: completed,
+            nodes: self.nodes,
+            score: best_score,
+            elapsed: self.start.elapsed(),
+            solved: false,
+        };
+        Some(best)
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+fn order_captures(pos: &Position, moves: &mut [Move]) {
+    moves.sort_by_key(|m| {
+        let a = code_rank(pos.code(usize::from(m.from)));
+        let d = code_rank(pos.code(usize::from(m.to)));
+        let win = beats(a, d);
+        std::cmp::Reverse(if win { 1000 + i32::from(d) * 16 - i32::from(a) } else { -i32::from(a) })
+    });
+}
+
+impl Bot for SearchBot {
+    fn name(&self) -> String {
+        format!("search:{}", self.difficulty)
+    }
+    fn choose(&mut self, position: &Position) -> Option<Move> {
+        self.search(position)
+    }
+}

@@ -1,0 +1,134 @@
+//! Bot-against-bot games from seeded random setups, and their tally.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::board::Position;
+use crate::bot::{Bot, BotKind};
+use crate::error::DuelError;
+use crate::game::{DuelGame, EndReason, Outcome, Stage};
+use crate::setup::{random_setup, SetupMode};
+
+/// What one simulation run plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimConfig {
+    pub red: BotKind,
+    pub black: BotKind,
+    pub seed: u64,
+    pub width: u8,
+    pub height: u8,
+    pub max_rounds: u32,
+    pub setup: SetupMode,
+}
+
+/// How one game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub outcome: Outcome,
+    pub reason: EndReason,
+    pub rounds: u32,
+}
+
+/// Plays a game from `position` (red first) to its end or the round cap.
+pub fn play_game(
+    position: Position,
+    red: &mut dyn Bot,
+    black: &mut dyn Bot,
+    max_rounds: u32,
+) -> Result<GameRecord, DuelError> {
+    let mut game = DuelGame::from_position(position);
+    game.set_max_rounds(Some(max_rounds));
+    loop {
+        match game.stage() {
+            Stage::End { round, outcome, reason } => return Ok(GameRecord { outcome, reason, rounds: round }),
+            Stage::Play { to_move, .. } => {
+                let bot: &mut dyn Bot = match to_move {
+                    crate::Side::Red => red,
+                    crate::Side::Black => black,
+                };
+                game.bot_move(bot)?;
+            }
+            Stage::Setup { .. } => return Err(DuelError::NotPlaying),
+        }
+    }
+}
+
+/// A seed per game derived from the run's seed, so a game's result depends only on
+/// (seed, index), never on how games are spread over threads.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The setup of game `index` of a run.
+pub fn setup_for(cfg: &SimConfig, index: u64) -> Result<Position, DuelError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(cfg.seed, index));
+    random_setup(cfg.width, cfg.height, cfg.setup, &mut rng)
+}
+
+/// Plays game `index` of a run.
+pub fn simulate_one(cfg: &SimConfig, index: u64) -> Result<GameRecord, DuelError> {
+    let position = setup_for(cfg, index)?;
+    let s = game_seed(cfg.seed, index);
+    let mut red = cfg.red.build_deterministic(s ^ 0x5245_4400);
+    let mut black = cfg.black.build_deterministic(s ^ 0x424c_4143_4b00);
+    play_game(position, red.as_mut(), black.as_mut(), cfg.max_rounds)
+}
+
+/// Wins, draws and losses with scores and a 95% confidence interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub red_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    pub rounds: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, r: &GameRecord) {
+        match r.outcome {
+            Outcome::RedWins => self.red_wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::BlackWins => self.black_wins += 1,
+        }
+        self.rounds += u64::from(r.rounds);
+    }
+
+    pub fn games(&self) -> u64 {
+        self.red_wins + self.draws + self.black_wins
+    }
+
+    /// Red's mean score (win 1, draw ½, loss 0).
+    pub fn red_score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.0;
+        }
+        (self.red_wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+
+    pub fn black_score(&self) -> f64 {
+        if self.games() == 0 {
+            0.0
+        } else {
+            1.0 - self.red_score()
+        }
+    }
+
+    /// Half-width of the normal 95% interval of the mean score (the same for both sides).
+    pub fn ci95(&self) -> f64 {
+        let n = self.games() as f64;
+        if n < 2.0 {
+            return 0.0;
+        }
+        let m = self.red_score();
+        let sq = self.red_wins as f64 * (1.0 - m).powi(2)
+            + self.draws as f64 * (0.5 - m).powi(2)
+            + self.black_wins as f64 * m.powi(2);
+        let var = sq / (n - 1.0);
+        1.96 * (var / n).sqrt()
+    }
+}
