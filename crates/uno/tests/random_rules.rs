@@ -22,8 +22,8 @@ fn config() -> impl Strategy<Value = RulesConfig> {
             let (draw, first_card, first_player, stacking, wd4_rule) = choices;
             let (target, jump, seven, forced, reshuffle) = toggles;
             let (cap, penalty, false_pen, colors) = extra;
-            let mut c = RulesConfig::default();
-            c.deck = RulesConfig::deck_from_counts(digits, specials, wilds);
+            let mut c =
+                RulesConfig { deck: RulesConfig::deck_from_counts(digits, specials, wilds), ..Default::default() };
             c.deck.per_color.insert("0".into(), zeros);
             c.deck.wild.insert("wild_draw_four".into(), wd4);
             c.deck.colors = Color::ALL[..colors].to_vec();

@@ -1,0 +1,207 @@
+//! The official rules engines commonly get wrong, one scenario each, on the `official` preset.
+
+use uno::{
+    Action, Card, Color, Deal, Direction, DrawReason, EndReason, Event, Face, Game, IllegalAction, Phase, Rules, Seat,
+};
+
+fn official() -> Rules {
+    Rules::preset("official").expect("preset")
+}
+
+fn cards(text: &str) -> Vec<Card> {
+    text.split_whitespace().map(|t| t.parse().expect("card")).collect()
+}
+
+fn card(text: &str) -> Card {
+    cards(text)[0]
+}
+
+fn position(hands: &[&str], draw: &str, discard: &str, color: Option<Color>, current: u8) -> Game {
+    let deal = Deal {
+        hands: hands.iter().map(|h| cards(h)).collect(),
+        draw_pile: cards(draw),
+        discard: cards(discard),
+        color,
+        current: Seat(current),
+        direction: Direction::Clockwise,
+        dealer: Seat(0),
+    };
+    Game::from_deal(official(), deal, 9).expect("position")
+}
+
+fn play(game: &mut Game, text: &str, color: Option<Color>) -> Vec<Event> {
+    let seat = game.current();
+    game.apply(seat, Action::Play { card: card(text), color }).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// A dealt 4-player game whose first card (the one kept) has `face`, with its deal events.
+fn first_card(face: Face) -> (Game, Vec<Event>) {
+    for seed in 0..5000 {
+        let mut events = Vec::new();
+        let game = Game::new_with_events(official(), 4, seed, &mut events).expect("game");
+        if game.discard_pile().len() == 1 && game.top().face() == face {
+            return (game, events);
+        }
+    }
+    panic!("no seed turns up {face}");
+}
+
+fn after_dealer(game: &Game, k: usize) -> Seat {
+    Seat(((game.dealer().index() + k) % 4) as u8)
+}
+
+#[test]
+fn first_card_skip_skips_the_first_player() {
+    let (game, events) = first_card(Face::Skip);
+    assert!(events.contains(&Event::PlayerSkipped { seat: after_dealer(&game, 1) }));
+    assert_eq!(game.current(), after_dealer(&game, 2));
+}
+
+#[test]
+fn first_card_reverse_the_dealer_plays_first_and_play_goes_the_other_way() {
+    let (game, _) = first_card(Face::Reverse);
+    assert_eq!(game.direction(), Direction::CounterClockwise);
+    assert_eq!(game.current(), game.dealer());
+}
+
+#[test]
+fn first_card_draw_two_the_first_player_draws_two_and_loses_the_turn() {
+    let (game, _) = first_card(Face::DrawTwo);
+    assert_eq!(game.hand(after_dealer(&game, 1)).len(), 9);
+    assert_eq!(game.current(), after_dealer(&game, 2));
+}
+
+#[test]
+fn first_card_wild_the_first_player_names_the_colour() {
+    let (mut game, _) = first_card(Face::Wild);
+    let first = after_dealer(&game, 1);
+    assert_eq!((game.current(), game.phase()), (first, Phase::ChooseColor));
+    assert!(game.apply(first, Action::Draw).is_err(), "the colour comes first");
+    game.apply(first, Action::DeclareColor { color: Color::Green }).expect("declare");
+    assert_eq!((game.color(), game.phase(), game.current()), (Color::Green, Phase::Play, first));
+}
+
+#[test]
+fn first_card_wild_draw_four_is_returned_and_another_card_turned() {
+    for seed in 0..5000 {
+        let mut events = Vec::new();
+        let game = Game::new_with_events(official(), 4, seed, &mut events).expect("game");
+        if events.contains(&Event::StartCard { card: Card::WILD_DRAW_FOUR, returned: true }) {
+            assert_ne!(game.top(), Card::WILD_DRAW_FOUR);
+            assert_eq!(game.all_cards(), official().deck());
+            assert!(game.hands().iter().all(|h| h.len() == 7));
+            return;
+        }
+    }
+    panic!("no seed turned up a Wild Draw Four first");
+}
+
+#[test]
+fn wild_draw_four_legality_is_judged_on_the_colour_in_play_before_it() {
+    // Holding the colour the Wild Draw Four names does not matter; holding the one in play does.
+    let cases = [
+        ("W4 G1", "R9", None, false),
+        ("W4 B9", "R9", None, false),
+        ("W4 R1", "R9", None, true),
+        ("W4 B1", "W", Some(Color::Blue), true),
+    ];
+    for (hand, top, color, guilty) in cases {
+        let mut game = position(&[hand, "Y1", "Y2"], "Y3 Y4 Y5 Y6 Y7 Y8 Y9", top, color, 0);
+        play(&mut game, "W4", Some(Color::Green));
+        let events = game.apply(Seat(1), Action::Challenge).expect("challenge");
+        assert!(
+            events.contains(&Event::ChallengeResolved { challenger: Seat(1), offender: Seat(0), guilty }),
+            "{hand} on {top}"
+        );
+    }
+}
+
+#[test]
+fn challenge_guilty_the_offender_draws_four_and_the_challenger_plays_on() {
+    let mut game = position(&["W4 R1", "Y1", "Y2"], "Y3 Y4 Y5 Y6 Y7 Y8 Y9", "R9", None, 0);
+    play(&mut game, "W4", Some(Color::Green));
+    game.apply(Seat(1), Action::Challenge).expect("challenge");
+    assert_eq!(game.hand(Seat(0)).len(), 5);
+    assert_eq!(game.hand(Seat(1)).len(), 1);
+    assert_eq!((game.current(), game.phase(), game.color()), (Seat(1), Phase::Play, Color::Green));
+}
+
+#[test]
+fn challenge_innocent_the_challenger_draws_six_and_loses_the_turn() {
+    let mut game = position(&["W4 B1", "Y1", "Y2"], "Y3 Y4 Y5 Y6 Y7 Y8 Y9", "R9", None, 0);
+    play(&mut game, "W4", Some(Color::Green));
+    game.apply(Seat(1), Action::Challenge).expect("challenge");
+    assert_eq!(game.hand(Seat(1)).len(), 7);
+    assert_eq!(game.current(), Seat(2));
+}
+
+#[test]
+fn after_a_draw_only_the_drawn_card_may_be_played() {
+    let mut game = position(&["R1 B2", "Y1", "Y2"], "R5", "R9", None, 0);
+    game.apply(Seat(0), Action::Draw).expect("drawing is allowed with a playable card");
+    assert_eq!(game.check(Seat(0), Action::Play { card: card("R1"), color: None }), Err(IllegalAction::OnlyDrawnCard));
+    assert_eq!(game.check(Seat(0), Action::Draw), Err(IllegalAction::AlreadyDrawn));
+    play(&mut game, "R5", None);
+    assert_eq!(game.current(), Seat(1));
+}
+
+#[test]
+fn two_players_reverse_acts_as_skip_and_skip_and_draw_two_give_the_turn_back() {
+    for c in ["RR", "RS", "RD2"] {
+        let mut game = position(&[&format!("{c} B1"), "G1 G2"], "Y1 Y2", "R9", None, 0);
+        play(&mut game, c, None);
+        assert_eq!(game.current(), Seat(0), "{c}");
+        assert_eq!(game.direction(), Direction::Clockwise, "{c}");
+    }
+    let mut game = position(&["W4 B1", "G1 G2"], "Y1 Y2 Y3 Y4", "R9", None, 0);
+    play(&mut game, "W4", Some(Color::Blue));
+    game.apply(Seat(1), Action::Accept).expect("accept");
+    assert_eq!((game.hand(Seat(1)).len(), game.current()), (6, Seat(0)));
+}
+
+#[test]
+fn the_reshuffle_keeps_the_top_card() {
+    let mut game = position(&["B1 B2", "G1"], "", "R9 Y1 Y2 Y3", None, 0);
+    let events = game.apply(Seat(0), Action::Draw).expect("draw");
+    assert!(events.contains(&Event::DeckReshuffled { cards: 3 }));
+    assert_eq!(game.discard_pile(), &cards("R9")[..]);
+    assert_eq!(game.draw_pile().len() + 1, 3);
+}
+
+#[test]
+fn going_out_on_a_draw_two_still_makes_the_next_player_draw_and_those_cards_count() {
+    let mut game = position(&["RD2", "G1", "Y2"], "B9 B8 B7", "R9", None, 0);
+    let events = play(&mut game, "RD2", None);
+    assert_eq!(game.hand(Seat(1)), &cards("G1 B9 B8")[..]);
+    assert!(events.contains(&Event::RoundScored { winner: Seat(0), points: 1 + 9 + 8 + 2, totals: vec![20, 0, 0] }));
+}
+
+#[test]
+fn the_uno_catch_window_closes_when_the_next_player_acts() {
+    let mut game = position(&["R1 R2", "R3 G1 G2", "Y2 Y3 Y4"], "B9 B8 B7", "R9", None, 0);
+    play(&mut game, "R1", None);
+    assert_eq!(game.uno_exposed(), Some(Seat(0)));
+    let mut caught = game.clone();
+    let events = caught.apply(Seat(2), Action::CallUno).expect("catch");
+    assert!(events.contains(&Event::UnoPenalty { seat: Seat(0), caught_by: Seat(2) }));
+    assert_eq!(caught.hand(Seat(0)).len(), 3);
+    play(&mut game, "R3", None);
+    assert_eq!(game.uno_exposed(), None);
+    let events = game.apply(Seat(2), Action::CallUno).expect("a false call");
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::CardsDrawn { seat: Seat(2), reason: DrawReason::FalseUnoCall, .. })));
+    assert_eq!(game.hand(Seat(0)).len(), 1);
+}
+
+#[test]
+fn a_stalemate_ends_the_game() {
+    let mut game = position(&["B1 B2", "G1 G2"], "", "R9", None, 0);
+    for _ in 0..2 {
+        let seat = game.current();
+        game.apply(seat, Action::Draw).expect("a draw that finds nothing");
+    }
+    assert!(game.is_over());
+    let outcome = game.outcome().expect("over");
+    assert_eq!((outcome.winner, outcome.reason), (None, EndReason::Stalemate));
+}
