@@ -11,12 +11,7 @@ fn tabletop(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start tabletop");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
     child.wait_with_output().expect("run tabletop")
 }
 
@@ -27,27 +22,26 @@ fn text(out: &[u8]) -> String {
 #[test]
 fn play_shows_every_setup_error_of_the_seed_repeats_the_prompt_and_ends_with_the_outcome() {
     let script = [
-        "c3 x",  // not b
-        "c3 B",  // B is not b
-        "c3 b",  // a block
-        "c3 b",  // occupied
-        "next",  // round 2
-        "next",  // no red piece yet
-        "a6 7",  // not 1-6
-        "a6 5",  // red 5
-        "b6 5",  // red 5
-        "c6 5",  // a third 5
-        "c3 4",  // on the block
-        "next",  // round 3
-        "next",  // no black piece yet
-        "a1 5",  // black 5
-        "next",  // play
-        "a6 q",  // not a move key
-        "a6 a",  // off the grid
-        "a6 d",  // onto the own piece
-        "c3 w",  // not a red piece
-        "end",
-        "a6 w", // ignored: the program has stopped
+        "c3 x", // not b
+        "c3 B", // B is not b
+        "c3 b", // a block
+        "c3 b", // occupied
+        "next", // round 2
+        "next", // no red piece yet
+        "a6 7", // not 1-6
+        "a6 5", // red 5
+        "b6 5", // red 5
+        "c6 5", // a third 5
+        "c3 4", // on the block
+        "next", // round 3
+        "next", // no black piece yet
+        "a1 5", // black 5
+        "next", // play
+        "a6 q", // not a move key
+        "a6 a", // off the grid
+        "a6 d", // onto the own piece
+        "c3 w", // not a red piece
+        "end", "a6 w", // ignored: the program has stopped
     ]
     .join("\n");
     let out = tabletop(&["duel", "play", "--difficulty", "easy"], &script);
@@ -100,10 +94,7 @@ fn play_lets_the_computer_answer_and_a_wrong_key_keeps_the_piece_selected() {
 
 #[test]
 fn play_on_a_non_square_grid_and_input_ending_early() {
-    let out = tabletop(
-        &["duel", "play", "--width", "8", "--height", "3"],
-        "h3 b\nh4 b\n",
-    );
+    let out = tabletop(&["duel", "play", "--width", "8", "--height", "3"], "h3 b\nh4 b\n");
     let stdout = text(&out.stdout);
     assert!(out.status.success());
     assert!(stdout.contains("Duel on a 8x3 grid"));
@@ -117,9 +108,7 @@ fn last_line(s: &str) -> String {
 
 #[test]
 fn sim_prints_a_table_and_the_score_line_independent_of_threads() {
-    let args = [
-        "duel", "sim", "--red", "random", "--black", "greedy", "--games", "40", "--seed", "5",
-    ];
+    let args = ["duel", "sim", "--red", "random", "--black", "greedy", "--games", "40", "--seed", "5"];
     let one = tabletop(&[&args[..], &["--threads", "1"]].concat(), "");
     let two = tabletop(&[&args[..], &["--threads", "2"]].concat(), "");
     assert!(one.status.success(), "{}", text(&one.stderr));
@@ -137,8 +126,22 @@ fn sim_prints_a_table_and_the_score_line_independent_of_threads() {
 fn sim_runs_search_on_a_non_square_grid_with_random_setups() {
     let out = tabletop(
         &[
-            "duel", "sim", "--red", "greedy", "--black", "search:easy", "--games", "6", "--width",
-            "7", "--height", "4", "--setup", "random", "--max-rounds", "30",
+            "duel",
+            "sim",
+            "--red",
+            "greedy",
+            "--black",
+            "search:easy",
+            "--games",
+            "6",
+            "--width",
+            "7",
+            "--height",
+            "4",
+            "--setup",
+            "random",
+            "--max-rounds",
+            "30",
         ],
         "",
     );

@@ -14,6 +14,16 @@ fn main() {
     let games: u64 = args.get(3).map_or(Ok(200), |s| s.parse()).expect("games");
     let seed: u64 = args.get(4).map_or(Ok(1), |s| s.parse()).expect("seed");
     let cfg = SimConfig { red, black, seed, width: 6, height: 6, max_rounds: 200, setup: SetupMode::Mirrored };
+    if let Ok(t) = std::env::var("SOLVE") {
+        let mut p: duel::Position = t.parse().expect("position");
+        p.set_to_move(duel::Side::Black);
+        let mut bot = duel::SearchBot::new(duel::Difficulty::Hard);
+        use duel::Bot;
+        let t0 = std::time::Instant::now();
+        let m = bot.choose(&p);
+        println!("{:?} {:?} {:?}", m, bot.last_info(), t0.elapsed());
+        return;
+    }
     if let Ok(t) = std::env::var("TRACE") {
         trace(&cfg, t.parse().expect("index"));
         return;
@@ -34,8 +44,12 @@ fn main() {
                 let n = pos.count(duel::Side::Red);
                 let r = simulate_one(&cfg, i).expect("game");
                 tally.lock().expect("lock").add(&r);
-                if r.outcome == duel::Outcome::RedWins { lost.lock().expect("lock").push(i); }
-                if r.outcome == duel::Outcome::Draw { println!("draw {i} {:?} rounds {}", r.reason, r.rounds); }
+                if r.outcome == duel::Outcome::RedWins {
+                    lost.lock().expect("lock").push(i);
+                }
+                if r.outcome == duel::Outcome::Draw {
+                    println!("draw {i} {:?} rounds {}", r.reason, r.rounds);
+                }
                 let k = match r.outcome {
                     duel::Outcome::RedWins => 0,
                     duel::Outcome::Draw => 1,
@@ -74,7 +88,13 @@ pub fn trace(cfg: &SimConfig, index: u64) {
     while !g.is_over() {
         let p = g.position().clone();
         println!("{p}");
-        let ev = if p.to_move() == duel::Side::Red { g.bot_move(red.as_mut()) } else { let e = g.bot_move(&mut black); println!("  info {:?}", black.last_info()); e };
+        let ev = if p.to_move() == duel::Side::Red {
+            g.bot_move(red.as_mut())
+        } else {
+            let e = g.bot_move(&mut black);
+            println!("  info {:?}", black.last_info());
+            e
+        };
         println!("  {:?}", ev.expect("move"));
     }
     println!("{:?}", g.stage());

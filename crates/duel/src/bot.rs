@@ -102,10 +102,7 @@ impl BotKind {
         match self {
             BotKind::Search(d) => Box::new(SearchBot::with_limits(
                 d,
-                crate::search::Limits {
-                    time: std::time::Duration::MAX,
-                    ..d.limits()
-                },
+                crate::search::Limits { time: std::time::Duration::MAX, ..d.limits() },
             )),
             other => other.build(seed),
         }

@@ -55,8 +55,7 @@ impl Endgame {
             return None;
         }
         let total = pos.count(Side::Red) + pos.count(Side::Black);
-        if total > MAX_SOLVED_PIECES || pos.count(Side::Red) == 0 || pos.count(Side::Black) == 0
-        {
+        if total > MAX_SOLVED_PIECES || pos.count(Side::Red) == 0 || pos.count(Side::Black) == 0 {
             return None;
         }
         self.prepare(pos);
@@ -83,35 +82,17 @@ impl Endgame {
                 -(child + 1)
             }
         };
-        let best_win = scored
-            .iter()
-            .filter(|(_, c)| *c < 0)
-            .min_by_key(|(_, c)| -*c);
+        let best_win = scored.iter().filter(|(_, c)| *c < 0).min_by_key(|(_, c)| -*c);
         if let Some(&(m, c)) = best_win {
-            return Some(Verdict::Win {
-                best: m,
-                plies: (-c) as u32,
-            });
+            return Some(Verdict::Win { best: m, plies: (-c) as u32 });
         }
-        let safe: Vec<Move> = scored
-            .iter()
-            .filter(|(_, c)| *c == DRAW)
-            .map(|(m, _)| *m)
-            .collect();
+        let safe: Vec<Move> = scored.iter().filter(|(_, c)| *c == DRAW).map(|(m, _)| *m).collect();
         if !safe.is_empty() {
             return Some(Verdict::Draw { safe });
         }
-        moves.sort_by_key(|m| {
-            scored
-                .iter()
-                .find(|(x, _)| x == m)
-                .map_or(0, |(_, c)| own(*c))
-        });
+        moves.sort_by_key(|m| scored.iter().find(|(x, _)| x == m).map_or(0, |(_, c)| own(*c)));
         let worst = moves.first().copied()?;
-        let plies = scored
-            .iter()
-            .find(|(x, _)| *x == worst)
-            .map_or(0, |(_, c)| (-own(*c) - 1).max(0) as u32);
+        let plies = scored.iter().find(|(x, _)| *x == worst).map_or(0, |(_, c)| (-own(*c) - 1).max(0) as u32);
         Some(Verdict::Loss { best: worst, plies })
     }
 
@@ -140,21 +121,11 @@ impl Endgame {
     }
 
     /// The child's value (for the child's side to move) after `m` from the state `cells`.
-    fn child_value(
-        &self,
-        set: &PieceSet,
-        cells: &[u16],
-        stm: Side,
-        m: Move,
-    ) -> Option<i16> {
+    fn child_value(&self, set: &PieceSet, cells: &[u16], stm: Side, m: Move) -> Option<i16> {
         let n = self.nbr.len();
         let mover = cells.iter().position(|&c| c == m.from)?;
         let victim = cells.iter().position(|&c| c == m.to);
-        let mut next: Vec<(Side, u8, u16)> = set
-            .iter()
-            .zip(cells)
-            .map(|(&(s, r), &c)| (s, r, c))
-            .collect();
+        let mut next: Vec<(Side, u8, u16)> = set.iter().zip(cells).map(|(&(s, r), &c)| (s, r, c)).collect();
         match victim {
             None => next[mover].2 = m.to,
             Some(v) => {
@@ -217,8 +188,7 @@ impl Endgame {
             }
             for stm in [Side::Red, Side::Black] {
                 let i = idx * 2 + usize::from(stm == Side::Black);
-                if !self.can_move(set, &cells, Side::Red) || !self.can_move(set, &cells, Side::Black)
-                {
+                if !self.can_move(set, &cells, Side::Red) || !self.can_move(set, &cells, Side::Black) {
                     // Both sides still have pieces, so the play stage ends in a draw.
                     vals[i] = DRAW;
                     continue;
@@ -236,11 +206,8 @@ impl Endgame {
                             list.push(Child::Same(index(&c2, stm.opponent(), n) as u32));
                         }
                         Some(v) => {
-                            let mut next: Vec<(Side, u8, u16)> = set
-                                .iter()
-                                .zip(&cells)
-                                .map(|(&(s, r), &c)| (s, r, c))
-                                .collect();
+                            let mut next: Vec<(Side, u8, u16)> =
+                                set.iter().zip(&cells).map(|(&(s, r), &c)| (s, r, c)).collect();
                             if beats(next[mover].1, next[v].1) {
                                 next[mover].2 = to;
                                 next.remove(v);
@@ -257,9 +224,7 @@ impl Endgame {
                                     -1
                                 }
                             } else {
-                                self.tables
-                                    .get(&cs)
-                                    .map_or(DRAW, |t| t.vals[index(&cc, child_stm, n)])
+                                self.tables.get(&cs).map_or(DRAW, |t| t.vals[index(&cc, child_stm, n)])
                             };
                             list.push(Child::Fixed(val));
                         }
@@ -323,13 +288,9 @@ impl Endgame {
     fn can_move(&self, set: &PieceSet, cells: &[u16], side: Side) -> bool {
         set.iter().zip(cells).any(|(&(s, _), &c)| {
             s == side
-                && self.nbr[usize::from(c)].iter().any(|&t| {
-                    t != NONE
-                        && !set
-                            .iter()
-                            .zip(cells)
-                            .any(|(&(s2, _), &c2)| s2 == side && c2 == t)
-                })
+                && self.nbr[usize::from(c)]
+                    .iter()
+                    .any(|&t| t != NONE && !set.iter().zip(cells).any(|(&(s2, _), &c2)| s2 == side && c2 == t))
         })
     }
 
@@ -373,10 +334,7 @@ fn pieces_of(pos: &Position) -> (PieceSet, Vec<u16>) {
 /// Sorts pieces by (side, rank) so one piece set has one table.
 fn canon(mut list: Vec<(Side, u8, u16)>) -> (PieceSet, Vec<u16>) {
     list.sort_by_key(|&(s, r, c)| (s.index(), r, c));
-    (
-        list.iter().map(|&(s, r, _)| (s, r)).collect(),
-        list.iter().map(|&(_, _, c)| c).collect(),
-    )
+    (list.iter().map(|&(s, r, _)| (s, r)).collect(), list.iter().map(|&(_, _, c)| c).collect())
 }
 
 fn index(cells: &[u16], stm: Side, n: usize) -> usize {
@@ -396,7 +354,8 @@ fn decode(mut idx: usize, n: usize, cells: &mut [u16]) {
 
 /// Pieces on distinct cells, none on a block.
 fn valid(cells: &[u16], blocks: &[bool]) -> bool {
-    cells.iter().enumerate().all(|(k, &c)| {
-        !cells[..k].contains(&c) && !blocks.get(usize::from(c)).copied().unwrap_or(true)
-    })
+    cells
+        .iter()
+        .enumerate()
+        .all(|(k, &c)| !cells[..k].contains(&c) && !blocks.get(usize::from(c)).copied().unwrap_or(true))
 }

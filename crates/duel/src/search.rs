@@ -289,9 +289,7 @@ impl SearchBot {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes >= self.limits.max_nodes {
-            self.aborted = true;
-        } else if self.nodes & 2047 == 0 && self.start.elapsed() >= self.limits.time {
+        if self.nodes >= self.limits.max_nodes || (self.nodes & 2047 == 0 && self.start.elapsed() >= self.limits.time) {
             self.aborted = true;
         }
         self.aborted
@@ -514,11 +512,7 @@ impl SearchBot {
         self.prepare_distances(pos);
         match self.endgame.probe(pos) {
             Some(Verdict::Win { best, .. } | Verdict::Loss { best, .. }) => {
-                self.last = SearchInfo {
-                    elapsed: self.start.elapsed(),
-                    solved: true,
-                    ..SearchInfo::default()
-                };
+                self.last = SearchInfo { elapsed: self.start.elapsed(), solved: true, ..SearchInfo::default() };
                 return Some(best);
             }
             // Drawn under best play: the search picks among the moves that keep the draw,

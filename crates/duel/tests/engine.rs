@@ -2,8 +2,8 @@
 
 use duel::sim::{play_game, setup_for, simulate_one, SimConfig, Tally};
 use duel::{
-    random_setup, Bot, BotKind, Cell, Coord, Difficulty, GreedyBot, Move, Position, RandomBot,
-    SearchBot, SetupMode, Side,
+    random_setup, Bot, BotKind, Cell, Coord, Difficulty, GreedyBot, Move, Position, RandomBot, SearchBot, SetupMode,
+    Side,
 };
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -16,10 +16,7 @@ fn pos(text: &str) -> Position {
 fn mv(p: &Position, from: &str, to: &str) -> Move {
     let f: Coord = from.parse().expect("from");
     let t: Coord = to.parse().expect("to");
-    Move {
-        from: p.index(f) as u16,
-        to: p.index(t) as u16,
-    }
+    Move { from: p.index(f) as u16, to: p.index(t) as u16 }
 }
 
 proptest! {
@@ -76,10 +73,7 @@ fn mirrored_setups_are_legal_symmetric_and_seeded() {
             assert!(p.count_rank(Side::Red, rank) <= usize::from(duel::RANK_LIMITS[usize::from(rank - 1)]));
         }
         let mut again = ChaCha8Rng::seed_from_u64(seed);
-        assert_eq!(
-            random_setup(6, 6, SetupMode::Mirrored, &mut again).expect("setup"),
-            p
-        );
+        assert_eq!(random_setup(6, 6, SetupMode::Mirrored, &mut again).expect("setup"), p);
     }
 }
 
@@ -129,10 +123,7 @@ fn search_is_deterministic() {
         setup: SetupMode::Mirrored,
     };
     for i in 0..4 {
-        assert_eq!(
-            simulate_one(&cfg, i).expect("game"),
-            simulate_one(&cfg, i).expect("game")
-        );
+        assert_eq!(simulate_one(&cfg, i).expect("game"), simulate_one(&cfg, i).expect("game"));
     }
 }
 
