@@ -1,6 +1,64 @@
-#[derive(clap::Args)]
-pub struct Args {}
+//! `tabletop serve`: the web server on a SQLite file (created if missing).
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("this command is not available yet")
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// The database file (created if missing).
+    #[arg(long, default_value = "tabletop.db")]
+    db: PathBuf,
+    /// Milliseconds a bot waits before acting.
+    #[arg(long, default_value_t = 700)]
+    bot_delay_ms: u64,
+    /// Seconds before an idle table is closed.
+    #[arg(long, default_value_t = 7200)]
+    idle_secs: u64,
+    /// Seconds a finished table stays in memory (for a rematch).
+    #[arg(long, default_value_t = 900)]
+    finished_secs: u64,
+    /// Unfinished tables one client address may have at a time.
+    #[arg(long, default_value_t = 20)]
+    max_tables_per_client: usize,
+    /// Messages per second one WebSocket may send.
+    #[arg(long, default_value_t = 20)]
+    ws_rate: u32,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    rt.block_on(serve(args))
+}
+
+async fn serve(args: Args) -> anyhow::Result<()> {
+    let store = store::Store::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
+    let config = server::Config {
+        bot_delay: Duration::from_millis(args.bot_delay_ms),
+        idle_timeout: Duration::from_secs(args.idle_secs),
+        finished_ttl: Duration::from_secs(args.finished_secs),
+        max_tables_per_client: args.max_tables_per_client,
+        ws_messages_per_second: args.ws_rate,
+        ..server::Config::default()
+    };
+    let state = server::AppState::new(store, config).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let restored = state.table_count();
+    let listener =
+        tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("listening on {}", args.addr))?;
+    let addr = listener.local_addr()?;
+    // The first line names the real address (useful with port 0): tests and scripts read it.
+    println!("tabletop serving on http://{addr} (db {}, {restored} tables resumed)", args.db.display());
+    let app = server::app(state).into_make_service_with_connect_info::<SocketAddr>();
+    // Small pushes must go out at once: Nagle would hold them behind unacknowledged data.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, app).await.context("serving")?;
+    Ok(())
 }

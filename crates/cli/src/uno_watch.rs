@@ -1,6 +1,225 @@
-#[derive(clap::Args)]
-pub struct Args {}
+//! `tabletop uno watch`: bots play one game and every event is printed in words, or, with
+//! `--format cs205`, seed 004's status block after the set-up and after every turn.
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("this command is not available yet")
+use std::io::Write;
+
+use anyhow::{bail, Context};
+use uno::event::{DrawReason, EndReason};
+use uno::{cs205, Card, Event, Game, Phase, Rules, Seat};
+use uno_bots::Bot;
+
+use crate::rules_arg::RulesArgs;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Every event in words.
+    Events,
+    /// Seed 004's status blocks (piles top first, `Player 1` … `Player N`), then the winner.
+    Cs205,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Number of players (default: 4, or the nearest count the rules allow).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Seed for the deal and the bots: the same seed replays the same game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Bot for every seat, or a comma-separated list, one per seat (random, first).
+    #[arg(long, default_value = "random")]
+    bots: String,
+    #[arg(long, value_enum, default_value_t = Format::Events)]
+    format: Format,
+}
+
+/// The seat count to use: the one asked for, checked, or 4 brought into the rules' range.
+pub(crate) fn player_count(rules: &Rules, asked: Option<usize>) -> anyhow::Result<usize> {
+    match asked {
+        Some(n) => {
+            rules.check_players(n).with_context(|| {
+                format!("--players {n}: the rules allow {} to {} players", rules.min_players(), rules.max_players())
+            })?;
+            Ok(n)
+        }
+        None => Ok(4usize.clamp(rules.min_players(), rules.max_players())),
+    }
+}
+
+/// Each seat's bot seed: distinct per seat, fixed by the game seed.
+pub(crate) fn bot_seed(seed: u64, seat: usize) -> u64 {
+    seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1)
+}
+
+/// Builds the bots for `seats` seats from `--bots` (one name for all, or one per seat).
+pub(crate) fn make_bots(spec: &str, seats: &[usize], seed: u64) -> anyhow::Result<Vec<Box<dyn Bot>>> {
+    let names: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    if names.is_empty() {
+        bail!("--bots: name at least one bot ({})", uno_bots::BOT_NAMES.join(", "));
+    }
+    if names.len() != 1 && names.len() != seats.len() {
+        bail!("--bots: give one bot name, or one per bot seat ({} names for {} seats)", names.len(), seats.len());
+    }
+    seats
+        .iter()
+        .enumerate()
+        .map(|(i, &seat)| {
+            let name = names[if names.len() == 1 { 0 } else { i }];
+            uno_bots::make_bot(name, bot_seed(seed, seat)).context("--bots")
+        })
+        .collect()
+}
+
+/// A card in words: `red 7`, `blue Skip`, `Wild Draw Four`.
+pub(crate) fn card_words(card: Card) -> String {
+    match card.color() {
+        Some(c) => format!("{} {}", c.name(), card.face().words()),
+        None => card.face().words(),
+    }
+}
+
+fn card_list(cards: &[Card]) -> String {
+    cards.iter().map(|&c| card_words(c)).collect::<Vec<_>>().join(", ")
+}
+
+/// One event as a sentence, seats named by `name`.
+pub(crate) fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
+    match event {
+        Event::RoundStarted { round, dealer } => format!("Round {round}: {} deals.", name(*dealer)),
+        Event::StartCard { card, returned: false } => format!("The first card turned up is {}.", card_words(*card)),
+        Event::StartCard { card, returned: true } => {
+            format!("The first card turned up is {}; it goes back into the deck.", card_words(*card))
+        }
+        Event::TurnStarted { seat } => format!("{}'s turn.", name(*seat)),
+        Event::CardPlayed { seat, card, jump_in } => {
+            let how = if *jump_in { " (jumping in)" } else { "" };
+            format!("{} plays {}{how}.", name(*seat), card_words(*card))
+        }
+        Event::ColorDeclared { seat, color } => format!("{} names {}.", name(*seat), color.name()),
+        Event::CardsDrawn { seat, count, cards, reason } => {
+            let plural = if *count == 1 { "card" } else { "cards" };
+            let what = if cards.is_empty() { String::new() } else { format!(" ({})", card_list(cards)) };
+            let why = match reason {
+                DrawReason::Turn => "",
+                DrawReason::Penalty => " as a penalty",
+                DrawReason::UnoPenalty => " for not calling UNO",
+                DrawReason::FalseUnoCall => " for a false UNO call",
+                DrawReason::ChallengeLost => " for a lost challenge",
+                DrawReason::ChallengeGuilty => " for an illegal Wild Draw Four",
+            };
+            if *count == 0 {
+                format!("{} cannot draw: no card is left.", name(*seat))
+            } else {
+                format!("{} draws {count} {plural}{what}{why}.", name(*seat))
+            }
+        }
+        Event::Passed { seat } => format!("{} keeps the card and passes.", name(*seat)),
+        Event::DirectionReversed { direction } => format!("Play now goes {}.", direction.to_string().replace('_', "-")),
+        Event::PlayerSkipped { seat } => format!("{} is skipped.", name(*seat)),
+        Event::UnoCalled { seat } => format!("{} calls UNO!", name(*seat)),
+        Event::UnoPenalty { seat, caught_by } => {
+            format!("{} catches {} without UNO called.", name(*caught_by), name(*seat))
+        }
+        Event::FalseUnoCall { seat } => format!("{} calls UNO with nothing to call.", name(*seat)),
+        Event::ChallengeResolved { challenger, offender, guilty } => format!(
+            "{} challenges {}'s Wild Draw Four: {}.",
+            name(*challenger),
+            name(*offender),
+            if *guilty { "guilty" } else { "it was legal" }
+        ),
+        Event::HandsSwapped { a, b } => format!("{} and {} swap hands.", name(*a), name(*b)),
+        Event::HandsRotated { direction } => {
+            format!("Every hand passes on, {}.", direction.to_string().replace('_', "-"))
+        }
+        Event::DeckReshuffled { cards } => {
+            format!("The draw pile is empty: the discard pile less its top card is shuffled into a new one of {cards} cards.")
+        }
+        Event::RoundScored { winner, points, totals } => {
+            let totals: Vec<String> =
+                totals.iter().enumerate().map(|(i, t)| format!("{} {t}", name(Seat(i as u8)))).collect();
+            format!("{} wins the round and scores {points} points (totals: {}).", name(*winner), totals.join(", "))
+        }
+        Event::GameOver { outcome } => match (outcome.winner, outcome.reason) {
+            (Some(w), _) => format!("Game over: {} wins.", name(w)),
+            (None, EndReason::Stalemate) => "Game over: nobody can play or draw any more (stalemate).".to_string(),
+            (None, _) => "Game over: the turn limit is reached and nobody has won.".to_string(),
+        },
+    }
+}
+
+/// A generous bound on decisions, so a rules file that never ends cannot hang the command.
+const MAX_DECISIONS: usize = 1_000_000;
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match watch(args) {
+        // `watch ... | head` closes the pipe early: that is the reader's choice, not a failure.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            Ok(())
+        }
+        r => r,
+    }
+}
+
+fn watch(args: Args) -> anyhow::Result<()> {
+    let rules = args.rules.load()?;
+    let players = player_count(&rules, args.players)?;
+    let seats: Vec<usize> = (0..players).collect();
+    let mut bots = make_bots(&args.bots, &seats, args.seed)?;
+    if args.format == Format::Cs205 {
+        if let Some(&wild) = rules.deck().iter().find(|c| c.is_wild()) {
+            bail!("--format cs205 cannot print {} (seed 004's deck has no wild card)", card_words(wild));
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let name = |s: Seat| cs205::player_name(s.index());
+    let mut events = Vec::new();
+    let mut game = Game::new_with_events(rules, players, args.seed, &mut events)?;
+    match args.format {
+        Format::Events => {
+            for e in &events {
+                writeln!(out, "{}", narrate(e, &name))?;
+            }
+        }
+        Format::Cs205 => out.write_all(cs205::Status::of(&game).render()?.as_bytes())?,
+    }
+    let mut decisions = 0;
+    while !game.is_over() {
+        if args.format == Format::Cs205 && game.is_round_over() {
+            break;
+        }
+        decisions += 1;
+        if decisions > MAX_DECISIONS {
+            bail!("the game did not end within {MAX_DECISIONS} decisions");
+        }
+        let seat = if game.phase() == Phase::RoundOver { Seat(0) } else { game.current() };
+        let action = if game.phase() == Phase::RoundOver {
+            uno::Action::NextRound
+        } else {
+            bots[seat.index()].choose(&game.observation(Some(seat)))
+        };
+        let turns = game.turns();
+        let events =
+            game.apply(seat, action).map_err(|e| anyhow::anyhow!("bot at {} chose {action}: {e}", name(seat)))?;
+        match args.format {
+            Format::Events => {
+                for e in &events {
+                    writeln!(out, "{}", narrate(e, &name))?;
+                }
+            }
+            Format::Cs205 => {
+                if game.turns() != turns || game.is_round_over() {
+                    writeln!(out)?;
+                    out.write_all(cs205::Status::of(&game).render()?.as_bytes())?;
+                }
+            }
+        }
+    }
+    if args.format == Format::Cs205 {
+        writeln!(out, "{}", cs205::winner_line(&game))?;
+    }
+    out.flush()?;
+    Ok(())
 }

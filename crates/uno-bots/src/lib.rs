@@ -1,11 +1,23 @@
-//! Bots for the UNO engine. A bot sees only its seat's [`Observation`] and answers one action.
+//! Bots for the UNO engine, and the parallel simulation runner.
 //!
-//! Every bot is seeded and deterministic: the same observations in the same order give the
-//! same actions.
+//! A bot sees only what its seat may know: an owned [`Observation`] (`choose`) or the borrowed,
+//! allocation-free [`View`] (`choose_view`, the simulation hot path). Every bot is seeded and
+//! deterministic: the same views in the same order give the same actions.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+pub mod heuristic;
+pub mod ismcts;
+pub mod precedence;
+pub mod random;
+pub mod sim;
+
+use uno::game::View;
 use uno::{Action, Observation, Phase};
+
+pub use heuristic::{HeuristicBot, HeuristicConfig};
+pub use ismcts::{IsmctsBot, IsmctsConfig};
+pub use precedence::PrecedenceBot;
+pub use random::{RandomBot, UniformBot};
+pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};
 
 /// A player that decides from what its seat may know.
 pub trait Bot: Send {
@@ -14,19 +26,15 @@ pub trait Bot: Send {
     /// The action to take. Called only when `obs.legal_actions` is not empty; the answer
     /// must be one of them.
     fn choose(&mut self, obs: &Observation) -> Action;
-}
-
-/// The policy behind the peer engines' speed figures: a uniformly random playable card when
-/// it has one (a random colour for a wild), otherwise draw and play the drawn card if it can,
-/// otherwise pass. Always calls UNO, never challenges.
-pub struct RandomBot {
-    rng: ChaCha8Rng,
-}
-
-impl RandomBot {
-    pub fn new(seed: u64) -> RandomBot {
-        RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }
+    /// The same decision from a borrowed view (called only when the view's seat has a legal
+    /// action). Bots on the simulation hot path override it to avoid building an observation;
+    /// both entry points must answer alike.
+    fn choose_view(&mut self, view: &View<'_>) -> Action {
+        self.choose(&view.observation())
     }
+    /// Starts the bot's random stream afresh, as `make_bot(name, seed)` would: lets a
+    /// simulation reuse one bot for many games without allocating.
+    fn reseed(&mut self, _seed: u64) {}
 }
 
 /// Whether calling UNO now is a call for oneself (never a false call or a catch).
@@ -37,48 +45,6 @@ pub fn should_call_uno(obs: &Observation) -> bool {
     (own_turn || exposed)
         && !obs.uno_called.get(me.index()).copied().unwrap_or(true)
         && obs.legal_actions.contains(&Action::CallUno)
-}
-
-impl Bot for RandomBot {
-    fn name(&self) -> &str {
-        "random"
-    }
-
-    fn choose(&mut self, obs: &Observation) -> Action {
-        if should_call_uno(obs) {
-            return Action::CallUno;
-        }
-        let legal = &obs.legal_actions;
-        // Pick a card uniformly among the distinct playable cards, then a colour for a wild.
-        let mut cards: Vec<uno::Card> = Vec::new();
-        for a in legal {
-            if let Action::Play { card, .. } = a {
-                if !cards.contains(card) {
-                    cards.push(*card);
-                }
-            }
-        }
-        if !cards.is_empty() {
-            let card = cards[self.rng.gen_range(0..cards.len())];
-            let options: Vec<Action> =
-                legal.iter().copied().filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card)).collect();
-            return options[self.rng.gen_range(0..options.len())];
-        }
-        let pick = |a: Action| legal.contains(&a).then_some(a);
-        let colours: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::DeclareColor { .. } | Action::SwapHands { .. }))
-            .collect();
-        if !colours.is_empty() {
-            return colours[self.rng.gen_range(0..colours.len())];
-        }
-        pick(Action::Accept)
-            .or_else(|| pick(Action::Draw))
-            .or_else(|| pick(Action::Pass))
-            .or_else(|| pick(Action::NextRound))
-            .unwrap_or(legal[0])
-    }
 }
 
 /// Always the first legal action: plays before draws, the engine's listing order.
@@ -95,67 +61,44 @@ impl Bot for FirstLegalBot {
     }
 }
 
-/// Plays a game to its end with one bot per seat; returns the number of decisions taken.
+/// Plays a round to its end with one bot per seat; returns the number of decisions taken.
 pub fn play_out(game: &mut uno::Game, bots: &mut [Box<dyn Bot>]) -> usize {
     let mut decisions = 0;
     while !game.is_round_over() {
         let seat = game.current();
-        let obs = game.observation(Some(seat));
-        let action = bots[seat.index()].choose(&obs);
+        let action = bots[seat.index()].choose_view(&game.view(seat));
         game.apply_unchecked(seat, action);
         decisions += 1;
     }
     decisions
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use uno::{Game, Rules, PRESET_NAMES};
-
-    #[test]
-    fn bots_only_choose_legal_actions_and_finish_games() {
-        for name in PRESET_NAMES {
-            let rules = Rules::preset(name).expect("preset");
-            for players in [2, 4] {
-                for seed in 0..40 {
-                    let mut game = Game::new(rules.clone(), players, seed).expect("game");
-                    let mut bots: Vec<Box<dyn Bot>> = (0..players)
-                        .map(|i| -> Box<dyn Bot> {
-                            if i % 2 == 0 {
-                                Box::new(RandomBot::new(seed + i as u64))
-                            } else {
-                                Box::new(FirstLegalBot)
-                            }
-                        })
-                        .collect();
-                    let mut steps = 0;
-                    while !game.is_round_over() && steps < 20_000 {
-                        let seat = game.current();
-                        let obs = game.observation(Some(seat));
-                        let action = bots[seat.index()].choose(&obs);
-                        game.apply(seat, action).unwrap_or_else(|e| panic!("{name}: {action} refused: {e}"));
-                        steps += 1;
-                    }
-                    assert!(game.is_round_over(), "{name} {players}p seed {seed} did not finish");
-                }
-            }
-        }
-    }
-}
-
 /// The bot names `make_bot` knows.
-pub const BOT_NAMES: &[&str] = &["random", "first"];
+pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts"];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown bot '{0}' (known: {known})", known = BOT_NAMES.join(", "))]
 pub struct UnknownBot(pub String);
 
-/// Builds a bot by name, seeded.
+/// Builds a bot by name, seeded. `ismcts` takes an iteration budget after a colon
+/// (`ismcts:500`); `heuristic` uses its default weights.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    match name {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        "first" => Ok(Box::new(FirstLegalBot)),
-        _ => Err(UnknownBot(name.to_string())),
+    let (base, param) = match name.split_once(':') {
+        Some((b, p)) => (b, Some(p)),
+        None => (name, None),
+    };
+    let unknown = || UnknownBot(name.to_string());
+    match (base, param) {
+        ("random", None) => Ok(Box::new(RandomBot::new(seed))),
+        ("uniform", None) => Ok(Box::new(UniformBot::new(seed))),
+        ("first", None) => Ok(Box::new(FirstLegalBot)),
+        ("heuristic", None) => Ok(Box::new(HeuristicBot::new(seed))),
+        ("precedence", None) => Ok(Box::new(PrecedenceBot)),
+        ("ismcts", None) => Ok(Box::new(IsmctsBot::new(IsmctsConfig::default(), seed))),
+        ("ismcts", Some(p)) => {
+            let iterations = p.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(unknown)?;
+            Ok(Box::new(IsmctsBot::new(IsmctsConfig { iterations }, seed)))
+        }
+        _ => Err(unknown()),
     }
 }

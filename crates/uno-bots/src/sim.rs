@@ -1,0 +1,241 @@
+//! The simulation runner: many independent rounds, spread over threads, with results that do
+//! not depend on the thread count.
+//!
+//! Game `g` of a run seeded `s` is dealt from [`game_seed`]`(s, g)` and each bot is reseeded
+//! from it, so every game is the same whichever thread plays it and in whatever order;
+//! totals are integer sums, so the reduction order does not matter either.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use uno::{Game, Rules, RulesError, Seat, SetupError};
+
+use crate::{make_bot, Bot, UnknownBot};
+
+/// Games handed to a thread at a time: large enough to amortise the set-up, small enough to
+/// balance two threads and to move a progress bar.
+const BLOCK: u64 = 2048;
+/// Decisions after which a round is abandoned as stuck (a bot bug, not a game outcome).
+const MAX_DECISIONS: u32 = 100_000;
+
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    pub rules: Arc<Rules>,
+    pub players: usize,
+    /// One bot name per seat.
+    pub bots: Vec<String>,
+    pub games: u64,
+    pub seed: u64,
+    /// Worker threads; 0: all cores.
+    pub threads: usize,
+    /// Validate every action with `Game::apply` instead of trusting the bots.
+    pub checked: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SeatStats {
+    pub bot: String,
+    pub wins: u64,
+    /// Points this seat won, summed over the games.
+    pub points: u64,
+    /// Turns this seat completed, summed over the games.
+    pub turns: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SimResults {
+    pub rules: String,
+    pub players: usize,
+    pub games: u64,
+    pub seed: u64,
+    pub seats: Vec<SeatStats>,
+    /// Games that ended without a winner (stalemate, turn cap).
+    pub no_winner: u64,
+    /// Turns completed over all games (`Game::turns` at the end of each round).
+    pub turns: u64,
+    /// Decisions taken (UNO calls and colour choices included).
+    pub decisions: u64,
+    /// Actions a bot chose that the engine refused (only counted with `checked`).
+    pub illegal: u64,
+    /// Rounds abandoned after too many decisions.
+    pub stuck: u64,
+}
+
+impl SimResults {
+    pub fn turns_per_game(&self) -> f64 {
+        self.turns as f64 / self.games.max(1) as f64
+    }
+    pub fn win_rate(&self, seat: usize) -> f64 {
+        self.seats[seat].wins as f64 / self.games.max(1) as f64
+    }
+    /// The 95% Wilson score interval of a seat's win rate.
+    pub fn win_rate_ci(&self, seat: usize) -> (f64, f64) {
+        wilson(self.seats[seat].wins, self.games)
+    }
+
+    fn merge(mut self, other: SimResults) -> SimResults {
+        if self.seats.is_empty() {
+            return other;
+        }
+        for (a, b) in self.seats.iter_mut().zip(other.seats) {
+            a.wins += b.wins;
+            a.points += b.points;
+            a.turns += b.turns;
+        }
+        self.games += other.games;
+        self.no_winner += other.no_winner;
+        self.turns += other.turns;
+        self.decisions += other.decisions;
+        self.illegal += other.illegal;
+        self.stuck += other.stuck;
+        self
+    }
+}
+
+/// The 95% Wilson score interval for `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_964f64;
+    let (n, p) = (n as f64, k as f64 / n as f64);
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error(transparent)]
+    Bot(#[from] UnknownBot),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("{bots} bot names for {players} seats: give one per seat")]
+    BotCount { bots: usize, players: usize },
+    #[error("cannot start the thread pool: {0}")]
+    Threads(String),
+}
+
+/// SplitMix64's finaliser: spreads neighbouring inputs over the whole range.
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The deal seed of game `g` in a run seeded `seed`.
+pub fn game_seed(seed: u64, g: u64) -> u64 {
+    mix(seed.wrapping_add(mix(g.wrapping_add(0x5EED))))
+}
+
+/// The seed of the bot in `seat` for a game dealt from `game_seed`.
+pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
+    mix(game_seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1))
+}
+
+/// Plays `config.games` rounds and totals them. `progress` is called from the worker threads
+/// with the number of games just finished.
+pub fn simulate(config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Result<SimResults, SimError> {
+    if config.bots.len() != config.players {
+        return Err(SimError::BotCount { bots: config.bots.len(), players: config.players });
+    }
+    config.rules.check_players(config.players)?;
+    for name in &config.bots {
+        make_bot(name, 0)?;
+    }
+    let blocks = config.games.div_ceil(BLOCK);
+    let run = || {
+        (0..blocks)
+            .into_par_iter()
+            .map(|b| {
+                let start = b * BLOCK;
+                let end = (start + BLOCK).min(config.games);
+                let r = run_block(config, start..end);
+                progress(end - start);
+                r
+            })
+            .reduce(SimResults::default, SimResults::merge)
+    };
+    let threads = if config.threads == 0 { num_cpus() } else { config.threads };
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| SimError::Threads(e.to_string()))?;
+    let mut results = pool.install(run);
+    if results.seats.is_empty() {
+        results.seats = config.bots.iter().map(|b| SeatStats { bot: b.clone(), ..SeatStats::default() }).collect();
+    }
+    results.rules = config.rules.name().to_string();
+    results.players = config.players;
+    results.seed = config.seed;
+    Ok(results)
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Plays the games `range` on one thread, reusing one game and one set of bots.
+fn run_block(config: &SimConfig, range: std::ops::Range<u64>) -> SimResults {
+    let players = config.players;
+    let mut out = SimResults {
+        seats: config.bots.iter().map(|b| SeatStats { bot: b.clone(), ..SeatStats::default() }).collect(),
+        ..SimResults::default()
+    };
+    // The names were checked by `simulate`.
+    let mut bots: Vec<Box<dyn Bot>> = config.bots.iter().filter_map(|n| make_bot(n, 0).ok()).collect();
+    let mut game: Option<Game> = None;
+    for g in range {
+        let seed = game_seed(config.seed, g);
+        let game = match &mut game {
+            Some(game) => {
+                game.restart(seed);
+                game
+            }
+            None => match Game::new_fast(config.rules.clone(), players, seed) {
+                Ok(fresh) => game.insert(fresh),
+                Err(_) => return out,
+            },
+        };
+        for (s, bot) in bots.iter_mut().enumerate() {
+            bot.reseed(bot_seed(seed, s));
+        }
+        let mut decisions = 0u32;
+        while !game.is_round_over() {
+            if decisions >= MAX_DECISIONS {
+                out.stuck += 1;
+                break;
+            }
+            let seat = game.current();
+            let before = game.turns();
+            let action = bots[seat.index()].choose_view(&game.view(seat));
+            if config.checked {
+                if game.apply(seat, action).is_err() {
+                    out.illegal += 1;
+                    out.stuck += 1;
+                    break;
+                }
+            } else {
+                game.apply_unchecked(seat, action);
+            }
+            decisions += 1;
+            if game.turns() != before {
+                out.seats[seat.index()].turns += 1;
+            }
+        }
+        out.games += 1;
+        out.decisions += decisions as u64;
+        out.turns += game.turns() as u64;
+        match game.round_winner() {
+            Some(Seat(w)) => {
+                let s = &mut out.seats[w as usize];
+                s.wins += 1;
+                s.points += game.scores()[w as usize] as u64;
+            }
+            None => out.no_winner += 1,
+        }
+    }
+    out
+}
