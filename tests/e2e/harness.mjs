@@ -33,12 +33,14 @@ async function waitForHttp(url, ms) {
   }
 }
 
-/** Starts the server; returns { base, stop }. */
-export async function startServer(extraArgs = []) {
+/** Starts the server; returns { base, dir, port, stop }. `opts.dir` and `opts.port` start it
+ * again on the data and port of an earlier run (a restart); `stop({ keepData: true })` keeps the
+ * data for that. */
+export async function startServer(extraArgs = [], opts = {}) {
   const bin = process.env.TABLETOP_BIN;
   if (!bin) throw new Error('TABLETOP_BIN is not set (run tests/e2e/run.sh)');
-  const dir = mkdtempSync(join(tmpdir(), 'tabletop-e2e-'));
-  const port = await freePort();
+  const dir = opts.dir || mkdtempSync(join(tmpdir(), 'tabletop-e2e-'));
+  const port = opts.port || (await freePort());
   const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', join(dir, 'e2e.db'), ...extraArgs], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -46,10 +48,12 @@ export async function startServer(extraArgs = []) {
   await waitForHttp(`${base}/`, 20000);
   return {
     base,
-    async stop() {
+    dir,
+    port,
+    async stop({ keepData = false } = {}) {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-      rmSync(dir, { recursive: true, force: true });
+      if (!keepData) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,171 @@
+//! Load driver (loopback only): M tables × 4 human seats over WebSocket, closed loop, each seat
+//! acting as soon as it holds a state where it is to move; a finished table is replaced by a new one.
+//!
+//! cargo run --release -p server --example load -- ADDR TABLES SECONDS [SERVER_PID]
+//! Prints accepted actions/s, latency p50/p95/p99 (send → the mover receives the new state) and
+//! server CPU µs per action (from /proc/PID/stat) over the run after a 2 s warm-up.
+#![allow(clippy::unwrap_used)] // a benchmark tool: a failure should stop it loudly
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+async fn post(addr: &str, path: &str, body: &Value) -> Value {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let b = body.to_string();
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}",
+        b.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).await.unwrap();
+    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
+    let (a, z) = (raw.find('{').unwrap(), raw.rfind('}').unwrap());
+    serde_json::from_str(&raw[a..=z]).unwrap()
+}
+
+fn cpu_ms(pid: &str) -> f64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let t: f64 =
+        f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0) + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
+    t * 10.0
+}
+
+#[derive(Default)]
+struct Stats {
+    lat_us: Vec<u64>,
+    actions: u64,
+}
+
+async fn seat(
+    addr: String,
+    id: String,
+    me: usize,
+    token: String,
+    stats: Arc<Mutex<Stats>>,
+    measuring: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+) {
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("ws://{addr}/api/tables/{id}/ws?token={token}"),
+        None,
+        true,
+    )
+    .await
+    .unwrap();
+    let mut sent: Option<(u64, Instant)> = None;
+    while let Some(Ok(msg)) = ws.next().await {
+        let Message::Text(t) = msg else { continue };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        if v["type"] == "error" {
+            sent = None;
+            continue;
+        }
+        let version = v["version"].as_u64().unwrap_or(0);
+        if let Some((sv, at)) = sent {
+            if version > sv {
+                if measuring.load(Ordering::Relaxed) {
+                    let mut s = stats.lock().unwrap();
+                    s.lat_us.push(at.elapsed().as_micros() as u64);
+                    s.actions += 1;
+                }
+                sent = None;
+            }
+        }
+        if v["status"] != "playing" || stop.load(Ordering::Relaxed) {
+            if v["status"] == "finished" || stop.load(Ordering::Relaxed) {
+                return;
+            }
+            continue;
+        }
+        if v["view"]["current"].as_u64() != Some(me as u64) || sent.is_some() {
+            continue;
+        }
+        let legal = v["legal_actions"].as_array().cloned().unwrap_or_default();
+        let Some(a) = legal.iter().find(|a| a["type"] != "call_uno").or(legal.first()) else { continue };
+        let m = json!({"type": "action", "action": a, "version": version}).to_string();
+        sent = Some((version, Instant::now()));
+        ws.send(Message::Text(m.into())).await.unwrap();
+    }
+}
+
+async fn table_loop(
+    addr: String,
+    n: usize,
+    stats: Arc<Mutex<Stats>>,
+    measuring: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+) {
+    let mut game = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        game += 1;
+        let c = post(
+            &addr,
+            "/api/tables",
+            &json!({"preset": "official", "house_rules": {"match_target": 0},
+            "seed": (n as u64) << 32 | game, "name": "p0",
+            "seats": [{"kind":"human"},{"kind":"human"},{"kind":"human"},{"kind":"human"}]}),
+        )
+        .await;
+        let id = c["id"].as_str().unwrap().to_string();
+        let mut tokens = vec![c["token"].as_str().unwrap().to_string()];
+        for i in 1..4 {
+            let j = post(&addr, &format!("/api/tables/{id}/join"), &json!({"name": format!("p{i}")})).await;
+            tokens.push(j["token"].as_str().unwrap().to_string());
+        }
+        let seats: Vec<_> = tokens
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                tokio::spawn(seat(addr.clone(), id.clone(), i, t, stats.clone(), measuring.clone(), stop.clone()))
+            })
+            .collect();
+        for s in seats {
+            let _ = s.await;
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let addr = args.get(1).cloned().unwrap_or_else(|| "127.0.0.1:8080".into());
+    assert!(addr.starts_with("127.") || addr.starts_with("localhost"), "loopback only");
+    let tables: usize = args.get(2).and_then(|x| x.parse().ok()).unwrap_or(10);
+    let secs: u64 = args.get(3).and_then(|x| x.parse().ok()).unwrap_or(10).min(120);
+    let pid = args.get(4).cloned().unwrap_or_default();
+    let stats = Arc::new(Mutex::new(Stats::default()));
+    let (measuring, stop) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+    let handles: Vec<_> = (0..tables)
+        .map(|n| tokio::spawn(table_loop(addr.clone(), n, stats.clone(), measuring.clone(), stop.clone())))
+        .collect();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (c0, t0) = (cpu_ms(&pid), Instant::now());
+    measuring.store(true, Ordering::Relaxed);
+    tokio::time::sleep(Duration::from_secs(secs)).await;
+    measuring.store(false, Ordering::Relaxed);
+    let (c1, el) = (cpu_ms(&pid), t0.elapsed().as_secs_f64());
+    stop.store(true, Ordering::Relaxed);
+    let mut s = std::mem::take(&mut *stats.lock().unwrap());
+    s.lat_us.sort_unstable();
+    let p = |q: f64| {
+        s.lat_us.get(((s.lat_us.len() as f64 * q) as usize).min(s.lat_us.len().saturating_sub(1))).copied().unwrap_or(0)
+            as f64
+            / 1000.0
+    };
+    let per = if s.actions > 0 { (c1 - c0) * 1000.0 / s.actions as f64 } else { 0.0 };
+    println!(
+        "tables={tables} seats=4 actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={per:.1}",
+        s.actions as f64 / el, p(0.50), p(0.95), p(0.99), (c1 - c0) / el / 10.0
+    );
+    for h in handles {
+        h.abort();
+    }
+}

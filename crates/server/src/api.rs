@@ -1,0 +1,173 @@
+//! The UNO table API: JSON under `/api` (documented with curl examples in docs/api.md).
+
+use std::net::SocketAddr;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use uno::Action;
+
+use crate::tables::{CreateTable, TableSummary, TableView};
+use crate::{ws, ApiError, AppState};
+
+pub fn routes(state: AppState) -> Router {
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/uno/options", get(options))
+        .route("/api/tables", post(create).get(list))
+        .route("/api/tables/{id}", get(read))
+        .route("/api/tables/{id}/join", post(join))
+        .route("/api/tables/{id}/leave", post(leave))
+        .route("/api/tables/{id}/actions", post(act))
+        .route("/api/tables/{id}/rematch", post(rematch))
+        .route("/api/tables/{id}/ws", get(ws::upgrade))
+        .with_state(state)
+}
+
+/// Who made a request, for the per-client table limit: the peer address when the server runs on
+/// a socket, "local" otherwise (tests through the router).
+pub struct Client(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let ip = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
+        Ok(Client(ip.unwrap_or_else(|| "local".into())))
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct TokenQuery {
+    pub token: Option<String>,
+}
+
+/// The seat token: `Authorization: Bearer <token>`, or `?token=` (what a browser WebSocket can send).
+pub fn token(headers: &HeaderMap, query: &TokenQuery) -> Result<Option<String>, ApiError> {
+    if let Some(v) = headers.get(header::AUTHORIZATION) {
+        let text = v.to_str().map_err(|_| ApiError::BadToken)?;
+        let t = text.strip_prefix("Bearer ").ok_or(ApiError::BadToken)?.trim();
+        return Ok(Some(t.to_string()));
+    }
+    Ok(query.token.clone().filter(|t| !t.is_empty()))
+}
+
+fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    b.map(|Json(v)| v).map_err(ApiError::from)
+}
+
+async fn health() -> Json<serde_json::Value> {
+    Json(serde_json::json!({"ok": true, "engine": uno::ENGINE_VERSION}))
+}
+
+#[derive(Serialize)]
+struct Options {
+    presets: Vec<&'static str>,
+    bots: Vec<&'static str>,
+}
+
+/// What a create form offers: presets and bots (new bots appear here by themselves).
+async fn options() -> Json<Options> {
+    Json(Options { presets: uno::PRESET_NAMES.to_vec(), bots: uno_bots::BOT_NAMES.to_vec() })
+}
+
+async fn create(
+    State(app): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    req: Result<Json<CreateTable>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let req = body(req)?;
+    let mut created = app.create_table(req, &client.0).await?;
+    if let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) {
+        created.invite = format!("http://{host}{}", created.invite);
+    }
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+#[derive(Serialize)]
+struct TableList {
+    tables: Vec<TableSummary>,
+}
+
+async fn list(State(app): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::to_value(TableList { tables: app.list_tables() }).unwrap_or_default())
+}
+
+async fn read(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+    headers: HeaderMap,
+) -> Result<Json<TableView>, ApiError> {
+    let t = token(&headers, &q)?;
+    Ok(Json(app.read_table(&id, t.as_deref()).await?))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    pub name: String,
+    pub seat: Option<usize>,
+}
+
+async fn join(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    req: Result<Json<JoinRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let req = body(req)?;
+    Ok(Json(app.join(&id, &req.name, req.seat).await?).into_response())
+}
+
+async fn leave(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ApiError> {
+    let t = token(&headers, &q)?;
+    app.leave(&id, t.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActRequest {
+    pub action: Action,
+    /// The table version the action was based on.
+    pub version: u64,
+}
+
+async fn act(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+    headers: HeaderMap,
+    req: Result<Json<ActRequest>, JsonRejection>,
+) -> Result<Json<TableView>, ApiError> {
+    // Authentication first: an anonymous or forged request learns nothing about the body.
+    let t = token(&headers, &q)?.ok_or(ApiError::MissingToken)?;
+    app.table(&id)?;
+    let req = body(req)?;
+    Ok(Json(app.act(&id, Some(&t), req.action, req.version).await?))
+}
+
+async fn rematch(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+    headers: HeaderMap,
+) -> Result<Json<TableView>, ApiError> {
+    let t = token(&headers, &q)?;
+    Ok(Json(app.rematch(&id, t.as_deref()).await?))
+}
+
+/// Unknown `/api` paths answer JSON like every other refusal.
+pub async fn api_not_found() -> ApiError {
+    ApiError::BadRequest("no such API route".into())
+}

@@ -1,0 +1,512 @@
+//! The Duel routes: seed 001's grid game in the browser, as JSON under `/api/duel`.
+//!
+//! ```text
+//! GET  /api/duel/config           the default grid size, the size limit and the difficulties
+//! POST /api/duel                  {difficulty?, width?, height?}  -> 201 the game
+//! GET  /api/duel/{id}             the game
+//! POST /api/duel/{id}/place       {cell: "c4", key: "b" | "1".."6"}
+//! POST /api/duel/{id}/next-round  the setup stage's next-round button
+//! POST /api/duel/{id}/move        {cell: "c4", key: "w" | "a" | "s" | "d"}; the computer's answer
+//!                                 comes in the same response (`computer`)
+//! POST /api/duel/{id}/end         the user ends the play stage
+//! ```
+//!
+//! Every answer is the whole game view ([`DuelView`]) plus the events of this request. A refused
+//! action is `{code, message}` with `message` exactly the `DuelError` text, and changes nothing.
+//! The server is authoritative: the page only shows what comes back.
+//!
+//! With a store ([`DuelGames::with_store`]) every game is kept as kind `"duel"`: the record names
+//! the size, difficulty and seed, and the log holds every accepted action, the user's and the
+//! computer's (a computer move is logged as the `Move` it made), so replaying the log rebuilds
+//! the game exactly. An action is acknowledged only once it is stored. A game that is not in
+//! memory (after a restart, or evicted) is loaded from the store when it is asked for.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use duel::{
+    Action, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, Side, Stage, Status, DEFAULT_HEIGHT,
+    DEFAULT_WIDTH, MAX_DIMENSION,
+};
+use serde::{Deserialize, Serialize};
+use store::{Status as StoreStatus, Store};
+
+/// At most this many games are kept in memory; the oldest finished ones go first.
+const MAX_GAMES: usize = 10_000;
+
+/// The Duel games of one server: in memory while played, in the store (if any) for good.
+#[derive(Clone, Default)]
+pub struct DuelGames {
+    inner: Arc<std::sync::Mutex<Registry>>,
+    store: Option<Store>,
+}
+
+#[derive(Default)]
+struct Registry {
+    games: HashMap<String, Arc<tokio::sync::Mutex<DuelRecord>>>,
+    /// Ids in creation order, for eviction.
+    order: Vec<String>,
+}
+
+/// The record kept in the store for a game (its header); the log holds [`LoggedAction`]s.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct StoredHeader {
+    engine: String,
+    width: u8,
+    height: u8,
+    difficulty: Difficulty,
+    seed: u64,
+}
+
+/// Who took a logged action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Actor {
+    User,
+    Computer,
+}
+
+/// One line of a game's log in the store.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct LoggedAction {
+    by: Actor,
+    action: Action,
+}
+
+const KIND: &str = "duel";
+
+impl DuelGames {
+    /// Games in memory only (tests).
+    pub fn new() -> DuelGames {
+        DuelGames::default()
+    }
+
+    /// Games kept in `store` as kind `"duel"`.
+    pub fn with_store(store: Store) -> DuelGames {
+        DuelGames { inner: Arc::default(), store: Some(store) }
+    }
+
+    fn cached(&self, id: &str) -> Result<Option<Arc<tokio::sync::Mutex<DuelRecord>>>, DuelApiError> {
+        let reg = self.inner.lock().map_err(|_| DuelApiError::internal())?;
+        Ok(reg.games.get(id).cloned())
+    }
+
+    async fn get(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, DuelApiError> {
+        if let Some(slot) = self.cached(id)? {
+            return Ok(slot);
+        }
+        let record = match &self.store {
+            Some(store) if id.len() <= 64 => match store.load(id).await.map_err(DuelApiError::store)? {
+                Some(g) if g.kind == KIND => replay(&g).map_err(|_| DuelApiError::internal())?,
+                _ => return Err(DuelApiError::not_found(id)),
+            },
+            _ => return Err(DuelApiError::not_found(id)),
+        };
+        self.insert(id.to_string(), record)
+    }
+
+    /// Keeps `record` in memory (or returns the copy another request loaded first).
+    fn insert(&self, id: String, record: DuelRecord) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, DuelApiError> {
+        let mut reg = self.inner.lock().map_err(|_| DuelApiError::internal())?;
+        if let Some(slot) = reg.games.get(&id) {
+            return Ok(slot.clone());
+        }
+        if reg.games.len() >= MAX_GAMES {
+            // Drop the oldest game nobody is using right now, finished games first; a stored
+            // game comes back from the store when it is asked for again.
+            let idle = |reg: &Registry, k: &String, finished_only: bool| {
+                reg.games
+                    .get(k)
+                    .is_some_and(|g| g.try_lock().map(|r| !finished_only || r.game.is_over()).unwrap_or(false))
+            };
+            let victim = reg
+                .order
+                .iter()
+                .position(|k| idle(&reg, k, true))
+                .or_else(|| reg.order.iter().position(|k| idle(&reg, k, false)));
+            if let Some(i) = victim {
+                let k = reg.order.remove(i);
+                reg.games.remove(&k);
+            }
+        }
+        let slot = Arc::new(tokio::sync::Mutex::new(record));
+        reg.order.push(id.clone());
+        reg.games.insert(id, slot.clone());
+        Ok(slot)
+    }
+
+    /// Stores a new game; acknowledged once durable.
+    async fn persist_new(&self, id: &str, record: &DuelRecord) -> Result<(), DuelApiError> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let header = StoredHeader {
+            engine: format!("duel {}", env!("CARGO_PKG_VERSION")),
+            width: record.game.width(),
+            height: record.game.height(),
+            difficulty: record.difficulty,
+            seed: record.seed,
+        };
+        let header = serde_json::to_string(&header).map_err(|_| DuelApiError::internal())?;
+        store.create(id, KIND, header, "{}".to_string()).done().await.map_err(DuelApiError::store)
+    }
+
+    /// Appends the accepted actions to the game's log (from action number `seq`), and marks the
+    /// game finished when it is over.
+    async fn persist(&self, id: &str, seq: u64, actions: &[LoggedAction], over: bool) -> Result<(), DuelApiError> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let mut tickets = Vec::with_capacity(actions.len() + 1);
+        for (i, a) in actions.iter().enumerate() {
+            let line = serde_json::to_string(a).map_err(|_| DuelApiError::internal())?;
+            tickets.push(store.append(id, seq + i as u64, line));
+        }
+        if over {
+            tickets.push(store.set_status(id, StoreStatus::Finished));
+        }
+        for t in tickets {
+            t.done().await.map_err(DuelApiError::store)?;
+        }
+        Ok(())
+    }
+}
+
+/// Rebuilds a stored game by replaying its log.
+fn replay(g: &store::StoredGame) -> Result<DuelRecord, String> {
+    let header: StoredHeader = serde_json::from_str(&g.record).map_err(|e| e.to_string())?;
+    let mut record = DuelRecord {
+        game: DuelGame::new(header.width, header.height).map_err(|e| e.to_string())?,
+        difficulty: header.difficulty,
+        seed: header.seed,
+        computer_moves: 0,
+        logged: 0,
+        last_move: None,
+    };
+    for line in &g.actions {
+        let logged: LoggedAction = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let events = record.game.apply(logged.action).map_err(|e| e.to_string())?;
+        if logged.by == Actor::Computer {
+            record.computer_moves += 1;
+        }
+        if let Some(m) = last_move_of(&events) {
+            record.last_move = Some(m);
+        }
+        record.logged += 1;
+    }
+    Ok(record)
+}
+
+/// One stored game: the engine state and what the page needs besides it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct DuelRecord {
+    game: DuelGame,
+    difficulty: Difficulty,
+    /// Seeds the computer's random choices (with the move count).
+    seed: u64,
+    /// Computer moves so far.
+    computer_moves: u64,
+    /// Actions in the stored log so far.
+    logged: u64,
+    /// The last move of the play stage, for highlighting.
+    last_move: Option<LastMove>,
+}
+
+/// A move as the page shows it: from → to, and who lost a fight there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastMove {
+    pub side: Side,
+    pub from: Coord,
+    pub to: Coord,
+    /// Set when the move was an attack: the side whose piece was eliminated.
+    pub eliminated: Option<Side>,
+}
+
+/// What every route answers.
+#[derive(Clone, Debug, Serialize)]
+pub struct DuelView {
+    pub id: String,
+    pub difficulty: Difficulty,
+    pub width: u8,
+    pub height: u8,
+    pub status: Status,
+    /// Rows from the top (row 1) down; each row from column `a` rightwards.
+    pub cells: Vec<Vec<Cell>>,
+    /// The outcome message in the end stage.
+    pub outcome_message: Option<&'static str>,
+    /// Why the play stage ended, in words.
+    pub end_reason: Option<&'static str>,
+    pub last_move: Option<LastMove>,
+    /// The events caused by this request's action (empty for create and get).
+    pub events: Vec<Event>,
+    /// The computer's answer to a move, in the same response (empty otherwise).
+    pub computer: Vec<Event>,
+}
+
+/// The defaults the page offers before a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct DuelConfig {
+    pub default_width: u8,
+    pub default_height: u8,
+    pub max_dimension: u8,
+    pub difficulties: Vec<Difficulty>,
+    pub default_difficulty: Difficulty,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    pub difficulty: Option<Difficulty>,
+    pub width: Option<u8>,
+    pub height: Option<u8>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellKey {
+    pub cell: String,
+    pub key: String,
+}
+
+/// The error body of the API: `{code, message}`.
+#[derive(Debug, Serialize)]
+pub struct DuelApiError {
+    #[serde(skip)]
+    status: StatusCode,
+    pub code: String,
+    pub message: String,
+}
+
+impl DuelApiError {
+    fn not_found(id: &str) -> DuelApiError {
+        DuelApiError {
+            status: StatusCode::NOT_FOUND,
+            code: "not_found".to_string(),
+            message: format!("There is no Duel game {id:?}. Start a new game."),
+        }
+    }
+    fn internal() -> DuelApiError {
+        DuelApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            code: "internal".to_string(),
+            message: "The server could not handle this request.".to_string(),
+        }
+    }
+    fn store(e: store::StoreError) -> DuelApiError {
+        DuelApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            code: "store_unavailable".to_string(),
+            message: format!("The game store is unavailable: {e}"),
+        }
+    }
+}
+
+impl From<DuelError> for DuelApiError {
+    fn from(e: DuelError) -> DuelApiError {
+        // The serde tag is the stable code ("not_block_key", "cell_occupied", ...).
+        let code = serde_json::to_value(&e)
+            .ok()
+            .and_then(|v| v.get("error").and_then(|c| c.as_str()).map(str::to_string))
+            .unwrap_or_else(|| "duel".to_string());
+        let status = match e {
+            DuelError::GameOver => StatusCode::CONFLICT,
+            _ => StatusCode::UNPROCESSABLE_ENTITY,
+        };
+        DuelApiError { status, code, message: e.to_string() }
+    }
+}
+
+impl From<JsonRejection> for DuelApiError {
+    /// A body that does not parse is refused as the rest of the API refuses it.
+    fn from(r: JsonRejection) -> DuelApiError {
+        let e = crate::ApiError::from(r);
+        DuelApiError { status: e.status(), code: e.code().to_string(), message: e.to_string() }
+    }
+}
+
+impl IntoResponse for DuelApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(&self)).into_response()
+    }
+}
+
+/// The Duel routes, with their own state, ready to merge into the app's router.
+pub fn routes<S>(games: DuelGames) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    Router::new()
+        .route("/api/duel/config", get(config))
+        .route("/api/duel", post(create))
+        .route("/api/duel/{id}", get(show))
+        .route("/api/duel/{id}/place", post(place))
+        .route("/api/duel/{id}/next-round", post(next_round))
+        .route("/api/duel/{id}/move", post(move_piece))
+        .route("/api/duel/{id}/end", post(end))
+        .with_state(games)
+}
+
+fn view(id: &str, record: &DuelRecord, events: Vec<Event>, computer: Vec<Event>) -> DuelView {
+    let game = &record.game;
+    let cells = (0..game.height())
+        .map(|row| (0..game.width()).map(|col| game.cell(Coord::new(col, row)).unwrap_or(Cell::Empty)).collect())
+        .collect();
+    let (outcome_message, end_reason) = match game.stage() {
+        Stage::End { outcome, reason, .. } => (Some(outcome.message()), Some(reason.message())),
+        _ => (None, None),
+    };
+    DuelView {
+        id: id.to_string(),
+        difficulty: record.difficulty,
+        width: game.width(),
+        height: game.height(),
+        status: game.status(),
+        cells,
+        outcome_message,
+        end_reason,
+        last_move: record.last_move,
+        events,
+        computer,
+    }
+}
+
+/// The last move among `events`, if any.
+fn last_move_of(events: &[Event]) -> Option<LastMove> {
+    let mut last = None;
+    for e in events {
+        match e {
+            Event::Moved { side, from, to, .. } => {
+                last = Some(LastMove { side: *side, from: *from, to: *to, eliminated: None });
+            }
+            Event::Combat { eliminated, .. } => {
+                if let Some(m) = last.as_mut() {
+                    m.eliminated = Some(*eliminated);
+                }
+            }
+            _ => {}
+        }
+    }
+    last
+}
+
+fn new_id() -> String {
+    format!("{:016x}", rand::random::<u64>())
+}
+
+async fn config() -> Json<DuelConfig> {
+    Json(DuelConfig {
+        default_width: DEFAULT_WIDTH,
+        default_height: DEFAULT_HEIGHT,
+        max_dimension: MAX_DIMENSION,
+        difficulties: Difficulty::ALL.to_vec(),
+        default_difficulty: Difficulty::default(),
+    })
+}
+
+async fn create(
+    State(games): State<DuelGames>,
+    body: Result<Json<CreateRequest>, JsonRejection>,
+) -> Result<(StatusCode, Json<DuelView>), DuelApiError> {
+    let Json(req) = body?;
+    let game = DuelGame::new(req.width.unwrap_or(DEFAULT_WIDTH), req.height.unwrap_or(DEFAULT_HEIGHT))?;
+    let record = DuelRecord {
+        game,
+        difficulty: req.difficulty.unwrap_or_default(),
+        seed: rand::random(),
+        computer_moves: 0,
+        logged: 0,
+        last_move: None,
+    };
+    let id = new_id();
+    games.persist_new(&id, &record).await?;
+    let v = view(&id, &record, Vec::new(), Vec::new());
+    games.insert(id, record)?;
+    Ok((StatusCode::CREATED, Json(v)))
+}
+
+async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
+    let slot = games.get(&id).await?;
+    let record = slot.lock().await;
+    Ok(Json(view(&id, &record, Vec::new(), Vec::new())))
+}
+
+/// Applies the user's `action` to game `id`; for a move, the computer answers in the same
+/// request. Nothing changes (in memory or in the store) unless every step is accepted and stored.
+async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelView>, DuelApiError> {
+    let slot = games.get(id).await?;
+    let mut record = slot.lock().await;
+    let is_move = matches!(action, Action::Move { .. });
+    // A move is only ever red's: black's turn is the computer's, answered below.
+    if is_move && matches!(record.game.stage(), Stage::Play { to_move: Side::Black, .. }) {
+        return Err(DuelError::NotTurnOf { side: Side::Red }.into());
+    }
+    let mut next = record.clone();
+    let events = next.game.apply(action.clone())?;
+    let mut log = vec![LoggedAction { by: Actor::User, action }];
+    if let Some(m) = last_move_of(&events) {
+        next.last_move = Some(m);
+    }
+    let mut computer = Vec::new();
+    if is_move && matches!(next.game.stage(), Stage::Play { to_move: Side::Black, .. }) {
+        // The search takes up to its time budget: run it off the async workers.
+        let mut game = next.game.clone();
+        let kind = BotKind::Search(next.difficulty);
+        let seed = next.seed.wrapping_add(next.computer_moves);
+        let answered = tokio::task::spawn_blocking(move || {
+            let mut bot = kind.build(seed);
+            game.computer_move(bot.as_mut()).map(|ev| (game, ev))
+        })
+        .await
+        .map_err(|_| DuelApiError::internal())?;
+        let (game, ev) = answered?;
+        next.game = game;
+        next.computer_moves += 1;
+        let Some(m) = last_move_of(&ev) else {
+            return Err(DuelApiError::internal());
+        };
+        next.last_move = Some(m);
+        // Logged as the move it made, so a replay needs no search.
+        let Some((cell, dir)) = ev.iter().find_map(|e| match e {
+            Event::Moved { from, dir, .. } => Some((*from, *dir)),
+            _ => None,
+        }) else {
+            return Err(DuelApiError::internal());
+        };
+        log.push(LoggedAction { by: Actor::Computer, action: Action::Move { cell, key: dir.key().to_string() } });
+        computer = ev;
+    }
+    games.persist(id, next.logged, &log, next.game.is_over()).await?;
+    next.logged += log.len() as u64;
+    *record = next;
+    Ok(Json(view(id, &record, events, computer)))
+}
+
+async fn place(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+    body: Result<Json<CellKey>, JsonRejection>,
+) -> Result<Json<DuelView>, DuelApiError> {
+    let Json(req) = body?;
+    let cell: Coord = req.cell.parse()?;
+    act(&games, &id, Action::Place { cell, key: req.key }).await
+}
+
+async fn next_round(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
+    act(&games, &id, Action::NextRound).await
+}
+
+async fn end(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
+    act(&games, &id, Action::End).await
+}
+
+async fn move_piece(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+    body: Result<Json<CellKey>, JsonRejection>,
+) -> Result<Json<DuelView>, DuelApiError> {
+    let Json(req) = body?;
+    let cell: Coord = req.cell.parse()?;
+    act(&games, &id, Action::Move { cell, key: req.key }).await
+}

@@ -1,0 +1,199 @@
+//! The one error type of the API, mapped to HTTP statuses in one place ([`ApiError::status`]).
+//! Every refusal answers `{code, message}`: `code` is stable for programs, `message` is for people.
+
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use thiserror::Error;
+use uno::IllegalAction;
+
+#[derive(Debug, Error)]
+pub enum ApiError {
+    #[error("the request body is not valid JSON: {0}")]
+    MalformedJson(String),
+    #[error("the request body does not fit this route: {0}")]
+    InvalidBody(String),
+    #[error("send the body as JSON (content-type: application/json)")]
+    NotJson,
+    #[error("the request body is larger than the limit of {0} bytes")]
+    BodyTooLarge(usize),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{field} is too long: at most {max} characters")]
+    TooLong { field: &'static str, max: usize },
+    #[error("this needs a seat token: send `Authorization: Bearer <token>` (or `?token=` on the WebSocket)")]
+    MissingToken,
+    #[error("this token does not hold a seat at this table")]
+    BadToken,
+    #[error("this table does not allow spectators")]
+    SpectatorsNotAllowed,
+    #[error("there is no table {0:?}")]
+    NoSuchTable(String),
+    #[error("the action was based on version {sent}, the table is at version {current}: read the table again")]
+    StaleState { sent: u64, current: u64 },
+    #[error("{0}")]
+    Illegal(IllegalAction),
+    #[error("the table is waiting for players to take every human seat")]
+    NotStarted,
+    #[error("the game is not over yet")]
+    NotFinished,
+    #[error("seat {0} is not open")]
+    SeatTaken(usize),
+    #[error("there is no open seat at this table")]
+    TableFull,
+    #[error("invalid rules: {0}")]
+    Rules(#[from] uno::RulesError),
+    #[error("{0}")]
+    UnknownBot(#[from] uno_bots::UnknownBot),
+    #[error("you already have {0} tables open: finish or leave one first")]
+    TooManyTables(usize),
+    #[error("the server holds as many tables as it may; try again later")]
+    ServerFull,
+    #[error("too many messages: at most {0} per second")]
+    RateLimited(u32),
+    #[error("the game store is unavailable: {0}")]
+    Store(#[from] store::StoreError),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// The body of every refusal.
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        use ApiError::*;
+        match self {
+            MalformedJson(_) | BadRequest(_) => StatusCode::BAD_REQUEST,
+            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            MissingToken => StatusCode::UNAUTHORIZED,
+            BadToken | SpectatorsNotAllowed => StatusCode::FORBIDDEN,
+            NoSuchTable(_) => StatusCode::NOT_FOUND,
+            StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull => StatusCode::CONFLICT,
+            Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
+            Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            TooManyTables(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServerFull | Store(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        use ApiError::*;
+        match self {
+            MalformedJson(_) => "malformed_json",
+            InvalidBody(_) => "invalid_body",
+            NotJson => "not_json",
+            BodyTooLarge(_) => "body_too_large",
+            BadRequest(_) => "bad_request",
+            TooLong { .. } => "too_long",
+            MissingToken => "missing_token",
+            BadToken => "bad_token",
+            SpectatorsNotAllowed => "spectators_not_allowed",
+            NoSuchTable(_) => "not_found",
+            StaleState { .. } => "stale_state",
+            Illegal(i) => illegal_code(*i),
+            NotStarted => "not_started",
+            NotFinished => "not_finished",
+            SeatTaken(_) => "seat_taken",
+            TableFull => "table_full",
+            Rules(_) => "invalid_rules",
+            UnknownBot(_) => "unknown_bot",
+            TooManyTables(_) => "too_many_tables",
+            ServerFull => "server_full",
+            RateLimited(_) => "rate_limited",
+            Store(_) => "store_unavailable",
+            Internal(_) => "internal",
+        }
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody { code: self.code(), message: self.to_string() }
+    }
+}
+
+/// The engine's own snake_case name for the reason (`does_not_match`, `not_your_turn`, ...).
+fn illegal_code(i: IllegalAction) -> &'static str {
+    use IllegalAction::*;
+    match i {
+        GameOver => "game_over",
+        RoundOver => "round_over",
+        NoSuchSeat => "no_such_seat",
+        NotYourTurn => "not_your_turn",
+        CardNotInHand => "card_not_in_hand",
+        DoesNotMatch => "does_not_match",
+        ColorRequired => "color_required",
+        ColorNotAllowed => "color_not_allowed",
+        ColorNotInGame => "color_not_in_game",
+        MustAnswerDrawPenalty => "must_answer_draw_penalty",
+        MustPlayWhenAble => "must_play_when_able",
+        MustDrawBeforePass => "must_draw_before_pass",
+        AlreadyDrawn => "already_drawn",
+        OnlyDrawnCard => "only_drawn_card",
+        MustPlayDrawnCard => "must_play_drawn_card",
+        DrawPileEmpty => "draw_pile_empty",
+        WildDrawFourNotAllowed => "wild_draw_four_not_allowed",
+        MustAnswerChallenge => "must_answer_challenge",
+        NoChallengePending => "no_challenge_pending",
+        MustDeclareColor => "must_declare_color",
+        NoColorToDeclare => "no_color_to_declare",
+        MustChooseSwap => "must_choose_swap",
+        NoSwapPending => "no_swap_pending",
+        InvalidSwapTarget => "invalid_swap_target",
+        JumpInNotAllowed => "jump_in_not_allowed",
+        UnoCallsOff => "uno_calls_off",
+        NothingToCall => "nothing_to_call",
+        RoundNotOver => "round_not_over",
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        match r {
+            JsonRejection::JsonSyntaxError(e) => ApiError::MalformedJson(e.body_text()),
+            JsonRejection::JsonDataError(e) => ApiError::InvalidBody(e.body_text()),
+            JsonRejection::MissingJsonContentType(_) => ApiError::NotJson,
+            JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                ApiError::BodyTooLarge(crate::limits::MAX_BODY_BYTES)
+            }
+            other => ApiError::BadRequest(other.body_text()),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(self.body())).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_illegal_action_code_is_the_engines_serde_name() {
+        let all = [
+            IllegalAction::GameOver,
+            IllegalAction::DoesNotMatch,
+            IllegalAction::NotYourTurn,
+            IllegalAction::MustAnswerDrawPenalty,
+            IllegalAction::RoundNotOver,
+            IllegalAction::WildDrawFourNotAllowed,
+        ];
+        for i in all {
+            let serde = serde_json::to_value(i).expect("serialize");
+            assert_eq!(serde.as_str(), Some(illegal_code(i)));
+        }
+        assert_eq!(ApiError::Illegal(IllegalAction::DoesNotMatch).status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(ApiError::StaleState { sent: 1, current: 2 }.status(), StatusCode::CONFLICT);
+    }
+}

@@ -1,0 +1,19 @@
+//! Fixed input limits. Over-limit input is refused with a clear `{code, message}`, never a crash.
+//! The per-client and rate limits that a deployment may want to tune live in [`crate::Config`].
+
+/// Largest request body (JSON, including a rules file sent inline).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Largest WebSocket message a client may send.
+pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
+/// Display names, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+/// Bot names, in characters.
+pub const MAX_BOT_NAME_CHARS: usize = 32;
+/// Longest turn timer a table may set, in seconds.
+pub const MAX_TURN_SECONDS: u32 = 3600;
+/// Longest bot delay a table may set, in milliseconds.
+pub const MAX_BOT_DELAY_MS: u32 = 10_000;
+/// Recent events kept per table for readers who were not connected.
+pub const RECENT_EVENTS: usize = 64;
+/// Tables `GET /api/tables` lists at most.
+pub const MAX_LISTED: usize = 200;

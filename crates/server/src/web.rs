@@ -1,0 +1,34 @@
+//! The browser pages, built into the binary from `crates/server/web/`.
+//!
+//! To add a page or asset: put the file in `crates/server/web/` and add one line to [`FILES`]
+//! (`("/path/in/url", include_bytes!("../web/file"), "content-type")`). Nothing else changes:
+//! every entry is served at its path, `/` serves `index.html`.
+
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+/// (URL path, contents, content type).
+const FILES: &[(&str, &[u8], &str)] = &[
+    ("/index.html", include_bytes!("../web/index.html"), "text/html; charset=utf-8"),
+    ("/style.css", include_bytes!("../web/style.css"), "text/css; charset=utf-8"),
+    ("/api.js", include_bytes!("../web/api.js"), "text/javascript; charset=utf-8"),
+    ("/duel.html", include_bytes!("../web/duel.html"), "text/html; charset=utf-8"),
+    ("/duel.js", include_bytes!("../web/duel.js"), "text/javascript; charset=utf-8"),
+    ("/uno.html", include_bytes!("../web/uno.html"), "text/html; charset=utf-8"),
+    ("/uno.js", include_bytes!("../web/uno.js"), "text/javascript; charset=utf-8"),
+];
+
+/// Serves an embedded file, or 404.
+pub async fn serve(uri: Uri) -> Response {
+    let path = match uri.path() {
+        "/" => "/index.html",
+        p => p,
+    };
+    match FILES.iter().find(|(p, _, _)| *p == path) {
+        Some((_, body, ctype)) => {
+            ([(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")], *body).into_response()
+        }
+        None => (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "not found\n")
+            .into_response(),
+    }
+}

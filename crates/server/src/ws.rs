@@ -1,0 +1,150 @@
+//! One WebSocket per viewer: `GET /api/tables/{id}/ws?token=...` (no token: a spectator).
+//!
+//! Server → client: `{"type":"state", ...TableView}` on connect (the full current view, so a
+//! reconnect resumes), then `{"type":"update", ...TableView}` after every change with that
+//! change's events redacted for this viewer; `{"type":"error", code, message}` for a refused
+//! message. Client → server: `{"type":"action","action":{...},"version":N}`, `{"type":"ping"}`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+use uno::Action;
+
+use crate::api::{token, TokenQuery};
+use crate::limits;
+use crate::tables::{Table, Viewer};
+use crate::{ApiError, AppState};
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum ClientMessage {
+    Action { action: Action, version: u64 },
+    Ping,
+}
+
+pub async fn upgrade(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
+    let t = token(&headers, &q)?;
+    let table = app.table(&id)?;
+    let viewer = {
+        let st = table.state.lock().await;
+        app.resolve(&st, t.as_deref())?
+    };
+    Ok(ws
+        .max_message_size(limits::MAX_WS_MESSAGE_BYTES)
+        .max_frame_size(limits::MAX_WS_MESSAGE_BYTES)
+        .on_upgrade(move |socket| session(app, table, viewer, socket)))
+}
+
+fn error_text(e: &ApiError) -> Utf8Bytes {
+    let b = e.body();
+    Utf8Bytes::from(serde_json::json!({"type": "error", "code": b.code, "message": b.message}).to_string())
+}
+
+/// A token bucket: `rate` messages a second, bursts of `rate`.
+struct Bucket {
+    rate: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.rate);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn full_state(table: &Table, viewer: Viewer) -> Utf8Bytes {
+    let st = table.state.lock().await;
+    Utf8Bytes::from(serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default())
+}
+
+async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: WebSocket) {
+    // Subscribe and render the first view under one lock: no change is missed or sent twice.
+    let (first, mut rx, index) = {
+        let mut st = table.state.lock().await;
+        st.watch(viewer, 1);
+        let first = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
+        (Utf8Bytes::from(first), table.tx.subscribe(), st.viewer_index(viewer))
+    };
+    let rate = app.config().ws_messages_per_second.max(1);
+    let mut bucket = Bucket { rate: rate as f64, tokens: rate as f64, at: Instant::now() };
+    let mut ok = socket.send(Message::Text(first)).await.is_ok();
+    while ok {
+        tokio::select! {
+            push = rx.recv() => match push {
+                Ok(push) => {
+                    if push.closed.contains(&index) && viewer != Viewer::Spectator {
+                        let frame = CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") };
+                        let _ = socket.send(Message::Close(Some(frame))).await;
+                        break;
+                    }
+                    let text = match push.views.get(index).cloned().flatten() {
+                        Some(t) => t,
+                        None => full_state(&table, viewer).await,
+                    };
+                    ok = socket.send(Message::Text(text)).await.is_ok();
+                }
+                // Too slow to keep up: skip to the present.
+                Err(RecvError::Lagged(_)) => ok = socket.send(Message::Text(full_state(&table, viewer).await)).await.is_ok(),
+                Err(RecvError::Closed) => break,
+            },
+            msg = socket.recv() => match msg {
+                Some(Ok(Message::Text(text))) => {
+                    if !bucket.take() {
+                        ok = socket.send(Message::Text(error_text(&ApiError::RateLimited(rate)))).await.is_ok();
+                        continue;
+                    }
+                    let reply = handle(&app, &table, viewer, text.as_str()).await;
+                    if let Some(r) = reply {
+                        ok = socket.send(Message::Text(r)).await.is_ok();
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    let e = ApiError::BadRequest("send JSON text messages".into());
+                    ok = socket.send(Message::Text(error_text(&e))).await.is_ok();
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+    table.state.lock().await.watch(viewer, -1);
+}
+
+/// Handles one client message; the answer to send back, if any (an accepted action is answered
+/// by the `update` push every viewer gets).
+async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, text: &str) -> Option<Utf8Bytes> {
+    let msg: ClientMessage = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) if e.is_syntax() || e.is_eof() => return Some(error_text(&ApiError::MalformedJson(e.to_string()))),
+        Err(e) => return Some(error_text(&ApiError::InvalidBody(e.to_string()))),
+    };
+    match msg {
+        ClientMessage::Ping => Some(Utf8Bytes::from_static("{\"type\":\"pong\"}")),
+        ClientMessage::Action { action, version } => {
+            let Viewer::Seat(seat) = viewer else { return Some(error_text(&ApiError::MissingToken)) };
+            app.act_seat(table, seat, action, version).await.err().map(|e| error_text(&e))
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! The Duel routes through the router: create, place, next round, move with the computer's
+//! answer in the same response, end, get; errors as `{code, message}` with the engine's text.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use serde_json::{json, Value};
+use server::duel_api::{routes, DuelGames};
+use tower::ServiceExt;
+
+fn app() -> Router {
+    routes(DuelGames::new())
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    let body = match body {
+        Some(v) => {
+            req = req.header("content-type", "application/json");
+            Body::from(v.to_string())
+        }
+        None => Body::empty(),
+    };
+    let res = app.clone().oneshot(req.body(body).expect("request")).await.expect("response");
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20).await.expect("body");
+    let value = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes).expect("json body") };
+    (status, value)
+}
+
+async fn create(app: &Router, body: Value) -> String {
+    let (status, v) = call(app, "POST", "/api/duel", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    v["id"].as_str().expect("id").to_string()
+}
+
+async fn ok(app: &Router, id: &str, route: &str, body: Option<Value>) -> Value {
+    let (status, v) = call(app, "POST", &format!("/api/duel/{id}/{route}"), body).await;
+    assert_eq!(status, StatusCode::OK, "{route}: {v}");
+    v
+}
+
+async fn place(app: &Router, id: &str, cell: &str, key: &str) -> (StatusCode, Value) {
+    call(app, "POST", &format!("/api/duel/{id}/place"), Some(json!({"cell": cell, "key": key}))).await
+}
+
+#[tokio::test]
+async fn config_offers_the_default_size_and_difficulties() {
+    let (status, v) = call(&app(), "GET", "/api/duel/config", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["default_width"], json!(duel::DEFAULT_WIDTH));
+    assert_eq!(v["default_height"], json!(duel::DEFAULT_HEIGHT));
+    assert_eq!(v["difficulties"], json!(["easy", "medium", "hard", "expert"]));
+}
+
+#[tokio::test]
+async fn create_takes_size_and_difficulty() {
+    let app = app();
+    let (status, v) =
+        call(&app, "POST", "/api/duel", Some(json!({"difficulty": "easy", "width": 7, "height": 3}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(v["difficulty"], "easy");
+    assert_eq!((v["width"].as_u64(), v["height"].as_u64()), (Some(7), Some(3)));
+    assert_eq!(v["cells"].as_array().map(Vec::len), Some(3));
+    assert_eq!(v["cells"][0].as_array().map(Vec::len), Some(7));
+    assert_eq!(v["status"]["stage"], json!({"stage": "setup", "round": 1}));
+
+    let (status, v) = call(&app, "POST", "/api/duel", Some(json!({}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!((v["width"].as_u64(), v["difficulty"].as_str()), (Some(6), Some("hard")));
+
+    let (status, v) = call(&app, "POST", "/api/duel", Some(json!({"width": 0, "height": 6}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["code"], "bad_size");
+    assert_eq!(v["message"], "The grid must be 1 to 26 cells in each direction (asked for 0x6).");
+
+    let (status, v) = call(&app, "POST", "/api/duel", Some(json!({"difficulty": "godlike"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["code"], "invalid_body");
+    assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()));
+}
+
+#[tokio::test]
+async fn setup_errors_carry_the_engine_message_and_change_nothing() {
+    let app = app();
+    let id = create(&app, json!({"difficulty": "easy"})).await;
+
+    let (status, v) = place(&app, &id, "a1", "x").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["code"], "not_block_key");
+    assert_eq!(
+        v["message"],
+        "In round 1 of the setup only blocks can be placed: type the letter \"b\" (you typed \"x\"). Nothing was placed."
+    );
+    let (_, game) = call(&app, "GET", &format!("/api/duel/{id}"), None).await;
+    assert_eq!(game["cells"][0][0], json!({"kind": "empty"}));
+
+    let (status, v) = place(&app, &id, "c3", "b").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["cells"][2][2], json!({"kind": "block"}));
+    assert_eq!(v["events"], json!([{"event": "placed", "cell": "c3", "object": {"kind": "block"}}]));
+
+    let (_, v) = place(&app, &id, "c3", "b").await;
+    assert_eq!(v["code"], "cell_occupied");
+    let (_, v) = place(&app, &id, "zz", "b").await;
+    assert_eq!(v["code"], "bad_cell");
+    let (_, v) = place(&app, &id, "g1", "b").await;
+    assert_eq!(
+        (v["code"].as_str(), v["message"].as_str()),
+        (Some("outside_grid"), Some("Cell g1 is not on the 6x6 grid."))
+    );
+
+    ok(&app, &id, "next-round", None).await;
+    let (status, v) = call(&app, "POST", &format!("/api/duel/{id}/next-round"), None).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["message"], "Place at least one red piece before proceeding to the next round.");
+    let (_, v) = place(&app, &id, "a1", "0").await;
+    assert_eq!(v["code"], "not_rank_key");
+    assert_eq!(place(&app, &id, "a1", "6").await.0, StatusCode::OK);
+    let (_, v) = place(&app, &id, "b1", "6").await;
+    assert_eq!(v["message"], "At most 1 red piece may have the number 6. Nothing was placed.");
+    // A move in the setup stage is refused with the engine's message.
+    let (_, v) = call(&app, "POST", &format!("/api/duel/{id}/move"), Some(json!({"cell": "a1", "key": "s"}))).await;
+    assert_eq!(v["code"], "not_playing");
+    let (_, v) = call(&app, "POST", &format!("/api/duel/{id}/end"), None).await;
+    assert_eq!(v["code"], "not_playing");
+
+    ok(&app, &id, "next-round", None).await;
+    let (_, v) = call(&app, "POST", &format!("/api/duel/{id}/next-round"), None).await;
+    assert_eq!(v["message"], "Place at least one black piece before proceeding to the play stage.");
+}
+
+#[tokio::test]
+async fn a_move_gets_the_computers_answer_in_the_same_response() {
+    let app = app();
+    let id = create(&app, json!({"difficulty": "easy", "width": 5, "height": 4})).await;
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "a1", "6").await.0, StatusCode::OK);
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "e4", "1").await.0, StatusCode::OK);
+    let v = ok(&app, &id, "next-round", None).await;
+    assert_eq!(v["status"]["stage"], json!({"stage": "play", "round": 1, "to_move": "red"}));
+
+    let (status, v) =
+        call(&app, "POST", &format!("/api/duel/{id}/move"), Some(json!({"cell": "a1", "key": "q"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["code"], "not_move_key");
+    let (_, v) = call(&app, "POST", &format!("/api/duel/{id}/move"), Some(json!({"cell": "a1", "key": "w"}))).await;
+    assert_eq!(v["code"], "off_grid");
+    let (_, v) = call(&app, "POST", &format!("/api/duel/{id}/move"), Some(json!({"cell": "e4", "key": "w"}))).await;
+    assert_eq!(v["message"], "Select one of the red pieces: cell e4 holds a black 1.");
+
+    let v = ok(&app, &id, "move", Some(json!({"cell": "a1", "key": "s"}))).await;
+    assert_eq!(v["events"][0], json!({"event": "moved", "side": "red", "from": "a1", "to": "a2", "dir": "down"}));
+    let answer = v["computer"].as_array().expect("computer events");
+    assert_eq!(answer[0]["event"], "moved");
+    assert_eq!(answer[0]["side"], "black");
+    assert_eq!(answer[0]["from"], "e4");
+    assert_eq!(v["status"]["stage"], json!({"stage": "play", "round": 2, "to_move": "red"}));
+    assert_eq!(v["last_move"]["side"], "black");
+    assert_eq!(v["last_move"]["from"], "e4");
+    assert_eq!(v["status"]["red_left"], 1);
+
+    let v = ok(&app, &id, "end", None).await;
+    assert_eq!(v["status"]["outcome"], "draw");
+    assert_eq!(v["outcome_message"], "Draw: both sides still have pieces on the grid.");
+    assert_eq!(v["end_reason"], "The play stage was ended by the user.");
+
+    // The end stage refuses everything and stays as it is.
+    for (route, body) in [
+        ("move", Some(json!({"cell": "a2", "key": "s"}))),
+        ("place", Some(json!({"cell": "c2", "key": "b"}))),
+        ("next-round", None),
+        ("end", None),
+    ] {
+        let (status, v) = call(&app, "POST", &format!("/api/duel/{id}/{route}"), body).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{route}");
+        assert_eq!(v["code"], "game_over");
+        assert_eq!(v["message"], "The game is over; it no longer reacts to input.");
+    }
+    let (_, game) = call(&app, "GET", &format!("/api/duel/{id}"), None).await;
+    assert_eq!(game["status"]["outcome"], "draw");
+}
+
+#[tokio::test]
+async fn a_winning_attack_ends_the_game_without_a_computer_move() {
+    let app = app();
+    let id = create(&app, json!({"difficulty": "easy"})).await;
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "a1", "6").await.0, StatusCode::OK);
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "a2", "5").await.0, StatusCode::OK);
+    ok(&app, &id, "next-round", None).await;
+    let v = ok(&app, &id, "move", Some(json!({"cell": "a1", "key": "s"}))).await;
+    assert_eq!(v["computer"], json!([]));
+    assert_eq!(v["status"]["outcome"], "red_wins");
+    assert_eq!(v["outcome_message"], "You win: no black piece is left.");
+    assert_eq!(v["last_move"], json!({"side": "red", "from": "a1", "to": "a2", "eliminated": "black"}));
+}
+
+#[tokio::test]
+async fn unknown_games_and_bad_bodies_are_clear_errors() {
+    let app = app();
+    let (status, v) = call(&app, "GET", "/api/duel/nope", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(v["code"], "not_found");
+    let (status, v) = call(&app, "POST", "/api/duel/nope/next-round", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(v["message"], "There is no Duel game \"nope\". Start a new game.");
+
+    let id = create(&app, json!({})).await;
+    let (status, v) = call(&app, "POST", &format!("/api/duel/{id}/place"), Some(json!({"cell": "a1"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["code"], "invalid_body");
+    let res = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .method("POST")
+                .uri(format!("/api/duel/{id}/place"))
+                .header("content-type", "application/json")
+                .body(Body::from("{not json"))
+                .expect("request"),
+        )
+        .await
+        .expect("response");
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
+    let store = store::Store::open_in_memory().expect("store");
+    let first = routes(DuelGames::with_store(store.clone()));
+    let id = create(&first, json!({"difficulty": "easy", "width": 5, "height": 5})).await;
+    assert_eq!(place(&first, &id, "c3", "b").await.0, StatusCode::OK);
+    ok(&first, &id, "next-round", None).await;
+    assert_eq!(place(&first, &id, "a1", "6").await.0, StatusCode::OK);
+    assert_eq!(place(&first, &id, "b1", "2").await.0, StatusCode::OK);
+    ok(&first, &id, "next-round", None).await;
+    assert_eq!(place(&first, &id, "e5", "1").await.0, StatusCode::OK);
+    ok(&first, &id, "next-round", None).await;
+    let before = ok(&first, &id, "move", Some(json!({"cell": "a1", "key": "s"}))).await;
+    // A refused action is not stored.
+    let (status, _) =
+        call(&first, "POST", &format!("/api/duel/{id}/move"), Some(json!({"cell": "a2", "key": "x"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // A new server on the same store: the game is loaded and replayed when asked for.
+    let second = routes(DuelGames::with_store(store.clone()));
+    let (status, after) = call(&second, "GET", &format!("/api/duel/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    for field in ["cells", "status", "last_move", "difficulty", "width", "height"] {
+        assert_eq!(after[field], before[field], "{field}");
+    }
+    let v = ok(&second, &id, "end", None).await;
+    assert_eq!(v["status"]["outcome"], "draw");
+
+    let stored = store.load(&id).await.expect("load").expect("stored game");
+    assert_eq!(stored.kind, "duel");
+    assert_eq!(stored.status, store::Status::Finished);
+    // 3 setup rounds' worth of actions, the user's move, the computer's answer, the end.
+    assert_eq!(stored.actions.len(), 10);
+
+    let (status, v) = call(&second, "GET", "/api/duel/0123456789abcdef", None).await;
+    assert_eq!((status, v["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+}

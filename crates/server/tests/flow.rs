@@ -1,0 +1,126 @@
+//! Through the router: a table with two humans and two bots, played to the end; auth refusals.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let mut b = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        b = b.header("authorization", format!("Bearer {t}"));
+    }
+    let req = match body {
+        Some(s) => b.header("content-type", "application/json").body(Body::from(s)),
+        None => b.body(Body::empty()),
+    }
+    .expect("request");
+    let resp = app.clone().oneshot(req).await.expect("response");
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+async fn setup() -> (axum::Router, String, String, String) {
+    let store = store::Store::open_in_memory().expect("store");
+    let config = server::Config { bot_delay: Duration::from_millis(0), ..Default::default() };
+    let state = server::AppState::new(store, config).await.expect("state");
+    let app = server::app(state);
+    let create = json!({
+        "preset": "official", "house_rules": {"match_target": 0}, "name": "Ann", "seed": 7,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "human"}, {"kind": "bot", "bot": "first"}]
+    });
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let ann = created["token"].as_str().expect("token").to_string();
+    assert_eq!(ann.len(), 32);
+    assert_eq!(created["table"]["status"], "waiting");
+    let (s, joined) =
+        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    assert_eq!(joined["seat"], 2);
+    let bob = joined["token"].as_str().expect("token").to_string();
+    (app, id, ann, bob)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_humans_and_two_bots_play_to_the_end() {
+    let (app, id, ann, bob) = setup().await;
+    let tokens = [(0usize, ann.as_str()), (2, bob.as_str())];
+    let mut finished = false;
+    for _ in 0..20_000 {
+        let (s, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+        assert_eq!(s, StatusCode::OK);
+        if v["status"] == "finished" {
+            finished = true;
+            break;
+        }
+        let current = v["view"]["current"].as_u64().expect("current") as usize;
+        let Some((_, tok)) = tokens.iter().find(|(seat, _)| *seat == current) else {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+            continue;
+        };
+        let (_, mine) = call(&app, "GET", &format!("/api/tables/{id}"), Some(tok), None).await;
+        let legal = mine["legal_actions"].as_array().cloned().unwrap_or_default();
+        let Some(action) = legal.iter().find(|a| a["type"] != "call_uno").or(legal.first()) else { continue };
+        let body = json!({"action": action, "version": mine["version"]}).to_string();
+        let (s, r) = call(&app, "POST", &format!("/api/tables/{id}/actions"), Some(tok), Some(body)).await;
+        // A bot may have moved between our read and our action: stale is fine, nothing else is.
+        assert!(s == StatusCode::OK || s == StatusCode::CONFLICT, "{s} {r}");
+    }
+    assert!(finished, "the game did not finish");
+    let (s, r) = call(&app, "POST", &format!("/api/tables/{id}/rematch"), Some(&bob), None).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(r["generation"], 1);
+}
+
+#[tokio::test]
+async fn wrong_tokens_spectators_and_bad_input_are_refused() {
+    let (app, id, ann, bob) = setup().await;
+    let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+    let version = v["version"].clone();
+    let current = v["view"]["current"].as_u64().expect("current");
+    let draw = json!({"action": {"type": "draw"}, "version": version}).to_string();
+    let url = format!("/api/tables/{id}/actions");
+    let (s, e) = call(&app, "POST", &url, None, Some(draw.clone())).await;
+    assert_eq!((s, e["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("missing_token")));
+    let (s, e) = call(&app, "POST", &url, Some("0123456789abcdef0123456789abcdef"), Some(draw.clone())).await;
+    assert_eq!((s, e["code"].as_str()), (StatusCode::FORBIDDEN, Some("bad_token")));
+    // Another seat's token acts as that seat, never as the current one.
+    let other = if current == 0 { &bob } else { &ann };
+    if current == 0 || current == 2 {
+        let (s, e) = call(&app, "POST", &url, Some(other), Some(draw.clone())).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    }
+    let (s, e) = call(&app, "POST", &url, Some(&ann), Some("{not json".into())).await;
+    assert_eq!((s, e["code"].as_str()), (StatusCode::BAD_REQUEST, Some("malformed_json")));
+    let (s, e) =
+        call(&app, "POST", &url, Some(&ann), Some(json!({"action": {"type": "fly"}, "version": 0}).to_string())).await;
+    assert_eq!((s, e["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_body")));
+    let stale = json!({"action": {"type": "draw"}, "version": 9999}).to_string();
+    let (s, e) = call(&app, "POST", &url, Some(&ann), Some(stale)).await;
+    assert_eq!((s, e["code"].as_str()), (StatusCode::CONFLICT, Some("stale_state")));
+    let huge = format!("{{\"name\": \"{}\"}}", "x".repeat(200_000));
+    let (s, e) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(huge)).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{e}");
+    let (s, e) = call(&app, "POST", "/api/tables/nope/join", None, Some(json!({"name": "Z"}).to_string())).await;
+    assert_eq!((s, e["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+    let long = json!({"name": "n".repeat(100)}).to_string();
+    let (s, _) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(long)).await;
+    assert!(s.is_client_error());
+    // The spectator view holds no hand; the server still answers after all of the above.
+    let (s, v) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["view"]["hand"], json!([]));
+    assert_eq!(v["you"], Value::Null);
+}

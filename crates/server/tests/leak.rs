@@ -1,0 +1,198 @@
+//! Leak test: in full random games, no HTTP answer and no WebSocket push holds a card its viewer
+//! may not see. Each message is checked against a shadow engine game at the message's version.
+#![allow(clippy::needless_range_loop)] // seats 0..4 and the spectator at 4 index the tokens
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use futures_util::StreamExt;
+use http_body_util::BodyExt;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+use uno::{Action, Game, Rules, Seat};
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let mut b = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        b = b.header("authorization", format!("Bearer {t}"));
+    }
+    let req = match body {
+        Some(s) => b.header("content-type", "application/json").body(Body::from(s)),
+        None => b.body(Body::empty()),
+    }
+    .expect("request");
+    let resp = app.clone().oneshot(req).await.expect("response");
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+/// What a seat may know at one version: its own hand and its pending drawn card.
+#[derive(Clone)]
+struct Snap {
+    hands: Vec<Vec<String>>,
+    drawn: Option<String>,
+    current: usize,
+}
+
+fn snap(g: &Game) -> Snap {
+    Snap {
+        hands: (0..g.players()).map(|s| g.hand(Seat(s as u8)).iter().map(|c| c.to_string()).collect()).collect(),
+        drawn: g.drawn_card().map(|c| c.to_string()),
+        current: g.current().index(),
+    }
+}
+
+/// Checks one message for `viewer` (None: spectator).
+fn check(msg: &Value, viewer: Option<usize>, snaps: &HashMap<u64, Snap>) {
+    let version = msg["version"].as_u64().expect("version");
+    let s = snaps.get(&version).expect("a known version");
+    let mut hand: Vec<String> =
+        msg["view"]["hand"].as_array().expect("hand").iter().map(|c| c.as_str().unwrap_or("").to_string()).collect();
+    let mut own = viewer.map(|v| s.hands[v].clone()).unwrap_or_default();
+    hand.sort();
+    own.sort();
+    assert_eq!(hand, own, "viewer {viewer:?} saw a hand that is not its own at version {version}");
+    if !msg["view"]["drawn_card"].is_null() {
+        assert_eq!(viewer, Some(s.current), "a drawn card shown to another viewer");
+        assert_eq!(msg["view"]["drawn_card"].as_str(), s.drawn.as_deref());
+    }
+    for e in msg["events"].as_array().expect("events") {
+        let ev = &e["event"];
+        if ev["type"] == "cards_drawn" {
+            let cards = ev["cards"].as_array().expect("cards");
+            let seat = ev["seat"].as_u64().map(|x| x as usize);
+            assert!(cards.is_empty() || seat == viewer, "viewer {viewer:?} saw seat {seat:?}'s drawn cards");
+        }
+    }
+    // Nothing else may name another hand: only `view.hand` carries a hand.
+    let mut stack = vec![(String::new(), msg.clone())];
+    while let Some((path, v)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    if k == "hand" || k == "hands" {
+                        assert_eq!(path, ".view", "a hand at {path}.{k}");
+                    }
+                    stack.push((format!("{path}.{k}"), x));
+                }
+            }
+            Value::Array(a) => stack.extend(a.into_iter().map(|x| (path.clone(), x))),
+            _ => {}
+        }
+    }
+    for a in msg["legal_actions"].as_array().expect("legal") {
+        if let Some(c) = a["card"].as_str() {
+            assert!(own.iter().any(|h| h == c), "a legal action with a card not in the viewer's hand");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_response_or_push_shows_a_hidden_card() {
+    let store = store::Store::open_in_memory().expect("store");
+    let state = server::AppState::new(store, server::Config::default()).await.expect("state");
+    let app = server::app(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let served = app.clone();
+    tokio::spawn(async move { axum::serve(listener, served).await });
+
+    for (game_no, preset) in ["official", "two-color", "csce322"].iter().enumerate() {
+        let seed = 100 + game_no as u64;
+        let create = json!({"preset": preset, "house_rules": {"match_target": 0, "seven_zero": "on"},
+            "seed": seed, "name": "P0", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+        let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+        assert_eq!(s, StatusCode::CREATED, "{created}");
+        let id = created["id"].as_str().expect("id").to_string();
+        let mut tokens = vec![created["token"].as_str().expect("t").to_string()];
+        for i in 1..4 {
+            let (_, j) = call(
+                &app,
+                "POST",
+                &format!("/api/tables/{id}/join"),
+                None,
+                Some(json!({"name": format!("P{i}")}).to_string()),
+            )
+            .await;
+            tokens.push(j["token"].as_str().expect("token").to_string());
+        }
+        let rules = Rules::new(
+            uno::rules::preset_config(preset)
+                .map(|mut c| {
+                    c.scoring.target = None;
+                    c.play.seven_zero = uno::rules::SevenZero::On;
+                    c
+                })
+                .expect("preset"),
+        )
+        .expect("rules");
+        let mut shadow = Game::new(rules, 4, seed).expect("game");
+        let mut snaps = HashMap::new();
+        snaps.insert(0u64, snap(&shadow));
+        // One socket per seat and one spectator, all collecting pushes.
+        let mut sockets = Vec::new();
+        for v in 0..5 {
+            let q = if v < 4 { format!("?token={}", tokens[v]) } else { String::new() };
+            let (ws, _) =
+                tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws{q}")).await.expect("ws");
+            sockets.push(ws);
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut version = 0u64;
+        let mut steps = 0;
+        while !shadow.is_over() && steps < 20_000 {
+            steps += 1;
+            let seat = shadow.current().index();
+            let legal = shadow.legal_actions();
+            // Mostly real moves: random UNO calls would make games very long.
+            let moves: Vec<Action> = legal.iter().copied().filter(|a| *a != Action::CallUno).collect();
+            let pool = if moves.is_empty() || rng.gen_bool(0.05) { &legal } else { &moves };
+            let action: Action = pool[rng.gen_range(0..pool.len())];
+            let body = json!({"action": action, "version": version}).to_string();
+            let (s, r) =
+                call(&app, "POST", &format!("/api/tables/{id}/actions"), Some(&tokens[seat]), Some(body)).await;
+            assert_eq!(s, StatusCode::OK, "{r}");
+            shadow.apply(Seat(seat as u8), action).expect("legal");
+            version += 1;
+            snaps.insert(version, snap(&shadow));
+            check(&r, Some(seat), &snaps);
+            if steps % 7 == 0 {
+                for v in 0..5 {
+                    let t = (v < 4).then(|| tokens[v].as_str());
+                    let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), t, None).await;
+                    check(&view, (v < 4).then_some(v), &snaps);
+                }
+            }
+        }
+        assert!(shadow.is_over(), "{preset}: the game did not end");
+        // Every push up to the last version, for every viewer.
+        for (v, ws) in sockets.iter_mut().enumerate() {
+            let mut seen = 0;
+            loop {
+                let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+                    .await
+                    .expect("a push")
+                    .expect("open")
+                    .expect("frame");
+                let text = msg.into_text().expect("text");
+                let m: Value = serde_json::from_str(text.as_str()).expect("json");
+                check(&m, (v < 4).then_some(v), &snaps);
+                seen += 1;
+                if m["version"].as_u64() == Some(version) {
+                    break;
+                }
+            }
+            assert!(seen > 1);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+// Shared by every page: JSON requests to the server and small DOM helpers.
+// The server is authoritative; a refused request carries its message, which pages show as is.
+
+/** An error answered by the server: `{code, message}` plus the HTTP status. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Sends a JSON request (with a seat token, if given); resolves with the answer's JSON, rejects
+ * with an ApiError. */
+export async function request(method, url, body, token) {
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.');
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const message = (data && data.message) || text || `The server answered ${res.status}.`;
+    throw new ApiError(res.status, (data && data.code) || 'http', message);
+  }
+  return data;
+}
+
+/** Creates an element: el('button', {class: 'x', onclick: f}, 'text', child). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') node.addEventListener(k.slice(2), v);
+    else if (k === 'class') node.className = v;
+    else if (k === 'dataset') Object.assign(node.dataset, v);
+    else if (v === true) node.setAttribute(k, '');
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/** Puts `text` in a live region so screen readers announce it (even when it repeats). */
+export function announce(region, text) {
+  region.textContent = '';
+  // A fresh text node on the next frame makes repeated messages announced again.
+  requestAnimationFrame(() => {
+    region.textContent = text;
+  });
+}
+
+/** Shows an inline error (never alert()); an empty message hides it. */
+export function showError(box, message) {
+  box.textContent = message || '';
+  box.hidden = !message;
+}
+
+/** Upper-cases the first letter. */
+export function capitalize(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
