@@ -2,7 +2,7 @@
 
 use rand::SeedableRng;
 use uno::game::{SimRng, View};
-use uno::{Action, Card, Observation, Phase, Seat};
+use uno::{Action, CardSet, Observation, Phase, Seat};
 
 use crate::{should_call_uno, Bot};
 
@@ -32,16 +32,18 @@ impl Bot for RandomBot {
             return Action::CallUno;
         }
         let legal = &obs.legal_actions;
-        let mut cards: Vec<Card> = Vec::new();
+        // The playable kinds in card-index order, as `View::playable_set` gives them.
+        let mut cards = CardSet::EMPTY;
         for a in legal {
             if let Action::Play { card, .. } = a {
-                if !cards.contains(card) {
-                    cards.push(*card);
-                }
+                cards.insert(*card);
             }
         }
-        if !cards.is_empty() {
-            let card = cards[self.rng.below(cards.len())];
+        let pick = match cards.len() {
+            0 => None,
+            n => cards.nth(self.rng.below(n)),
+        };
+        if let Some(card) = pick {
             if !card.is_wild() {
                 return Action::Play { card, color: None };
             }
@@ -70,9 +72,12 @@ impl Bot for RandomBot {
         if view.can_call_own_uno() {
             return Action::CallUno;
         }
-        let plays = view.plays();
-        if !plays.is_empty() {
-            let card = plays[self.rng.below(plays.len())];
+        let plays = view.playable_set();
+        let pick = match plays.len() {
+            0 => None,
+            n => plays.nth(self.rng.below(n)),
+        };
+        if let Some(card) = pick {
             if !card.is_wild() {
                 return Action::Play { card, color: None };
             }

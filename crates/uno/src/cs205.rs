@@ -132,7 +132,7 @@ impl Status {
             discard: game.discard_pile().iter().rev().copied().collect(),
             current,
             direction,
-            hands: game.hands().to_vec(),
+            hands: game.hands().iter().map(|h| h.to_vec()).collect(),
         }
     }
 

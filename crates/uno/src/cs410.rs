@@ -316,7 +316,7 @@ impl GameState {
     pub fn hand(&self, player: usize) -> &[Card] {
         self.game.hand(Seat(player.min(255) as u8))
     }
-    pub fn hands(&self) -> &[Vec<Card>] {
+    pub fn hands(&self) -> &[crate::hand::Hand] {
         self.game.hands()
     }
     /// The draw pile, top card (the next one drawn) first.

@@ -14,6 +14,7 @@ use thiserror::Error;
 use crate::action::{Action, IllegalAction};
 use crate::card::{Card, Color, Direction, Face, Seat};
 use crate::event::{DrawReason, EndReason, Event, Mute, Outcome, Sink};
+use crate::hand::{CardSet, Hand};
 use crate::rules::{
     DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, Rules, RulesError, SevenZero, Stacking,
     TwoPlayerRule, UnoCall, WildDrawFourRule,
@@ -72,7 +73,7 @@ pub struct Game {
     rng: GameRng,
     seed: u64,
     players: usize,
-    hands: Vec<Vec<Card>>,
+    hands: Vec<Hand>,
     /// Top card last.
     draw_pile: Vec<Card>,
     /// Top card last.
@@ -134,7 +135,8 @@ impl Game {
     /// Like [`Game::new_quiet`], but everything random follows [`SimRng`], a small portable
     /// generator several times faster than ChaCha: for simulation and bots' playouts. The same
     /// seed gives the same game on every platform, but not the game `Game::new` deals; records
-    /// and the store keep using `Game::new`.
+    /// and the store keep using `Game::new`. Its draw pile has no fixed order: each draw takes
+    /// a uniformly random card of it (see `pop_draw`), so `draw_pile()` lists its cards only.
     pub fn new_fast(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         rules.check_players(players)?;
@@ -182,7 +184,7 @@ impl Game {
         }
         let top = *deal.discard.first().ok_or(SetupError::EmptyDiscard)?;
         let mut game = Game::empty(rules, players, seed);
-        game.hands = deal.hands;
+        game.hands = deal.hands.into_iter().map(Hand::from_cards).collect();
         game.draw_pile = deal.draw_pile.into_iter().rev().collect();
         game.discard = deal.discard.into_iter().rev().collect();
         game.color = deal.color.or(top.color()).unwrap_or(game.rules.colors()[0]);
@@ -200,7 +202,7 @@ impl Game {
             rng: GameRng::Portable(ChaCha8Rng::seed_from_u64(seed)),
             seed,
             players,
-            hands: vec![Vec::with_capacity(rules.hand_size() * 2); players],
+            hands: vec![Hand::with_capacity(rules.hand_size() * 2); players],
             draw_pile: Vec::with_capacity(rules.deck().len()),
             discard: Vec::with_capacity(rules.deck().len()),
             color,
@@ -259,9 +261,9 @@ impl Game {
         self.discard.last().copied().unwrap_or(Card::WILD)
     }
     pub fn hand(&self, seat: Seat) -> &[Card] {
-        self.hands.get(seat.index()).map(Vec::as_slice).unwrap_or(&[])
+        self.hands.get(seat.index()).map(Hand::as_slice).unwrap_or(&[])
     }
-    pub fn hands(&self) -> &[Vec<Card>] {
+    pub fn hands(&self) -> &[Hand] {
         &self.hands
     }
     /// The draw pile, bottom card first (the next card drawn is the last).
@@ -462,24 +464,23 @@ impl Game {
             }
             _ => return out,
         }
-        let top = self.top();
-        let answering = self.pending > 0 || matches!(self.phase, Phase::Challenge { .. });
-        let restricted = !answering && self.rules.wild_draw_four() == WildDrawFourRule::Restricted;
-        let hand = &self.hands[seat.index()];
-        let held_color = restricted && hand.iter().any(|c| c.color() == Some(self.color));
-        let mut seen = 0u64;
-        for &card in hand {
-            let bit = 1u64 << card.index();
-            if seen & bit != 0 {
-                continue;
+        let ok = match self.phase {
+            Phase::Challenge { .. } => {
+                let top = self.top();
+                let mut set = CardSet::EMPTY;
+                for c in self.hands[seat.index()].kinds().iter() {
+                    if self.stackable(c, top) {
+                        set.insert(c);
+                    }
+                }
+                set
             }
-            seen |= bit;
-            let ok = if answering {
-                self.stackable(card, top)
-            } else {
-                card.matches(top, self.color) && !(card == Card::WILD_DRAW_FOUR && held_color)
-            };
-            if ok {
+            _ => self.playable_kinds(seat),
+        };
+        let mut seen = CardSet::EMPTY;
+        for &card in self.hands[seat.index()].iter() {
+            if ok.contains(card) && !seen.contains(card) {
+                seen.insert(card);
                 out.push(card);
             }
         }
@@ -522,12 +523,65 @@ impl Game {
         }
     }
 
+    #[inline]
     fn holds_color(&self, seat: Seat, color: Color) -> bool {
-        self.hands[seat.index()].iter().any(|c| c.color() == Some(color))
+        self.hands[seat.index()].kinds().intersects(CardSet::of_color(color))
     }
 
     fn has_playable(&self, seat: Seat) -> bool {
-        self.hands[seat.index()].iter().any(|&c| self.is_playable(c))
+        !self.playable_kinds(seat).is_empty()
+    }
+
+    /// The kinds in `seat`'s hand that `is_playable` accepts, as one set: an AND of masks on
+    /// the common path, with the rare stacking answer filtered card by card.
+    #[inline]
+    fn playable_kinds(&self, seat: Seat) -> CardSet {
+        let held = self.hands[seat.index()].kinds();
+        let top = self.top();
+        if self.pending > 0 {
+            let mut out = CardSet::EMPTY;
+            for c in held.iter() {
+                if self.stackable(c, top) {
+                    out.insert(c);
+                }
+            }
+            return out;
+        }
+        let mut set = held.and(CardSet::matching(top, self.color));
+        if self.rules.wild_draw_four() == WildDrawFourRule::Restricted && held.intersects(CardSet::of_color(self.color))
+        {
+            set.remove(Card::WILD_DRAW_FOUR);
+        }
+        set
+    }
+
+    /// The kinds `seat` may play now, as a set (index order): the same cards as the `Play`
+    /// actions of `legal_actions_for(seat)` and as [`Game::plays_for`], without their order.
+    #[inline]
+    pub fn playable_set(&self, seat: Seat) -> CardSet {
+        if seat.index() >= self.players {
+            return CardSet::EMPTY;
+        }
+        if seat == self.current {
+            match self.phase {
+                Phase::Play => return self.playable_kinds(seat),
+                // After a draw only the drawn card may follow, and no penalty is pending.
+                Phase::DrawnCard => {
+                    return match self.drawn {
+                        Some(card) if self.hands[seat.index()].kinds().contains(card) && self.is_playable(card) => {
+                            CardSet::single(card)
+                        }
+                        _ => CardSet::EMPTY,
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = CardSet::EMPTY;
+        for c in self.plays_for(seat).iter() {
+            out.insert(*c);
+        }
+        out
     }
 
     /// Whether a card can still come from the draw pile (directly or by reshuffling).
@@ -777,13 +831,12 @@ impl Game {
             self.current = seat;
         }
         self.close_uno_window();
-        let hand = &mut self.hands[seat.index()];
-        let Some(pos) = hand.iter().position(|&c| c == card) else {
-            return;
-        };
         let prev_color = self.color;
-        let guilty = card == Card::WILD_DRAW_FOUR && hand.iter().any(|c| c.color() == Some(prev_color));
-        hand.remove(pos);
+        let guilty = card == Card::WILD_DRAW_FOUR && self.holds_color(seat, prev_color);
+        let hand = &mut self.hands[seat.index()];
+        if !hand.take(card) {
+            return;
+        }
         let left = hand.len();
         self.discard.push(card);
         self.color = card.color().or(color).unwrap_or(prev_color);
@@ -963,9 +1016,32 @@ impl Game {
             let top = self.discard.pop()?;
             std::mem::swap(&mut self.draw_pile, &mut self.discard);
             self.discard.push(top);
-            shuffle(&mut self.draw_pile, &mut self.rng);
+            self.shuffle_draw_pile();
             let cards = self.draw_pile.len() as u32;
             sink.emit(|| Event::DeckReshuffled { cards });
+        }
+        self.pop_draw()
+    }
+
+    /// Shuffles the draw pile. A fast game leaves it unordered instead: see [`Game::pop_draw`].
+    fn shuffle_draw_pile(&mut self) {
+        if let GameRng::Portable(rng) = &mut self.rng {
+            shuffle(&mut self.draw_pile, rng);
+        }
+    }
+
+    /// Takes the next card of the draw pile. A fast game never fixes the pile's order: taking
+    /// a uniformly random card of the pile is the same, in distribution, as taking the top card
+    /// of a shuffled pile, and costs one random number per card drawn instead of one per card
+    /// in the deck each time it is shuffled.
+    #[inline]
+    fn pop_draw(&mut self) -> Option<Card> {
+        if let GameRng::Fast(rng) = &mut self.rng {
+            let n = self.draw_pile.len();
+            if n > 1 {
+                let i = rng.below(n);
+                self.draw_pile.swap(i, n - 1);
+            }
         }
         self.draw_pile.pop()
     }
@@ -983,7 +1059,7 @@ impl Game {
 
     fn rotate_hands(&mut self) {
         let n = self.players;
-        let mut rotated = vec![Vec::new(); n];
+        let mut rotated = vec![Hand::default(); n];
         for (s, hand) in self.hands.drain(..).enumerate() {
             let to = match self.direction {
                 Direction::Clockwise => (s + 1) % n,
@@ -996,6 +1072,7 @@ impl Game {
     }
 
     /// Ends the current player's turn and hands it on, skipping `skip` players.
+    #[inline]
     fn end_turn<S: Sink>(&mut self, skip: usize, sink: &mut S) {
         self.turns += 1;
         self.phase = Phase::Play;
@@ -1060,7 +1137,7 @@ impl Game {
         for h in &mut self.hands {
             h.clear();
         }
-        shuffle(&mut self.draw_pile, &mut self.rng);
+        self.shuffle_draw_pile();
         self.dealer = match (self.rules.first_player(), self.round) {
             (FirstPlayer::Seat0, _) => Seat((n - 1) as u8),
             (_, 1) => Seat(self.rng.gen_range(0..n) as u8),
@@ -1079,9 +1156,9 @@ impl Game {
         let (round, dealer) = (self.round, self.dealer);
         sink.emit(|| Event::RoundStarted { round, dealer });
         for _ in 0..self.rules.hand_size() {
-            for h in &mut self.hands {
-                if let Some(c) = self.draw_pile.pop() {
-                    h.push(c);
+            for s in 0..n {
+                if let Some(c) = self.pop_draw() {
+                    self.hands[s].push(c);
                 }
             }
         }
@@ -1093,7 +1170,7 @@ impl Game {
     fn turn_first_card<S: Sink>(&mut self, sink: &mut S) {
         let rule = self.rules.first_card();
         let card = loop {
-            let Some(card) = self.draw_pile.pop() else {
+            let Some(card) = self.pop_draw() else {
                 return;
             };
             let refused = |c: Card| match rule {
@@ -1110,7 +1187,7 @@ impl Game {
             }
             // Back into the deck, and shuffle so the same card does not come up again.
             self.draw_pile.push(card);
-            shuffle(&mut self.draw_pile, &mut self.rng);
+            self.shuffle_draw_pile();
         };
         self.discard.push(card);
         self.color = card.color().unwrap_or(self.rules.colors()[0]);
@@ -1410,6 +1487,11 @@ impl<'a> View<'a> {
     #[inline]
     pub fn plays(&self) -> Plays {
         self.game.plays_for(self.seat)
+    }
+    /// The same cards as [`View::plays`], as a set in card-index order: the cheapest form.
+    #[inline]
+    pub fn playable_set(&self) -> CardSet {
+        self.game.playable_set(self.seat)
     }
     pub fn is_legal(&self, action: Action) -> bool {
         self.game.check(self.seat, action).is_ok()

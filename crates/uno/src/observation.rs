@@ -50,7 +50,7 @@ impl Game {
             viewer: seat,
             players,
             hand: seat.map(|s| self.hand(s).to_vec()).unwrap_or_default(),
-            hand_sizes: self.hands().iter().map(Vec::len).collect(),
+            hand_sizes: self.hands().iter().map(|h| h.len()).collect(),
             uno_called: (0..players).map(|s| self.uno_called(Seat(s as u8))).collect(),
             uno_exposed: self.uno_exposed(),
             top: self.top(),

@@ -5,10 +5,10 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use uno::{Action, Card, Color, Event, Game, GameRecord, Phase, Rules, RulesConfig, Seat, PRESET_NAMES};
+use uno::{Action, Card, CardSet, Color, Event, Game, GameRecord, Phase, Rules, RulesConfig, Seat, PRESET_NAMES};
 
 fn games_per_config() -> u64 {
-    std::env::var("UNO_SIM_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20)
+    std::env::var("UNO_SIM_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(60)
 }
 
 /// Every action a seat could name, legal or not.
@@ -55,14 +55,41 @@ fn check_invariants(game: &Game, deck: &[Card]) {
         if obs.drawn_card.is_some() {
             assert_eq!(seat, game.current());
         }
+        // The bit-set fast path lists exactly the cards of the legal plays.
+        let mut listed = CardSet::EMPTY;
+        for a in &obs.legal_actions {
+            if let Action::Play { card, .. } = a {
+                listed.insert(*card);
+            }
+        }
+        assert_eq!(game.playable_set(seat), listed, "playable_set in {:?}", game.phase());
+        let plays: Vec<Card> = game.plays_for(seat).to_vec();
+        assert_eq!(plays.len(), listed.len(), "plays_for lists each playable kind once");
+        assert!(plays.iter().all(|c| listed.contains(*c)));
     }
     let spectator = game.observation(None);
     assert!(spectator.hand.is_empty() && spectator.legal_actions.is_empty() && spectator.drawn_card.is_none());
 }
 
+/// How a game under test was dealt: `Game::new` (ChaCha, replayable from its record) or
+/// `Game::new_fast` (the simulator's generator and unordered draw pile).
+#[derive(Clone, Copy, PartialEq)]
+enum Dealt {
+    Portable,
+    Fast,
+}
+
 fn run(rules: &Rules, players: usize, seed: u64) -> usize {
+    run_dealt(rules, players, seed, Dealt::Portable)
+}
+
+fn run_dealt(rules: &Rules, players: usize, seed: u64, dealt: Dealt) -> usize {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    let mut game = Game::new(rules.clone(), players, seed).expect("valid setup");
+    let mut game = match dealt {
+        Dealt::Portable => Game::new(rules.clone(), players, seed),
+        Dealt::Fast => Game::new_fast(rules.clone(), players, seed),
+    }
+    .expect("valid setup");
     let deck = rules.deck().to_vec();
     let mut record = GameRecord::new(rules, players, seed);
     let mut steps = 0;
@@ -116,6 +143,9 @@ fn run(rules: &Rules, players: usize, seed: u64) -> usize {
         }
     }
     check_invariants(&game, &deck);
+    if dealt == Dealt::Fast {
+        return steps;
+    }
     let replayed = record.replay().expect("the record replays");
     assert_eq!(replayed.state_hash(), game.state_hash(), "replay reproduces the game");
     let json = record.to_json();
@@ -158,6 +188,30 @@ fn random_games_keep_every_invariant_under_house_rules() {
                 run(&rules, players, g * 7 + players as u64);
             }
         }
+    }
+}
+
+#[test]
+fn fast_games_keep_every_invariant_on_every_preset() {
+    let games = games_per_config() / 2 + 1;
+    for name in PRESET_NAMES {
+        let rules = Rules::preset(name).expect("preset");
+        for players in rules.min_players()..=rules.max_players() {
+            for g in 0..games {
+                run_dealt(&rules, players, (players as u64) << 40 | g, Dealt::Fast);
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_games_with_a_reused_buffer_equal_fresh_ones() {
+    let rules = Rules::preset("official").expect("preset");
+    let mut reused = Game::new_fast(rules.clone(), 4, 1).expect("game");
+    for seed in 2..50 {
+        reused.restart(seed);
+        let fresh = Game::new_fast(rules.clone(), 4, seed).expect("game");
+        assert_eq!(reused.state_hash(), fresh.state_hash(), "seed {seed}");
     }
 }
 
