@@ -5,36 +5,14 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use futures_util::StreamExt;
-use http_body_util::BodyExt;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 use uno::{Action, Game, Rules, Seat};
 
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<String>,
-) -> (StatusCode, Value) {
-    let mut b = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        b = b.header("authorization", format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(s) => b.header("content-type", "application/json").body(Body::from(s)),
-        None => b.body(Body::empty()),
-    }
-    .expect("request");
-    let resp = app.clone().oneshot(req).await.expect("response");
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
-}
+mod common;
+use common::call;
 
 /// What a seat may know at one version: its own hand and its pending drawn card.
 #[derive(Clone)]

@@ -67,6 +67,14 @@ pub struct Deal {
     pub dealer: Seat,
 }
 
+impl Deal {
+    /// A position with `current` to play, going clockwise, dealt by seat 0, the colour in play
+    /// that of the top card: the usual start for a test or a scenario.
+    pub fn new(hands: Vec<Vec<Card>>, draw_pile: Vec<Card>, discard: Vec<Card>, current: Seat) -> Deal {
+        Deal { hands, draw_pile, discard, color: None, current, direction: Direction::Clockwise, dealer: Seat(0) }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Arc<Rules>,

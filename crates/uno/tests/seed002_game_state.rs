@@ -14,15 +14,7 @@ fn card(text: &str) -> Card {
 
 /// Hands in seat order, piles top card first, `current` to play, clockwise.
 fn position(hands: &[&str], draw: &str, discard: &str, current: u8) -> GameState {
-    let deal = Deal {
-        hands: hands.iter().map(|h| cards(h)).collect(),
-        draw_pile: cards(draw),
-        discard: cards(discard),
-        color: None,
-        current: Seat(current),
-        direction: Direction::Clockwise,
-        dealer: Seat(0),
-    };
+    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
     GameState::from_deal(deal, 3).expect("position")
 }
 

@@ -22,15 +22,7 @@ fn official() -> Rules {
 
 /// A dealt table: hands in seat order, piles top card first, `current` to play, clockwise.
 fn table(names: &[&str], hands: &[&str], draw: &str, discard: &str, current: u8) -> Table {
-    let deal = Deal {
-        hands: hands.iter().map(|h| cards(h)).collect(),
-        draw_pile: cards(draw),
-        discard: cards(discard),
-        color: None,
-        current: Seat(current),
-        direction: Direction::Clockwise,
-        dealer: Seat(0),
-    };
+    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
     Table::from_deal(names.iter().copied(), official(), deal, 5).expect("position")
 }
 

@@ -14,15 +14,7 @@ fn cards(text: &str) -> Vec<Card> {
 
 /// A position: hands in seat order, piles top card first, `current` to play, going Right.
 fn deal(hands: &[&str], draw: &str, discard: &str, current: u8) -> Game {
-    let deal = Deal {
-        hands: hands.iter().map(|h| cards(h)).collect(),
-        draw_pile: cards(draw),
-        discard: cards(discard),
-        color: None,
-        current: Seat(current),
-        direction: Direction::Clockwise,
-        dealer: Seat(0),
-    };
+    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
     Game::from_deal(rules(), deal, 1).expect("position")
 }
 
