@@ -253,17 +253,25 @@ impl Card {
         }
     }
 
+    #[inline]
     pub const fn face(self) -> Face {
-        match self.0 {
-            52 => Face::Wild,
-            53 => Face::WildDrawFour,
-            n => match n % 13 {
-                10 => Face::Skip,
-                11 => Face::Reverse,
-                12 => Face::DrawTwo,
-                d => Face::Digit(d),
-            },
-        }
+        // A table: `play` asks every card its face, and a load beats a division and a match.
+        const FACES: [Face; Card::KINDS] = {
+            let mut t = [Face::Wild; Card::KINDS];
+            let mut i = 0;
+            while i < 52 {
+                t[i] = match i % 13 {
+                    10 => Face::Skip,
+                    11 => Face::Reverse,
+                    12 => Face::DrawTwo,
+                    d => Face::Digit(d as u8),
+                };
+                i += 1;
+            }
+            t[53] = Face::WildDrawFour;
+            t
+        };
+        FACES[self.0 as usize % Card::KINDS]
     }
 
     pub const fn is_wild(self) -> bool {

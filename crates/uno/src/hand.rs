@@ -158,7 +158,11 @@ impl Hand {
         let Some(pos) = self.cards.iter().position(|&c| c == card) else {
             return false;
         };
-        self.cards.remove(pos);
+        // Hands are short: shifting by hand beats a call to memmove.
+        for i in pos..self.cards.len() - 1 {
+            self.cards[i] = self.cards[i + 1];
+        }
+        self.cards.pop();
         if !self.cards[pos..].contains(&card) {
             self.kinds.remove(card);
         }
