@@ -106,6 +106,7 @@ pub struct StoredGame {
     /// The action log, in order (JSON texts).
     pub actions: Vec<String>,
     pub created_at: i64,
+    /// The last change to the game itself (created, meta, status, reset); appends leave it.
     pub updated_at: i64,
 }
 
@@ -328,9 +329,12 @@ fn commit(conn: &mut Connection, batch: &mut Vec<(Write, oneshot::Sender<Result<
         let tx = conn.transaction()?;
         let mut each = Vec::with_capacity(batch.len());
         for (w, _) in batch.iter() {
-            tx.execute_batch("SAVEPOINT one")?;
+            tx.prepare_cached("SAVEPOINT one")?.execute([])?;
             let r = apply(&tx, w);
-            tx.execute_batch(if r.is_ok() { "RELEASE one" } else { "ROLLBACK TO one; RELEASE one" })?;
+            if r.is_err() {
+                tx.prepare_cached("ROLLBACK TO one")?.execute([])?;
+            }
+            tx.prepare_cached("RELEASE one")?.execute([])?;
             each.push(r);
         }
         tx.commit()?;
@@ -364,14 +368,20 @@ fn apply(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
             Ok(())
         }
         Write::Append { id, seq, action } => {
-            let next: i64 = tx
-                .prepare_cached("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?1")?
-                .query_row(params![id], |r| r.get(0))?;
+            // The games row is not touched: rewriting it (record and meta blobs included) for
+            // every action was most of an append's cost. Its `updated_at` is the row's last change.
+            let (exists, next): (bool, i64) = tx
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1),
+                            (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?1)",
+                )?
+                .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            if !exists {
+                return Err(StoreError::NoSuchGame(id.clone()));
+            }
             if next != *seq {
                 return Err(StoreError::OutOfOrder { id: id.clone(), expected: next, got: *seq });
             }
-            let n = tx.prepare_cached("UPDATE games SET updated_at = ?2 WHERE id = ?1")?.execute(params![id, t])?;
-            touched(n, id)?;
             tx.prepare_cached("INSERT INTO actions (game_id, seq, action) VALUES (?1, ?2, ?3)")?
                 .execute(params![id, seq, action])?;
             Ok(())
