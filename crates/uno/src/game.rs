@@ -1528,3 +1528,52 @@ impl<'a> View<'a> {
         self.game.observation(Some(self.seat))
     }
 }
+
+// ---- Restoring a sampled world (determinization: see `crate::sample`) ----
+//
+// Apart from the state machine on purpose: it only writes fields, so the sampler needs no
+// access to private state and nothing above changes.
+impl Game {
+    /// A game in the position `world` describes, its randomness on a [`SimRng`] seeded `seed`.
+    pub(crate) fn from_world(rules: Arc<Rules>, world: &crate::sample::World, seed: u64) -> Game {
+        let mut game = Game::empty(rules, world.hands.len(), seed);
+        game.load_world(world, seed);
+        game
+    }
+
+    /// Overwrites this game with `world` (the rules stay), reusing its buffers.
+    pub(crate) fn load_world(&mut self, world: &crate::sample::World, seed: u64) {
+        self.seed = seed;
+        self.rng = GameRng::Fast(SimRng::seed_from_u64(seed));
+        self.players = world.hands.len();
+        self.hands.resize_with(self.players, Default::default);
+        for (hand, cards) in self.hands.iter_mut().zip(&world.hands) {
+            hand.clear();
+            for &c in cards {
+                hand.push(c);
+            }
+        }
+        self.draw_pile.clear();
+        self.draw_pile.extend_from_slice(&world.draw_pile);
+        self.discard.clear();
+        self.discard.extend_from_slice(&world.discard);
+        self.color = world.color;
+        self.current = world.current;
+        self.direction = world.direction;
+        self.dealer = world.dealer;
+        self.phase = world.phase;
+        self.pending = world.pending;
+        self.drawn = world.drawn;
+        self.wd4_guilty = world.wd4_guilty;
+        self.uno_called = world.uno_called;
+        self.uno_exposed = world.uno_exposed;
+        self.acted = world.acted;
+        self.dead_turns = 0;
+        self.turns = world.turns;
+        self.round = world.round;
+        self.scores.clear();
+        self.scores.extend_from_slice(&world.scores);
+        self.round_winner = world.round_winner;
+        self.outcome.clone_from(&world.outcome);
+    }
+}

@@ -1,1 +1,431 @@
-//! Determinization: dealing the unseen cards consistently with an observation.
+//! Determinization: dealing the cards an observer cannot see, consistently with what it sees.
+//!
+//! A search bot (IS-MCTS) cannot search the true game: it does not know the other hands or the
+//! order of the draw pile. It searches many *possible* games instead, each dealt from what its
+//! [`Observation`] allows: its own hand, the discard pile and every public count and flag stay
+//! as they are; the cards it has not seen (the deck, less its hand, less the discard pile) are
+//! shuffled and dealt to the other hands, at their known sizes, and to the draw pile.
+//!
+//! The sampled game's observation for the same viewer equals the original one, field for
+//! field. What no observation shows is filled in as follows:
+//!
+//! * the other hands and the draw pile: uniformly at random from the unseen cards;
+//! * another seat deciding about a card it just drew: that card is the last of its hand (where
+//!   the engine puts it), and, when the rules let a player decide only about a playable card,
+//!   a playable one whenever the unseen cards have one;
+//! * a pending Wild Draw Four challenge: the offender was guilty exactly when its sampled hand
+//!   holds the colour that was in play before the card. That colour is the colour of the card
+//!   under it, or, when that card is itself a wild (whose declared colour no observation
+//!   keeps), a colour drawn at random. [`Sampler::set_wd4_guilt`] can instead draw the guilt
+//!   from a prior and deal the offender's hand to agree with it;
+//! * the stalemate counter starts from zero, and "something happened this turn" is true only
+//!   while a drawn card is being decided about;
+//! * the generator is a [`SimRng`](crate::game::SimRng) seeded from the caller's generator.
+//!
+//! Nothing here remembers the past: cards the viewer saw and that left the discard pile (hands
+//! swapped under 7–0, a reshuffle) are unseen again, as an observation alone says. A caller
+//! that remembers more can say so: [`Sampler::set_known`] fixes cards in a hand, and
+//! [`Sampler::set_beliefs`] keeps card kinds out of (part of) a hand when the unseen cards
+//! allow it.
+
+use std::sync::Arc;
+
+use rand::Rng;
+use thiserror::Error;
+
+use crate::card::{Card, Color, Direction, Seat};
+use crate::event::Outcome;
+use crate::game::{Game, Phase};
+use crate::observation::Observation;
+use crate::rules::{DrawRule, Rules, WildDrawFourRule};
+
+/// Why an observation cannot be dealt out under a rule set.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SampleError {
+    #[error("the observation has {players} players, the rules allow {min} to {max}")]
+    Players { players: usize, min: usize, max: usize },
+    #[error("the observation shows more copies of {0} than the deck holds")]
+    TooManyCopies(Card),
+    #[error("{unseen} unseen cards cannot fill hidden hands and a draw pile of {needed} cards")]
+    CardCount { unseen: usize, needed: usize },
+    #[error("the observation's per-seat lists do not have one entry per seat")]
+    Malformed,
+    #[error("the observation has an empty discard pile")]
+    EmptyDiscard,
+}
+
+/// A whole position, hidden parts included: what `Game::from_world` restores.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub(crate) hands: Vec<Vec<Card>>,
+    /// Bottom card first, as the engine keeps it.
+    pub(crate) draw_pile: Vec<Card>,
+    /// Bottom card first.
+    pub(crate) discard: Vec<Card>,
+    pub(crate) color: Color,
+    pub(crate) current: Seat,
+    pub(crate) direction: Direction,
+    pub(crate) dealer: Seat,
+    pub(crate) phase: Phase,
+    pub(crate) pending: u32,
+    pub(crate) drawn: Option<Card>,
+    pub(crate) wd4_guilty: bool,
+    pub(crate) uno_called: u16,
+    pub(crate) uno_exposed: Option<Seat>,
+    pub(crate) acted: bool,
+    pub(crate) turns: u32,
+    pub(crate) round: u32,
+    pub(crate) scores: Vec<u32>,
+    pub(crate) round_winner: Option<Seat>,
+    pub(crate) outcome: Option<Outcome>,
+}
+
+/// Deals worlds for one observation, again and again, reusing its buffers: build it once per
+/// decision, then call [`Sampler::sample_into`] once per search iteration.
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    rules: Arc<Rules>,
+    world: World,
+    viewer: Option<Seat>,
+    /// The cards the viewer has not seen, in deck order; shuffled in place by each sample.
+    unseen: Vec<Card>,
+    /// How many cards each seat holds that the viewer cannot see.
+    hidden: Vec<usize>,
+    /// Another seat deciding about the card it drew, and whether that card must be playable.
+    drawn_by: Option<(Seat, bool)>,
+    /// The offender of a pending Wild Draw Four challenge and the colour before it, if known.
+    challenge: Option<(Seat, Option<Color>)>,
+    guilt_prior: Option<f64>,
+    /// Cards known to be in each hand (taken out of `unseen`).
+    known: Vec<Vec<Card>>,
+    /// Beliefs about each seat's hidden cards: `(count, kinds)` groups (see `set_beliefs`).
+    groups: Vec<Vec<(usize, u64)>>,
+}
+
+impl Sampler {
+    /// Prepares to deal worlds for `obs` under `rules` (the rules the observed game runs on:
+    /// an observation does not carry them).
+    pub fn new(obs: &Observation, rules: Arc<Rules>) -> Result<Sampler, SampleError> {
+        let players = obs.players;
+        if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
+            return Err(SampleError::Players { players, min: rules.min_players(), max: rules.max_players() });
+        }
+        if obs.hand_sizes.len() != players || obs.uno_called.len() != players || obs.scores.len() != players {
+            return Err(SampleError::Malformed);
+        }
+        if obs.discard.is_empty() {
+            return Err(SampleError::EmptyDiscard);
+        }
+        let viewer = obs.viewer.filter(|v| v.index() < players);
+        let mut counts = [0i32; Card::KINDS];
+        for &c in rules.deck() {
+            counts[c.index()] += 1;
+        }
+        for &c in obs.hand.iter().chain(&obs.discard) {
+            counts[c.index()] -= 1;
+            if counts[c.index()] < 0 {
+                return Err(SampleError::TooManyCopies(c));
+            }
+        }
+        let unseen: Vec<Card> = Card::all().flat_map(|c| std::iter::repeat_n(c, counts[c.index()] as usize)).collect();
+        let hidden: Vec<usize> =
+            (0..players).map(|s| if Some(Seat(s as u8)) == viewer { 0 } else { obs.hand_sizes[s] }).collect();
+        let needed = hidden.iter().sum::<usize>() + obs.draw_pile_size;
+        if needed != unseen.len() {
+            return Err(SampleError::CardCount { unseen: unseen.len(), needed });
+        }
+        if viewer.is_some_and(|v| obs.hand.len() != obs.hand_sizes[v.index()]) {
+            return Err(SampleError::Malformed);
+        }
+
+        let mut hands = vec![Vec::new(); players];
+        if let Some(v) = viewer {
+            hands[v.index()] = obs.hand.clone();
+        }
+        let drawn_by = match obs.phase {
+            Phase::DrawnCard if Some(obs.current) != viewer && obs.hand_sizes[obs.current.index()] > 0 => {
+                let must_match = matches!(rules.draw_rule(), DrawRule::DrawOneMustPlay | DrawRule::DrawUntilPlayable);
+                Some((obs.current, must_match))
+            }
+            _ => None,
+        };
+        let challenge = match obs.phase {
+            Phase::Challenge { offender } if offender.index() < players => {
+                let below = obs.discard.len().checked_sub(2).map(|i| obs.discard[i]);
+                Some((offender, below.and_then(Card::color)))
+            }
+            _ => None,
+        };
+        let round_winner = match obs.phase {
+            Phase::RoundOver | Phase::GameOver => match &obs.outcome {
+                Some(o) => o.winner,
+                None => obs.hand_sizes.iter().position(|&n| n == 0).map(|s| Seat(s as u8)),
+            },
+            _ => None,
+        };
+        let world = World {
+            hands,
+            draw_pile: Vec::with_capacity(obs.draw_pile_size),
+            discard: obs.discard.clone(),
+            color: obs.color,
+            current: obs.current,
+            direction: obs.direction,
+            dealer: obs.dealer,
+            phase: obs.phase,
+            pending: obs.pending_draw,
+            drawn: if Some(obs.current) == viewer { obs.drawn_card } else { None },
+            wd4_guilty: false,
+            uno_called: obs.uno_called.iter().enumerate().fold(0u16, |m, (s, &c)| m | (u16::from(c) << s)),
+            uno_exposed: obs.uno_exposed,
+            acted: obs.phase == Phase::DrawnCard,
+            turns: obs.turns,
+            round: obs.round,
+            scores: obs.scores.clone(),
+            round_winner,
+            outcome: obs.outcome.clone(),
+        };
+        Ok(Sampler {
+            rules,
+            world,
+            viewer,
+            unseen,
+            hidden,
+            drawn_by,
+            challenge,
+            guilt_prior: None,
+            known: vec![Vec::new(); players],
+            groups: vec![Vec::new(); players],
+        })
+    }
+
+    /// The cards the viewer has not seen (their order changes with every sample).
+    pub fn unseen(&self) -> &[Card] {
+        &self.unseen
+    }
+
+    /// Draws a pending Wild Draw Four's guilt from `prior` (the chance the offender held the
+    /// colour in play) and deals the offender a hand that agrees with it, instead of letting
+    /// the uniformly dealt hand decide. A search that knows its opponents rarely bluff gets a
+    /// better challenge decision from this than from uniform hands, which hold most colours.
+    /// `None` goes back to uniform hands.
+    pub fn set_wd4_guilt(&mut self, prior: Option<f64>) {
+        self.guilt_prior = prior.map(|p| p.clamp(0.0, 1.0));
+    }
+
+    /// Fixes cards known to be in `seat`'s hand (seen in a 7–0 swap, say): every world deals
+    /// them there. Replaces what was known of that seat before. Refused, changing nothing, for
+    /// the viewer's own seat, for more cards than the seat holds, or for cards not unseen.
+    pub fn set_known(&mut self, seat: Seat, cards: &[Card]) -> Result<(), SampleError> {
+        let s = seat.index();
+        if s >= self.hidden.len() || Some(seat) == self.viewer || cards.len() > self.hidden[s] {
+            return Err(SampleError::Malformed);
+        }
+        let mut pool = self.unseen.clone();
+        pool.extend_from_slice(&self.known[s]);
+        for &c in cards {
+            let i = pool.iter().position(|&x| x == c).ok_or(SampleError::TooManyCopies(c))?;
+            pool.swap_remove(i);
+        }
+        pool.sort();
+        self.unseen = pool;
+        self.known[s] = cards.to_vec();
+        Ok(())
+    }
+
+    /// What is believed of `seat`'s hidden cards: groups of `(count, kinds)`, each `count`
+    /// of its cards holding none of the card kinds in the mask `kinds` (bit `i` stands for
+    /// `Card::from_index(i)`); say, the cards it held when it drew instead of playing. Its other
+    /// hidden cards are free. A belief, not a fact: when the unseen cards cannot honour it, the
+    /// groups are filled with what there is. Replaces what was believed of that seat before.
+    pub fn set_beliefs(&mut self, seat: Seat, groups: &[(usize, u64)]) {
+        let s = seat.index();
+        if s >= self.hidden.len() || Some(seat) == self.viewer {
+            return;
+        }
+        let mut room = self.hidden[s] - self.known[s].len();
+        let g = &mut self.groups[s];
+        g.clear();
+        for &(count, kinds) in groups {
+            let count = count.min(room);
+            if count > 0 && kinds != 0 {
+                g.push((count, kinds));
+                room -= count;
+            }
+        }
+        // The most restrictive groups choose first, while the pool still has what they allow.
+        g.sort_by_key(|&(_, kinds)| std::cmp::Reverse(kinds.count_ones()));
+    }
+
+    /// A fresh game dealt from the observation.
+    pub fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Game {
+        self.deal(rng);
+        Game::from_world(self.rules.clone(), &self.world, rng.gen())
+    }
+
+    /// Deals into `game` (which must run on the same rules, as one made by [`Sampler::sample`]
+    /// does), reusing its buffers: the search loop's form.
+    pub fn sample_into<R: Rng + ?Sized>(&mut self, rng: &mut R, game: &mut Game) {
+        self.deal(rng);
+        game.load_world(&self.world, rng.gen());
+    }
+
+    /// Loads the world last dealt into `game` again, its generator seeded `seed`: to play
+    /// several lines from one world with the same luck (common random numbers).
+    pub fn reload_into(&self, game: &mut Game, seed: u64) {
+        game.load_world(&self.world, seed);
+    }
+
+    fn deal<R: Rng + ?Sized>(&mut self, rng: &mut R) {
+        shuffle(&mut self.unseen, rng);
+        // Seats are dealt one after the other from the front of the shuffled pool: first the
+        // ones whose hands carry a condition (a challenge's guilt, a drawn card, beliefs).
+        let mut next = 0usize;
+        let players = self.hidden.len();
+        let mut order = [usize::MAX; crate::rules::MAX_PLAYERS];
+        let mut len = 0;
+        let first = [self.challenge.map(|(o, _)| o.index()), self.drawn_by.map(|(d, _)| d.index())];
+        for s in
+            first.into_iter().flatten().chain((0..players).filter(|&s| !self.groups[s].is_empty())).chain(0..players)
+        {
+            if Some(Seat(s as u8)) != self.viewer && !order[..len].contains(&s) {
+                order[len] = s;
+                len += 1;
+            }
+        }
+        // The colour in play before a pending Wild Draw Four, and, when a prior decides it,
+        // whether the offender held it.
+        let challenge = self.challenge.map(|(offender, before)| {
+            let colour = before.unwrap_or_else(|| {
+                let colors = self.rules.colors();
+                colors[rng.gen_range(0..colors.len())]
+            });
+            (offender, colour, self.guilt_prior.map(|p| rng.gen_bool(p)))
+        });
+        for &s in &order[..len] {
+            let seat = Seat(s as u8);
+            let mut need = self.hidden[s] - self.known[s].len();
+            let guilt = challenge.filter(|c| c.0 == seat).map(|(_, colour, guilty)| (colour, guilty));
+            // An innocent offender held no card of the colour: every group, and the free
+            // cards, avoid it.
+            let extra = match guilt {
+                Some((colour, Some(false))) => colour_mask(colour),
+                _ => 0,
+            };
+            let mut drawn = None;
+            if let Some((d, must_match)) = self.drawn_by {
+                if d == seat && must_match && need > 0 {
+                    // The drawn card: one of the playable unseen cards, at random.
+                    let (top, color) = (self.world.discard[self.world.discard.len() - 1], self.world.color);
+                    let restricted = self.rules.wild_draw_four() == WildDrawFourRule::Restricted;
+                    let ok = |c: Card| {
+                        c.matches(top, color) && !(restricted && c == Card::WILD_DRAW_FOUR) && extra & bit(c) == 0
+                    };
+                    let playable = self.unseen[next..].iter().filter(|&&c| ok(c)).count();
+                    if playable > 0 {
+                        let k = rng.gen_range(0..playable);
+                        let i =
+                            self.unseen[next..].iter().enumerate().filter(|(_, &c)| ok(c)).nth(k).map_or(0, |x| x.0);
+                        self.unseen.swap(next, next + i);
+                        drawn = Some(self.unseen[next]);
+                        next += 1;
+                        need -= 1;
+                    }
+                }
+            }
+            let wanted = match guilt {
+                Some((colour, Some(true))) if !self.known[s].iter().any(|c| c.color() == Some(colour)) => Some(colour),
+                _ => None,
+            };
+            // Rejection for a guilty offender: redeal its share until it holds the colour. A
+            // hand of one card holds a given colour about a quarter of the time: a few tries
+            // nearly always do.
+            let share = next;
+            for attempt in 0..64 {
+                let mut at = share;
+                let mut left = need;
+                for &(count, kinds) in &self.groups[s] {
+                    let count = count.min(left);
+                    take(&mut self.unseen[at..], count, kinds | extra, rng);
+                    at += count;
+                    left -= count;
+                }
+                take(&mut self.unseen[at..], left, extra, rng);
+                let ok = wanted.is_none_or(|c| self.unseen[share..share + need].iter().any(|x| x.color() == Some(c)));
+                if ok || attempt == 63 {
+                    break;
+                }
+                shuffle(&mut self.unseen[share..], rng);
+            }
+            let hand = &mut self.world.hands[s];
+            hand.clear();
+            hand.extend_from_slice(&self.known[s]);
+            hand.extend_from_slice(&self.unseen[next..next + need]);
+            next += need;
+            if let Some((d, _)) = self.drawn_by {
+                if d == seat {
+                    hand.extend(drawn);
+                    self.world.drawn = hand.last().copied();
+                }
+            }
+            if let Some((colour, _)) = guilt {
+                self.world.wd4_guilty = hand.iter().any(|c| c.color() == Some(colour));
+            }
+        }
+        if let Some((o, colour, _)) = challenge.filter(|c| Some(c.0) == self.viewer) {
+            // The viewer is the offender: its own hand decides.
+            self.world.wd4_guilty = self.world.hands[o.index()].iter().any(|c| c.color() == Some(colour));
+        }
+        self.world.draw_pile.clear();
+        self.world.draw_pile.extend_from_slice(&self.unseen[next..]);
+    }
+}
+
+fn bit(card: Card) -> u64 {
+    1u64 << card.index()
+}
+
+/// The card kinds of one colour, as a mask.
+fn colour_mask(colour: Color) -> u64 {
+    Card::all().filter(|c| c.color() == Some(colour)).fold(0, |m, c| m | bit(c))
+}
+
+/// Moves to the front of the shuffled `pool` its first `n` cards outside `mask` (a uniformly
+/// random such choice), then, if there are not enough of them, the first of the others: a
+/// belief gives way to the cards there are. The rest is reshuffled when cards were passed
+/// over, or the next seat dealt would get more of them.
+fn take<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
+    if mask == 0 {
+        return;
+    }
+    let mut filled = 0;
+    for i in 0..pool.len() {
+        if filled == n {
+            break;
+        }
+        if mask & bit(pool[i]) == 0 {
+            pool.swap(filled, i);
+            filled += 1;
+        }
+    }
+    // Too few allowed cards: the passed-over ones (now right behind) complete the share.
+    let n = n.min(pool.len());
+    if filled < n {
+        filled = n;
+    }
+    shuffle(&mut pool[filled..], rng);
+}
+
+impl Observation {
+    /// One world consistent with this observation under `rules` (see the module docs): a game
+    /// whose observation for the same viewer is this one.
+    pub fn sample_world<R: Rng + ?Sized>(&self, rules: &Arc<Rules>, rng: &mut R) -> Result<Game, SampleError> {
+        Ok(Sampler::new(self, rules.clone())?.sample(rng))
+    }
+}
+
+/// Fisher–Yates over any generator (the engine's own shuffle wants a sized one).
+fn shuffle<R: Rng + ?Sized>(cards: &mut [Card], rng: &mut R) {
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.gen_range(0..=i));
+    }
+}
