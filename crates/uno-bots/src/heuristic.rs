@@ -1,19 +1,322 @@
-//! Placeholder.
-use crate::{Bot, RandomBot};
-use uno::{Action, Observation};
-#[derive(Clone, Debug, Default)]
-pub struct HeuristicConfig;
-pub struct HeuristicBot(RandomBot);
-impl HeuristicBot {
-    pub fn new(seed: u64) -> HeuristicBot {
-        HeuristicBot(RandomBot::new(seed))
+//! `heuristic`: how a good casual player plays, as a handful of weighted rules of thumb.
+//!
+//! Every card it could play gets a score, and the best one is played:
+//!
+//! * **keep wilds for emergencies**: a Wild or Wild Draw Four costs so much that it is played
+//!   only when no other card can be, the emergency it is kept for; with two cards left, a wild
+//!   is kept as the last card (it can always be played);
+//! * **stay in your colour**: a card scores for every card of the colour it leaves in play that
+//!   stays in the hand, so the next turns have something to play;
+//! * **punish a player about to go out**: when the next player has one or two cards, a Skip, a
+//!   Draw Two, a Wild Draw Four (or, with three or more players, a Reverse that does not hand
+//!   the turn to another such player) earns a bonus;
+//! * **dump high-point cards when it counts**: while an opponent is about to go out, a card
+//!   scores its point value, so what would cost the most leaves first (dumping them earlier
+//!   measured worse: it spends the action cards the attacks need);
+//! * **no cheap bluffs**: a Wild Draw Four played while holding the colour in play costs extra,
+//!   as the next player may challenge it.
+//!
+//! A wild names the colour the hand holds most of (ties: the one worth more points, then the
+//! rules' order). It calls UNO for itself, catches any player who forgot to, stacks a pending
+//! penalty when it can, and draws only when it cannot play. A drawn card that can be played is
+//! played, except a wild while the hand is bigger than [`HeuristicConfig::play_drawn_wild_at`]
+//! (or a Wild Draw Four that would be a bluff). It challenges a Wild Draw Four when the chance
+//! that the offender held the colour that was in play is at least
+//! [`HeuristicConfig::challenge_threshold`]: the chance that a hand of the offender's size,
+//! dealt from the cards the bot has not seen, holds one of that colour's unseen cards
+//! (hypergeometric).
+//!
+//! It sees only what an observation shows, so it does not know the rules: it values cards as
+//! the official rules do and assumes the official deck when counting unseen cards. It has no
+//! randomness: the seed is accepted for uniformity. The default weights were tuned against
+//! `random` and against itself (see `docs/bots.md`).
+
+use serde::{Deserialize, Serialize};
+use uno::game::View;
+use uno::{Action, Card, Color, Face, Observation, Phase, Seat};
+
+use crate::seen::Seen;
+use crate::Bot;
+
+/// The weights of the heuristic (scores are in card points).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HeuristicConfig {
+    /// Score per point of the card played, always.
+    pub points: f64,
+    /// Further score per point of the card played while an opponent is about to go out: then
+    /// the cards that would cost the most are dumped first.
+    pub points_under_threat: f64,
+    /// Score per card of the resulting colour still in hand after the play.
+    pub colour_depth: f64,
+    /// Cost of spending a Skip, Reverse or Draw Two: they are worth more later, against a
+    /// player about to go out.
+    pub keep_action: f64,
+    /// Cost of spending a Wild: large enough that a wild is the last resort, played only when
+    /// nothing else can be (the emergency it is kept for).
+    pub keep_wild: f64,
+    /// Cost of spending a Wild Draw Four (an attack on a threatening player can outweigh it).
+    pub keep_wild_draw_four: f64,
+    /// Play a drawn wild at once when the hand (the drawn card included) has at most this many
+    /// cards; otherwise keep it for later.
+    pub play_drawn_wild_at: usize,
+    /// Bonus for keeping a wild as the last card when going down to one.
+    pub last_card_wild: f64,
+    /// A player with this many cards or fewer is about to go out: a threat.
+    pub threat_cards: usize,
+    /// Bonus for a Skip (or a Reverse that passes the turn away) against a threatening next player.
+    pub attack_skip: f64,
+    /// Bonus for a Draw Two against a threatening next player.
+    pub attack_draw_two: f64,
+    /// Bonus for a Wild Draw Four against a threatening next player.
+    pub attack_wild_draw_four: f64,
+    /// Cost of a Wild Draw Four played while holding the colour in play (it can be challenged).
+    pub bluff_risk: f64,
+    /// Challenge a Wild Draw Four when the estimated chance of guilt is at least this. Winning
+    /// a challenge saves four cards and the turn; losing costs two more cards: about 1/3 breaks
+    /// even, and offenders who know the rule bluff less than random hands suggest.
+    pub challenge_threshold: f64,
+}
+
+impl Default for HeuristicConfig {
+    fn default() -> Self {
+        HeuristicConfig {
+            points: 0.0,
+            points_under_threat: 1.0,
+            colour_depth: 4.0,
+            keep_action: 0.0,
+            keep_wild: 200.0,
+            keep_wild_draw_four: 200.0,
+            play_drawn_wild_at: 2,
+            last_card_wild: 30.0,
+            threat_cards: 2,
+            attack_skip: 60.0,
+            attack_draw_two: 80.0,
+            attack_wild_draw_four: 100.0,
+            bluff_risk: 60.0,
+            challenge_threshold: 0.5,
+        }
     }
 }
+
+/// The official point value of a card: what the heuristic believes a card costs.
+pub fn casual_points(card: Card) -> u32 {
+    match card.face() {
+        Face::Digit(d) => d as u32,
+        Face::Skip | Face::Reverse | Face::DrawTwo => 20,
+        Face::Wild | Face::WildDrawFour => 50,
+    }
+}
+
+/// Coloured cards of one colour in the official deck (one 0, two of 1–9, Skip, Reverse,
+/// Draw Two).
+const OFFICIAL_PER_COLOUR: usize = 25;
+
+pub struct HeuristicBot {
+    config: HeuristicConfig,
+}
+
+impl HeuristicBot {
+    pub fn new(_seed: u64) -> HeuristicBot {
+        HeuristicBot::with_config(HeuristicConfig::default())
+    }
+
+    pub fn with_config(config: HeuristicConfig) -> HeuristicBot {
+        HeuristicBot { config }
+    }
+
+    pub fn config(&self) -> &HeuristicConfig {
+        &self.config
+    }
+}
+
 impl Bot for HeuristicBot {
     fn name(&self) -> &str {
         "heuristic"
     }
+
     fn choose(&mut self, obs: &Observation) -> Action {
-        self.0.choose(obs)
+        decide(&self.config, obs, || obs.legal_actions.first().copied().unwrap_or(Action::Draw))
     }
+
+    fn choose_view(&mut self, view: &View<'_>) -> Action {
+        decide(&self.config, view, || view.legal_actions().first().copied().unwrap_or(Action::Draw))
+    }
+}
+
+/// Cards of each colour in `hand`, by `Color::index`, leaving out the card at `skip`.
+fn colour_counts(hand: &[Card], skip: usize) -> [usize; 4] {
+    let mut n = [0; 4];
+    for (i, c) in hand.iter().enumerate() {
+        if let (Some(col), true) = (c.color(), i != skip) {
+            n[col.index()] += 1;
+        }
+    }
+    n
+}
+
+/// The colour a wild played from `hand[skip]` should name: the one the rest of the hand holds
+/// most of, then the one worth more points, then the rules' order.
+pub(crate) fn best_colour<S: Seen>(s: &S, hand: &[Card], skip: usize) -> Color {
+    let counts = colour_counts(hand, skip);
+    let mut points = [0u32; 4];
+    for (i, c) in hand.iter().enumerate() {
+        if let (Some(col), true) = (c.color(), i != skip) {
+            points[col.index()] += casual_points(*c);
+        }
+    }
+    let colours = s.wild_colors();
+    let mut best: Option<(Color, (usize, u32))> = None;
+    for c in colours.iter() {
+        let key = (counts[c.index()], points[c.index()]);
+        if best.is_none_or(|(_, k)| key > k) {
+            best = Some((c, key));
+        }
+    }
+    best.map(|(c, _)| c).or_else(|| colours.first()).unwrap_or(Color::Red)
+}
+
+/// The chance that a hand of `h` cards, dealt from the `unseen` cards the viewer has not seen,
+/// holds at least one of the `k` of them that have the colour in question.
+pub fn chance_holds(unseen: usize, k: usize, h: usize) -> f64 {
+    let k = k.min(unseen);
+    if h > unseen - k {
+        return 1.0;
+    }
+    let mut none = 1.0;
+    for i in 0..h {
+        none *= (unseen - k - i) as f64 / (unseen - i) as f64;
+    }
+    1.0 - none
+}
+
+/// The estimated chance that the Wild Draw Four on top was played while its player held the
+/// colour in play before it; `None` when that colour cannot be told (a wild under it).
+pub(crate) fn guilt_chance<S: Seen>(s: &S, offender: Seat) -> Option<f64> {
+    let discard = s.discard();
+    let before = discard.len().checked_sub(2).map(|i| discard[i])?.color()?;
+    let seen = s.hand().iter().chain(discard).filter(|c| c.color() == Some(before)).count();
+    let k = OFFICIAL_PER_COLOUR.saturating_sub(seen);
+    let me = s.me();
+    let unseen: usize =
+        (0..s.players()).map(|i| Seat(i as u8)).filter(|&o| o != me).map(|o| s.hand_size(o)).sum::<usize>()
+            + s.draw_pile_size();
+    Some(chance_holds(unseen, k, s.hand_size(offender)))
+}
+
+pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnce() -> Action) -> Action {
+    let phase = s.phase();
+    if matches!(phase, Phase::RoundOver | Phase::GameOver) {
+        return if s.is_legal(Action::NextRound) { Action::NextRound } else { fallback() };
+    }
+    if s.can_call_own_uno() || s.can_catch() {
+        return Action::CallUno;
+    }
+    if s.current() != s.me() {
+        return fallback();
+    }
+    let hand = s.hand();
+    match phase {
+        Phase::Play => match best_play(cfg, s, None) {
+            Some(a) => a,
+            None => [Action::Draw, Action::Pass].into_iter().find(|&a| s.is_legal(a)).unwrap_or_else(fallback),
+        },
+        Phase::Challenge { offender } => {
+            if let Some(a) = best_play(cfg, s, None) {
+                return a;
+            }
+            let challenge = guilt_chance(s, offender).is_some_and(|p| p >= cfg.challenge_threshold);
+            if challenge && s.is_legal(Action::Challenge) {
+                Action::Challenge
+            } else if s.is_legal(Action::Accept) {
+                Action::Accept
+            } else {
+                fallback()
+            }
+        }
+        Phase::DrawnCard => {
+            let play = s.drawn_card().and_then(|c| best_play(cfg, s, Some(c)));
+            let can_keep = s.is_legal(Action::Pass);
+            match play {
+                Some(a @ Action::Play { card, .. }) if !can_keep || !card.is_wild() || spend_wild(cfg, s, card) => a,
+                _ if can_keep => Action::Pass,
+                Some(a) => a,
+                None => fallback(),
+            }
+        }
+        Phase::ChooseColor => Action::DeclareColor { color: best_colour(s, hand, usize::MAX) },
+        Phase::ChooseSwap => {
+            let me = s.me();
+            let with = (0..s.players())
+                .map(|i| Seat(i as u8))
+                .filter(|&o| o != me)
+                .min_by_key(|&o| s.hand_size(o))
+                .unwrap_or(me);
+            Action::SwapHands { with }
+        }
+        Phase::RoundOver | Phase::GameOver => fallback(),
+    }
+}
+
+/// Whether a drawn wild is worth playing rather than keeping.
+fn spend_wild<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
+    let bluff = card == Card::WILD_DRAW_FOUR && s.hand().iter().any(|c| c.color() == Some(s.color()));
+    s.hand().len() <= cfg.play_drawn_wild_at && !bluff
+}
+
+/// The best-scoring legal play (of `only`, if given), with its colour.
+fn best_play<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Option<Action> {
+    let hand = s.hand();
+    let me = s.me();
+    let next = s.after_current(1);
+    let threatened = next != me && s.hand_size(next) <= cfg.threat_cards;
+    let prev_threat = {
+        let prev = s.after_current(s.players().saturating_sub(1));
+        prev != me && s.hand_size(prev) <= cfg.threat_cards
+    };
+    let someone_close = (0..s.players()).map(|i| Seat(i as u8)).any(|o| o != me && s.hand_size(o) <= cfg.threat_cards);
+    let per_point = cfg.points + if someone_close { cfg.points_under_threat } else { 0.0 };
+    let holds_colour = hand.iter().any(|c| c.color() == Some(s.color()));
+    let playable = s.playable();
+    let mut seen = 0u64;
+    let mut best: Option<(f64, Action)> = None;
+    for (i, &card) in hand.iter().enumerate() {
+        let bit = 1u64 << card.index();
+        if seen & bit != 0 || only.is_some_and(|o| o != card) {
+            continue;
+        }
+        seen |= bit;
+        if !playable.contains(card) {
+            continue;
+        }
+        let colour = card.color().unwrap_or_else(|| best_colour(s, hand, i));
+        let depth = colour_counts(hand, i)[colour.index()];
+        let mut score = per_point * casual_points(card) as f64 + cfg.colour_depth * depth as f64;
+        score -= match card.face() {
+            Face::Skip | Face::Reverse | Face::DrawTwo => cfg.keep_action,
+            Face::Wild => cfg.keep_wild,
+            Face::WildDrawFour => cfg.keep_wild_draw_four,
+            _ => 0.0,
+        };
+        if hand.len() == 2 && !card.is_wild() && hand.iter().enumerate().any(|(j, c)| j != i && c.is_wild()) {
+            score += cfg.last_card_wild;
+        }
+        if threatened {
+            score += match card.face() {
+                Face::Skip => cfg.attack_skip,
+                Face::Reverse if s.players() > 2 && !prev_threat => cfg.attack_skip,
+                Face::DrawTwo => cfg.attack_draw_two,
+                Face::WildDrawFour => cfg.attack_wild_draw_four,
+                _ => 0.0,
+            };
+        }
+        if card == Card::WILD_DRAW_FOUR && holds_colour && s.pending_draw() == 0 {
+            score -= cfg.bluff_risk;
+        }
+        let action = Action::Play { card, color: card.is_wild().then_some(colour) };
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, action));
+        }
+    }
+    best.map(|(_, a)| a)
 }

@@ -1,26 +1,427 @@
-//! Placeholder.
+//! `ismcts`: single-observer information-set Monte Carlo tree search (Cowling, Powley and
+//! Whitehouse 2012, "Information Set Monte Carlo Tree Search", algorithm SO-ISMCTS).
+//!
+//! Each iteration deals one world the observation allows ([`uno::sample::Sampler`]: the unseen
+//! cards shuffled into the other hands and the draw pile), walks one tree shared by all the
+//! worlds from the root down, and plays the round out:
+//!
+//! * **selection**: at a node where every move legal in this world already has a child, take
+//!   the child with the best UCB1 score `wins / visits + c * sqrt(ln(availability) / visits)`,
+//!   where a child's availability counts the iterations in which its move was legal (moves of
+//!   other seats depend on their hidden cards, so they are not always there);
+//! * **expansion**: otherwise add one untried legal move, at random;
+//! * **playout**: by default the fast random policy ([`RandomBot`], the simulation's) on the
+//!   sampled game's [`SimRng`], through `apply_unchecked`, to the end of the round;
+//! * **backpropagation**: every node on the path counts a visit and, for the seat that made
+//!   its move, a win when that seat won the round (a share of a draw when nobody did).
+//!
+//! The tree holds every seat's moves, each chosen for that seat's own wins. Calling UNO for
+//! oneself and catching a player who did not are never worse than not doing so, so they are
+//! played without search, in the tree and at the root. The move played is the root child
+//! visited most.
+//!
+//! Two options change the model of the other players: [`Playout::Heuristic`] plays the rounds
+//! out with the `heuristic` bot's rules, and `search_opponents: false` lets that policy, not
+//! the tree, choose the other seats' moves. Neither measured significantly stronger against
+//! `heuristic` opponents (see `docs/bots.md`).
+//!
+//! The budget is a number of iterations (reproducible: the same seed and observations give the
+//! same moves) and, optionally, a wall-clock limit that stops the search earlier (not
+//! reproducible; not for simulations).
+//!
+//! The search needs the rules, which an observation does not carry: `choose_view` reads them
+//! from the view, `choose` uses the ones given with [`Bot::set_rules`], or, failing that, the
+//! first preset whose deck and seats fit the observation (which can be the wrong one: two
+//! presets may share a deck).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use uno::game::{SimRng, View};
+use uno::sample::Sampler;
+use uno::{Action, Card, Game, Observation, Phase, Rules, Seat, PRESET_NAMES};
+
+use crate::heuristic::{self, HeuristicConfig};
+use crate::seen::Seen;
 use crate::{Bot, RandomBot};
-use uno::{Action, Observation};
-#[derive(Clone, Debug)]
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct IsmctsConfig {
+    /// Iterations (sampled world, tree walk, playout) per decision.
     pub iterations: u32,
+    /// Also stop when this much time has passed (not reproducible: leave it `None` in
+    /// simulations).
+    pub time_limit: Option<Duration>,
+    /// UCB1's exploration constant `c` (rewards are in 0..=1).
+    pub exploration: f64,
+    /// The chance a Wild Draw Four's player held the colour in play, used to deal worlds while
+    /// a challenge is pending (see [`Sampler::set_wd4_guilt`]); `None`: uniform hands decide.
+    /// Uniform hands hold most colours, which would make every Wild Draw Four look like a
+    /// bluff; players who can be challenged bluff far less.
+    pub wd4_guilt: Option<f64>,
+    /// Decisions after which a playout is scored as a round without a winner.
+    pub playout_cap: u32,
+    /// How the playouts choose moves.
+    pub playout: Playout,
+    /// Whether the other seats' moves are searched in the tree (SO-ISMCTS proper) or played by
+    /// the playout policy, as a model of the opponents (then only this seat's moves branch).
+    pub search_opponents: bool,
 }
+
 impl Default for IsmctsConfig {
     fn default() -> Self {
-        IsmctsConfig { iterations: 1000 }
+        IsmctsConfig {
+            iterations: 1000,
+            time_limit: None,
+            exploration: 0.7,
+            wd4_guilt: Some(0.25),
+            playout_cap: 2000,
+            playout: Playout::Random,
+            search_opponents: true,
+        }
     }
 }
-pub struct IsmctsBot(RandomBot);
+
+/// The policy that plays the rounds out.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Playout {
+    /// The fast random policy of [`RandomBot`].
+    Random,
+    /// The `heuristic` bot's default weights: a model of careful opponents (about twice as
+    /// slow per playout).
+    Heuristic,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A tree node: the move that leads to it and the statistics of that move.
+#[derive(Clone, Debug)]
+struct Node {
+    action: Action,
+    /// The seat that made `action`: the node's wins are that seat's.
+    mover: Seat,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    available: u32,
+    wins: f64,
+}
+
+/// Totals over the decisions a bot searched, for measuring.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    pub searches: u64,
+    pub iterations: u64,
+    pub nodes: u64,
+}
+
+pub struct IsmctsBot {
+    config: IsmctsConfig,
+    rng: SimRng,
+    rules: Option<Arc<Rules>>,
+    heuristic: HeuristicConfig,
+    /// Cards known to be in other hands, for the next decision only.
+    known: Vec<(Seat, Vec<Card>)>,
+    // Buffers kept between decisions.
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    legal: Vec<Action>,
+    untried: Vec<Action>,
+    world: Option<Game>,
+    playout: RandomBot,
+    stats: SearchStats,
+}
+
 impl IsmctsBot {
-    pub fn new(_c: IsmctsConfig, seed: u64) -> IsmctsBot {
-        IsmctsBot(RandomBot::new(seed))
+    pub fn new(config: IsmctsConfig, seed: u64) -> IsmctsBot {
+        IsmctsBot {
+            config,
+            rng: SimRng::seed_from_u64(seed),
+            rules: None,
+            heuristic: HeuristicConfig::default(),
+            known: Vec::new(),
+            nodes: Vec::new(),
+            path: Vec::new(),
+            legal: Vec::new(),
+            untried: Vec::new(),
+            world: None,
+            playout: RandomBot::new(seed),
+            stats: SearchStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &IsmctsConfig {
+        &self.config
+    }
+
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Tells the search, for its next decision only, that `seat` holds `cards` (seen in a 7–0
+    /// swap, say, which an observation does not remember): every world deals them there.
+    /// Cards that do not fit the observation are ignored.
+    pub fn know_cards(&mut self, seat: Seat, cards: Vec<Card>) {
+        self.known.push((seat, cards));
+    }
+
+    /// The decision for `obs` under `rules`.
+    fn decide(&mut self, obs: &Observation, rules: Option<Arc<Rules>>) -> Action {
+        let known = std::mem::take(&mut self.known);
+        let Some(&first) = obs.legal_actions.first() else { return Action::Draw };
+        let fallback = || heuristic::decide(&self.heuristic, obs, || first);
+        let searchable = obs.viewer == Some(obs.current)
+            && !matches!(obs.phase, Phase::RoundOver | Phase::GameOver)
+            && !obs.can_call_own_uno()
+            && !obs.can_catch();
+        if !searchable {
+            return fallback();
+        }
+        let moves: Vec<Action> = obs.legal_actions.iter().copied().filter(|&a| a != Action::CallUno).collect();
+        match moves.as_slice() {
+            [] => return fallback(),
+            [only] => return *only,
+            _ => {}
+        }
+        let Some(rules) = rules.or_else(|| guess_rules(obs)) else { return fallback() };
+        let Ok(mut sampler) = Sampler::new(obs, rules.clone()) else { return fallback() };
+        sampler.set_wd4_guilt(self.config.wd4_guilt);
+        for (seat, cards) in &known {
+            // A claim the observation contradicts is dropped, not trusted.
+            let _ = sampler.set_known(*seat, cards);
+        }
+        self.search(obs.current, &rules, &mut sampler, &moves)
+    }
+
+    fn search(&mut self, me: Seat, rules: &Arc<Rules>, sampler: &mut Sampler, moves: &[Action]) -> Action {
+        let started = self.config.time_limit.map(|_| Instant::now());
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: Action::Draw,
+            mover: me,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            available: 0,
+            wins: 0.0,
+        });
+        let mut world = match self.world.take() {
+            Some(mut w) if Arc::ptr_eq(w.rules_arc(), rules) => {
+                sampler.sample_into(&mut self.rng, &mut w);
+                w
+            }
+            _ => sampler.sample(&mut self.rng),
+        };
+        self.playout.reseed(self.rng.gen());
+        let mut done = 0u32;
+        for i in 0..self.config.iterations {
+            if let (Some(limit), Some(t0)) = (self.config.time_limit, started) {
+                // Reading the clock costs more than an iteration's bookkeeping: every 16th.
+                if i % 16 == 0 && t0.elapsed() >= limit {
+                    break;
+                }
+            }
+            if i > 0 {
+                sampler.sample_into(&mut self.rng, &mut world);
+            }
+            self.iterate(&mut world, me, moves);
+            done += 1;
+        }
+        self.world = Some(world);
+        self.stats.searches += 1;
+        self.stats.iterations += done as u64;
+        self.stats.nodes += self.nodes.len() as u64;
+        // The most visited root move (ties: more wins, then the earlier child).
+        let mut best: Option<(u32, f64, Action)> = None;
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if best.is_none_or(|(v, w, _)| (n.visits, n.wins) > (v, w)) {
+                best = Some((n.visits, n.wins, n.action));
+            }
+            c = n.next_sibling;
+        }
+        match best {
+            Some((_, _, a)) if moves.contains(&a) => a,
+            _ => moves[0],
+        }
+    }
+
+    /// One iteration on a freshly sampled `world`.
+    fn iterate(&mut self, world: &mut Game, me: Seat, root_moves: &[Action]) {
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        loop {
+            auto_calls(world);
+            if world.is_round_over() {
+                break;
+            }
+            let seat = world.current();
+            if seat != me && !self.config.search_opponents {
+                let a = self.policy_move(world);
+                world.apply_unchecked(seat, a);
+                continue;
+            }
+            if node == 0 {
+                // The root's moves are the observation's: the same in every world.
+                self.legal.clear();
+                self.legal.extend_from_slice(root_moves);
+            } else {
+                world.legal_actions_into(seat, &mut self.legal);
+                self.legal.retain(|&a| a != Action::CallUno);
+            }
+            if self.legal.is_empty() {
+                break;
+            }
+            self.untried.clear();
+            for &a in &self.legal {
+                if self.child(node, seat, a) == NONE {
+                    self.untried.push(a);
+                }
+            }
+            if !self.untried.is_empty() {
+                let a = self.untried[self.rng.below(self.untried.len())];
+                let child = self.add_child(node, seat, a);
+                world.apply_unchecked(seat, a);
+                self.path.push(child);
+                break;
+            }
+            let c = self.config.exploration;
+            let mut best = (f64::NEG_INFINITY, NONE, Action::Draw);
+            for i in 0..self.legal.len() {
+                let a = self.legal[i];
+                let ch = self.child(node, seat, a);
+                let n = &mut self.nodes[ch as usize];
+                n.available += 1;
+                let visits = n.visits.max(1) as f64;
+                let ucb = n.wins / visits + c * ((n.available as f64).ln() / visits).sqrt();
+                if ucb > best.0 {
+                    best = (ucb, ch, a);
+                }
+            }
+            world.apply_unchecked(seat, best.2);
+            node = best.1;
+            self.path.push(node);
+        }
+        self.play_out(world);
+        let winner = world.round_winner();
+        let share = 1.0 / world.players() as f64;
+        for &n in &self.path[1..] {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.wins += match winner {
+                Some(w) if w == node.mover => 1.0,
+                Some(_) => 0.0,
+                None => share,
+            };
+        }
+    }
+
+    fn play_out(&mut self, world: &mut Game) {
+        let mut n = 0;
+        while !world.is_round_over() && n < self.config.playout_cap {
+            let seat = world.current();
+            let a = self.policy_move(world);
+            world.apply_unchecked(seat, a);
+            n += 1;
+        }
+    }
+
+    /// The playout policy's move for the current seat of `world`.
+    fn policy_move(&mut self, world: &Game) -> Action {
+        let view = world.view(world.current());
+        match self.config.playout {
+            Playout::Random => self.playout.choose_view(&view),
+            Playout::Heuristic => {
+                let playout = &mut self.playout;
+                heuristic::decide(&self.heuristic, &view, || playout.choose_view(&view))
+            }
+        }
+    }
+
+    fn child(&self, node: u32, mover: Seat, action: Action) -> u32 {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if n.action == action && n.mover == mover {
+                return c;
+            }
+            c = n.next_sibling;
+        }
+        NONE
+    }
+
+    fn add_child(&mut self, parent: u32, mover: Seat, action: Action) -> u32 {
+        let id = self.nodes.len() as u32;
+        let next_sibling = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node { action, mover, first_child: NONE, next_sibling, visits: 0, available: 1, wins: 0.0 });
+        self.nodes[parent as usize].first_child = id;
+        id
     }
 }
+
+/// Plays the UNO calls nobody should skip: a seat's own call, and the current player catching
+/// the one who forgot (what the heuristic and careful humans do).
+fn auto_calls(world: &mut Game) {
+    for _ in 0..2 {
+        if world.is_round_over() {
+            return;
+        }
+        let seat = world.current();
+        let view = world.view(seat);
+        if view.can_call_own_uno() || (view.uno_exposed().is_some_and(|s| s != seat) && view.is_legal(Action::CallUno))
+        {
+            world.apply_unchecked(seat, Action::CallUno);
+        } else {
+            return;
+        }
+    }
+}
+
+/// The first preset the observation fits (its cards, seats and counts, whether UNO can be
+/// called), for callers that did not give the rules.
+fn guess_rules(obs: &Observation) -> Option<Arc<Rules>> {
+    PRESET_NAMES.iter().filter_map(|n| Rules::preset(n).ok()).map(Arc::new).find(|r| {
+        r.check_players(obs.players).is_ok()
+            && Sampler::new(obs, r.clone()).is_ok()
+            && (r.uno_call() != uno::rules::UnoCall::Off || !obs.legal_actions.contains(&Action::CallUno))
+    })
+}
+
 impl Bot for IsmctsBot {
     fn name(&self) -> &str {
         "ismcts"
     }
+
     fn choose(&mut self, obs: &Observation) -> Action {
-        self.0.choose(obs)
+        let rules = self.rules.clone();
+        self.decide(obs, rules)
+    }
+
+    fn choose_view(&mut self, view: &View<'_>) -> Action {
+        let rules = match &self.rules {
+            Some(r) if **r == *view.rules() => r.clone(),
+            _ => {
+                let r = Arc::new(view.rules().clone());
+                self.rules = Some(r.clone());
+                r
+            }
+        };
+        self.decide(&view.observation(), Some(rules))
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = SimRng::seed_from_u64(seed);
+        self.playout.reseed(seed);
+        self.known.clear();
+    }
+
+    fn set_rules(&mut self, rules: &Arc<Rules>) {
+        self.rules = Some(rules.clone());
     }
 }

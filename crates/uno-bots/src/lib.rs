@@ -8,13 +8,16 @@ pub mod heuristic;
 pub mod ismcts;
 pub mod precedence;
 pub mod random;
+pub mod seen;
 pub mod sim;
 
+use std::sync::Arc;
+
 use uno::game::View;
-use uno::{Action, Observation, Phase};
+use uno::{Action, Observation, Phase, Rules};
 
 pub use heuristic::{HeuristicBot, HeuristicConfig};
-pub use ismcts::{IsmctsBot, IsmctsConfig};
+pub use ismcts::{IsmctsBot, IsmctsConfig, Playout};
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};
@@ -35,6 +38,10 @@ pub trait Bot: Send {
     /// Starts the bot's random stream afresh, as `make_bot(name, seed)` would: lets a
     /// simulation reuse one bot for many games without allocating.
     fn reseed(&mut self, _seed: u64) {}
+    /// Tells the bot the table's rules, which an [`Observation`] does not carry (a [`View`]
+    /// does). Bots that only read the observation ignore it; a bot that simulates the game
+    /// (`ismcts`) needs it to answer through `choose` as it does through `choose_view`.
+    fn set_rules(&mut self, _rules: &Arc<Rules>) {}
 }
 
 /// Whether calling UNO now is a call for oneself (never a false call or a catch).
@@ -81,23 +88,31 @@ pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "pre
 pub struct UnknownBot(pub String);
 
 /// Builds a bot by name, seeded. `ismcts` takes an iteration budget after a colon
-/// (`ismcts:500`); `heuristic` uses its default weights.
+/// (`ismcts:500`), and optionally its playout policy after another (`ismcts:500:heuristic`;
+/// the default is `random`); `heuristic` uses its default weights.
+///
+/// Callers that drive a bot through `choose` should also give it the rules with
+/// [`Bot::set_rules`].
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    let (base, param) = match name.split_once(':') {
-        Some((b, p)) => (b, Some(p)),
-        None => (name, None),
-    };
+    let mut parts = name.split(':');
+    let base = parts.next().unwrap_or_default();
+    let params: Vec<&str> = parts.collect();
     let unknown = || UnknownBot(name.to_string());
-    match (base, param) {
-        ("random", None) => Ok(Box::new(RandomBot::new(seed))),
-        ("uniform", None) => Ok(Box::new(UniformBot::new(seed))),
-        ("first", None) => Ok(Box::new(FirstLegalBot)),
-        ("heuristic", None) => Ok(Box::new(HeuristicBot::new(seed))),
-        ("precedence", None) => Ok(Box::new(PrecedenceBot)),
-        ("ismcts", None) => Ok(Box::new(IsmctsBot::new(IsmctsConfig::default(), seed))),
-        ("ismcts", Some(p)) => {
-            let iterations = p.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(unknown)?;
-            Ok(Box::new(IsmctsBot::new(IsmctsConfig { iterations }, seed)))
+    match (base, params.as_slice()) {
+        ("random", []) => Ok(Box::new(RandomBot::new(seed))),
+        ("uniform", []) => Ok(Box::new(UniformBot::new(seed))),
+        ("first", []) => Ok(Box::new(FirstLegalBot)),
+        ("heuristic", []) => Ok(Box::new(HeuristicBot::new(seed))),
+        ("precedence", []) => Ok(Box::new(PrecedenceBot)),
+        ("ismcts", []) => Ok(Box::new(IsmctsBot::new(IsmctsConfig::default(), seed))),
+        ("ismcts", [n, rest @ ..]) if rest.len() <= 1 => {
+            let iterations = n.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(unknown)?;
+            let playout = match rest.first().copied() {
+                None | Some("random") => Playout::Random,
+                Some("heuristic") => Playout::Heuristic,
+                Some(_) => return Err(unknown()),
+            };
+            Ok(Box::new(IsmctsBot::new(IsmctsConfig { iterations, playout, ..IsmctsConfig::default() }, seed)))
         }
         _ => Err(unknown()),
     }

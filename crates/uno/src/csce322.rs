@@ -137,21 +137,55 @@ fn owed(discard: &[Entry], d: Demand) -> usize {
     }
 }
 
+/// The colour of the left-most non-wild card of `hand` other than the one at `played`: the
+/// seed's marker rule, shared with the engine's `precedence` bot. `None` when only wilds are
+/// left (the seed then declares red, the bot its rules' first colour).
+pub fn marker_colour(hand: &[Card], played: usize) -> Option<Color> {
+    hand.iter().enumerate().filter(|&(i, _)| i != played).find_map(|(_, c)| c.color())
+}
+
+/// Seed 000's precedence (rules 1 to 6): the index of the card it plays from `hand` and the
+/// rule that picked it, or `None` when the hand must draw (rule 7) or, `answering` a draw
+/// penalty, serve it.
+///
+/// The `.uno` operations and the engine's `precedence` bot share this order but judge a match
+/// differently (the notation's characters, markers included, against the engine's colour in
+/// play), so the tests are given: `colour` and `symbol` say whether a card matches the top,
+/// `allowed` whether the rules let it be played now (for the seed: which draw card extends).
+pub fn precedence(
+    hand: &[Card],
+    answering: bool,
+    colour: impl Fn(Card) -> bool,
+    symbol: impl Fn(Card) -> bool,
+    allowed: impl Fn(Card) -> bool,
+) -> Option<(usize, Rule)> {
+    let find = |pred: &dyn Fn(Card) -> bool| hand.iter().position(|&c| allowed(c) && pred(c));
+    let extend: [(Rule, &dyn Fn(Card) -> bool); 2] = [
+        (Rule::ExtendWildDrawFour, &|c| c == Card::WILD_DRAW_FOUR),
+        (Rule::ExtendDrawTwo, &|c| c.face() == Face::DrawTwo),
+    ];
+    let plain: [(Rule, &dyn Fn(Card) -> bool); 4] = [
+        (Rule::ColourMatch, &colour),
+        (Rule::WildDrawFour, &|c| c == Card::WILD_DRAW_FOUR),
+        (Rule::SymbolMatch, &symbol),
+        (Rule::Wild, &|c| c == Card::WILD),
+    ];
+    let order: &[(Rule, &dyn Fn(Card) -> bool)] = if answering { &extend } else { &plain };
+    order.iter().find_map(|&(rule, pred)| find(pred).map(|i| (i, rule)))
+}
+
 /// The entry put on a wild played by rules 1, 4 and 6.
-fn declaration(rest: &[Card]) -> Entry {
-    match rest.iter().find_map(|c| c.color()) {
+fn declaration(hand: &[Card], played: usize) -> Entry {
+    match marker_colour(hand, played) {
         Some(c) => Entry::Marker(c),
-        None if rest.is_empty() => Entry::End,
+        None if hand.len() <= 1 => Entry::End,
         None => Entry::Marker(Color::Red),
     }
 }
 
 fn play(hand: &[Card], index: usize, rule: Rule, declares: bool) -> Option<Move> {
     let card = *hand.get(index)?;
-    let declared = declares.then(|| {
-        let rest: Vec<Card> = hand.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, c)| *c).collect();
-        declaration(&rest)
-    });
+    let declared = declares.then(|| declaration(hand, index));
     Some(Move { rule, action: Action::Play { index, card, declared } })
 }
 
@@ -161,16 +195,20 @@ pub fn choose_move(position: &Position, player: usize) -> Option<Move> {
     let hand = position.hands.get(player)?;
     let discard = &position.discard;
     let top = discard.first()?;
-    let find = |pred: &dyn Fn(Card) -> bool| hand.iter().position(|c| pred(*c));
 
-    if let Some(d) = demand(discard) {
-        let (rule, extends): (Rule, &dyn Fn(Card) -> bool) = match d {
-            Demand::WildDrawFour => (Rule::ExtendWildDrawFour, &|c| c == Card::WILD_DRAW_FOUR),
-            Demand::DrawTwo => (Rule::ExtendDrawTwo, &|c| c.face() == Face::DrawTwo),
+    let demand = demand(discard);
+    if let Some(d) = demand {
+        let extends = |c: Card| match d {
+            Demand::WildDrawFour => c == Card::WILD_DRAW_FOUR,
+            Demand::DrawTwo => c.face() == Face::DrawTwo,
         };
-        if let Some(i) = find(extends) {
+        if let Some((i, rule)) = precedence(hand, true, |_| false, |_| false, extends) {
             return play(hand, i, rule, d == Demand::WildDrawFour);
         }
+        let rule = match d {
+            Demand::WildDrawFour => Rule::ExtendWildDrawFour,
+            Demand::DrawTwo => Rule::ExtendDrawTwo,
+        };
         let owed = owed(discard, d);
         let drawn = owed.min(position.deck.len());
         let marker = match (d, top) {
@@ -187,17 +225,10 @@ pub fn choose_move(position: &Position, player: usize) -> Option<Move> {
     }
 
     let [top_colour, top_symbol] = top.code();
-    if let Some(i) = find(&|c| card_code(c)[0] == top_colour) {
-        return play(hand, i, Rule::ColourMatch, false);
-    }
-    if let Some(i) = find(&|c| c == Card::WILD_DRAW_FOUR) {
-        return play(hand, i, Rule::WildDrawFour, true);
-    }
-    if let Some(i) = find(&|c| card_code(c)[1] == top_symbol) {
-        return play(hand, i, Rule::SymbolMatch, false);
-    }
-    if let Some(i) = find(&|c| c == Card::WILD) {
-        return play(hand, i, Rule::Wild, true);
+    let colour = |c: Card| card_code(c)[0] == top_colour;
+    let symbol = |c: Card| card_code(c)[1] == top_symbol;
+    if let Some((i, rule)) = precedence(hand, false, colour, symbol, |_| true) {
+        return play(hand, i, rule, matches!(rule, Rule::WildDrawFour | Rule::Wild));
     }
     let card = *position.deck.first()?;
     Some(Move { rule: Rule::Draw, action: Action::Draw { card } })

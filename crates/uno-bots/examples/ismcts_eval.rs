@@ -1,0 +1,123 @@
+//! Weighs an IS-MCTS configuration against three `heuristic` bots and times its decisions:
+//! `cargo run --release -p uno-bots --example ismcts_eval -- '{"iterations": 2000}' GAMES
+//! [THREADS] [PRESET] [OPPONENT]`. The IS-MCTS seat rotates with the game number, so every seat
+//! is played equally often. Timings are per searched decision (forced moves and UNO calls are
+//! answered without a search and left out) and per decision of any kind. With `KNOW_HANDS=1`
+//! the search is told every other hand before each decision (not the draw pile): the ceiling
+//! on what better inference about hidden cards could bring.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use uno::{Game, Rules};
+use uno_bots::sim::{bot_seed, game_seed, wilson};
+use uno_bots::{make_bot, Bot, IsmctsBot, IsmctsConfig};
+
+#[derive(Default, Clone)]
+struct Tally {
+    /// Seconds of each searched decision.
+    times: Vec<f64>,
+    games: u64,
+    wins: u64,
+    decisions: u64,
+    secs: f64,
+    max_secs: f64,
+    searches: u64,
+    iterations: u64,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.first().map_or("{}", String::as_str);
+    let config: IsmctsConfig = serde_json::from_str(json)?;
+    let games: u64 = args.get(1).map_or(Ok(200), |g| g.parse())?;
+    let threads: usize = args.get(2).map_or(Ok(1), |t| t.parse())?;
+    let rules = Arc::new(Rules::preset(args.get(3).map_or("official", String::as_str))?);
+    let opponent = args.get(4).map_or("heuristic", String::as_str).to_string();
+    make_bot(&opponent, 0)?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let t0 = Instant::now();
+    let total = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .map(|g| {
+                let seed = game_seed(11, g);
+                let hero = (g % 4) as usize;
+                let mut game = Game::new_fast(rules.clone(), 4, seed).expect("four seats fit");
+                let mut search = IsmctsBot::new(config.clone(), bot_seed(seed, hero));
+                let mut others: Vec<Box<dyn Bot>> =
+                    (0..4).map(|s| make_bot(&opponent, bot_seed(seed, s)).expect("checked above")).collect();
+                let mut t = Tally { games: 1, ..Tally::default() };
+                let know = std::env::var("KNOW_HANDS").is_ok();
+                while !game.is_round_over() {
+                    let seat = game.current();
+                    if know && seat.index() == hero {
+                        // The ceiling experiment: the search is told every hand (not the pile).
+                        for o in (0..4).filter(|&o| o != hero) {
+                            let o = uno::Seat(o as u8);
+                            search.know_cards(o, game.hand(o).to_vec());
+                        }
+                    }
+                    let view = game.view(seat);
+                    let action = if seat.index() == hero {
+                        let start = Instant::now();
+                        let before = search.stats().searches;
+                        let a = search.choose_view(&view);
+                        let secs = start.elapsed().as_secs_f64();
+                        if search.stats().searches > before {
+                            t.times.push(secs);
+                        }
+                        t.decisions += 1;
+                        t.secs += secs;
+                        t.max_secs = t.max_secs.max(secs);
+                        a
+                    } else {
+                        others[seat.index()].choose_view(&view)
+                    };
+                    game.apply(seat, action).expect("bots choose legal actions");
+                }
+                t.wins = u64::from(game.round_winner().map(|w| w.index()) == Some(hero));
+                let stats = search.stats();
+                t.searches = stats.searches;
+                t.iterations = stats.iterations;
+                t
+            })
+            .reduce(Tally::default, |a, b| Tally {
+                times: [a.times, b.times].concat(),
+                games: a.games + b.games,
+                wins: a.wins + b.wins,
+                decisions: a.decisions + b.decisions,
+                secs: a.secs + b.secs,
+                max_secs: a.max_secs.max(b.max_secs),
+                searches: a.searches + b.searches,
+                iterations: a.iterations + b.iterations,
+            })
+    });
+    let (lo, hi) = wilson(total.wins, total.games);
+    let mut times = total.times.clone();
+    times.sort_by(f64::total_cmp);
+    let quantile = |q: f64| {
+        times.get(((times.len() as f64 * q) as usize).min(times.len().saturating_sub(1))).map_or(0.0, |t| 1e3 * t)
+    };
+    let search_ms = 1e3 * times.iter().sum::<f64>() / times.len().max(1) as f64;
+    println!(
+        "{} vs 3 {opponent} ({}): wins {}/{} = {:.1}% [{:.1}, {:.1}]  ms/search {:.2} (p50 {:.1} p99 {:.1} max {:.1}) ms/decision {:.2} \
+         iterations/search {:.0}  wall {:.0}s",
+        json,
+        rules.name(),
+        total.wins,
+        total.games,
+        100.0 * total.wins as f64 / total.games.max(1) as f64,
+        100.0 * lo,
+        100.0 * hi,
+        search_ms,
+        quantile(0.5),
+        quantile(0.99),
+        1e3 * total.max_secs,
+        1e3 * total.secs / total.decisions.max(1) as f64,
+        total.iterations as f64 / total.searches.max(1) as f64,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

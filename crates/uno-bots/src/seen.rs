@@ -1,0 +1,216 @@
+//! What a seat sees, behind one trait for both of its forms: the owned [`Observation`] and the
+//! borrowed [`View`]. A bot written against [`Seen`] answers alike through `choose` and
+//! `choose_view` by construction, and pays nothing for it on the hot path.
+//!
+//! It offers only what an observation shows. An observation does not carry the rules, so
+//! nothing here reads them beyond what the legal actions show anyway (the colours a wild may
+//! name): a View could tell more (point values, the deck), and a bot that used it would answer
+//! differently through the two entry points.
+
+use uno::game::View;
+use uno::{Action, Card, CardSet, Color, Direction, Observation, Phase, Seat};
+
+pub trait Seen {
+    /// The deciding seat (a spectator has no decision to make: seat 0 stands in).
+    fn me(&self) -> Seat;
+    fn players(&self) -> usize;
+    fn hand(&self) -> &[Card];
+    fn hand_size(&self, seat: Seat) -> usize;
+    fn top(&self) -> Card;
+    /// The colour in play.
+    fn color(&self) -> Color;
+    fn current(&self) -> Seat;
+    fn direction(&self) -> Direction;
+    fn phase(&self) -> Phase;
+    fn pending_draw(&self) -> u32;
+    fn drawn_card(&self) -> Option<Card>;
+    /// Bottom card first.
+    fn discard(&self) -> &[Card];
+    fn draw_pile_size(&self) -> usize;
+    fn uno_called(&self, seat: Seat) -> bool;
+    fn uno_exposed(&self) -> Option<Seat>;
+    fn is_legal(&self, action: Action) -> bool;
+    /// The card kinds this seat may play now (the cards of the legal `Play` actions).
+    fn playable(&self) -> CardSet;
+    /// The colours a wild may name now, in the rules' order. Only meaningful while a wild can
+    /// be played or a colour must be named (an observation shows the colours only then).
+    fn wild_colors(&self) -> ColorList;
+
+    /// The seat `steps` places after the current one in the direction of play.
+    fn after_current(&self, steps: usize) -> Seat {
+        let n = self.players().max(1);
+        let cur = self.current().index();
+        let i = match self.direction() {
+            Direction::Clockwise => (cur + steps) % n,
+            Direction::CounterClockwise => (cur + n * (steps / n + 1) - steps) % n,
+        };
+        Seat(i as u8)
+    }
+
+    /// Whether calling UNO now is a call for this seat itself (never a catch or a false call).
+    fn can_call_own_uno(&self) -> bool {
+        let me = self.me();
+        let own_turn =
+            me == self.current() && matches!(self.phase(), Phase::Play | Phase::DrawnCard) && self.hand().len() <= 2;
+        (own_turn || self.uno_exposed() == Some(me)) && !self.uno_called(me) && self.is_legal(Action::CallUno)
+    }
+
+    /// Whether calling UNO now catches another seat that did not call.
+    fn can_catch(&self) -> bool {
+        let me = self.me();
+        self.uno_exposed().is_some_and(|s| s != me) && !self.can_call_own_uno() && self.is_legal(Action::CallUno)
+    }
+}
+
+/// Up to four colours, inline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ColorList {
+    colors: [Option<Color>; 4],
+}
+
+impl ColorList {
+    fn push(&mut self, c: Color) {
+        if self.colors.contains(&Some(c)) {
+            return;
+        }
+        if let Some(slot) = self.colors.iter_mut().find(|s| s.is_none()) {
+            *slot = Some(c);
+        }
+    }
+    pub fn iter(&self) -> impl Iterator<Item = Color> + '_ {
+        self.colors.iter().map_while(|c| *c)
+    }
+    pub fn first(&self) -> Option<Color> {
+        self.colors[0]
+    }
+}
+
+impl Seen for Observation {
+    fn me(&self) -> Seat {
+        self.viewer.unwrap_or(Seat(0))
+    }
+    fn players(&self) -> usize {
+        self.players
+    }
+    fn hand(&self) -> &[Card] {
+        &self.hand
+    }
+    fn hand_size(&self, seat: Seat) -> usize {
+        self.hand_sizes.get(seat.index()).copied().unwrap_or(0)
+    }
+    fn top(&self) -> Card {
+        self.top
+    }
+    fn color(&self) -> Color {
+        self.color
+    }
+    fn current(&self) -> Seat {
+        self.current
+    }
+    fn direction(&self) -> Direction {
+        self.direction
+    }
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+    fn pending_draw(&self) -> u32 {
+        self.pending_draw
+    }
+    fn drawn_card(&self) -> Option<Card> {
+        self.drawn_card
+    }
+    fn discard(&self) -> &[Card] {
+        &self.discard
+    }
+    fn draw_pile_size(&self) -> usize {
+        self.draw_pile_size
+    }
+    fn uno_called(&self, seat: Seat) -> bool {
+        self.uno_called.get(seat.index()).copied().unwrap_or(false)
+    }
+    fn uno_exposed(&self) -> Option<Seat> {
+        self.uno_exposed
+    }
+    fn is_legal(&self, action: Action) -> bool {
+        self.legal_actions.contains(&action)
+    }
+    fn playable(&self) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for a in &self.legal_actions {
+            if let Action::Play { card, .. } = a {
+                set.insert(*card);
+            }
+        }
+        set
+    }
+    fn wild_colors(&self) -> ColorList {
+        let mut out = ColorList::default();
+        for a in &self.legal_actions {
+            if let Action::Play { color: Some(c), .. } | Action::DeclareColor { color: c } = *a {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
+
+impl Seen for View<'_> {
+    fn me(&self) -> Seat {
+        self.seat()
+    }
+    fn players(&self) -> usize {
+        View::players(self)
+    }
+    fn hand(&self) -> &[Card] {
+        View::hand(self)
+    }
+    fn hand_size(&self, seat: Seat) -> usize {
+        View::hand_size(self, seat)
+    }
+    fn top(&self) -> Card {
+        View::top(self)
+    }
+    fn color(&self) -> Color {
+        View::color(self)
+    }
+    fn current(&self) -> Seat {
+        View::current(self)
+    }
+    fn direction(&self) -> Direction {
+        View::direction(self)
+    }
+    fn phase(&self) -> Phase {
+        View::phase(self)
+    }
+    fn pending_draw(&self) -> u32 {
+        View::pending_draw(self)
+    }
+    fn drawn_card(&self) -> Option<Card> {
+        View::drawn_card(self)
+    }
+    fn discard(&self) -> &[Card] {
+        self.discard_pile()
+    }
+    fn draw_pile_size(&self) -> usize {
+        View::draw_pile_size(self)
+    }
+    fn uno_called(&self, seat: Seat) -> bool {
+        View::uno_called(self, seat)
+    }
+    fn uno_exposed(&self) -> Option<Seat> {
+        View::uno_exposed(self)
+    }
+    fn is_legal(&self, action: Action) -> bool {
+        View::is_legal(self, action)
+    }
+    fn playable(&self) -> CardSet {
+        self.playable_set()
+    }
+    fn wild_colors(&self) -> ColorList {
+        let mut out = ColorList::default();
+        for &c in self.rules().colors() {
+            out.push(c);
+        }
+        out
+    }
+}
