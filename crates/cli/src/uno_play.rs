@@ -23,8 +23,9 @@ pub struct Args {
     /// Seed for the deal and the bots (default: a random one, printed at the start).
     #[arg(long)]
     seed: Option<u64>,
-    /// Bot for every other seat, or a comma-separated list, one per bot (random, first).
-    #[arg(long, default_value = "random")]
+    /// Bot for every other seat, or a comma-separated list, one per bot (random, uniform, first, heuristic, precedence,
+    /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic).
+    #[arg(long, default_value = "heuristic")]
     bots: String,
 }
 
@@ -128,11 +129,11 @@ fn parse(line: &str, game: &Game) -> Result<Option<Action>, String> {
 const MAX_BOT_DECISIONS: usize = 100_000;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let rules = args.rules.load()?;
+    let rules = std::sync::Arc::new(args.rules.load()?);
     let players = player_count(&rules, args.players)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let bot_seats: Vec<usize> = (1..players).collect();
-    let mut bots = make_bots(&args.bots, &bot_seats, seed)?;
+    let mut bots = make_bots(&args.bots, &bot_seats, seed, &rules)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let stdin = std::io::stdin();

@@ -19,7 +19,8 @@ pub struct Args {
     #[arg(long)]
     players: Option<usize>,
     /// One bot for every seat, or a comma-separated list, one per seat
-    /// (random, uniform, first, heuristic, precedence, ismcts, ismcts:ITERATIONS).
+    /// (random, uniform, first, heuristic, precedence, ismcts, ismcts:ITERATIONS,
+    /// ismcts:ITERATIONS:heuristic).
     #[arg(long, default_value = "random")]
     bots: String,
     /// Number of games (one round each).

@@ -2,6 +2,7 @@
 //! `--format cs205`, seed 004's status block after the set-up and after every turn.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use uno::event::{DrawReason, EndReason};
@@ -28,7 +29,8 @@ pub struct Args {
     /// Seed for the deal and the bots: the same seed replays the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Bot for every seat, or a comma-separated list, one per seat (random, first).
+    /// Bot for every seat, or a comma-separated list, one per seat (random, uniform, first, heuristic,
+    /// precedence, ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic).
     #[arg(long, default_value = "random")]
     bots: String,
     #[arg(long, value_enum, default_value_t = Format::Events)]
@@ -54,7 +56,12 @@ pub(crate) fn bot_seed(seed: u64, seat: usize) -> u64 {
 }
 
 /// Builds the bots for `seats` seats from `--bots` (one name for all, or one per seat).
-pub(crate) fn make_bots(spec: &str, seats: &[usize], seed: u64) -> anyhow::Result<Vec<Box<dyn Bot>>> {
+pub(crate) fn make_bots(
+    spec: &str,
+    seats: &[usize],
+    seed: u64,
+    rules: &Arc<Rules>,
+) -> anyhow::Result<Vec<Box<dyn Bot>>> {
     let names: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     if names.is_empty() {
         bail!("--bots: name at least one bot ({})", uno_bots::BOT_NAMES.join(", "));
@@ -67,7 +74,7 @@ pub(crate) fn make_bots(spec: &str, seats: &[usize], seed: u64) -> anyhow::Resul
         .enumerate()
         .map(|(i, &seat)| {
             let name = names[if names.len() == 1 { 0 } else { i }];
-            uno_bots::make_bot(name, bot_seed(seed, seat)).context("--bots")
+            uno_bots::make_bot_for(name, bot_seed(seed, seat), rules).context("--bots")
         })
         .collect()
 }
@@ -163,10 +170,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn watch(args: Args) -> anyhow::Result<()> {
-    let rules = args.rules.load()?;
+    let rules = Arc::new(args.rules.load()?);
     let players = player_count(&rules, args.players)?;
     let seats: Vec<usize> = (0..players).collect();
-    let mut bots = make_bots(&args.bots, &seats, args.seed)?;
+    let mut bots = make_bots(&args.bots, &seats, args.seed, &rules)?;
     if args.format == Format::Cs205 {
         if let Some(&wild) = rules.deck().iter().find(|c| c.is_wild()) {
             bail!("--format cs205 cannot print {} (seed 004's deck has no wild card)", card_words(wild));

@@ -77,7 +77,7 @@ fn every_printed_transcript_replays_legally_turn_by_turn() {
     let rules = two_color();
     let (mut won, mut capped, mut reshuffles, mut draw_twos, mut reverses) = (0, 0, 0, 0, 0);
     for players in 2..=4 {
-        for seed in 0..40 {
+        for seed in 0..100 {
             let text = transcript(players, seed);
             let t = Transcript::parse(&text).unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}"));
             assert_eq!(t.to_string(), text, "parse and print round-trip");
@@ -101,9 +101,9 @@ fn every_printed_transcript_replays_legally_turn_by_turn() {
         }
     }
     // The sample must exercise what the checks are about.
-    // Random bots rarely need 100 turns (none in these 120 games); the cap is checked on a
+    // Random bots rarely need 100 turns; the cap is checked on a
     // built position in crates/uno/tests/seed004_two_color.rs.
-    assert!(won + capped == 120 && won > 0, "won {won}, capped {capped}");
+    assert!(won + capped == 300 && won > 0, "won {won}, capped {capped}");
     assert!(reshuffles > 0 && draw_twos > 0 && reverses > 0, "{reshuffles} {draw_twos} {reverses}");
 }
 

@@ -481,11 +481,11 @@ impl TableState {
     }
 }
 
-fn make_bots(meta: &Meta) -> Result<Vec<Option<Box<dyn Bot>>>, ApiError> {
+fn make_bots(meta: &Meta, rules: &Arc<Rules>) -> Result<Vec<Option<Box<dyn Bot>>>, ApiError> {
     meta.seats
         .iter()
         .map(|s| match (&s.kind, &s.bot) {
-            (SeatKind::Bot, Some(name)) => Ok(Some(uno_bots::make_bot(name, s.bot_seed)?)),
+            (SeatKind::Bot, Some(name)) => Ok(Some(uno_bots::make_bot_for(name, s.bot_seed, rules)?)),
             _ => Ok(None),
         })
         .collect()
@@ -593,7 +593,7 @@ impl AppState {
         if game.is_over() {
             return Ok(None);
         }
-        let bots = make_bots(&meta).map_err(|e| e.to_string())?;
+        let bots = make_bots(&meta, game.rules_arc()).map_err(|e| e.to_string())?;
         let players = meta.seats.len();
         let (tx, _) = broadcast::channel(256);
         Ok(Some(Table {
@@ -689,11 +689,11 @@ impl AppState {
             generation: 0,
             creator: client.to_string(),
         };
-        let bots = make_bots(&meta)?;
         let record = GameRecord::new(&rules, players, seed);
         let mut deal = Vec::new();
         let game =
             Game::new_with_events(rules, players, seed, &mut deal).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let bots = make_bots(&meta, game.rules_arc())?;
         let id = random_hex(8);
         self.inner.store.create(&id, "uno", header_json(&record)?, meta_json(&meta)?).done().await?;
         let (tx, _) = broadcast::channel(256);
@@ -995,7 +995,9 @@ impl AppState {
             // The bot panicked; seat a fresh one so the table goes on.
             if let Some(m) = st.meta.seats.get(seat) {
                 if let Some(name) = &m.bot {
-                    if let (Ok(b), Some(slot)) = (uno_bots::make_bot(name, m.bot_seed), st.bots.get_mut(seat)) {
+                    if let (Ok(b), Some(slot)) =
+                        (uno_bots::make_bot_for(name, m.bot_seed, st.game.rules_arc()), st.bots.get_mut(seat))
+                    {
                         *slot = Some(b);
                     }
                 }

@@ -117,3 +117,11 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         _ => Err(unknown()),
     }
 }
+
+/// [`make_bot`] for a game on `rules`: the bot is told the rules at once, as every caller that
+/// seats it at a table must ([`Bot::set_rules`]).
+pub fn make_bot_for(name: &str, seed: u64, rules: &Arc<Rules>) -> Result<Box<dyn Bot>, UnknownBot> {
+    let mut bot = make_bot(name, seed)?;
+    bot.set_rules(rules);
+    Ok(bot)
+}
