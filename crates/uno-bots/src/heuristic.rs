@@ -245,15 +245,7 @@ pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnc
             }
         }
         Phase::ChooseColor => Action::DeclareColor { color: best_colour(s, hand, usize::MAX) },
-        Phase::ChooseSwap => {
-            let me = s.me();
-            let with = (0..s.players())
-                .map(|i| Seat(i as u8))
-                .filter(|&o| o != me)
-                .min_by_key(|&o| s.hand_size(o))
-                .unwrap_or(me);
-            Action::SwapHands { with }
-        }
+        Phase::ChooseSwap => Action::SwapHands { with: s.smallest_other_hand() },
         Phase::RoundOver | Phase::GameOver => fallback(),
     }
 }

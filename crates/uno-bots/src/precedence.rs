@@ -16,7 +16,7 @@
 
 use uno::csce322::{marker_colour, precedence};
 use uno::game::View;
-use uno::{Action, Card, Color, Observation, Phase, Seat};
+use uno::{Action, Card, Color, Observation, Phase};
 
 use crate::seen::Seen;
 use crate::Bot;
@@ -82,17 +82,8 @@ pub(crate) fn decide<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Actio
             }
         }
         Phase::ChooseColor => Action::DeclareColor { color: marker(s, hand, usize::MAX) },
-        Phase::ChooseSwap => {
-            // Not in the seed: the 7-0 swap takes the smallest other hand, the first in seat
-            // order on a tie.
-            let me = s.me();
-            let with = (0..s.players())
-                .map(|i| Seat(i as u8))
-                .filter(|&o| o != me)
-                .min_by_key(|&o| s.hand_size(o))
-                .unwrap_or(me);
-            Action::SwapHands { with }
-        }
+        // Not in the seed: the 7–0 swap takes the smallest other hand.
+        Phase::ChooseSwap => Action::SwapHands { with: s.smallest_other_hand() },
         Phase::RoundOver | Phase::GameOver => fallback(),
     }
 }

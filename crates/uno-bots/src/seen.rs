@@ -36,6 +36,13 @@ pub trait Seen {
     /// be played or a colour must be named (an observation shows the colours only then).
     fn wild_colors(&self) -> ColorList;
 
+    /// The 7–0 swap both rule-following bots make: the smallest other hand, the first in seat
+    /// order on a tie.
+    fn smallest_other_hand(&self) -> Seat {
+        let me = self.me();
+        (0..self.players()).map(|i| Seat(i as u8)).filter(|&o| o != me).min_by_key(|&o| self.hand_size(o)).unwrap_or(me)
+    }
+
     /// The seat `steps` places after the current one in the direction of play.
     fn after_current(&self, steps: usize) -> Seat {
         let n = self.players().max(1);
