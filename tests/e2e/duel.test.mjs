@@ -2,23 +2,10 @@
 // a whole game played as the user to the end stage, play errors, the computer's answer,
 // keyboard operation, reload, accessibility, and screenshots of each state.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { ARTIFACTS, axeViolations, launchBrowser, startServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { ARTIFACTS, axeViolations, serverAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 const cell = (page, name) => page.locator(`#board button[data-cell="${name}"]`);
 
@@ -55,7 +42,7 @@ async function cellLabel(page, name) {
 }
 
 async function newGame(page, { width = 6, height = 6, difficulty = 'easy' } = {}) {
-  await page.goto(`${server.base}/duel.html?width=${width}&height=${height}&difficulty=${difficulty}`);
+  await page.goto(`${env.server.base}/duel.html?width=${width}&height=${height}&difficulty=${difficulty}`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.waitForSelector('#new-game:not([hidden])');
   assert.equal(await page.inputValue('#width'), String(width));
@@ -81,8 +68,8 @@ async function noSeriousA11yViolations(page, where) {
 
 describe('Duel page', () => {
   test('every setup error message appears for its input and changes nothing', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    await page.goto(`${server.base}/duel.html`);
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${env.server.base}/duel.html`);
     await page.waitForSelector('#new-game:not([hidden])');
     assert.equal(await page.inputValue('#width'), '6', 'the default size comes from the server');
     await shot(page, 'duel-new-game');
@@ -192,7 +179,7 @@ describe('Duel page', () => {
   });
 
   test('a whole game played as the user: play errors, a win, and an end stage that ignores input', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
     await newGame(page);
     // Round 1: a block on b1. Round 2: red 6 on a1, red 3 on f5, red 2 on f6.
     // Round 3: black 5 on a2, the only black piece.
@@ -271,7 +258,7 @@ describe('Duel page', () => {
   });
 
   test('the computer answers in the same response; the user ends the play stage (a draw)', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
     await newGame(page, { width: 5, height: 4, difficulty: 'medium' });
     assert.equal(await page.locator('#board button[data-cell]').count(), 20);
     assert.equal(await nextRound(page), '');
@@ -301,7 +288,7 @@ describe('Duel page', () => {
   });
 
   test('the API answers errors as {code, message} and the page shows a missing game inline', async () => {
-    const r = await fetch(`${server.base}/api/duel`, {
+    const r = await fetch(`${env.server.base}/api/duel`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ width: 30, height: 6 }),
@@ -311,8 +298,8 @@ describe('Duel page', () => {
       code: 'bad_size',
       message: 'The grid must be 1 to 26 cells in each direction (asked for 30x6).',
     });
-    const page = await browser.newPage();
-    await page.goto(`${server.base}/duel.html?game=nope`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.server.base}/duel.html?game=nope`);
     await page.waitForSelector('#new-game-error:not([hidden])');
     assert.match(await page.textContent('#new-game-error'), /There is no Duel game "nope"/);
     await page.close();

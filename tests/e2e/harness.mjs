@@ -1,10 +1,11 @@
 // Shared set-up for the browser tests: a real `tabletop serve` on a free loopback port with a
 // fresh database, and Debian's chromium driven by playwright-core.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ARTIFACTS = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
@@ -84,4 +85,22 @@ export async function axeViolations(page) {
   await page.addScriptTag({ content: source });
   const result = await page.evaluate(async () => await window.axe.run(document));
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * One server and one browser for a test file: started before its tests, stopped after them.
+ * Returns `{ server, browser }`, filled in once the tests run.
+ */
+export function serverAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }

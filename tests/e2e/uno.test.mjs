@@ -4,23 +4,10 @@
 // other's cards; a reload resumes the seat; a spectator sees the public view; accessibility;
 // screenshots of each state.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { ARTIFACTS, axeViolations, launchBrowser, startServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { ARTIFACTS, axeViolations, serverAndBrowser, startServer } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 async function shot(page, name) {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
@@ -38,7 +25,7 @@ async function noSeriousA11yViolations(page, where) {
 /** A seed whose deal gives seat 0 a wild card (so the test plays one with a colour choice). */
 async function seedWithWildForSeat0() {
   for (let seed = 1; seed < 40; seed += 1) {
-    const r = await fetch(`${server.base}/api/tables`, {
+    const r = await fetch(`${env.server.base}/api/tables`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({
@@ -50,7 +37,7 @@ async function seedWithWildForSeat0() {
     });
     const created = await r.json();
     assert.equal(r.status, 201, JSON.stringify(created));
-    await fetch(`${server.base}/api/tables/${created.id}/leave`, {
+    await fetch(`${env.server.base}/api/tables/${created.id}/leave`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${created.token}` },
     });
@@ -131,15 +118,15 @@ async function playOnce(page, { preferWild }) {
 
 describe('UNO pages', () => {
   test('two people and two bots play at one table', async () => {
-    const ctxA = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
-    const ctxB = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const ctxA = await env.browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const ctxB = await env.browser.newContext({ viewport: { width: 1200, height: 1000 } });
     const a = await ctxA.newPage();
     const b = await ctxB.newPage();
     const framesA = recordFrames(a);
     const framesB = recordFrames(b);
 
     // The lobby, before any table is open.
-    await a.goto(`${server.base}/uno.html`);
+    await a.goto(`${env.server.base}/uno.html`);
     await a.waitForSelector('body[data-ready="true"]');
     await a.fill('#your-name', 'Ada');
     await a.click('#add-human');
@@ -148,7 +135,7 @@ describe('UNO pages', () => {
 
     // Ada opens a table with a friend's seat and two bots (with a deal that gives her a wild).
     const seed = await seedWithWildForSeat0();
-    await a.goto(`${server.base}/uno.html?seed=${seed}`);
+    await a.goto(`${env.server.base}/uno.html?seed=${seed}`);
     await a.waitForSelector('body[data-ready="true"]');
     await a.fill('#your-name', 'Ada');
     await a.selectOption('#preset', 'official');
@@ -166,7 +153,7 @@ describe('UNO pages', () => {
 
     // The open table is listed in the lobby.
     const lobby = await ctxB.newPage();
-    await lobby.goto(`${server.base}/uno.html`);
+    await lobby.goto(`${env.server.base}/uno.html`);
     await lobby.waitForSelector('#table-list li a');
     assert.ok((await lobby.$$eval('#table-list a', (as) => as.map((x) => x.href))).includes(invite));
     await lobby.close();
@@ -261,7 +248,7 @@ describe('UNO pages', () => {
     assert.ok(nowA.length > 0);
 
     // A spectator sees the public view: hand sizes, the pile, no cards.
-    const ctxC = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const ctxC = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
     const c = await ctxC.newPage();
     const framesC = recordFrames(c);
     await c.goto(invite);
@@ -284,7 +271,7 @@ describe('UNO pages', () => {
 
   test('a dropped connection reconnects by itself, even across a server restart', async () => {
     let own = await startServer();
-    const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const ctx = await env.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await ctx.newPage();
     try {
       await page.goto(`${own.base}/uno.html`);
@@ -315,9 +302,9 @@ describe('UNO pages', () => {
   });
 
   test('a one-round game against a bot to the end: scores, then a rematch', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const ctx = await env.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(`${server.base}/uno.html`);
+    await page.goto(`${env.server.base}/uno.html`);
     await page.waitForSelector('body[data-ready="true"]');
     await page.fill('#your-name', 'Eve');
     await page.click('#seat-list li:nth-child(3) .remove-seat'); // Eve and one bot
@@ -347,9 +334,9 @@ describe('UNO pages', () => {
   });
 
   test('refusals appear inline in words', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const ctx = await env.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(`${server.base}/uno.html`);
+    await page.goto(`${env.server.base}/uno.html`);
     await page.waitForSelector('body[data-ready="true"]');
     await page.fill('#your-name', 'Cy');
     // Remove both bots: one seat is too few for the rules.

@@ -483,14 +483,21 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
     Ok(Json(view(id, &record, events, computer)))
 }
 
+/// A `{cell, key}` body read into the action `make` builds from it.
+fn cell_key(
+    body: Result<Json<CellKey>, JsonRejection>,
+    make: fn(Coord, String) -> Action,
+) -> Result<Action, DuelApiError> {
+    let Json(req) = body?;
+    Ok(make(req.cell.parse()?, req.key))
+}
+
 async fn place(
     State(games): State<DuelGames>,
     Path(id): Path<String>,
     body: Result<Json<CellKey>, JsonRejection>,
 ) -> Result<Json<DuelView>, DuelApiError> {
-    let Json(req) = body?;
-    let cell: Coord = req.cell.parse()?;
-    act(&games, &id, Action::Place { cell, key: req.key }).await
+    act(&games, &id, cell_key(body, |cell, key| Action::Place { cell, key })?).await
 }
 
 async fn next_round(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
@@ -506,7 +513,5 @@ async fn move_piece(
     Path(id): Path<String>,
     body: Result<Json<CellKey>, JsonRejection>,
 ) -> Result<Json<DuelView>, DuelApiError> {
-    let Json(req) = body?;
-    let cell: Coord = req.cell.parse()?;
-    act(&games, &id, Action::Move { cell, key: req.key }).await
+    act(&games, &id, cell_key(body, |cell, key| Action::Move { cell, key })?).await
 }
