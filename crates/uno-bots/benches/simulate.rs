@@ -1,14 +1,19 @@
-//! Full random games, per preset and player count, on one thread: the simulator's hot path
-//! (`Game::new_fast`, `restart`, `RandomBot::choose_view`, `apply_unchecked`).
+//! Full random games, per preset and player count, on one thread.
+//!
+//! `random_games`: what `simulate` runs for an all-`random` table: the kernel
+//! (`uno_bots::kernel`) where the rules allow, the engine loop otherwise (`csce322` stacks).
+//! `engine_games`: the same games through the general engine (`Game::new_fast`, `restart`,
+//! `RandomBot::choose_view`, `apply_unchecked`), for comparison.
 //!
 //! `cargo bench -p uno-bots --bench simulate`; criterion reports games per second
-//! (its "elements/s"). `tabletop uno sim … --threads 1` measures the same loop end to end.
+//! (its "elements/s"). `tabletop uno sim … --threads 1` measures the first end to end.
 
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use uno::Rules;
-use uno_bots::{simulate, SimConfig};
+use uno::{Game, Rules};
+use uno_bots::sim::{bot_seed, game_seed};
+use uno_bots::{simulate, Bot, RandomBot, SimConfig};
 
 const GAMES: u64 = 20_000;
 
@@ -39,5 +44,39 @@ fn games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, games);
+/// `GAMES` rounds through `Game` and `RandomBot`; returns the turns, so nothing is optimised out.
+fn engine_block(rules: &Arc<Rules>, players: usize) -> u64 {
+    let mut game = Game::new_fast(rules.clone(), players, 0).expect("a valid table");
+    let mut bots: Vec<RandomBot> = (0..players).map(|_| RandomBot::new(0)).collect();
+    let mut turns = 0;
+    for g in 0..GAMES {
+        let seed = game_seed(1, g);
+        game.restart(seed);
+        for (s, bot) in bots.iter_mut().enumerate() {
+            bot.reseed(bot_seed(seed, s));
+        }
+        while !game.is_round_over() {
+            let seat = game.current();
+            let action = bots[seat.index()].choose_view(&game.view(seat));
+            game.apply_unchecked(seat, action);
+        }
+        turns += game.turns() as u64;
+    }
+    turns
+}
+
+fn engine_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("engine_games");
+    group.throughput(Throughput::Elements(GAMES));
+    group.sample_size(10);
+    let rules = Arc::new(Rules::preset("official").expect("a shipped preset"));
+    for players in [2, 4, 7] {
+        group.bench_with_input(BenchmarkId::new("official", players), &players, |b, &players| {
+            b.iter(|| engine_block(&rules, players))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, games, engine_games);
 criterion_main!(benches);

@@ -6,6 +6,7 @@
 
 pub mod heuristic;
 pub mod ismcts;
+pub mod kernel;
 pub mod precedence;
 pub mod random;
 pub mod seen;

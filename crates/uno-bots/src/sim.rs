@@ -11,13 +11,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 use uno::{Game, Rules, RulesError, Seat, SetupError};
 
+use crate::kernel::{RandomKernel, Round};
 use crate::{make_bot, Bot, RandomBot, UnknownBot};
 
 /// Games handed to a thread at a time: large enough to amortise the set-up, small enough to
 /// balance two threads and to move a progress bar.
 const BLOCK: u64 = 2048;
 /// Decisions after which a round is abandoned as stuck (a bot bug, not a game outcome).
-const MAX_DECISIONS: u32 = 100_000;
+pub(crate) const MAX_DECISIONS: u32 = 100_000;
 
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -72,6 +73,25 @@ impl SimResults {
     /// The 95% Wilson score interval of a seat's win rate.
     pub fn win_rate_ci(&self, seat: usize) -> (f64, f64) {
         wilson(self.seats[seat].wins, self.games)
+    }
+
+    /// Adds one round the kernel played.
+    fn add_round(&mut self, round: &Round) {
+        self.games += 1;
+        self.decisions += round.decisions as u64;
+        self.turns += round.turns as u64;
+        self.stuck += round.stuck as u64;
+        for (seat, turns) in self.seats.iter_mut().zip(round.seat_turns) {
+            seat.turns += turns as u64;
+        }
+        match round.winner {
+            Some(w) => {
+                let s = &mut self.seats[w];
+                s.wins += 1;
+                s.points += round.points as u64;
+            }
+            None => self.no_winner += 1,
+        }
     }
 
     fn merge(mut self, other: SimResults) -> SimResults {
@@ -184,9 +204,20 @@ fn run_block(config: &SimConfig, range: std::ops::Range<u64>) -> SimResults {
         seats: config.bots.iter().map(|b| SeatStats { bot: b.clone(), ..SeatStats::default() }).collect(),
         ..SimResults::default()
     };
-    // All-`random` tables (the speed benchmark) get a loop compiled for that bot alone, so
-    // its decisions inline into the game loop instead of going through a vtable.
-    if config.bots.iter().all(|b| b == "random") {
+    let all_random = config.bots.iter().all(|b| b == "random");
+    // All-`random` tables (the speed benchmark) play on the kernel, which plays the same
+    // games on a state of its own (see `kernel`); `checked` runs go through the engine.
+    if all_random && !config.checked {
+        if let Some(mut kernel) = RandomKernel::new(&config.rules, players) {
+            for g in range {
+                out.add_round(&kernel.play(game_seed(config.seed, g)));
+            }
+            return out;
+        }
+    }
+    // Other all-`random` tables get a loop compiled for that bot alone, so its decisions
+    // inline into the game loop instead of going through a vtable.
+    if all_random {
         let mut bots: Vec<RandomBot> = (0..players).map(|_| RandomBot::new(0)).collect();
         play_block(config, range, &mut bots, &mut out);
     } else {
