@@ -32,7 +32,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Check every action with the engine instead of trusting the bots (slower).
+    /// Check every action with the engine instead of trusting the bots (slower; all-random
+    /// tables then play through the engine instead of the simulation kernel).
     #[arg(long)]
     checked: bool,
     /// Also write the full results as JSON to this file (`-`: standard output).

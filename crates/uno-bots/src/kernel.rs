@@ -288,14 +288,21 @@ impl RandomKernel {
             self.phase = Phase::Play;
         }
         taken += 1 + self.call_uno(seat, bit);
+        self.play_or_keep_drawn(seat);
+        taken
+    }
+
+    /// After a draw: play the drawn card if it may go, else keep it and end the turn.
+    #[inline]
+    fn play_or_keep_drawn(&mut self, seat: usize) {
         let card = self.drawn;
         if self.is_playable(seat, card) {
+            // The bot picks among one card: a random number all the same.
             self.bots[seat].below(1);
             self.play_card(seat, card);
         } else {
             self.end_turn(0);
         }
-        taken
     }
 
     /// A random bot calls UNO for itself whenever it may: on its turn, at two cards or
@@ -325,8 +332,7 @@ impl RandomKernel {
                 self.end_turn(0);
             }
             Phase::Play => {
-                if self.uno_calls && self.uno_called & bit == 0 && self.sizes[seat] <= 2 {
-                    self.uno_called |= bit;
+                if self.call_uno(seat, bit) == 1 {
                     return;
                 }
                 let playable = self.playable(seat);
@@ -338,17 +344,8 @@ impl RandomKernel {
                 self.play_card(seat, nth_bit(playable, k));
             }
             Phase::Drawn => {
-                if self.uno_calls && self.uno_called & bit == 0 && self.sizes[seat] <= 2 {
-                    self.uno_called |= bit;
-                    return;
-                }
-                let card = self.drawn;
-                if self.is_playable(seat, card) {
-                    // The bot picks among one card: a random number all the same.
-                    self.bots[seat].below(1);
-                    self.play_card(seat, card);
-                } else {
-                    self.end_turn(0);
+                if self.call_uno(seat, bit) == 0 {
+                    self.play_or_keep_drawn(seat);
                 }
             }
         }
