@@ -258,6 +258,32 @@ fn spend_wild<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
 
 /// The best-scoring legal play (of `only`, if given), with its colour.
 fn best_play<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Option<Action> {
+    let mut best: Option<(f64, Action)> = None;
+    score_plays(cfg, s, only, |score, action| {
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, action));
+        }
+    });
+    best.map(|(_, a)| a)
+}
+
+/// Whether the heuristic, on its turn in `s`, could play `card` from its hand: `card` scores
+/// as well as its best play. A tie counts, as the hand's order (which no observer knows)
+/// decides it. What an observer who knows a player follows these rules learns from its play.
+pub(crate) fn could_play<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
+    let mut best = f64::NEG_INFINITY;
+    let mut mine = None;
+    score_plays(cfg, s, None, |score, action| {
+        best = best.max(score);
+        if matches!(action, Action::Play { card: c, .. } if c == card) {
+            mine = Some(score);
+        }
+    });
+    mine.is_some_and(|m| m >= best)
+}
+
+/// Every legal play (of `only`, if given), once per kind, with its colour and its score.
+fn score_plays<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut each: impl FnMut(f64, Action)) {
     let hand = s.hand();
     let me = s.me();
     let next = s.after_current(1);
@@ -271,7 +297,6 @@ fn best_play<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Optio
     let holds_colour = hand.iter().any(|c| c.color() == Some(s.color()));
     let playable = s.playable();
     let mut seen = 0u64;
-    let mut best: Option<(f64, Action)> = None;
     for (i, &card) in hand.iter().enumerate() {
         let bit = 1u64 << card.index();
         if seen & bit != 0 || only.is_some_and(|o| o != card) {
@@ -305,10 +330,6 @@ fn best_play<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Optio
         if card == Card::WILD_DRAW_FOUR && holds_colour && s.pending_draw() == 0 {
             score -= cfg.bluff_risk;
         }
-        let action = Action::Play { card, color: card.is_wild().then_some(colour) };
-        if best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, action));
-        }
+        each(score, Action::Play { card, color: card.is_wild().then_some(colour) });
     }
-    best.map(|(_, a)| a)
 }

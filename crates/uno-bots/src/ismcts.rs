@@ -20,6 +20,11 @@
 //! played without search, in the tree and at the root. The move played is the root child
 //! visited most.
 //!
+//! The worlds are not dealt uniformly: the bot remembers, over a round, what the other seats'
+//! public moves revealed (the `infer` module: a seat that drew had nothing playable, a seat
+//! that played a wild from its hand had nothing else) and keeps those card kinds out of their
+//! hands ([`Sampler::set_beliefs`]).
+//!
 //! Two options change the model of the other players: [`Playout::Heuristic`] plays the rounds
 //! out with the `heuristic` bot's rules, and `search_opponents: false` lets that policy, not
 //! the tree, choose the other seats' moves. Neither measured significantly stronger against
@@ -33,6 +38,8 @@
 //! from the view, `choose` uses the ones given with [`Bot::set_rules`], or, failing that, the
 //! first preset whose deck and seats fit the observation (which can be the wrong one: two
 //! presets may share a deck).
+
+mod infer;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -69,6 +76,19 @@ pub struct IsmctsConfig {
     /// Whether the other seats' moves are searched in the tree (SO-ISMCTS proper) or played by
     /// the playout policy, as a model of the opponents (then only this seat's moves branch).
     pub search_opponents: bool,
+    /// Deal worlds that honour what the other seats' draws revealed: a seat that drew instead
+    /// of playing held nothing playable (see the `infer` module).
+    pub infer_draws: bool,
+    /// Also believe that a seat that played a wild from its hand had nothing else to play, as
+    /// the `heuristic` bot and careful players keep wilds for last (not true of `random`).
+    pub infer_wilds: bool,
+    /// Believe that the other seats choose their plays by the `heuristic` bot's rules: a world
+    /// is dealt again (up to `resamples` times) while a seat's hand in it, with the card it last
+    /// played, would not have made that play. Off by default: against `heuristic` bots it
+    /// measured no stronger, and dealing again costs time (see `docs/bots.md`).
+    pub infer_plays: bool,
+    /// The most worlds dealt, beyond the first, looking for one that fits the last plays.
+    pub resamples: u32,
 }
 
 impl Default for IsmctsConfig {
@@ -81,6 +101,10 @@ impl Default for IsmctsConfig {
             playout_cap: 2000,
             playout: Playout::Random,
             search_opponents: true,
+            infer_draws: true,
+            infer_wilds: true,
+            infer_plays: false,
+            resamples: 16,
         }
     }
 }
@@ -117,6 +141,8 @@ pub struct SearchStats {
     pub searches: u64,
     pub iterations: u64,
     pub nodes: u64,
+    /// Worlds dealt again because they did not fit the other seats' last plays.
+    pub resamples: u64,
 }
 
 pub struct IsmctsBot {
@@ -134,6 +160,8 @@ pub struct IsmctsBot {
     world: Option<Game>,
     playout: RandomBot,
     stats: SearchStats,
+    tracker: infer::Tracker,
+    hand_buf: Vec<Card>,
 }
 
 impl IsmctsBot {
@@ -151,6 +179,8 @@ impl IsmctsBot {
             world: None,
             playout: RandomBot::new(seed),
             stats: SearchStats::default(),
+            tracker: infer::Tracker::default(),
+            hand_buf: Vec::new(),
         }
     }
 
@@ -169,8 +199,39 @@ impl IsmctsBot {
         self.known.push((seat, cards));
     }
 
-    /// The decision for `obs` under `rules`.
+    /// What the bot believes of `seat`'s hidden cards from the public history of this round:
+    /// `(count, kinds)` groups as [`Sampler::set_beliefs`] takes them.
+    pub fn beliefs(&self, seat: Seat) -> &[(usize, u64)] {
+        self.tracker.beliefs(seat)
+    }
+
+    /// Whether the hands of `game` could have made the other seats' last plays, were they
+    /// `heuristic` bots (the test that `infer_plays` puts every dealt world to).
+    pub fn fits_last_plays(&mut self, game: &Game) -> bool {
+        self.tracker.plays_fit(game, &self.heuristic, &mut self.hand_buf)
+    }
+
+    /// How many times the public history since the previous decision was explained by the
+    /// replay, and how many times it was not (and the beliefs were dropped).
+    pub fn replays(&self) -> (u64, u64) {
+        (self.tracker.explained, self.tracker.unexplained)
+    }
+
+    /// The decision for `obs` under `rules`, remembered for the next decision's inference.
     fn decide(&mut self, obs: &Observation, rules: Option<Arc<Rules>>) -> Action {
+        let rules = rules.or_else(|| guess_rules(obs));
+        match (&rules, self.config.infer_draws) {
+            (Some(r), true) => self.tracker.observe(obs, r, self.config.infer_wilds, &mut self.rng),
+            _ => self.tracker.reset(),
+        }
+        let action = self.decide_now(obs, rules);
+        if self.config.infer_draws {
+            self.tracker.acted(obs, action);
+        }
+        action
+    }
+
+    fn decide_now(&mut self, obs: &Observation, rules: Option<Arc<Rules>>) -> Action {
         let known = std::mem::take(&mut self.known);
         let Some(&first) = obs.legal_actions.first() else { return Action::Draw };
         let fallback = || heuristic::decide(&self.heuristic, obs, || first);
@@ -187,9 +248,18 @@ impl IsmctsBot {
             [only] => return *only,
             _ => {}
         }
-        let Some(rules) = rules.or_else(|| guess_rules(obs)) else { return fallback() };
+        let Some(rules) = rules else { return fallback() };
         let Ok(mut sampler) = Sampler::new(obs, rules.clone()) else { return fallback() };
-        sampler.set_wd4_guilt(self.config.wd4_guilt);
+        // An offender believed to have had nothing else to play is innocent by that belief; a
+        // prior would fight it (and the sampler would redeal in vain for a guilty hand).
+        let believed_innocent = match obs.phase {
+            Phase::Challenge { offender } => self.tracker.honest_wd4() == Some(offender),
+            _ => false,
+        };
+        sampler.set_wd4_guilt(if believed_innocent { None } else { self.config.wd4_guilt });
+        for s in (0..obs.players).map(|s| Seat(s as u8)) {
+            sampler.set_beliefs(s, self.tracker.beliefs(s));
+        }
         for (seat, cards) in &known {
             // A claim the observation contradicts is dropped, not trusted.
             let _ = sampler.set_known(*seat, cards);
@@ -217,6 +287,7 @@ impl IsmctsBot {
             _ => sampler.sample(&mut self.rng),
         };
         self.playout.reseed(self.rng.gen());
+        let check_plays = self.config.infer_draws && self.config.infer_plays && self.tracker.has_plays();
         let mut done = 0u32;
         for i in 0..self.config.iterations {
             if let (Some(limit), Some(t0)) = (self.config.time_limit, started) {
@@ -227,6 +298,16 @@ impl IsmctsBot {
             }
             if i > 0 {
                 sampler.sample_into(&mut self.rng, &mut world);
+            }
+            if check_plays {
+                let mut tries = 0;
+                while tries < self.config.resamples
+                    && !self.tracker.plays_fit(&world, &self.heuristic, &mut self.hand_buf)
+                {
+                    sampler.sample_into(&mut self.rng, &mut world);
+                    tries += 1;
+                }
+                self.stats.resamples += tries as u64;
             }
             self.iterate(&mut world, me, moves);
             done += 1;
@@ -419,6 +500,7 @@ impl Bot for IsmctsBot {
         self.rng = SimRng::seed_from_u64(seed);
         self.playout.reseed(seed);
         self.known.clear();
+        self.tracker.reset();
     }
 
     fn set_rules(&mut self, rules: &Arc<Rules>) {

@@ -76,7 +76,7 @@ pub struct ColorList {
 }
 
 impl ColorList {
-    fn push(&mut self, c: Color) {
+    pub(crate) fn push(&mut self, c: Color) {
         if self.colors.contains(&Some(c)) {
             return;
         }
