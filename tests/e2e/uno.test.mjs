@@ -213,19 +213,28 @@ describe('UNO pages', () => {
     await noSeriousA11yViolations(a, 'the UNO table');
 
     // Never the other's cards: every view a page received holds only its own hand, and other
-    // seats' draws come without their cards.
+    // seats' draws come without their cards. Full states name the seat; updates are compact
+    // (no discard pile, no seat list) and carry the hand only when it changed.
     const check = (frames, me) => {
       let views = 0;
+      let updates = 0;
       for (const f of frames) {
         if (!f.view) continue;
         views += 1;
-        assert.equal(f.you, me);
-        assert.equal(f.view.hand.length, f.view.hand_sizes[me]);
+        if (f.type === 'update') {
+          updates += 1;
+          assert.equal(f.view.discard, undefined);
+          assert.equal(f.seats, undefined);
+        } else {
+          assert.equal(f.you, me);
+        }
+        if (f.type === 'state' || f.view.hand !== undefined) assert.equal(f.view.hand.length, f.view.hand_sizes[me]);
         for (const e of f.events || []) {
           if (e.event.type === 'cards_drawn' && e.event.seat !== me) assert.deepEqual(e.event.cards, []);
         }
       }
       assert.ok(views > 3, `page of seat ${me} received views`);
+      assert.ok(updates > 0, `page of seat ${me} received updates`);
     };
     check(framesA, 0);
     check(framesB, 3);
@@ -261,7 +270,8 @@ describe('UNO pages', () => {
     assert.match(await c.textContent('#players'), /Ada/);
     await c.waitForTimeout(300);
     for (const f of framesC) {
-      if (f.view) assert.deepEqual(f.view.hand, []);
+      if (f.type === 'state') assert.deepEqual(f.view.hand, []);
+      else if (f.view) assert.equal(f.view.hand, undefined);
     }
     await shot(c, 'uno-spectator');
     await ctxC.close();

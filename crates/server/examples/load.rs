@@ -3,7 +3,8 @@
 //!
 //! cargo run --release -p server --example load -- ADDR TABLES SECONDS [SERVER_PID]
 //! Prints accepted actions/s, latency p50/p95/p99 (send → the mover receives the new state) and
-//! server CPU µs per action (from /proc/PID/stat) over the run after a 2 s warm-up.
+//! CPU µs per action of the server (from /proc/PID/stat) and of the driver itself over the run
+//! after a 2 s warm-up. Seats hold the full `state` they get on connect and merge each `update`.
 #![allow(clippy::unwrap_used)] // a benchmark tool: a failure should stop it loudly
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,9 +12,41 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
+use uno::Action;
+
+/// What a seat reads from a `state` or an `update` (a typed parse skips the rest cheaply: the
+/// driver shares the cores with the server).
+#[derive(Deserialize)]
+struct Push<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(default)]
+    version: u64,
+    #[serde(default, borrow)]
+    status: Option<&'a str>,
+    #[serde(default)]
+    view: Option<ViewPart>,
+    /// In a full state always; in an update only when this seat's list changed.
+    #[serde(default)]
+    legal_actions: Option<Vec<Action>>,
+}
+
+#[derive(Deserialize)]
+struct ViewPart {
+    current: usize,
+}
+
+#[derive(Serialize)]
+struct Act {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    action: Action,
+    version: u64,
+}
 
 async fn post(addr: &str, path: &str, body: &Value) -> Value {
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
@@ -63,14 +96,32 @@ async fn seat(
     .await
     .unwrap();
     let mut sent: Option<(u64, Instant)> = None;
+    let (mut version, mut playing, mut current, mut legal) = (0u64, false, usize::MAX, Vec::new());
     while let Some(Ok(msg)) = ws.next().await {
         let Message::Text(t) = msg else { continue };
-        let v: Value = serde_json::from_str(t.as_str()).unwrap();
-        if v["type"] == "error" {
-            sent = None;
-            continue;
+        let p: Push = serde_json::from_str(t.as_str()).unwrap();
+        match p.kind {
+            "error" => {
+                sent = None;
+                continue;
+            }
+            "update" if p.version <= version => continue,
+            "update" | "state" => {}
+            _ => continue,
         }
-        let version = v["version"].as_u64().unwrap_or(0);
+        version = p.version;
+        if let Some(s) = p.status {
+            playing = s == "playing";
+            if s == "finished" {
+                return;
+            }
+        }
+        if let Some(v) = p.view {
+            current = v.current;
+        }
+        if let Some(l) = p.legal_actions {
+            legal = l;
+        }
         if let Some((sv, at)) = sent {
             if version > sv {
                 if measuring.load(Ordering::Relaxed) {
@@ -81,18 +132,14 @@ async fn seat(
                 sent = None;
             }
         }
-        if v["status"] != "playing" || stop.load(Ordering::Relaxed) {
-            if v["status"] == "finished" || stop.load(Ordering::Relaxed) {
-                return;
-            }
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if !playing || current != me || sent.is_some() {
             continue;
         }
-        if v["view"]["current"].as_u64() != Some(me as u64) || sent.is_some() {
-            continue;
-        }
-        let legal = v["legal_actions"].as_array().cloned().unwrap_or_default();
-        let Some(a) = legal.iter().find(|a| a["type"] != "call_uno").or(legal.first()) else { continue };
-        let m = json!({"type": "action", "action": a, "version": version}).to_string();
+        let Some(&action) = legal.iter().find(|a| **a != Action::CallUno).or(legal.first()) else { continue };
+        let m = serde_json::to_string(&Act { kind: "action", action, version }).unwrap();
         sent = Some((version, Instant::now()));
         ws.send(Message::Text(m.into())).await.unwrap();
     }
@@ -149,11 +196,11 @@ async fn main() {
         .map(|n| tokio::spawn(table_loop(addr.clone(), n, stats.clone(), measuring.clone(), stop.clone())))
         .collect();
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let (c0, t0) = (cpu_ms(&pid), Instant::now());
+    let (c0, d0, t0) = (cpu_ms(&pid), cpu_ms("self"), Instant::now());
     measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(secs)).await;
     measuring.store(false, Ordering::Relaxed);
-    let (c1, el) = (cpu_ms(&pid), t0.elapsed().as_secs_f64());
+    let (c1, d1, el) = (cpu_ms(&pid), cpu_ms("self"), t0.elapsed().as_secs_f64());
     stop.store(true, Ordering::Relaxed);
     let mut s = std::mem::take(&mut *stats.lock().unwrap());
     s.lat_us.sort_unstable();
@@ -162,10 +209,16 @@ async fn main() {
             as f64
             / 1000.0
     };
-    let per = if s.actions > 0 { (c1 - c0) * 1000.0 / s.actions as f64 } else { 0.0 };
+    let n = s.actions.max(1) as f64;
     println!(
-        "tables={tables} seats=4 actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={per:.1}",
-        s.actions as f64 / el, p(0.50), p(0.95), p(0.99), (c1 - c0) / el / 10.0
+        "tables={tables} seats=4 actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}",
+        s.actions as f64 / el,
+        p(0.50),
+        p(0.95),
+        p(0.99),
+        (c1 - c0) / el / 10.0,
+        (c1 - c0) * 1000.0 / n,
+        (d1 - d0) * 1000.0 / n,
     );
     for h in handles {
         h.abort();

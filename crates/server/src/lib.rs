@@ -15,6 +15,7 @@ pub mod duel_api;
 mod error;
 pub mod limits;
 mod tables;
+mod update;
 mod web;
 mod ws;
 

@@ -22,6 +22,7 @@ use uno::{Action, Event, Game, GameRecord, Move, Observation, Phase, Rules, Rule
 use uno_bots::Bot;
 
 use crate::limits;
+use crate::update::{self, Told};
 use crate::ApiError;
 
 /// Server settings; the defaults suit a server for friends.
@@ -78,6 +79,10 @@ pub(crate) struct Table {
 /// One change, rendered for every viewer that has a WebSocket open (`views[seat]`, spectators at
 /// `views[players]`).
 pub(crate) struct Push {
+    /// The table's version after the change.
+    pub(crate) version: u64,
+    /// An `update` (to merge into what the viewer holds) rather than a full `state`.
+    pub(crate) update: bool,
     pub(crate) views: Vec<Option<Utf8Bytes>>,
     /// Seats whose holder left: their sockets close.
     pub(crate) closed: Vec<usize>,
@@ -122,6 +127,8 @@ pub(crate) struct TableState {
     events: VecDeque<LoggedEvent>,
     /// Open WebSockets per viewer index.
     watchers: Vec<usize>,
+    /// Per seat, what the updates so far told it (updates carry only what changed).
+    told: Vec<Told>,
     last_activity: Instant,
     finished_at: Option<Instant>,
     turn_deadline: Option<Instant>,
@@ -390,6 +397,22 @@ impl TableState {
         if let Some(w) = self.watchers.get_mut(i) {
             *w = w.saturating_add_signed(delta);
         }
+        // A new socket starts from the full state: the next update need not repeat it. (Any
+        // other socket of the seat was told the same: every change is published under the lock.)
+        if let (true, Viewer::Seat(s)) = (delta > 0, v) {
+            let told = Told::now(&self.game, self.status(), Seat(s as u8));
+            if let Some(t) = self.told.get_mut(s) {
+                *t = told;
+            }
+        }
+    }
+
+    /// After a full state went to every socket: each seat was told everything.
+    fn told_everything(&mut self) {
+        let status = self.status();
+        for (s, t) in self.told.iter_mut().enumerate() {
+            *t = Told::now(&self.game, status, Seat(s as u8));
+        }
     }
 
     fn seat_views(&self) -> Vec<SeatView> {
@@ -427,7 +450,7 @@ impl TableState {
             you: seat.map(|s| s.index()),
             spectators: self.meta.spectators,
             turn_seconds: self.meta.turn_seconds,
-            turn_ms_left: self.turn_deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64),
+            turn_ms_left: self.turn_ms_left(),
             view,
             legal_actions,
             events: events
@@ -435,6 +458,10 @@ impl TableState {
                 .map(|e| LoggedEvent { version: e.version, event: e.event.redacted_for(seat) })
                 .collect(),
         }
+    }
+
+    fn turn_ms_left(&self) -> Option<u64> {
+        self.turn_deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
     }
 
     pub(crate) fn full_view(&self, id: &str, v: Viewer, kind: &str) -> TableView {
@@ -607,6 +634,7 @@ impl AppState {
                 bots,
                 events,
                 watchers: vec![0; players + 1],
+                told: vec![Told::default(); players],
                 last_activity: Instant::now(),
                 finished_at: None,
                 turn_deadline: None,
@@ -704,6 +732,7 @@ impl AppState {
             bots,
             events: VecDeque::new(),
             watchers: vec![0; players + 1],
+            told: vec![Told::default(); players],
             last_activity: Instant::now(),
             finished_at: None,
             turn_deadline: None,
@@ -790,7 +819,7 @@ impl AppState {
         self.inner.store.set_meta(id, meta_json(&meta)?).done().await?;
         st.meta = meta;
         st.last_activity = Instant::now();
-        self.publish(&table, &st, &[], Vec::new());
+        self.publish_state(&table, &mut st, Vec::new());
         self.schedule(&table, &st);
         Ok(Joined { id: id.to_string(), seat: i, token, table: st.full_view(id, Viewer::Seat(i), "state") })
     }
@@ -810,7 +839,7 @@ impl AppState {
         st.meta = meta;
         st.last_activity = Instant::now();
         st.turn_deadline = None;
-        self.publish(&table, &st, &[], vec![i]);
+        self.publish_state(&table, &mut st, vec![i]);
         Ok(())
     }
 
@@ -888,7 +917,7 @@ impl AppState {
                 drop(store.add_result(&table.id, "uno", h, st.record.actions.len() as u64, result_json(&st.game)));
             }
         }
-        self.publish(table, st, &logged, Vec::new());
+        self.publish_update(table, st, &logged);
         self.schedule(table, st);
         Ok(logged)
     }
@@ -923,13 +952,15 @@ impl AppState {
         let logged: Vec<LoggedEvent> =
             deal.into_iter().map(|event| LoggedEvent { version: st.meta.version_base, event }).collect();
         st.remember(&logged);
-        self.publish(&table, &st, &logged, Vec::new());
+        self.publish_state(&table, &mut st, Vec::new());
         self.schedule(&table, &st);
         Ok(st.full_view(id, Viewer::Seat(seat), "state"))
     }
 
-    /// Renders the change for every viewer with an open socket and sends it.
-    fn publish(&self, table: &Table, st: &TableState, events: &[LoggedEvent], closed: Vec<usize>) {
+    /// Sends every viewer with an open socket the full state (after a seat changed hands or a
+    /// rematch: rare, and the page redraws everything anyway).
+    fn publish_state(&self, table: &Table, st: &mut TableState, closed: Vec<usize>) {
+        st.told_everything();
         if table.tx.receiver_count() == 0 {
             return;
         }
@@ -940,10 +971,36 @@ impl AppState {
                     return None;
                 }
                 let v = if i == players { Viewer::Spectator } else { Viewer::Seat(i) };
-                serde_json::to_string(&st.view(&table.id, v, events, "update")).ok().map(Utf8Bytes::from)
+                serde_json::to_string(&st.full_view(&table.id, v, "state")).ok().map(Utf8Bytes::from)
             })
             .collect();
-        let _ = table.tx.send(Arc::new(Push { views, closed }));
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views, closed }));
+    }
+
+    /// Sends every viewer with an open socket the change an action made (see `update`).
+    fn publish_update(&self, table: &Table, st: &mut TableState, events: &[LoggedEvent]) {
+        if table.tx.receiver_count() == 0 {
+            st.told.iter_mut().for_each(|t| *t = Told::default());
+            return;
+        }
+        let change = update::Change {
+            game: &st.game,
+            status: st.status(),
+            version: st.version(),
+            generation: st.meta.generation,
+            turn_ms_left: st.turn_ms_left(),
+            events,
+            watchers: &st.watchers,
+        };
+        let views = match update::render(&change, &mut st.told) {
+            Ok(v) => v,
+            Err(_) => {
+                // Each socket then sends its viewer the full state instead.
+                st.told.iter_mut().for_each(|t| *t = Told::default());
+                vec![None; st.players() + 1]
+            }
+        };
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: true, views, closed: Vec::new() }));
     }
 
     /// After any change: set the bot or the turn timer going for whoever acts next.

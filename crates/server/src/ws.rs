@@ -1,9 +1,9 @@
 //! One WebSocket per viewer: `GET /api/tables/{id}/ws?token=...` (no token: a spectator).
 //!
 //! Server → client: `{"type":"state", ...TableView}` on connect (the full current view, so a
-//! reconnect resumes), then `{"type":"update", ...TableView}` after every change with that
-//! change's events redacted for this viewer; `{"type":"error", code, message}` for a refused
-//! message. Client → server: `{"type":"action","action":{...},"version":N}`, `{"type":"ping"}`.
+//! reconnect resumes) and after a seat changes hands or a rematch; `{"type":"update", ...}` after
+//! every action: that action's events redacted for this viewer and what changed (see `update`);
+//! `{"type":"error", code, message}` for a refused message. Client → server: `{"type":"action","action":{...},"version":N}`, `{"type":"ping"}`.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -77,18 +77,20 @@ impl Bucket {
     }
 }
 
-async fn full_state(table: &Table, viewer: Viewer) -> Utf8Bytes {
+/// The viewer's full state now, and its version.
+async fn full_state(table: &Table, viewer: Viewer) -> (Utf8Bytes, u64) {
     let st = table.state.lock().await;
-    Utf8Bytes::from(serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default())
+    let text = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
+    (Utf8Bytes::from(text), st.version())
 }
 
 async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: WebSocket) {
     // Subscribe and render the first view under one lock: no change is missed or sent twice.
-    let (first, mut rx, index) = {
+    let (first, mut rx, index, mut shown) = {
         let mut st = table.state.lock().await;
         st.watch(viewer, 1);
         let first = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
-        (Utf8Bytes::from(first), table.tx.subscribe(), st.viewer_index(viewer))
+        (Utf8Bytes::from(first), table.tx.subscribe(), st.viewer_index(viewer), st.version())
     };
     let rate = app.config().ws_messages_per_second.max(1);
     let mut bucket = Bucket { rate: rate as f64, tokens: rate as f64, at: Instant::now() };
@@ -102,14 +104,30 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: W
                         let _ = socket.send(Message::Close(Some(frame))).await;
                         break;
                     }
+                    // An update the viewer's full state already holds (sent after a lag): merging
+                    // it again would be harmless, sending it is not free.
+                    if push.update && push.version <= shown {
+                        continue;
+                    }
                     let text = match push.views.get(index).cloned().flatten() {
-                        Some(t) => t,
-                        None => full_state(&table, viewer).await,
+                        Some(t) => {
+                            shown = push.version;
+                            t
+                        }
+                        None => {
+                            let (t, v) = full_state(&table, viewer).await;
+                            shown = v;
+                            t
+                        }
                     };
                     ok = socket.send(Message::Text(text)).await.is_ok();
                 }
                 // Too slow to keep up: skip to the present.
-                Err(RecvError::Lagged(_)) => ok = socket.send(Message::Text(full_state(&table, viewer).await)).await.is_ok(),
+                Err(RecvError::Lagged(_)) => {
+                    let (t, v) = full_state(&table, viewer).await;
+                    shown = v;
+                    ok = socket.send(Message::Text(t)).await.is_ok();
+                }
                 Err(RecvError::Closed) => break,
             },
             msg = socket.recv() => match msg {

@@ -389,7 +389,8 @@ function connect() {
     } catch {
       return;
     }
-    if (msg.type === 'state' || msg.type === 'update') render(msg);
+    if (msg.type === 'state') render(msg);
+    else if (msg.type === 'update') applyUpdate(msg);
     else if (msg.type === 'error') showError($('error'), msg.message);
   });
   ws.addEventListener('close', (ev) => {
@@ -472,6 +473,39 @@ async function rematch() {
 }
 
 const seenVersions = new Set();
+
+/** Merges an update into the view held. An update is what one action changed: its events, the
+ * public part of the view, and this seat's drawn card, plus its hand and legal actions only when
+ * they changed (absent: as before). It follows the version held by exactly one. */
+function applyUpdate(u) {
+  const v = table.view;
+  if (!v || !v.view || u.generation !== v.generation) {
+    refresh();
+    return;
+  }
+  // Already shown: the answer to our own action came first.
+  if (u.version <= v.version) return;
+  if (u.version !== v.version + 1) {
+    // A change was missed: read the whole table again rather than merge onto a gap.
+    refresh();
+    return;
+  }
+  const view = { ...v.view, ...u.view };
+  // Only full states carry the discard pile (the page shows its top card) and the view's own copy
+  // of the legal actions (the page reads the table's).
+  delete view.discard;
+  delete view.legal_actions;
+  render({
+    ...v,
+    type: 'update',
+    version: u.version,
+    status: u.status,
+    turn_ms_left: u.turn_ms_left ?? null,
+    view,
+    legal_actions: u.legal_actions ?? v.legal_actions,
+    events: u.events,
+  });
+}
 
 function render(v) {
   // Pushes and answers may cross: never go back to an older view.

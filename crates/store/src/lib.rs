@@ -329,12 +329,30 @@ fn commit(conn: &mut Connection, batch: &mut Vec<(Write, oneshot::Sender<Result<
         let tx = conn.transaction()?;
         let mut each = Vec::with_capacity(batch.len());
         for (w, _) in batch.iter() {
-            tx.prepare_cached("SAVEPOINT one")?.execute([])?;
-            let r = apply(&tx, w);
-            if r.is_err() {
-                tx.prepare_cached("ROLLBACK TO one")?.execute([])?;
+            // Only a reset changes more than one row; any other write is one statement, which
+            // SQLite already undoes on its own when it fails. Three statements fewer per action.
+            let guarded = matches!(w, Write::Reset { .. });
+            if guarded {
+                tx.prepare_cached("SAVEPOINT one")?.execute([])?;
             }
-            tx.prepare_cached("RELEASE one")?.execute([])?;
+            let r = apply(&tx, w);
+            if r.is_err() && tx.is_autocommit() {
+                // The failure ended the whole transaction (I/O error, full disk): refuse the batch
+                // rather than run the rest outside it.
+                return Err(match r {
+                    Err(StoreError::Sqlite(e)) => e,
+                    _ => rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT),
+                        Some("the transaction was rolled back".into()),
+                    ),
+                });
+            }
+            if guarded {
+                if r.is_err() {
+                    tx.prepare_cached("ROLLBACK TO one")?.execute([])?;
+                }
+                tx.prepare_cached("RELEASE one")?.execute([])?;
+            }
             each.push(r);
         }
         tx.commit()?;

@@ -1,0 +1,182 @@
+//! The `update` push sent after an action: what changed, per viewer, rendered once where it can be.
+//!
+//! Rendering a full view for every seat after every action (the whole discard pile, every seat's
+//! legal actions, names and settings, four times over) was most of the server's own CPU under
+//! load. An update carries the action's events, the public part of the view (rendered once and
+//! shared by every viewer), and per seat only what differs from what that seat was last told: its
+//! hand and its legal actions when they changed, and its drawn card. A client keeps the full
+//! `state` it got on connect and merges each update into it.
+
+use axum::extract::ws::Utf8Bytes;
+use serde::Serialize;
+use uno::{Action, Card, Color, Direction, Event, Game, Outcome, Phase, Seat};
+
+use crate::tables::{LoggedEvent, TableStatus};
+
+/// What the updates so far told one seat. `None`: not known (nobody of that seat was listening,
+/// or a full state went out since), so the next update says it in full.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Told {
+    hand: Option<Vec<Card>>,
+    legal: Option<Vec<Action>>,
+}
+
+impl Told {
+    /// What a full state tells `seat` now.
+    pub(crate) fn now(game: &Game, status: TableStatus, seat: Seat) -> Told {
+        Told { hand: Some(game.hand(seat).to_vec()), legal: Some(legal_actions(game, status, seat)) }
+    }
+}
+
+/// The legal actions a view lists: none unless the game is being played.
+fn legal_actions(game: &Game, status: TableStatus, seat: Seat) -> Vec<Action> {
+    if status == TableStatus::Playing {
+        game.legal_actions_for(seat)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The table-level fields of an update.
+#[derive(Serialize)]
+struct Head {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    version: u64,
+    generation: u32,
+    status: TableStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn_ms_left: Option<u64>,
+}
+
+/// The public fields of `uno::Observation`, under the same names and in the same form.
+#[derive(Serialize)]
+struct PublicView<'a> {
+    players: usize,
+    hand_sizes: Vec<usize>,
+    uno_called: Vec<bool>,
+    uno_exposed: Option<Seat>,
+    top: Card,
+    color: Color,
+    draw_pile_size: usize,
+    current: Seat,
+    direction: Direction,
+    dealer: Seat,
+    phase: Phase,
+    pending_draw: u32,
+    turns: u32,
+    round: u32,
+    scores: &'a [u32],
+    outcome: Option<&'a Outcome>,
+}
+
+/// The table as the update needs it.
+pub(crate) struct Change<'a> {
+    pub game: &'a Game,
+    pub status: TableStatus,
+    pub version: u64,
+    pub generation: u32,
+    pub turn_ms_left: Option<u64>,
+    pub events: &'a [LoggedEvent],
+    /// Open sockets per viewer index (seats, then spectators).
+    pub watchers: &'a [usize],
+}
+
+/// A rendered JSON object without its closing brace, so more fields can follow.
+fn open(mut json: Vec<u8>) -> Vec<u8> {
+    if json.last() == Some(&b'}') {
+        json.pop();
+    }
+    json
+}
+
+fn redacted(events: &[LoggedEvent], viewer: Option<Seat>) -> Vec<LoggedEvent> {
+    events.iter().map(|e| LoggedEvent { version: e.version, event: e.event.redacted_for(viewer) }).collect()
+}
+
+/// Whether `seat` sees these events differently from a spectator (it drew cards it may see).
+fn sees_more(events: &[LoggedEvent], seat: Seat) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(&e.event, Event::CardsDrawn { seat: s, cards, .. } if *s == seat && !cards.is_empty()))
+}
+
+/// The update for every viewer with an open socket (`None` for the others), indexed like
+/// `watchers`; `told` (one per seat) is brought up to date.
+pub(crate) fn render(c: &Change<'_>, told: &mut [Told]) -> Result<Vec<Option<Utf8Bytes>>, serde_json::Error> {
+    let game = c.game;
+    let players = game.players();
+    let head = open(serde_json::to_vec(&Head {
+        kind: "update",
+        version: c.version,
+        generation: c.generation,
+        status: c.status,
+        turn_ms_left: c.turn_ms_left,
+    })?);
+    let public = open(serde_json::to_vec(&PublicView {
+        players,
+        hand_sizes: game.hands().iter().map(|h| h.len()).collect(),
+        uno_called: (0..players).map(|s| game.uno_called(Seat(s as u8))).collect(),
+        uno_exposed: game.uno_exposed(),
+        top: game.top(),
+        color: game.color(),
+        draw_pile_size: game.draw_pile().len(),
+        current: game.current(),
+        direction: game.direction(),
+        dealer: game.dealer(),
+        phase: game.phase(),
+        pending_draw: game.pending_draw(),
+        turns: game.turns(),
+        round: game.round(),
+        scores: game.scores(),
+        outcome: game.outcome(),
+    })?);
+    let public_events = serde_json::to_vec(&redacted(c.events, None))?;
+    let mut out = Vec::with_capacity(players + 1);
+    for i in 0..=players {
+        let listening = c.watchers.get(i).copied().unwrap_or(0) > 0;
+        let seat = (i < players).then_some(Seat(i as u8));
+        if !listening {
+            if let Some(t) = told.get_mut(i) {
+                *t = Told::default();
+            }
+            out.push(None);
+            continue;
+        }
+        let mut buf = Vec::with_capacity(head.len() + public.len() + public_events.len() + 256);
+        buf.extend_from_slice(&head);
+        buf.extend_from_slice(b",\"events\":");
+        match seat {
+            Some(s) if sees_more(c.events, s) => serde_json::to_writer(&mut buf, &redacted(c.events, Some(s)))?,
+            _ => buf.extend_from_slice(&public_events),
+        }
+        buf.extend_from_slice(b",\"view\":");
+        buf.extend_from_slice(&public);
+        let mut legal_json = None;
+        if let (Some(s), Some(t)) = (seat, told.get_mut(i)) {
+            buf.extend_from_slice(b",\"drawn_card\":");
+            serde_json::to_writer(&mut buf, &game.drawn_card().filter(|_| s == game.current()))?;
+            let hand = game.hand(s);
+            if t.hand.as_deref() != Some(hand) {
+                buf.extend_from_slice(b",\"hand\":");
+                serde_json::to_writer(&mut buf, hand)?;
+                t.hand = Some(hand.to_vec());
+            }
+            let legal = legal_actions(game, c.status, s);
+            if t.legal.as_ref() != Some(&legal) {
+                legal_json = Some(serde_json::to_vec(&legal)?);
+                t.legal = Some(legal);
+            }
+        }
+        buf.push(b'}');
+        if let Some(legal) = legal_json {
+            buf.extend_from_slice(b",\"legal_actions\":");
+            buf.extend_from_slice(&legal);
+        }
+        buf.push(b'}');
+        // Every piece came from serde_json or is ASCII, so this never fails; if it did, the
+        // viewer would get a full state instead.
+        out.push(String::from_utf8(buf).ok().map(Utf8Bytes::from));
+    }
+    Ok(out)
+}
