@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use uno::{Action, Game, Rules, Seat};
 
 mod common;
-use common::call;
+use common::{call, serve_on_loopback};
 
 /// What a seat may know at one version: its own hand and its pending drawn card.
 #[derive(Clone)]
@@ -83,13 +83,7 @@ fn check(msg: &Value, viewer: Option<usize>, snaps: &HashMap<u64, Snap>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_response_or_push_shows_a_hidden_card() {
-    let store = store::Store::open_in_memory().expect("store");
-    let state = server::AppState::new(store, server::Config::default()).await.expect("state");
-    let app = server::app(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let served = app.clone();
-    tokio::spawn(async move { axum::serve(listener, served).await });
+    let (app, addr) = serve_on_loopback().await;
 
     for (game_no, preset) in ["official", "two-color", "csce322"].iter().enumerate() {
         let seed = 100 + game_no as u64;

@@ -15,7 +15,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 mod common;
-use common::{call, merge};
+use common::{call, merge, serve_on_loopback};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -81,13 +81,7 @@ async fn follow(w: &mut Watcher, last: u64, fulls: &HashMap<(Option<usize>, u64)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn merged_updates_are_the_full_view_and_carry_only_changes() {
-    let store = store::Store::open_in_memory().expect("store");
-    let state = server::AppState::new(store, server::Config::default()).await.expect("state");
-    let app = server::app(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let served = app.clone();
-    tokio::spawn(async move { axum::serve(listener, served).await });
+    let (app, addr) = serve_on_loopback().await;
 
     let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 11, "name": "P0",
         "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});

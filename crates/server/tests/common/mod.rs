@@ -30,6 +30,20 @@ pub async fn call(
     (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
+/// A fresh server (in-memory store, default config) on a loopback port: the router, for
+/// `call`, and the address, for WebSockets.
+#[allow(dead_code)] // not every test binary opens sockets
+pub async fn serve_on_loopback() -> (axum::Router, std::net::SocketAddr) {
+    let store = store::Store::open_in_memory().expect("store");
+    let state = server::AppState::new(store, server::Config::default()).await.expect("state");
+    let app = server::app(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let served = app.clone();
+    tokio::spawn(async move { axum::serve(listener, served).await });
+    (app, addr)
+}
+
 /// What a client holds after a WebSocket message: a `state` replaces it, an `update` is merged
 /// in (the view's fields it carries, its legal actions when it carries them, its events). What
 /// only full states carry (the discard pile, the view's copy of the legal actions) is dropped.

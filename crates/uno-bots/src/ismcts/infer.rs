@@ -531,26 +531,18 @@ fn replay(
     }
     let mark = steps.len();
     if let Some(offender) = p.challenge {
-        // Accept: the penalty, and the turn is over.
-        let mut q = p.clone();
-        q.sizes[s.index()] += q.pending as usize;
-        q.pending = 0;
-        q.challenge = None;
-        q.end_turn(0);
-        if replay(q, me, new, target, rules, steps, budget) {
-            return true;
+        // Accept (the penalty) or a lost challenge (two cards more): the turn is over.
+        for extra in [0, 2] {
+            let mut q = p.clone();
+            q.sizes[s.index()] += q.pending as usize + extra;
+            q.pending = 0;
+            q.challenge = None;
+            q.end_turn(0);
+            if replay(q, me, new, target, rules, steps, budget) {
+                return true;
+            }
+            steps.truncate(mark);
         }
-        steps.truncate(mark);
-        // A lost challenge: two more cards, and the turn is over.
-        let mut q = p.clone();
-        q.sizes[s.index()] += q.pending as usize + 2;
-        q.pending = 0;
-        q.challenge = None;
-        q.end_turn(0);
-        if replay(q, me, new, target, rules, steps, budget) {
-            return true;
-        }
-        steps.truncate(mark);
         // A won challenge: the offender takes the cards and the challenger plays on.
         let mut q = p;
         q.sizes[offender.index()] += q.pending as usize;
