@@ -18,6 +18,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 use uno::Action;
 
+mod measure;
+use measure::{cpu_ms, Stats};
+
 /// What a seat reads from a `state` or an `update` (a typed parse skips the rest cheaply: the
 /// driver shares the cores with the server).
 #[derive(Deserialize)]
@@ -61,20 +64,6 @@ async fn post(addr: &str, path: &str, body: &Value) -> Value {
     let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
     let (a, z) = (raw.find('{').unwrap(), raw.rfind('}').unwrap());
     serde_json::from_str(&raw[a..=z]).unwrap()
-}
-
-fn cpu_ms(pid: &str) -> f64 {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
-    let t: f64 =
-        f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0) + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
-    t * 10.0
-}
-
-#[derive(Default)]
-struct Stats {
-    lat_us: Vec<u64>,
-    actions: u64,
 }
 
 async fn seat(
@@ -203,19 +192,14 @@ async fn main() {
     let (c1, d1, el) = (cpu_ms(&pid), cpu_ms("self"), t0.elapsed().as_secs_f64());
     stop.store(true, Ordering::Relaxed);
     let mut s = std::mem::take(&mut *stats.lock().unwrap());
-    s.lat_us.sort_unstable();
-    let p = |q: f64| {
-        s.lat_us.get(((s.lat_us.len() as f64 * q) as usize).min(s.lat_us.len().saturating_sub(1))).copied().unwrap_or(0)
-            as f64
-            / 1000.0
-    };
+    let [p50, p95, p99] = s.percentiles_ms();
     let n = s.actions.max(1) as f64;
     println!(
         "tables={tables} seats=4 actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}",
         s.actions as f64 / el,
-        p(0.50),
-        p(0.95),
-        p(0.99),
+        p50,
+        p95,
+        p99,
         (c1 - c0) / el / 10.0,
         (c1 - c0) * 1000.0 / n,
         (d1 - d0) * 1000.0 / n,

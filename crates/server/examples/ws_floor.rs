@@ -28,6 +28,9 @@ use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio_tungstenite::tungstenite::Message;
 
+mod measure;
+use measure::{cpu_ms, Stats};
+
 const SEATS: usize = 4;
 
 /// One table: whose turn it is, and the channel every seat's socket listens on.
@@ -127,14 +130,6 @@ fn serve(addr: String) {
 }
 
 /// User + system CPU of a process, in milliseconds (`/proc/PID/stat`, 100 ticks a second).
-fn cpu_ms(pid: &str) -> f64 {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
-    let t: f64 =
-        f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0) + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
-    t * 10.0
-}
-
 /// Machine-wide busy and total CPU time in milliseconds (`/proc/stat`): loopback networking's
 /// softirq work is not always charged to either process.
 fn machine_ms() -> (f64, f64) {
@@ -144,12 +139,6 @@ fn machine_ms() -> (f64, f64) {
     let total: f64 = f.iter().take(8).sum();
     let idle = f.get(3).copied().unwrap_or(0.0) + f.get(4).copied().unwrap_or(0.0);
     ((total - idle) * 10.0, total * 10.0)
-}
-
-#[derive(Default)]
-struct Stats {
-    lat_us: Vec<u64>,
-    actions: u64,
 }
 
 async fn seat(addr: String, id: u64, me: usize, stats: Arc<Mutex<Stats>>, measuring: Arc<AtomicBool>) {
@@ -213,20 +202,15 @@ fn drive(args: &[String]) {
         measuring.store(false, Ordering::Relaxed);
         let (s1, c1, m1, el) = (cpu_ms(&pid), cpu_ms("self"), machine_ms(), t0.elapsed().as_secs_f64());
         let mut s = std::mem::take(&mut *stats.lock().unwrap());
-        s.lat_us.sort_unstable();
-        let p = |q: f64| {
-            s.lat_us.get(((s.lat_us.len() as f64 * q) as usize).min(s.lat_us.len().saturating_sub(1))).copied().unwrap_or(0)
-                as f64
-                / 1000.0
-        };
+        let [p50, p95, p99] = s.percentiles_ms();
         let n = s.actions.max(1) as f64;
         println!(
             "floor tables={tables} seats={SEATS} actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms \
              server_cpu={:.0}% server_us/action={:.1} driver_cpu={:.0}% driver_us/action={:.1} machine_busy={:.0}% machine_us/action={:.1}",
             s.actions as f64 / el,
-            p(0.50),
-            p(0.95),
-            p(0.99),
+            p50,
+            p95,
+            p99,
             (s1 - s0) / el / 10.0,
             (s1 - s0) * 1000.0 / n,
             (c1 - c0) / el / 10.0,
