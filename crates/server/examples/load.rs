@@ -1,7 +1,9 @@
 //! Load driver (loopback only): M tables × 4 human seats over WebSocket, closed loop, each seat
-//! acting as soon as it holds a state where it is to move; a finished table is replaced by a new one.
+//! acting as soon as it holds a state where it is to move. When a game ends, seat 0 asks for a
+//! rematch and the sockets stay open (friends playing on); with `new` as the fifth argument a
+//! finished table is replaced by a new one instead (create, three joins, four new sockets).
 //!
-//! cargo run --release -p server --example load -- ADDR TABLES SECONDS [SERVER_PID]
+//! cargo run --release -p server --example load -- ADDR TABLES SECONDS [SERVER_PID] [rematch|new]
 //! Prints accepted actions/s, latency p50/p95/p99 (send → the mover receives the new state) and
 //! CPU µs per action of the server (from /proc/PID/stat) and of the driver itself over the run
 //! after a 2 s warm-up. Seats hold the full `state` they get on connect and merge each `update`.
@@ -66,15 +68,18 @@ async fn post(addr: &str, path: &str, body: &Value) -> Value {
     serde_json::from_str(&raw[a..=z]).unwrap()
 }
 
-async fn seat(
+/// What every seat of the run shares: the totals, whether the window is open, whether to stop,
+/// and how a finished table goes on.
+struct Run {
     addr: String,
-    id: String,
-    me: usize,
-    token: String,
-    stats: Arc<Mutex<Stats>>,
-    measuring: Arc<AtomicBool>,
-    stop: Arc<AtomicBool>,
-) {
+    rematch: bool,
+    stats: Mutex<Stats>,
+    measuring: AtomicBool,
+    stop: AtomicBool,
+}
+
+async fn seat(run: Arc<Run>, id: String, me: usize, token: String) {
+    let addr = &run.addr;
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
         format!("ws://{addr}/api/tables/{id}/ws?token={token}"),
         // A small read buffer: the default 128 KiB is zeroed on every read, CPU the driver
@@ -102,7 +107,13 @@ async fn seat(
         if let Some(s) = p.status {
             playing = s == "playing";
             if s == "finished" {
-                return;
+                if !run.rematch {
+                    return;
+                }
+                if me == 0 && !run.stop.load(Ordering::Relaxed) {
+                    // Every seat hears of the new game as a full `state` on its open socket.
+                    post(addr, &format!("/api/tables/{id}/rematch?token={token}"), &json!({})).await;
+                }
             }
         }
         if let Some(v) = p.view {
@@ -113,15 +124,15 @@ async fn seat(
         }
         if let Some((sv, at)) = sent {
             if version > sv {
-                if measuring.load(Ordering::Relaxed) {
-                    let mut s = stats.lock().unwrap();
+                if run.measuring.load(Ordering::Relaxed) {
+                    let mut s = run.stats.lock().unwrap();
                     s.lat_us.push(at.elapsed().as_micros() as u64);
                     s.actions += 1;
                 }
                 sent = None;
             }
         }
-        if stop.load(Ordering::Relaxed) {
+        if run.stop.load(Ordering::Relaxed) {
             return;
         }
         if !playing || current != me || sent.is_some() {
@@ -134,18 +145,13 @@ async fn seat(
     }
 }
 
-async fn table_loop(
-    addr: String,
-    n: usize,
-    stats: Arc<Mutex<Stats>>,
-    measuring: Arc<AtomicBool>,
-    stop: Arc<AtomicBool>,
-) {
+async fn table_loop(run: Arc<Run>, n: usize) {
+    let addr = &run.addr;
     let mut game = 0u64;
-    while !stop.load(Ordering::Relaxed) {
+    while !run.stop.load(Ordering::Relaxed) {
         game += 1;
         let c = post(
-            &addr,
+            addr,
             "/api/tables",
             &json!({"preset": "official", "house_rules": {"match_target": 0},
             "seed": (n as u64) << 32 | game, "name": "p0",
@@ -155,16 +161,11 @@ async fn table_loop(
         let id = c["id"].as_str().unwrap().to_string();
         let mut tokens = vec![c["token"].as_str().unwrap().to_string()];
         for i in 1..4 {
-            let j = post(&addr, &format!("/api/tables/{id}/join"), &json!({"name": format!("p{i}")})).await;
+            let j = post(addr, &format!("/api/tables/{id}/join"), &json!({"name": format!("p{i}")})).await;
             tokens.push(j["token"].as_str().unwrap().to_string());
         }
-        let seats: Vec<_> = tokens
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| {
-                tokio::spawn(seat(addr.clone(), id.clone(), i, t, stats.clone(), measuring.clone(), stop.clone()))
-            })
-            .collect();
+        let seats: Vec<_> =
+            tokens.into_iter().enumerate().map(|(i, t)| tokio::spawn(seat(run.clone(), id.clone(), i, t))).collect();
         for s in seats {
             let _ = s.await;
         }
@@ -179,23 +180,32 @@ async fn main() {
     let tables: usize = args.get(2).and_then(|x| x.parse().ok()).unwrap_or(10);
     let secs: u64 = args.get(3).and_then(|x| x.parse().ok()).unwrap_or(10).min(120);
     let pid = args.get(4).cloned().unwrap_or_default();
-    let stats = Arc::new(Mutex::new(Stats::default()));
-    let (measuring, stop) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
-    let handles: Vec<_> = (0..tables)
-        .map(|n| tokio::spawn(table_loop(addr.clone(), n, stats.clone(), measuring.clone(), stop.clone())))
-        .collect();
+    let rematch = match args.get(5).map(String::as_str) {
+        None | Some("rematch") => true,
+        Some("new") => false,
+        Some(other) => panic!("the fifth argument is `rematch` or `new`, not {other:?}"),
+    };
+    let run = Arc::new(Run {
+        addr,
+        rematch,
+        stats: Mutex::new(Stats::default()),
+        measuring: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+    });
+    let handles: Vec<_> = (0..tables).map(|n| tokio::spawn(table_loop(run.clone(), n))).collect();
     tokio::time::sleep(Duration::from_secs(2)).await;
     let (c0, d0, t0) = (cpu_ms(&pid), cpu_ms("self"), Instant::now());
-    measuring.store(true, Ordering::Relaxed);
+    run.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(secs)).await;
-    measuring.store(false, Ordering::Relaxed);
+    run.measuring.store(false, Ordering::Relaxed);
     let (c1, d1, el) = (cpu_ms(&pid), cpu_ms("self"), t0.elapsed().as_secs_f64());
-    stop.store(true, Ordering::Relaxed);
-    let mut s = std::mem::take(&mut *stats.lock().unwrap());
+    run.stop.store(true, Ordering::Relaxed);
+    let mut s = std::mem::take(&mut *run.stats.lock().unwrap());
     let [p50, p95, p99] = s.percentiles_ms();
     let n = s.actions.max(1) as f64;
     println!(
-        "tables={tables} seats=4 actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}",
+        "tables={tables} seats=4 games={} actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}",
+        if rematch { "rematch" } else { "new" },
         s.actions as f64 / el,
         p50,
         p95,

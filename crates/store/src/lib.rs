@@ -5,7 +5,8 @@
 //! SQLite by default: one file in WAL mode, migrations embedded and run at open. All writes go
 //! through one writer thread that drains whatever is queued and commits it as one transaction
 //! (group commit): many tables' actions share one `fsync`, and every caller is told only once
-//! its write is durable. Writes are applied in the order they were queued.
+//! its write is durable. Writes are applied in the order they were queued. Appended actions
+//! reach the database in insertion order first ([`journal`]).
 //!
 //! The store knows nothing about UNO or Duel: `kind` names the game ("uno", "duel"), and the
 //! blobs are the game's own JSON.
@@ -19,6 +20,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::oneshot;
+
+mod journal;
+use journal::Journal;
 
 /// Migrations, in order; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -49,6 +53,15 @@ const MIGRATIONS: &[&str] = &[
         finished_at INTEGER NOT NULL
     );
     CREATE INDEX results_kind ON results (kind, finished_at);",
+    // 2: appends go to `log`, in insertion order, and reach `actions` a game at a time (see
+    // `journal`); `log_from` marks where a game's current log starts in `log` (a rematch).
+    "CREATE TABLE log (
+        id      INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        seq     INTEGER NOT NULL,
+        action  TEXT NOT NULL
+    );
+    ALTER TABLE games ADD COLUMN log_from INTEGER NOT NULL DEFAULT 0;",
 ];
 
 #[derive(Debug, Error)]
@@ -210,10 +223,11 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrate(&mut conn)?;
+        let journal = Journal::load(&conn)?;
         let (tx, rx) = mpsc::channel();
         thread::Builder::new()
             .name("store-writer".into())
-            .spawn(move || writer(conn, rx))
+            .spawn(move || writer(conn, journal, rx))
             .map_err(|_| StoreError::Closed)?;
         Ok(Store { tx, path })
     }
@@ -293,7 +307,7 @@ fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
-fn writer(mut conn: Connection, rx: mpsc::Receiver<Cmd>) {
+fn writer(mut conn: Connection, mut journal: Journal, rx: mpsc::Receiver<Cmd>) {
     let mut batch: Vec<(Write, oneshot::Sender<Result<(), StoreError>>)> = Vec::new();
     while let Ok(first) = rx.recv() {
         let mut next = Some(first);
@@ -302,8 +316,8 @@ fn writer(mut conn: Connection, rx: mpsc::Receiver<Cmd>) {
             match next.take() {
                 Some(Cmd::Write(w, reply)) => batch.push((w, reply)),
                 Some(read) => {
-                    commit(&mut conn, &mut batch);
-                    answer(&conn, read);
+                    commit(&mut conn, &mut journal, &mut batch);
+                    answer(&conn, &mut journal, read);
                 }
                 None => {}
             }
@@ -315,14 +329,26 @@ fn writer(mut conn: Connection, rx: mpsc::Receiver<Cmd>) {
                 Err(_) => break,
             }
         }
-        commit(&mut conn, &mut batch);
+        commit(&mut conn, &mut journal, &mut batch);
     }
 }
 
 /// Commits a batch in one transaction. A write that fails on its own (a bad sequence number) is
-/// refused alone; if the commit itself fails, every write of the batch is refused.
-fn commit(conn: &mut Connection, batch: &mut Vec<(Write, oneshot::Sender<Result<(), StoreError>>)>) {
+/// refused alone; if the commit itself fails, every write of the batch is refused (and the
+/// journal, which the batch changed as it went, is read back from the database).
+fn commit(
+    conn: &mut Connection,
+    journal: &mut Journal,
+    batch: &mut Vec<(Write, oneshot::Sender<Result<(), StoreError>>)>,
+) {
     if batch.is_empty() {
+        return;
+    }
+    if let Err(e) = journal.ensure(conn) {
+        let msg = e.to_string();
+        for (_, reply) in batch.drain(..) {
+            let _ = reply.send(Err(StoreError::Commit(msg.clone())));
+        }
         return;
     }
     let outcome: Result<Vec<Result<(), StoreError>>, rusqlite::Error> = (|| {
@@ -335,7 +361,7 @@ fn commit(conn: &mut Connection, batch: &mut Vec<(Write, oneshot::Sender<Result<
             if guarded {
                 tx.prepare_cached("SAVEPOINT one")?.execute([])?;
             }
-            let r = apply(&tx, w);
+            let r = apply(&tx, journal, w);
             if r.is_err() && tx.is_autocommit() {
                 // The failure ended the whole transaction (I/O error, full disk): refuse the batch
                 // rather than run the rest outside it.
@@ -355,6 +381,7 @@ fn commit(conn: &mut Connection, batch: &mut Vec<(Write, oneshot::Sender<Result<
             }
             each.push(r);
         }
+        journal.maintain(&tx)?;
         tx.commit()?;
         Ok(each)
     })();
@@ -366,6 +393,12 @@ fn commit(conn: &mut Connection, batch: &mut Vec<(Write, oneshot::Sender<Result<
         }
         Err(e) => {
             let msg = e.to_string();
+            match Journal::load(conn) {
+                Ok(j) => *journal = j,
+                // The database cannot be read back: refuse everything from now on rather than
+                // append to a log whose state is unknown.
+                Err(_) => *journal = Journal::broken(),
+            }
             for (_, reply) in batch.drain(..) {
                 let _ = reply.send(Err(StoreError::Commit(msg.clone())));
             }
@@ -373,7 +406,7 @@ fn commit(conn: &mut Connection, batch: &mut Vec<(Write, oneshot::Sender<Result<
     }
 }
 
-fn apply(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
+fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Result<(), StoreError> {
     let t = now();
     let touched = |n: usize, id: &str| if n == 0 { Err(StoreError::NoSuchGame(id.to_string())) } else { Ok(()) };
     match w {
@@ -385,25 +418,9 @@ fn apply(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
             .execute(params![id, kind, record, meta, t])?;
             Ok(())
         }
-        Write::Append { id, seq, action } => {
-            // The games row is not touched: rewriting it (record and meta blobs included) for
-            // every action was most of an append's cost. Its `updated_at` is the row's last change.
-            let (exists, next): (bool, i64) = tx
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1),
-                            (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?1)",
-                )?
-                .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            if !exists {
-                return Err(StoreError::NoSuchGame(id.clone()));
-            }
-            if next != *seq {
-                return Err(StoreError::OutOfOrder { id: id.clone(), expected: next, got: *seq });
-            }
-            tx.prepare_cached("INSERT INTO actions (game_id, seq, action) VALUES (?1, ?2, ?3)")?
-                .execute(params![id, seq, action])?;
-            Ok(())
-        }
+        // The games row is not touched: rewriting it (record and meta blobs included) for
+        // every action was most of an append's cost. Its `updated_at` is the row's last change.
+        Write::Append { id, seq, action } => journal.append(tx, id, *seq, action),
         Write::Meta { id, meta } => {
             let n = tx
                 .prepare_cached("UPDATE games SET meta = ?2, updated_at = ?3 WHERE id = ?1")?
@@ -414,16 +431,23 @@ fn apply(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
             let n = tx
                 .prepare_cached("UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1")?
                 .execute(params![id, status.as_str(), t])?;
-            touched(n, id)
+            touched(n, id)?;
+            if *status != Status::Active {
+                journal.close(tx, id)?;
+            }
+            Ok(())
         }
         Write::Reset { id, record, meta } => {
             tx.prepare_cached("DELETE FROM actions WHERE game_id = ?1")?.execute(params![id])?;
             let n = tx
                 .prepare_cached(
-                    "UPDATE games SET record = ?2, meta = ?3, status = 'active', updated_at = ?4 WHERE id = ?1",
+                    "UPDATE games SET record = ?2, meta = ?3, status = 'active', updated_at = ?4, log_from = ?5
+                     WHERE id = ?1",
                 )?
-                .execute(params![id, record, meta, t])?;
-            touched(n, id)
+                .execute(params![id, record, meta, t, journal.fresh_from()])?;
+            touched(n, id)?;
+            journal.restart(id);
+            Ok(())
         }
         Write::Result { id, kind, record, actions, result } => {
             tx.prepare_cached(
@@ -436,13 +460,24 @@ fn apply(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
     }
 }
 
-fn answer(conn: &Connection, cmd: Cmd) {
+fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
+    if let Err(e) = journal.ensure(conn) {
+        let msg = || StoreError::Commit(e.to_string());
+        match cmd {
+            Cmd::LoadActive(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Load(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Results(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Write(..) => {}
+        }
+        return;
+    }
+    let journal = &*journal;
     match cmd {
         Cmd::LoadActive(kind, reply) => {
-            let _ = reply.send(load_where(conn, "kind = ?1 AND status = 'active'", &kind));
+            let _ = reply.send(load_where(conn, journal, "kind = ?1 AND status = 'active'", &kind));
         }
         Cmd::Load(id, reply) => {
-            let _ = reply.send(load_where(conn, "id = ?1", &id).map(|mut v| v.pop()));
+            let _ = reply.send(load_where(conn, journal, "id = ?1", &id).map(|mut v| v.pop()));
         }
         Cmd::Results(kind, reply) => {
             let _ = reply.send(results(conn, &kind));
@@ -451,7 +486,7 @@ fn answer(conn: &Connection, cmd: Cmd) {
     }
 }
 
-fn load_where(conn: &Connection, cond: &str, arg: &str) -> Result<Vec<StoredGame>, StoreError> {
+fn load_where(conn: &Connection, journal: &Journal, cond: &str, arg: &str) -> Result<Vec<StoredGame>, StoreError> {
     let sql = format!(
         "SELECT id, kind, record, meta, status, created_at, updated_at FROM games WHERE {cond} ORDER BY created_at"
     );
@@ -473,6 +508,7 @@ fn load_where(conn: &Connection, cond: &str, arg: &str) -> Result<Vec<StoredGame
     let mut log = conn.prepare_cached("SELECT action FROM actions WHERE game_id = ?1 ORDER BY seq")?;
     for g in &mut games {
         g.actions = log.query_map(params![g.id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        g.actions.extend_from_slice(journal.pending(&g.id));
     }
     Ok(games)
 }
