@@ -23,6 +23,11 @@ use uno::Action;
 mod measure;
 use measure::{cpu_ms, Stats};
 
+// As the `tabletop` binary: the driver shares the cores with the server, so its allocations
+// cost the server too.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// What a seat reads from a `state` or an `update` (a typed parse skips the rest cheaply: the
 /// driver shares the cores with the server).
 #[derive(Deserialize)]
@@ -82,9 +87,9 @@ async fn seat(run: Arc<Run>, id: String, me: usize, token: String) {
     let addr = &run.addr;
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
         format!("ws://{addr}/api/tables/{id}/ws?token={token}"),
-        // A small read buffer: the default 128 KiB is zeroed on every read, CPU the driver
-        // would take from the server on the same cores.
-        Some(tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(4096)),
+        // A small read buffer: it is zeroed on every read (the default is 128 KiB), CPU the
+        // driver would take from the server on the same cores. Longer messages take more reads.
+        Some(tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(1024)),
         true,
     )
     .await

@@ -29,6 +29,10 @@ use tokio::sync::broadcast;
 use tokio_tungstenite::tungstenite::Message;
 
 mod measure;
+
+// As the `tabletop` binary and the load driver.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use measure::{cpu_ms, Stats};
 
 const SEATS: usize = 4;
@@ -73,7 +77,7 @@ fn render(version: u64, current: usize) -> [Utf8Bytes; 2] {
 
 async fn upgrade(State(tables): State<Tables>, Path((id, seat)): Path<(u64, usize)>, ws: WebSocketUpgrade) -> Response {
     let table = tables.get(id);
-    ws.read_buffer_size(4096).on_upgrade(move |s| session(table, seat, s))
+    ws.read_buffer_size(1024).on_upgrade(move |s| session(table, seat, s))
 }
 
 async fn session(table: Arc<FloorTable>, seat: usize, mut socket: WebSocket) {
@@ -144,7 +148,7 @@ fn machine_ms() -> (f64, f64) {
 async fn seat(addr: String, id: u64, me: usize, stats: Arc<Mutex<Stats>>, measuring: Arc<AtomicBool>) {
     let (ws, _) = tokio_tungstenite::connect_async_with_config(
         format!("ws://{addr}/ws/{id}/{me}"),
-        Some(tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(4096)),
+        Some(tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(1024)),
         true,
     )
     .await

@@ -5,8 +5,9 @@
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Largest WebSocket message a client may send.
 pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
-/// A WebSocket connection's read buffer (grown as needed up to the message limit).
-pub const WS_READ_BUFFER_BYTES: usize = 4 * 1024;
+/// A WebSocket connection's read buffer (grown as needed up to the message limit); zeroed on
+/// every read, and client messages are small (an action is under 100 bytes).
+pub const WS_READ_BUFFER_BYTES: usize = 1024;
 /// Display names, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
 /// Bot names, in characters.
