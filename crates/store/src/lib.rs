@@ -355,9 +355,10 @@ fn commit(
         let tx = conn.transaction()?;
         let mut each = Vec::with_capacity(batch.len());
         for (w, _) in batch.iter() {
-            // Only a reset changes more than one row; any other write is one statement, which
-            // SQLite already undoes on its own when it fails. Three statements fewer per action.
-            let guarded = matches!(w, Write::Reset { .. });
+            // A reset and a change of status (which moves the game's log) write more than one
+            // statement; any other write is one, which SQLite already undoes on its own when it
+            // fails. Three statements fewer per action.
+            let guarded = matches!(w, Write::Reset { .. } | Write::Status { .. });
             if guarded {
                 tx.prepare_cached("SAVEPOINT one")?.execute([])?;
             }
