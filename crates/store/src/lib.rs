@@ -345,10 +345,7 @@ fn commit(
         return;
     }
     if let Err(e) = journal.ensure(conn) {
-        let msg = e.to_string();
-        for (_, reply) in batch.drain(..) {
-            let _ = reply.send(Err(StoreError::Commit(msg.clone())));
-        }
+        refuse_all(batch, &e.to_string());
         return;
     }
     let outcome: Result<Vec<Result<(), StoreError>>, rusqlite::Error> = (|| {
@@ -393,17 +390,21 @@ fn commit(
             }
         }
         Err(e) => {
-            let msg = e.to_string();
             match Journal::load(conn) {
                 Ok(j) => *journal = j,
                 // The database cannot be read back: refuse everything from now on rather than
                 // append to a log whose state is unknown.
                 Err(_) => *journal = Journal::broken(),
             }
-            for (_, reply) in batch.drain(..) {
-                let _ = reply.send(Err(StoreError::Commit(msg.clone())));
-            }
+            refuse_all(batch, &e.to_string());
         }
+    }
+}
+
+/// Tells every write of the batch that it was not committed, and why.
+fn refuse_all(batch: &mut Vec<(Write, oneshot::Sender<Result<(), StoreError>>)>, why: &str) {
+    for (_, reply) in batch.drain(..) {
+        let _ = reply.send(Err(StoreError::Commit(why.to_string())));
     }
 }
 
