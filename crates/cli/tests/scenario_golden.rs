@@ -8,7 +8,7 @@ const OPERATIONS: [&str; 4] =
     ["one-player-one-move", "one-player-many-moves", "many-players-one-move", "many-players-many-moves"];
 
 fn official() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/csce322/official")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/csce322/official")
 }
 
 fn scenario(op: &str, deck: &Path, discard: &Path, hands: &Path, extra: &[&str]) -> Output {

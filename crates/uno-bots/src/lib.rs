@@ -11,6 +11,7 @@ pub mod precedence;
 pub mod random;
 pub mod seen;
 pub mod sim;
+pub mod spec;
 
 use std::sync::Arc;
 
@@ -22,6 +23,7 @@ pub use ismcts::{IsmctsBot, IsmctsConfig, Playout};
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};
+pub use spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
 
 /// A player that decides from what its seat may know.
 pub trait Bot: Send {
@@ -81,42 +83,21 @@ pub fn play_out(game: &mut uno::Game, bots: &mut [Box<dyn Bot>]) -> usize {
     decisions
 }
 
-/// The bot names `make_bot` knows.
-pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts"];
+/// A bot name that [`make_bot`] refused (see [`BotSpecError`] for each reason).
+pub type UnknownBot = BotSpecError;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown bot '{0}' (known: {known})", known = BOT_NAMES.join(", "))]
-pub struct UnknownBot(pub String);
-
-/// Builds a bot by name, seeded. `ismcts` takes an iteration budget after a colon
-/// (`ismcts:500`), and optionally its playout policy after another (`ismcts:500:heuristic`;
-/// the default is `random`); `heuristic` uses its default weights.
+/// Builds a bot by name, seeded: the name is parsed into a [`BotSpec`] (`ismcts` takes an
+/// iteration budget after a colon, `ismcts:500`, and optionally its playout policy after another,
+/// `ismcts:500:heuristic`; the default is `random`); `heuristic` uses its default weights.
 ///
 /// Callers that drive a bot through `choose` should also give it the rules with
 /// [`Bot::set_rules`].
+///
+/// # Errors
+/// The name's [`BotSpecError`]: unknown, parameters where none are taken, an iteration count
+/// outside 1..=[`MAX_ISMCTS_ITERATIONS`], an unknown playout.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    let mut parts = name.split(':');
-    let base = parts.next().unwrap_or_default();
-    let params: Vec<&str> = parts.collect();
-    let unknown = || UnknownBot(name.to_string());
-    match (base, params.as_slice()) {
-        ("random", []) => Ok(Box::new(RandomBot::new(seed))),
-        ("uniform", []) => Ok(Box::new(UniformBot::new(seed))),
-        ("first", []) => Ok(Box::new(FirstLegalBot)),
-        ("heuristic", []) => Ok(Box::new(HeuristicBot::new(seed))),
-        ("precedence", []) => Ok(Box::new(PrecedenceBot)),
-        ("ismcts", []) => Ok(Box::new(IsmctsBot::new(IsmctsConfig::default(), seed))),
-        ("ismcts", [n, rest @ ..]) if rest.len() <= 1 => {
-            let iterations = n.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(unknown)?;
-            let playout = match rest.first().copied() {
-                None | Some("random") => Playout::Random,
-                Some("heuristic") => Playout::Heuristic,
-                Some(_) => return Err(unknown()),
-            };
-            Ok(Box::new(IsmctsBot::new(IsmctsConfig { iterations, playout, ..IsmctsConfig::default() }, seed)))
-        }
-        _ => Err(unknown()),
-    }
+    Ok(name.parse::<BotSpec>()?.build(seed))
 }
 
 /// [`make_bot`] for a game on `rules`: the bot is told the rules at once, as every caller that

@@ -9,7 +9,7 @@ use uno::notation::{Entry, FileKind, Position, Problem};
 use uno::{Card, Color};
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/csce322")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/csce322")
 }
 
 fn read(path: &PathBuf) -> Vec<u8> {

@@ -1,4 +1,4 @@
-//! Quick strength check while tuning: `cargo run --release -p duel --example tune -- RED BLACK GAMES SEED`.
+//! Quick strength check while tuning: `cargo run --release -p duel --example duel_tune -- RED BLACK GAMES SEED`.
 //! The published figures come from `tabletop duel sim`, which runs the same library code.
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,0 +1,210 @@
+//! A bot named as the CLI, the server and the simulator name it (`heuristic`, `ismcts:500:heuristic`),
+//! parsed once into a [`BotSpec`] whose numbers are within documented bounds.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::Bot;
+use crate::{FirstLegalBot, HeuristicBot, IsmctsBot, IsmctsConfig, Playout, PrecedenceBot, RandomBot, UniformBot};
+
+/// The bot names that [`BotSpec`] knows.
+pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts"];
+
+/// The most IS-MCTS iterations a name may ask for (`ismcts:N`): about 0.3 s a move on one core
+/// of this project's machine, so no one name can hold a core for long.
+pub const MAX_ISMCTS_ITERATIONS: u32 = 50_000;
+
+/// The longest text of a bot name that is read at all; longer names are refused unread.
+const MAX_NAME_LEN: usize = 64;
+
+/// A bot, named and bounded: build as many as needed with [`BotSpec::build`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BotSpec {
+    /// `random`: the fast random policy (prefers plays, wilds last).
+    Random,
+    /// `uniform`: uniformly among the legal actions.
+    Uniform,
+    /// `first`: always the first legal action.
+    First,
+    /// `heuristic`: the hand-tuned bot with its default weights.
+    Heuristic,
+    /// `precedence`: seed 000's fixed move precedence.
+    Precedence,
+    /// `ismcts[:ITERATIONS[:PLAYOUT]]`: information-set Monte Carlo tree search.
+    Ismcts {
+        /// Iterations per decision, 1 to [`MAX_ISMCTS_ITERATIONS`].
+        iterations: u32,
+        /// The playout policy (`random` or `heuristic`).
+        playout: Playout,
+    },
+}
+
+/// Why a bot name was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BotSpecError {
+    /// No bot has this name.
+    #[error("unknown bot '{name}' (known: {known})", known = BOT_NAMES.join(", "))]
+    Unknown {
+        /// The name as given (cut to a bounded excerpt).
+        name: String,
+    },
+    /// The bot takes no parameters, but some were given.
+    #[error("bot '{base}' takes no parameters (got '{name}')")]
+    NoParameters {
+        /// The bot's name.
+        base: String,
+        /// The whole name as given (cut to a bounded excerpt).
+        name: String,
+    },
+    /// The IS-MCTS iteration count is not a number from 1 to the maximum.
+    #[error("ismcts iterations must be a whole number from 1 to {max} (got '{got}')", max = MAX_ISMCTS_ITERATIONS)]
+    Iterations {
+        /// The count as given (cut to a bounded excerpt).
+        got: String,
+    },
+    /// The IS-MCTS playout policy is not one of `random`, `heuristic`.
+    #[error("ismcts playout must be 'random' or 'heuristic' (got '{got}')")]
+    Playout {
+        /// The policy as given (cut to a bounded excerpt).
+        got: String,
+    },
+    /// More parts than `ismcts:ITERATIONS:PLAYOUT`.
+    #[error("too many ':' parts in bot name '{name}' (at most ismcts:ITERATIONS:PLAYOUT)")]
+    TooManyParts {
+        /// The name as given (cut to a bounded excerpt).
+        name: String,
+    },
+}
+
+/// A bounded excerpt of user text for an error message.
+fn excerpt(s: &str) -> String {
+    if s.chars().count() <= MAX_NAME_LEN {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(MAX_NAME_LEN).collect();
+        format!("{cut}…")
+    }
+}
+
+impl FromStr for BotSpec {
+    type Err = BotSpecError;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let mut parts = name.split(':');
+        let base = parts.next().unwrap_or_default();
+        let params: Vec<&str> = parts.by_ref().take(3).collect();
+        let simple = |spec: BotSpec| {
+            if params.is_empty() {
+                Ok(spec)
+            } else {
+                Err(BotSpecError::NoParameters { base: base.to_string(), name: excerpt(name) })
+            }
+        };
+        match base {
+            "random" => simple(BotSpec::Random),
+            "uniform" => simple(BotSpec::Uniform),
+            "first" => simple(BotSpec::First),
+            "heuristic" => simple(BotSpec::Heuristic),
+            "precedence" => simple(BotSpec::Precedence),
+            "ismcts" => {
+                if params.len() > 2 {
+                    return Err(BotSpecError::TooManyParts { name: excerpt(name) });
+                }
+                let defaults = IsmctsConfig::default();
+                let iterations = match params.first() {
+                    None => defaults.iterations,
+                    Some(n) => n
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=MAX_ISMCTS_ITERATIONS).contains(n))
+                        .ok_or_else(|| BotSpecError::Iterations { got: excerpt(n) })?,
+                };
+                let playout = match params.get(1).copied() {
+                    None => defaults.playout,
+                    Some("random") => Playout::Random,
+                    Some("heuristic") => Playout::Heuristic,
+                    Some(other) => return Err(BotSpecError::Playout { got: excerpt(other) }),
+                };
+                Ok(BotSpec::Ismcts { iterations, playout })
+            }
+            _ => Err(BotSpecError::Unknown { name: excerpt(name) }),
+        }
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Uniform => f.write_str("uniform"),
+            BotSpec::First => f.write_str("first"),
+            BotSpec::Heuristic => f.write_str("heuristic"),
+            BotSpec::Precedence => f.write_str("precedence"),
+            BotSpec::Ismcts { iterations, playout } => {
+                let playout = match playout {
+                    Playout::Random => "random",
+                    Playout::Heuristic => "heuristic",
+                };
+                write!(f, "ismcts:{iterations}:{playout}")
+            }
+        }
+    }
+}
+
+impl BotSpec {
+    /// A new bot of this kind, seeded.
+    pub fn build(&self, seed: u64) -> Box<dyn Bot> {
+        match *self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Uniform => Box::new(UniformBot::new(seed)),
+            BotSpec::First => Box::new(FirstLegalBot),
+            BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
+            BotSpec::Precedence => Box::new(PrecedenceBot),
+            BotSpec::Ismcts { iterations, playout } => {
+                Box::new(IsmctsBot::new(IsmctsConfig { iterations, playout, ..IsmctsConfig::default() }, seed))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_text() {
+        for name in
+            ["random", "uniform", "first", "heuristic", "precedence", "ismcts:5:random", "ismcts:50000:heuristic"]
+        {
+            let spec: BotSpec = name.parse().expect(name);
+            assert_eq!(spec.to_string(), name);
+            assert_eq!(spec.to_string().parse::<BotSpec>(), Ok(spec));
+        }
+        let default: BotSpec = "ismcts".parse().expect("ismcts");
+        assert_eq!(default.to_string().parse::<BotSpec>(), Ok(default));
+    }
+
+    #[test]
+    fn each_refusal_names_its_reason() {
+        let err = |s: &str| s.parse::<BotSpec>().expect_err(s);
+        assert!(matches!(err("nobody"), BotSpecError::Unknown { .. }));
+        assert!(matches!(err("heuristic:3"), BotSpecError::NoParameters { .. }));
+        assert!(matches!(err("ismcts:0"), BotSpecError::Iterations { .. }));
+        assert!(matches!(err("ismcts:x"), BotSpecError::Iterations { .. }));
+        assert!(matches!(err("ismcts:4294967295"), BotSpecError::Iterations { .. }));
+        assert!(matches!(err("ismcts:50001"), BotSpecError::Iterations { .. }));
+        assert!(matches!(err("ismcts:5:greedy"), BotSpecError::Playout { .. }));
+        assert!(matches!(err("ismcts:5:random:1"), BotSpecError::TooManyParts { .. }));
+        assert_eq!(
+            err("ismcts:0").to_string(),
+            format!("ismcts iterations must be a whole number from 1 to {MAX_ISMCTS_ITERATIONS} (got '0')")
+        );
+    }
+
+    #[test]
+    fn a_huge_name_is_quoted_as_a_bounded_excerpt() {
+        let huge = "x".repeat(100_000);
+        let message = huge.parse::<BotSpec>().expect_err("unknown").to_string();
+        assert!(message.len() < 300, "{} bytes", message.len());
+    }
+}
