@@ -2,6 +2,7 @@
 //! the search.
 
 use std::io::{self, BufRead, Write};
+use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -11,6 +12,9 @@ use duel::{
     DEFAULT_HEIGHT, DEFAULT_WIDTH,
 };
 use rayon::prelude::*;
+
+use crate::output::{self, Out};
+use crate::sim_run;
 
 #[derive(clap::Subcommand)]
 pub enum DuelCommand {
@@ -55,8 +59,8 @@ pub struct SimArgs {
     /// The bot playing black (must attack when it can).
     #[arg(long, default_value = "search")]
     black: BotKind,
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    /// Number of games, at least 1.
+    #[arg(long, default_value_t = 100, value_parser = sim_run::parse_games)]
     games: u64,
     /// Seed of the run: the setups and every bot's random choices follow from it.
     #[arg(long, default_value_t = 1)]
@@ -74,9 +78,12 @@ pub struct SimArgs {
     /// random: independent armies.
     #[arg(long, default_value = "mirrored")]
     setup: SetupMode,
-    /// Worker threads (default: all cores). Does not change the results.
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads (default and maximum: the number of cores; the results do not depend on it).
+    #[arg(long, value_parser = sim_run::parse_threads)]
+    threads: Option<NonZeroUsize>,
+    /// Write the results as JSON to this file instead of the table; `-`: to standard output.
+    #[arg(long, value_name = "FILE")]
+    json: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -99,8 +106,7 @@ pub fn run(cmd: DuelCommand) -> anyhow::Result<()> {
     match cmd {
         DuelCommand::Play(a) => {
             let stdin = io::stdin();
-            let stdout = io::stdout();
-            play(&mut stdin.lock(), &mut stdout.lock(), &a)
+            play(&mut stdin.lock(), &mut Out::new(), &a)
         }
         DuelCommand::Sim(a) => sim(&a),
         DuelCommand::Bench(a) => bench(&a),
@@ -284,9 +290,6 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
 }
 
 fn sim(a: &SimArgs) -> anyhow::Result<()> {
-    if a.games == 0 {
-        bail!("--games must be at least 1");
-    }
     if a.max_rounds == 0 {
         bail!("--max-rounds must be at least 1");
     }
@@ -301,48 +304,112 @@ fn sim(a: &SimArgs) -> anyhow::Result<()> {
     };
     // Fail early on a bad grid size rather than once per game.
     duel::sim::setup_for(&cfg, 0).map_err(anyhow::Error::new)?;
+    let mut json_file = match &a.json {
+        Some(path) if path.as_os_str() != "-" => Some(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .with_context(|| format!("--json: cannot write {}", path.display()))?,
+        ),
+        _ => None,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
+        .num_threads(sim_run::threads(a.threads))
         .build()
         .context("starting worker threads")?;
+    let progress = sim_run::Progress::new(a.games);
     let start = Instant::now();
-    let results: Result<Vec<_>, DuelError> =
-        pool.install(|| (0..a.games).into_par_iter().map(|i| simulate_one(&cfg, i)).collect());
+    let results: Result<Vec<_>, DuelError> = pool.install(|| {
+        (0..a.games)
+            .into_par_iter()
+            .map(|i| {
+                let r = simulate_one(&cfg, i);
+                progress.inc(1);
+                r
+            })
+            .collect()
+    });
+    progress.finish();
     let results = results.map_err(anyhow::Error::new)?;
     let mut t = Tally::default();
     for r in &results {
         t.add(r);
     }
-    let elapsed = start.elapsed();
-    println!(
-        "Duel simulation: {} games, seed {}, {}x{} grid, {} setups, round cap {}",
+    let secs = start.elapsed().as_secs_f64();
+    let Some(path) = &a.json else {
+        output::print(&sim_table(a, &t, secs))?;
+        return Ok(());
+    };
+    let text = serde_json::to_string_pretty(&sim_json(a, &t, secs))? + "\n";
+    match &mut json_file {
+        Some(file) => {
+            file.set_len(0)
+                .and_then(|()| file.write_all(text.as_bytes()))
+                .and_then(|()| file.sync_all())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => output::print(&text)?,
+    }
+    Ok(())
+}
+
+/// Red's and black's score (win 1, draw ½) with its 95% interval.
+fn side_scores(t: &Tally) -> [(f64, (f64, f64)); 2] {
+    let n = t.games();
+    let red = t.red_wins as f64 + 0.5 * t.draws as f64;
+    let black = t.black_wins as f64 + 0.5 * t.draws as f64;
+    [(t.red_score(), sim_run::wilson(red, n)), (t.black_score(), sim_run::wilson(black, n))]
+}
+
+fn sim_table(a: &SimArgs, t: &Tally, secs: f64) -> String {
+    let mut s = format!(
+        "Duel simulation: {} games, seed {}, {}x{} grid, {} setups, round cap {}\n",
         a.games, a.seed, a.width, a.height, a.setup, a.max_rounds
     );
-    println!("{:<6} {:<14} {:>6} {:>6} {:>7} {:>7} {:>8}", "side", "bot", "wins", "draws", "losses", "score", "95% CI");
-    let ci = t.ci95();
-    println!(
-        "{:<6} {:<14} {:>6} {:>6} {:>7} {:>7.4} {:>8}",
-        "red",
-        a.red.to_string(),
-        t.red_wins,
-        t.draws,
-        t.black_wins,
-        t.red_score(),
-        format!("±{ci:.4}")
+    s += &format!(
+        "{:<6} {:<14} {:>6} {:>6} {:>7} {:>8} {:>17}\n",
+        "side", "bot", "wins", "draws", "losses", "score", "95% CI"
     );
-    println!(
-        "{:<6} {:<14} {:>6} {:>6} {:>7} {:>7.4} {:>8}",
-        "black",
-        a.black.to_string(),
-        t.black_wins,
-        t.draws,
-        t.red_wins,
-        t.black_score(),
-        format!("±{ci:.4}")
-    );
-    println!("average rounds per game {:.1}; {:.1} s", t.rounds as f64 / t.games() as f64, elapsed.as_secs_f64());
-    println!("games={} red_score={:.4} black_score={:.4}", t.games(), t.red_score(), t.black_score());
-    Ok(())
+    let [red, black] = side_scores(t);
+    for (side, bot, wins, losses, (score, ci)) in
+        [("red", a.red, t.red_wins, t.black_wins, red), ("black", a.black, t.black_wins, t.red_wins, black)]
+    {
+        s += &format!(
+            "{:<6} {:<14} {:>6} {:>6} {:>7} {:>8} {:>17}\n",
+            side,
+            bot.to_string(),
+            wins,
+            t.draws,
+            losses,
+            sim_run::percent(score),
+            sim_run::interval(ci)
+        );
+    }
+    s += &format!("average rounds per game {:.1}; {secs:.1} s\n", t.rounds as f64 / t.games().max(1) as f64);
+    s += &format!("games={} red_score={:.4} black_score={:.4}\n", t.games(), t.red_score(), t.black_score());
+    s
+}
+
+fn sim_json(a: &SimArgs, t: &Tally, secs: f64) -> serde_json::Value {
+    let [red, black] = side_scores(t);
+    let side = |bot: BotKind, wins: u64, losses: u64, (score, (lo, hi)): (f64, (f64, f64))| {
+        serde_json::json!({ "bot": bot.to_string(), "wins": wins, "draws": t.draws, "losses": losses,
+            "score": score, "ci95": [lo, hi] })
+    };
+    serde_json::json!({
+        "games": t.games(),
+        "seed": a.seed,
+        "width": a.width,
+        "height": a.height,
+        "setup": a.setup.to_string(),
+        "max_rounds": a.max_rounds,
+        "rounds": t.rounds,
+        "seconds": secs,
+        "red": side(a.red, t.red_wins, t.black_wins, red),
+        "black": side(a.black, t.black_wins, t.red_wins, black),
+    })
 }
 
 fn bench(a: &BenchArgs) -> anyhow::Result<()> {
@@ -378,17 +445,20 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
         }
         i += 1;
     }
-    println!(
+    let mut out = Out::new();
+    writeln!(
+        out,
         "Search benchmark: {} positions (black to move, from random games), {}x{} grid, seed {}",
         positions.len(),
         a.width,
         a.height,
         a.seed
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "{:<10} {:>10} {:>10} {:>10} {:>12} {:>11} {:>9}",
         "difficulty", "ms/move", "max ms", "nodes/move", "nodes/s", "node budget", "avg depth"
-    );
+    )?;
     for d in Difficulty::ALL {
         let mut total = Duration::ZERO;
         let mut max = Duration::ZERO;
@@ -409,7 +479,8 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
             }
         }
         let n = positions.len().max(1) as f64;
-        println!(
+        writeln!(
+            out,
             "{:<10} {:>10.2} {:>10.2} {:>10.0} {:>12.0} {:>11} {:>9.1}",
             d.to_string(),
             total.as_secs_f64() * 1e3 / n,
@@ -418,7 +489,7 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
             nodes as f64 / total.as_secs_f64().max(1e-9),
             d.limits().max_nodes,
             depth as f64 / searched.max(1) as f64
-        );
+        )?;
     }
     Ok(())
 }

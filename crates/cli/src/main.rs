@@ -2,15 +2,19 @@
 //!
 //! Each subcommand lives in its own module; this file only parses and dispatches.
 
+mod bots_arg;
 mod duel_cmd;
+mod output;
 mod rules_arg;
 mod serve;
+mod sim_run;
 mod uno_play;
 mod uno_rules;
 mod uno_scenario;
 mod uno_sim;
 mod uno_watch;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -66,10 +70,13 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            // Every failure the user can cause is bad input; 2 matches clap's usage errors.
-            ExitCode::from(2)
-        }
+        Err(e) => match output::exit_code(&e) {
+            None => ExitCode::SUCCESS,
+            Some(code) => {
+                // A closed standard error leaves nowhere to say more.
+                let _ = writeln!(std::io::stderr(), "error: {}", output::message(&e));
+                ExitCode::from(code)
+            }
+        },
     }
 }

@@ -52,7 +52,10 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("listening on {}", args.addr))?;
     let addr = listener.local_addr()?;
     // The first line names the real address (useful with port 0): tests and scripts read it.
-    println!("tabletop serving on http://{addr} (db {}, {restored} tables resumed)", args.db.display());
+    crate::output::print(&format!(
+        "tabletop serving on http://{addr} (db {}, {restored} tables resumed)\n",
+        args.db.display()
+    ))?;
     let app = server::app(state).into_make_service_with_connect_info::<SocketAddr>();
     // Small pushes must go out at once: Nagle would hold them behind unacknowledged data.
     use axum::serve::ListenerExt;

@@ -25,8 +25,8 @@ pub struct Args {
     seed: Option<u64>,
     /// Bot for every other seat, or a comma-separated list, one per bot (random, uniform, first, heuristic, precedence,
     /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic).
-    #[arg(long, default_value = "heuristic")]
-    bots: String,
+    #[arg(long, default_value = "heuristic", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
+    bots: Vec<uno_bots::BotSpec>,
 }
 
 const YOU: Seat = Seat(0);
@@ -134,8 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(rand::random);
     let bot_seats: Vec<usize> = (1..players).collect();
     let mut bots = make_bots(&args.bots, &bot_seats, seed, &rules)?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = crate::output::Out::new();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     writeln!(
@@ -143,11 +142,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "UNO, {} rules: you are Player 1 against {} bot(s) ({}); seed {seed}. Type 'help' for commands.",
         rules.name(),
         players - 1,
-        args.bots
+        args.bots.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
     )?;
     let mut events = Vec::new();
     let mut game = Game::new_with_events(rules, players, seed, &mut events)?;
-    let tell = |out: &mut std::io::StdoutLock<'_>, events: &[Event]| -> std::io::Result<()> {
+    let tell = |out: &mut crate::output::Out, events: &[Event]| -> std::io::Result<()> {
         for e in events {
             writeln!(out, "{}", narrate(&e.redacted_for(Some(YOU)), &name))?;
         }

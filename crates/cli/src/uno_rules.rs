@@ -17,14 +17,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.preset {
         Some(name) if !args.list => {
             let text = preset_toml(&name).map_err(|e| anyhow!("{e}; `tabletop uno rules --list` describes them"))?;
-            print!("{text}");
+            crate::output::print(text)?;
         }
         _ => {
             let width = PRESET_NAMES.iter().map(|n| n.len()).max().unwrap_or(0);
+            let mut text = String::new();
             for name in PRESET_NAMES {
                 let config = preset_config(name)?;
-                println!("{name:width$}  {}", config.description);
+                text += &format!("{name:width$}  {}\n", config.description);
             }
+            crate::output::print(&text)?;
         }
     }
     Ok(())

@@ -78,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(dir) => write_position(dir, &outcome.position),
         None => {
             let text = csce322::driver_output(args.operation, &outcome.position);
-            std::io::stdout().lock().write_all(text.as_bytes())?;
+            crate::output::print(&text)?;
             Ok(())
         }
     }

@@ -2,14 +2,16 @@
 //!
 //! The last line is machine-readable: `games=G games_per_sec=X turns_per_game=Y`.
 
-use std::io::IsTerminal;
+use std::io::Write;
+use std::num::NonZeroUsize;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use anyhow::{bail, Context};
-use uno_bots::{SimConfig, SimResults};
+use anyhow::Context;
+use uno_bots::{BotSpec, SimConfig, SimResults};
 
 use crate::rules_arg::RulesArgs;
+use crate::{output, sim_run};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,22 +23,23 @@ pub struct Args {
     /// One bot for every seat, or a comma-separated list, one per seat
     /// (random, uniform, first, heuristic, precedence, ismcts, ismcts:ITERATIONS,
     /// ismcts:ITERATIONS:heuristic).
-    #[arg(long, default_value = "random")]
-    bots: String,
-    /// Number of games (one round each).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
+    bots: Vec<BotSpec>,
+    /// Number of games (one round each), at least 1.
+    #[arg(long, default_value_t = 10_000, value_parser = sim_run::parse_games)]
     games: u64,
     /// Seed of the whole run: the same seed gives the same results on any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads (default and maximum: the number of cores; the results do not depend on it).
+    #[arg(long, value_parser = sim_run::parse_threads)]
+    threads: Option<NonZeroUsize>,
     /// Check every action with the engine instead of trusting the bots (slower; all-random
     /// tables then play through the engine instead of the simulation kernel).
     #[arg(long)]
     checked: bool,
-    /// Also write the full results as JSON to this file (`-`: standard output).
+    /// Write the full results as JSON to this file instead of the table; `-`: to standard
+    /// output, alone. The file is opened before the run, so a bad path fails at once.
     #[arg(long, value_name = "FILE")]
     json: Option<std::path::PathBuf>,
 }
@@ -44,71 +47,74 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.load()?;
     let players = crate::uno_watch::player_count(&rules, args.players)?;
-    let names: Vec<String> = args.bots.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
-    let bots = match names.len() {
-        0 => bail!("--bots: name at least one bot ({})", uno_bots::BOT_NAMES.join(", ")),
-        1 => vec![names[0].clone(); players],
-        n if n == players => names,
-        n => bail!("--bots: give one bot name, or one per seat ({n} names for {players} seats)"),
+    let bots = crate::bots_arg::per_seat(&args.bots, players)?;
+    let mut json_out = match &args.json {
+        Some(path) if path.as_os_str() != "-" => Some(JsonFile::open(path)?),
+        _ => None,
     };
-    for b in &bots {
-        uno_bots::make_bot(b, 0).context("--bots")?;
-    }
-    if args.threads == Some(0) {
-        bail!("--threads must be at least 1");
-    }
     let config = SimConfig {
         rules: Arc::new(rules),
         players,
-        bots,
+        bots: bots.iter().map(ToString::to_string).collect(),
         games: args.games,
         seed: args.seed,
-        threads: args.threads.unwrap_or(0),
+        threads: sim_run::threads(args.threads),
         checked: args.checked,
     };
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(config.games);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    });
-    let progress = |n: u64| {
-        if let Some(bar) = &bar {
-            bar.inc(n);
-        }
-    };
+    let progress = sim_run::Progress::new(config.games);
     let start = Instant::now();
-    let results = uno_bots::simulate(&config, &progress)?;
+    let results = uno_bots::simulate(&config, &|n| progress.inc(n))?;
     let secs = start.elapsed().as_secs_f64();
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
+    progress.finish();
+    let Some(path) = &args.json else {
+        output::print(&table(&results, secs))?;
+        return Ok(());
+    };
+    let text = json(&results, secs)? + "\n";
+    match &mut json_out {
+        Some(file) => file.write(&text).with_context(|| format!("cannot write {}", path.display())),
+        None => Ok(output::print(&text)?),
     }
-    if let Some(path) = &args.json {
-        let mut value = serde_json::to_value(&results)?;
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert("seconds".into(), serde_json::json!(secs));
-            obj.insert("games_per_sec".into(), serde_json::json!(results.games as f64 / secs.max(1e-9)));
-            obj.insert("turns_per_game".into(), serde_json::json!(results.turns_per_game()));
-            let rates: Vec<_> = (0..results.seats.len())
-                .map(|s| {
-                    let (lo, hi) = results.win_rate_ci(s);
-                    serde_json::json!({ "win_rate": results.win_rate(s), "ci95": [lo, hi] })
-                })
-                .collect();
-            obj.insert("win_rates".into(), serde_json::json!(rates));
-        }
-        let text = serde_json::to_string_pretty(&value)?;
-        if path.as_os_str() == "-" {
-            println!("{text}");
-        } else {
-            std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
-        }
+}
+
+/// The `--json` file, opened (and so checked) before the run and written after it.
+struct JsonFile(std::fs::File);
+
+impl JsonFile {
+    fn open(path: &std::path::Path) -> anyhow::Result<JsonFile> {
+        // Not truncated yet: a run that fails leaves an existing file as it was.
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("--json: cannot write {}", path.display()))?;
+        Ok(JsonFile(file))
     }
-    print!("{}", table(&results, secs));
-    Ok(())
+
+    fn write(&mut self, text: &str) -> std::io::Result<()> {
+        self.0.set_len(0)?;
+        self.0.write_all(text.as_bytes())?;
+        self.0.sync_all()
+    }
+}
+
+/// The results with their derived figures, as pretty JSON.
+fn json(results: &SimResults, secs: f64) -> anyhow::Result<String> {
+    let mut value = serde_json::to_value(results)?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert("seconds".into(), serde_json::json!(secs));
+        obj.insert("games_per_sec".into(), serde_json::json!(results.games as f64 / secs.max(1e-9)));
+        obj.insert("turns_per_game".into(), serde_json::json!(results.turns_per_game()));
+        let rates: Vec<_> = (0..results.seats.len())
+            .map(|s| {
+                let (lo, hi) = results.win_rate_ci(s);
+                serde_json::json!({ "win_rate": results.win_rate(s), "ci95": [lo, hi] })
+            })
+            .collect();
+        obj.insert("win_rates".into(), serde_json::json!(rates));
+    }
+    Ok(serde_json::to_string_pretty(&value)?)
 }
 
 /// The per-seat table and the machine-readable last line.
@@ -122,13 +128,12 @@ fn table(r: &SimResults, secs: f64) -> String {
     for (s, seat) in r.seats.iter().enumerate() {
         let (lo, hi) = r.win_rate_ci(s);
         out += &format!(
-            "{:<5} {:<14} {:>10} {:>7.2}% {:>7.2}%-{:>6.2}% {:>11.2} {:>10.2}\n",
+            "{:<5} {:<14} {:>10} {:>8} {:>17} {:>11.2} {:>10.2}\n",
             s,
             seat.bot,
             seat.wins,
-            100.0 * r.win_rate(s),
-            100.0 * lo,
-            100.0 * hi,
+            sim_run::percent(r.win_rate(s)),
+            sim_run::interval((lo, hi)),
             seat.points as f64 / games,
             seat.turns as f64 / games
         );

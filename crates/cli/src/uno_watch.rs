@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context};
 use uno::event::{DrawReason, EndReason};
 use uno::{cs205, Card, Event, Game, Phase, Rules, Seat};
-use uno_bots::Bot;
+use uno_bots::{Bot, BotSpec};
 
 use crate::rules_arg::RulesArgs;
 
@@ -31,8 +31,8 @@ pub struct Args {
     seed: u64,
     /// Bot for every seat, or a comma-separated list, one per seat (random, uniform, first, heuristic,
     /// precedence, ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic).
-    #[arg(long, default_value = "random")]
-    bots: String,
+    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
+    bots: Vec<BotSpec>,
     #[arg(long, value_enum, default_value_t = Format::Events)]
     format: Format,
 }
@@ -57,26 +57,21 @@ pub(crate) fn bot_seed(seed: u64, seat: usize) -> u64 {
 
 /// Builds the bots for `seats` seats from `--bots` (one name for all, or one per seat).
 pub(crate) fn make_bots(
-    spec: &str,
+    specs: &[BotSpec],
     seats: &[usize],
     seed: u64,
     rules: &Arc<Rules>,
 ) -> anyhow::Result<Vec<Box<dyn Bot>>> {
-    let names: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    if names.is_empty() {
-        bail!("--bots: name at least one bot ({})", uno_bots::BOT_NAMES.join(", "));
-    }
-    if names.len() != 1 && names.len() != seats.len() {
-        bail!("--bots: give one bot name, or one per bot seat ({} names for {} seats)", names.len(), seats.len());
-    }
-    seats
+    let specs = crate::bots_arg::per_seat(specs, seats.len())?;
+    Ok(seats
         .iter()
-        .enumerate()
-        .map(|(i, &seat)| {
-            let name = names[if names.len() == 1 { 0 } else { i }];
-            uno_bots::make_bot_for(name, bot_seed(seed, seat), rules).context("--bots")
+        .zip(specs)
+        .map(|(&seat, spec)| {
+            let mut bot = spec.build(bot_seed(seed, seat));
+            bot.set_rules(rules);
+            bot
         })
-        .collect()
+        .collect())
 }
 
 /// A card in words: `red 7`, `blue Skip`, `Wild Draw Four`.
@@ -160,16 +155,6 @@ pub(crate) fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
 const MAX_DECISIONS: usize = 1_000_000;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match watch(args) {
-        // `watch ... | head` closes the pipe early: that is the reader's choice, not a failure.
-        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
-            Ok(())
-        }
-        r => r,
-    }
-}
-
-fn watch(args: Args) -> anyhow::Result<()> {
     let rules = Arc::new(args.rules.load()?);
     let players = player_count(&rules, args.players)?;
     let seats: Vec<usize> = (0..players).collect();
@@ -179,8 +164,7 @@ fn watch(args: Args) -> anyhow::Result<()> {
             bail!("--format cs205 cannot print {} (seed 004's deck has no wild card)", card_words(wild));
         }
     }
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(crate::output::Out::new());
     let name = |s: Seat| cs205::player_name(s.index());
     let mut events = Vec::new();
     let mut game = Game::new_with_events(rules, players, args.seed, &mut events)?;
