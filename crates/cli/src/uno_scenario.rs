@@ -4,12 +4,13 @@
 //! the course's; `--trace` goes to stderr for the same reason.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use uno::csce322::{self, Operation};
-use uno::notation::{Position, UnoFile};
+use uno::notation::{Position, UnoFile, MAX_FILE_BYTES};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -17,7 +18,8 @@ pub struct Args {
     /// many-players-many-moves.
     #[arg(value_parser = parse_operation)]
     operation: Operation,
-    /// The deck file (left-most card drawn first).
+    /// The deck file (left-most card drawn first). Any of the three files may be `-`, the
+    /// standard input, or a pipe such as `<(…)`.
     #[arg(long)]
     deck: PathBuf,
     /// The discard file (left-most entry is the most recent).
@@ -39,20 +41,55 @@ fn parse_operation(s: &str) -> Result<Operation, String> {
     s.parse::<Operation>().map_err(|e| e.to_string())
 }
 
-fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
-    fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+/// The standard input, named `-` on the command line.
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
-/// The same file given twice cannot be two parts of one position.
+/// Reads one file (or the standard input for `-`), at most [`MAX_FILE_BYTES`] and one byte more,
+/// so an enormous file is refused by the parser without being held in memory.
+fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let limit = MAX_FILE_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    let result = if is_stdin(path) {
+        std::io::stdin().lock().take(limit).read_to_end(&mut bytes)
+    } else {
+        fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+    };
+    result.with_context(|| format!("cannot read {}", shown(path)))?;
+    Ok(bytes)
+}
+
+/// A file's name in messages.
+fn shown(path: &Path) -> String {
+    if is_stdin(path) {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The same file given twice cannot be two parts of one position. Files are compared by
+/// device and inode, which pipes from process substitution (`<(…)`) have too.
 fn refuse_duplicates(args: &Args) -> anyhow::Result<()> {
     let named = [("--deck", &args.deck), ("--discard", &args.discard), ("--hands", &args.hands)];
-    let mut seen: Vec<(&str, PathBuf)> = Vec::new();
+    let mut seen: Vec<(&str, (u64, u64))> = Vec::new();
     for (flag, path) in named {
-        let canonical = fs::canonicalize(path).with_context(|| format!("cannot read {}", path.display()))?;
-        if let Some((other, _)) = seen.iter().find(|(_, p)| *p == canonical) {
-            bail!("{}: given as both {other} and {flag}; a position needs three different files", path.display());
+        let meta = if is_stdin(path) {
+            // `-` twice is caught by its inode like any other file.
+            fs::metadata("/dev/stdin")
+        } else {
+            fs::metadata(path)
+        };
+        let meta = meta.with_context(|| format!("cannot read {}", shown(path)))?;
+        if meta.is_dir() {
+            bail!("{}: is a folder; {flag} takes a .uno file", shown(path));
         }
-        seen.push((flag, canonical));
+        let id = (meta.dev(), meta.ino());
+        if let Some((other, _)) = seen.iter().find(|(_, p)| *p == id) {
+            bail!("{}: given as both {other} and {flag}; a position needs three different files", shown(path));
+        }
+        seen.push((flag, id));
     }
     Ok(())
 }
@@ -60,7 +97,7 @@ fn refuse_duplicates(args: &Args) -> anyhow::Result<()> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     refuse_duplicates(&args)?;
     let (deck, discard, hands) = (read(&args.deck)?, read(&args.discard)?, read(&args.hands)?);
-    let names = [&args.deck, &args.discard, &args.hands].map(|p| p.display().to_string());
+    let names = [&args.deck, &args.discard, &args.hands].map(|p| shown(p));
     let position = Position::parse_files(
         UnoFile { name: &names[0], bytes: &deck },
         UnoFile { name: &names[1], bytes: &discard },
@@ -87,6 +124,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Writes the three files next to each other first, then renames them, so a failure leaves no
 /// half-written position behind.
 fn write_position(dir: &Path, position: &Position) -> anyhow::Result<()> {
+    if position.hands().len() > 1 && position.hands().last().is_some_and(Vec::is_empty) {
+        // The format has no way to show it: empty lines at the end of a hands file are no players.
+        let _ = writeln!(
+            std::io::stderr(),
+            "warning: the last player's hand is empty (they won); hands.uno cannot show an empty last line, \
+             so reading it back gives one player fewer"
+        );
+    }
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let files = [
         ("deck.uno", position.write_deck()),

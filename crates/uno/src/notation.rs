@@ -99,6 +99,13 @@ pub fn card_text(card: Card) -> String {
     Entry::Card(card).to_string()
 }
 
+/// The largest `.uno` file read: a whole 108-card deck takes about 430 bytes, so this leaves
+/// room for any real position while bounding the memory a mistaken file can take.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+
+/// The most bytes of a bad card quoted in a message.
+const MAX_QUOTED: usize = 24;
+
 /// Which of the three files a problem was found in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FileKind {
@@ -139,6 +146,10 @@ pub enum Problem {
     BadEnd,
     #[error("the hands file holds no hand")]
     NoHands,
+    #[error("every line of the hands file is empty: write each player's cards on a line of their own")]
+    AllHandsEmpty,
+    #[error("the file is larger than {max} bytes, the most a .uno file may hold", max = MAX_FILE_BYTES)]
+    TooLarge,
     #[error("the discard pile is empty: the first player has nothing to match")]
     EmptyDiscard,
 }
@@ -347,6 +358,35 @@ fn byte_char(b: u8) -> char {
     }
 }
 
+/// A card's text for a message: bounded, so a huge token gives a short message.
+fn quoted(bytes: &[u8]) -> String {
+    if bytes.len() <= MAX_QUOTED {
+        String::from_utf8_lossy(bytes).into_owned()
+    } else {
+        format!("{}… ({} bytes)", String::from_utf8_lossy(&bytes[..MAX_QUOTED]), bytes.len())
+    }
+}
+
+/// Spaces and tabs around a card are layout, not part of it (editors leave them at line ends).
+fn trim_blanks(mut bytes: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t', rest @ ..] = bytes {
+        bytes = rest;
+    }
+    while let [rest @ .., b' ' | b'\t'] = bytes {
+        bytes = rest;
+    }
+    bytes
+}
+
+/// The file's content without a UTF-8 byte order mark (some editors write one), or why it is
+/// refused before reading.
+fn content<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8], NotationError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(NotationError { kind, file: file.to_string(), line: None, card: None, problem: Problem::TooLarge });
+    }
+    Ok(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
+}
+
 struct Token {
     line: usize,
     index: usize,
@@ -359,7 +399,7 @@ impl Token {
             kind,
             file: file.to_string(),
             line: Some(self.line),
-            card: Some((self.index, String::from_utf8_lossy(&self.bytes).into_owned())),
+            card: Some((self.index, quoted(&self.bytes))),
             problem,
         }
     }
@@ -369,7 +409,7 @@ impl Token {
 /// line it starts on.
 fn tokens_ignoring_breaks(bytes: &[u8]) -> Vec<Token> {
     let mut out = Vec::new();
-    if bytes.iter().all(|b| matches!(b, b'\n' | b'\r')) {
+    if bytes.iter().all(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t')) {
         return out;
     }
     let mut line = 1;
@@ -400,6 +440,12 @@ fn tokens_ignoring_breaks(bytes: &[u8]) -> Vec<Token> {
         cur.line = line;
     }
     out.push(cur);
+    for t in &mut out {
+        let trimmed = trim_blanks(&t.bytes);
+        if trimmed.len() != t.bytes.len() {
+            t.bytes = trimmed.to_vec();
+        }
+    }
     out
 }
 
@@ -410,7 +456,7 @@ fn tokens_of_line(line_no: usize, line: &[u8]) -> Vec<Token> {
     }
     line.split(|b| *b == b';')
         .enumerate()
-        .map(|(i, t)| Token { line: line_no, index: i + 1, bytes: t.to_vec() })
+        .map(|(i, t)| Token { line: line_no, index: i + 1, bytes: trim_blanks(t).to_vec() })
         .collect()
 }
 
@@ -425,13 +471,14 @@ fn card_only(kind: FileKind, file: &str, t: &Token) -> Result<Card, NotationErro
 
 /// Parses a deck file (`file` names it in errors).
 pub fn parse_deck(file: &str, bytes: &[u8]) -> Result<Vec<Card>, NotationError> {
+    let bytes = content(FileKind::Deck, file, bytes)?;
     tokens_ignoring_breaks(bytes).iter().map(|t| card_only(FileKind::Deck, file, t)).collect()
 }
 
 /// Parses a discard file: at least one entry, `-,-` only on top.
 pub fn parse_discard(file: &str, bytes: &[u8]) -> Result<Vec<Entry>, NotationError> {
     let kind = FileKind::Discard;
-    let tokens = tokens_ignoring_breaks(bytes);
+    let tokens = tokens_ignoring_breaks(content(kind, file, bytes)?);
     if tokens.is_empty() {
         return Err(NotationError {
             kind,
@@ -452,21 +499,34 @@ pub fn parse_discard(file: &str, bytes: &[u8]) -> Result<Vec<Entry>, NotationErr
     Ok(out)
 }
 
-/// Parses a hands file: one hand per line; a final newline does not start another hand.
+/// Parses a hands file: one hand per line (an empty line is a player without cards); empty
+/// lines at the end are not players, so a hands file cannot show an empty last hand.
 pub fn parse_hands(file: &str, bytes: &[u8]) -> Result<Vec<Vec<Card>>, NotationError> {
     let kind = FileKind::Hands;
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let bytes = content(kind, file, bytes)?;
     if bytes.is_empty() {
         return Err(NotationError { kind, file: file.to_string(), line: None, card: None, problem: Problem::NoHands });
     }
-    let mut hands = Vec::new();
-    for (i, raw) in body.split(|b| *b == b'\n').enumerate() {
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let hand =
-            tokens_of_line(i + 1, line).iter().map(|t| card_only(kind, file, t)).collect::<Result<Vec<_>, _>>()?;
-        hands.push(hand);
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let mut lines: Vec<&[u8]> =
+        body.split(|b| *b == b'\n').map(|raw| trim_blanks(raw.strip_suffix(b"\r").unwrap_or(raw))).collect();
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
     }
-    Ok(hands)
+    if lines.is_empty() {
+        return Err(NotationError {
+            kind,
+            file: file.to_string(),
+            line: None,
+            card: None,
+            problem: Problem::AllHandsEmpty,
+        });
+    }
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| tokens_of_line(i + 1, line).iter().map(|t| card_only(kind, file, t)).collect())
+        .collect()
 }
 
 #[cfg(test)]

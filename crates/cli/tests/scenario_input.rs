@@ -1,0 +1,136 @@
+//! `tabletop uno scenario` through the real binary with the input users really give: a
+//! trailing blank line, a file of empty lines, the standard input, process substitution, a huge
+//! bad card, a huge file, a byte order mark and trailing spaces.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const OP: &str = "many-players-one-move";
+
+fn official(kind: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/fixtures/csce322/official/{OP}.{kind}.uno"))
+}
+
+fn run(deck: &Path, discard: &Path, hands: &Path, stdin: Option<Vec<u8>>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .args(["uno", "scenario", OP, "--deck"])
+        .arg(deck)
+        .arg("--discard")
+        .arg(discard)
+        .arg("--hands")
+        .arg(hands)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        let mut pipe = child.stdin.take().expect("stdin");
+        pipe.write_all(&bytes).expect("stdin written");
+    }
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// The official example's output, the reference for every accepted variant.
+fn expected() -> Vec<u8> {
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/fixtures/csce322/official/{OP}.expected")),
+    )
+    .expect("expected output")
+}
+
+fn with_hands(bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("hands.uno");
+    std::fs::write(&path, bytes).expect("written");
+    (dir, path)
+}
+
+fn hands_bytes() -> Vec<u8> {
+    std::fs::read(official("hands")).expect("hands")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn trailing_blank_lines_are_not_players() {
+    let mut bytes = hands_bytes();
+    bytes.extend_from_slice(b"\n\n");
+    let (_dir, hands) = with_hands(&bytes);
+    let out = run(&official("deck"), &official("discard"), &hands, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, expected());
+}
+
+#[test]
+fn a_hands_file_of_empty_lines_is_a_clear_error() {
+    let (_dir, hands) = with_hands(b"\n\n  \n");
+    let out = run(&official("deck"), &official("discard"), &hands, None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("every line of the hands file is empty"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_standard_input_and_process_substitution_are_read() {
+    let out = run(&official("deck"), &official("discard"), Path::new("-"), Some(hands_bytes()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, expected());
+
+    let line = format!("\"$0\" uno scenario {OP} --deck <(cat \"$1\") --discard <(cat \"$2\") --hands <(cat \"$3\")");
+    let out = Command::new("bash")
+        .args(["-c", &line, env!("CARGO_BIN_EXE_tabletop")])
+        .args([official("deck"), official("discard"), official("hands")])
+        .output()
+        .expect("bash runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, expected());
+
+    // The standard input is one file: it cannot be two parts of a position.
+    let out = run(Path::new("-"), &official("discard"), Path::new("-"), Some(hands_bytes()));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("given as both --deck and --hands"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_huge_bad_card_is_quoted_in_a_short_excerpt() {
+    let mut bytes = b"r,1;".to_vec();
+    bytes.extend(std::iter::repeat_n(b'x', 500_000));
+    let (_dir, hands) = with_hands(&bytes);
+    let out = run(&official("deck"), &official("discard"), &hands, None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.len() < 300, "a bounded message: {} bytes", err.len());
+    assert!(err.contains("card 2 \"xxxxxxxxxxxxxxxxxxxxxxxx… (500000 bytes)\""), "{err}");
+}
+
+#[test]
+fn a_file_past_the_limit_is_refused_by_its_size() {
+    // 50 MB of cards: refused after reading one byte past the limit, not held whole.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deck = dir.path().join("deck.uno");
+    let card = b"r,1;";
+    std::fs::write(&deck, card.repeat(50 << 20 >> 2)).expect("written");
+    let out = run(&deck, &official("discard"), &official("hands"), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the file is larger than 1048576 bytes, the most a .uno file may hold"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_byte_order_mark_and_trailing_spaces_are_accepted() {
+    let text = String::from_utf8(hands_bytes()).expect("utf-8");
+    let spaced: String = text.lines().map(|l| format!("{l}  \t\r\n")).collect();
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend_from_slice(spaced.as_bytes());
+    let (_dir, hands) = with_hands(&bytes);
+    let out = run(&official("deck"), &official("discard"), &hands, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, expected());
+}
