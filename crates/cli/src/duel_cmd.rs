@@ -41,10 +41,10 @@ pub enum DuelCommand {
 #[derive(clap::Args)]
 pub struct PlayArgs {
     /// Grid width (1-26).
-    #[arg(long, default_value_t = DEFAULT_WIDTH)]
+    #[arg(long, default_value_t = DEFAULT_WIDTH, value_parser = grid_side)]
     width: u8,
     /// Grid height (1-26).
-    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
+    #[arg(long, default_value_t = DEFAULT_HEIGHT, value_parser = grid_side)]
     height: u8,
     /// The computer's strength: easy, medium, hard or expert.
     #[arg(long, default_value = "hard")]
@@ -66,10 +66,10 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Grid width (1-26).
-    #[arg(long, default_value_t = DEFAULT_WIDTH)]
+    #[arg(long, default_value_t = DEFAULT_WIDTH, value_parser = grid_side)]
     width: u8,
     /// Grid height (1-26).
-    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
+    #[arg(long, default_value_t = DEFAULT_HEIGHT, value_parser = grid_side)]
     height: u8,
     /// A game still running after this many rounds is a draw.
     #[arg(long, default_value_t = 200)]
@@ -95,11 +95,19 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Grid width (1-26).
-    #[arg(long, default_value_t = DEFAULT_WIDTH)]
+    #[arg(long, default_value_t = DEFAULT_WIDTH, value_parser = grid_side)]
     width: u8,
     /// Grid height (1-26).
-    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
+    #[arg(long, default_value_t = DEFAULT_HEIGHT, value_parser = grid_side)]
     height: u8,
+}
+
+/// `--width` and `--height`: 1 to 26 cells (the columns are the letters a to z).
+fn grid_side(text: &str) -> Result<u8, String> {
+    match text.parse::<u8>() {
+        Ok(n) if (1..=26).contains(&n) => Ok(n),
+        _ => Err(format!("a grid side is 1 to 26 cells (got '{}')", text.chars().take(16).collect::<String>())),
+    }
 }
 
 pub fn run(cmd: DuelCommand) -> anyhow::Result<()> {
@@ -302,6 +310,9 @@ fn sim(a: &SimArgs) -> anyhow::Result<()> {
         max_rounds: a.max_rounds,
         setup: a.setup,
     };
+    if usize::from(a.width) * usize::from(a.height) < 2 {
+        bail!("a simulated game needs at least 2 cells, one for each side (asked for {}x{})", a.width, a.height);
+    }
     // Fail early on a bad grid size rather than once per game.
     duel::sim::setup_for(&cfg, 0).map_err(anyhow::Error::new)?;
     let mut json_file = match &a.json {

@@ -41,9 +41,7 @@ pub struct Args {
 pub(crate) fn player_count(rules: &Rules, asked: Option<usize>) -> anyhow::Result<usize> {
     match asked {
         Some(n) => {
-            rules.check_players(n).with_context(|| {
-                format!("--players {n}: the rules allow {} to {} players", rules.min_players(), rules.max_players())
-            })?;
+            rules.check_players(n).context("--players")?;
             Ok(n)
         }
         None => Ok(4usize.clamp(rules.min_players(), rules.max_players())),

@@ -96,12 +96,45 @@ pub struct ScoringConfig {
     pub target: Option<u32>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DigitPoints {
     FaceValue,
     #[serde(untagged)]
     Fixed(u32),
+}
+
+/// Read by hand so that a wrong value is explained in the file's terms, not serde's.
+impl<'de> Deserialize<'de> for DigitPoints {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Points;
+        const EXPECTED: &str = "\"face_value\" or a whole number of points";
+        impl serde::de::Visitor<'_> for Points {
+            type Value = DigitPoints;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<DigitPoints, E> {
+                if s == "face_value" {
+                    return Ok(DigitPoints::FaceValue);
+                }
+                let shown: String = s.chars().take(32).collect();
+                let more = if shown.len() < s.len() { "…" } else { "" };
+                Err(E::custom(format!("scoring.digits must be {EXPECTED} (got \"{shown}{more}\")")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<DigitPoints, E> {
+                u32::try_from(n)
+                    .map(DigitPoints::Fixed)
+                    .map_err(|_| E::custom(format!("scoring.digits: {n} points is more than {}", u32::MAX)))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<DigitPoints, E> {
+                u64::try_from(n)
+                    .map_err(|_| E::custom(format!("scoring.digits must be {EXPECTED} (got {n})")))
+                    .and_then(|n| self.visit_u64(n))
+            }
+        }
+        deserializer.deserialize_any(Points)
+    }
 }
 
 /// Who plays first. Seats are numbered in the direction of play, so "left of the dealer"
@@ -373,7 +406,9 @@ pub enum RulesError {
     PlayersOutOfRange { min: u32, max: u32 },
     #[error("deal.hand_size must be at least 1")]
     EmptyHands,
-    #[error("deck too small: {players} players x {hand_size} cards + 1 to start the discard pile needs {needed} cards, the deck has {have}")]
+    #[error("these rules seat {min} to {max} players, not {players}")]
+    PlayerCount { players: usize, min: usize, max: usize },
+    #[error("deal.hand_size {hand_size} is too large for {players} players: dealing it and turning up the first card needs {needed} cards, the deck has {have}")]
     DeckTooSmall { players: u32, hand_size: u32, needed: u32, have: u32 },
     #[error("deal.first_card = redraw_until_number needs number cards in the deck")]
     NoNumberCards,
@@ -562,7 +597,7 @@ impl Rules {
     /// Whether the deck can seat `players` and deal them.
     pub fn check_players(&self, players: usize) -> Result<(), RulesError> {
         if players < self.min_players() || players > self.max_players() {
-            return Err(RulesError::PlayersOutOfRange { min: players as u32, max: players as u32 });
+            return Err(RulesError::PlayerCount { players, min: self.min_players(), max: self.max_players() });
         }
         let needed = players * self.hand_size() + 1;
         if needed > self.deck.len() {
