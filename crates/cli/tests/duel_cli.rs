@@ -153,7 +153,7 @@ fn sim_runs_search_on_a_non_square_grid_with_random_setups() {
 fn sim_refuses_bad_arguments_with_a_message() {
     let out = tabletop(&["duel", "sim", "--width", "0"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("The grid must be 1 to 26 cells"));
+    assert!(text(&out.stderr).contains("a grid side is 1 to 26 cells (got '0')"));
     let out = tabletop(&["duel", "sim", "--black", "clever"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown bot"));
