@@ -125,6 +125,23 @@ fn parse(line: &str, game: &Game) -> Result<Option<Action>, String> {
     }
 }
 
+/// Seed 000's rules (the `csce322` preset) leave a player no choice: its precedence decides
+/// every move, so the human is held to the move it picks.
+fn precedence_decides(rules: &uno::Rules) -> bool {
+    rules.name() == "csce322"
+}
+
+/// An action in the words the prompt uses.
+fn action_words(action: Action) -> String {
+    match action {
+        Action::Play { card, color: Some(c) } => format!("play {} and name {}", card_words(card), c.name()),
+        Action::Play { card, color: None } => format!("play {}", card_words(card)),
+        Action::Draw => "draw".to_string(),
+        Action::Accept => "accept the cards".to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// A generous bound on bot decisions between two of yours, so broken rules cannot hang.
 const MAX_BOT_DECISIONS: usize = 100_000;
 
@@ -155,6 +172,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     tell(&mut out, &events)?;
     let mut bot_decisions = 0;
     let mut shown = false;
+    let mut precedence = precedence_decides(game.rules()).then(|| {
+        let mut bot = uno_bots::BotSpec::Precedence.build(0);
+        bot.set_rules(game.rules_arc());
+        bot
+    });
     while !game.is_over() {
         if game.phase() == Phase::RoundOver {
             writeln!(out, "\nNext round.")?;
@@ -190,7 +212,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             writeln!(out, "You leave the game.")?;
             return Ok(());
         }
-        match parse(&line, &game) {
+        let parsed = parse(&line, &game);
+        let overruled = match (&parsed, precedence.as_mut()) {
+            (Ok(Some(action)), Some(bot)) => Some(bot.choose(&game.observation(Some(YOU)))).filter(|f| f != action),
+            _ => None,
+        };
+        if let Some(forced) = overruled {
+            writeln!(
+                out,
+                "Not allowed: under seed 000's rules precedence decides every move; here you must {}.",
+                action_words(forced)
+            )?;
+            continue;
+        }
+        match parsed {
             Ok(None) => writeln!(out, "{HELP}")?,
             Ok(Some(action)) => match game.apply(YOU, action) {
                 Ok(events) => {

@@ -83,3 +83,17 @@ fn bad_options_are_refused_with_exit_code_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn under_csce322_the_human_is_held_to_the_card_precedence_picks() {
+    // Seed 2, two players: the hand is blue Skip, red 2, blue 7, red Reverse, … on a red 3.
+    // Precedence (colour match, left-most) plays red 2; blue Skip and red Reverse are refused.
+    let out = play(&["--preset", "csce322", "--players", "2", "--seed", "2"], "1\n4\n2\n");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let t = text(&out);
+    let refusal = "Not allowed: under seed 000's rules precedence decides every move; here you must play red 2.";
+    assert_eq!(t.matches(refusal).count(), 2, "{t}");
+    assert!(!t.contains("Player 1 (you) plays blue Skip"), "{t}");
+    assert!(!t.contains("Player 1 (you) plays red Reverse"), "{t}");
+    assert!(t.contains("Player 1 (you) plays red 2."), "{t}");
+}
