@@ -75,6 +75,23 @@ pub fn exit_code(error: &anyhow::Error) -> Option<u8> {
 pub fn message(error: &anyhow::Error) -> String {
     match output_failure(error) {
         Some(failed) => failed.to_string(),
-        None => format!("{error:#}"),
+        None => without_repeats(error),
     }
+}
+
+/// The error and its causes, each said once: many errors print their source in their own
+/// message too, and the same words three times help no one.
+fn without_repeats(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }

@@ -8,9 +8,10 @@ use anyhow::Context;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Address to listen on.
+    /// Address to listen on: HOST:PORT, the host a name (`localhost`) or an IP address; port 0
+    /// picks a free one.
     #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: SocketAddr,
+    addr: String,
     /// The database file (created if missing).
     #[arg(long, default_value = "tabletop.db")]
     db: PathBuf,
@@ -37,7 +38,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 async fn serve(args: Args) -> anyhow::Result<()> {
-    let store = store::Store::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
+    // The address first: a port already taken must not leave a new database file behind.
+    let listener =
+        tokio::net::TcpListener::bind(args.addr.as_str()).await.with_context(|| format!("--addr {}", args.addr))?;
+    // The store's message names the file and SQLite's reason; its source chain says the same again.
+    let store = store::Store::open(&args.db).map_err(|e| anyhow::anyhow!("--db: {e}"))?;
     let config = server::Config {
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         idle_timeout: Duration::from_secs(args.idle_secs),
@@ -48,8 +53,6 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     };
     let state = server::AppState::new(store, config).await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let restored = state.table_count();
-    let listener =
-        tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("listening on {}", args.addr))?;
     let addr = listener.local_addr()?;
     // The first line names the real address (useful with port 0): tests and scripts read it.
     crate::output::print(&format!(

@@ -1,0 +1,54 @@
+//! `tabletop serve` through the real binary: a host name is resolved, a taken port fails
+//! before the database file is created, and an open error is said once.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+fn tabletop() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tabletop"))
+}
+
+#[test]
+fn a_host_name_is_resolved() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = tabletop()
+        .args(["serve", "--addr", "localhost:0", "--db"])
+        .arg(dir.path().join("t.db"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("a first line");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.starts_with("tabletop serving on http://"), "{first:?}");
+    let host = first.trim_start_matches("tabletop serving on http://");
+    assert!(host.starts_with("127.0.0.1:") || host.starts_with("[::1]:"), "{first:?}");
+}
+
+#[test]
+fn a_taken_port_fails_before_the_database_is_created() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("its address").to_string();
+    let db = dir.path().join("t.db");
+    let out = tabletop().args(["serve", "--addr", &addr, "--db"]).arg(&db).output().expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with(&format!("error: --addr {addr}: ")), "{err}");
+    assert!(!db.exists(), "no database file for a server that never started");
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
+}
+
+#[test]
+fn an_unopenable_database_is_said_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("no-such-folder").join("t.db");
+    let out = tabletop().args(["serve", "--addr", "127.0.0.1:0", "--db"]).arg(&db).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.matches(db.to_str().expect("utf-8")).count(), 1, "the path once: {err}");
+    assert_eq!(err.to_lowercase().matches("unable to open").count(), 1, "{err}");
+}
