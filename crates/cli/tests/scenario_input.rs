@@ -134,3 +134,42 @@ fn a_byte_order_mark_and_trailing_spaces_are_accepted() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(out.stdout, expected());
 }
+
+/// Runs an operation on three small files written from text, with `--trace`.
+fn traced(op: &str, deck: &str, discard: &str, hands: &str) -> Output {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = [("deck.uno", deck), ("discard.uno", discard), ("hands.uno", hands)].map(|(name, text)| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("written");
+        path
+    });
+    Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .args(["uno", "scenario", op, "--trace", "--deck"])
+        .arg(&files[0])
+        .arg("--discard")
+        .arg(&files[1])
+        .arg("--hands")
+        .arg(&files[2])
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn seed_000_a_penalty_on_an_empty_deck_places_the_marker_and_play_goes_on() {
+    let out = traced("many-players-many-moves", "\n", "r,d;b,3\n", "y,1\nr,5;b,2\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let trace = stderr(&out);
+    assert!(trace.contains("turn 1: player 1 cannot extend a Draw Two: draws 0 of 2 and puts r,- on top"), "{trace}");
+    assert!(trace.contains("turn 2: player 2 plays r,5 (rule 3: colour match)"), "{trace}");
+}
+
+#[test]
+fn seed_000_many_players_one_move_takes_n_turns_past_a_player_who_cannot_move() {
+    let out = traced("many-players-one-move", "\n", "b,3\n", "r,1;g,2\nb,9;y,9\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let trace = stderr(&out);
+    assert!(trace.contains("turn 1: player 1 can neither play nor draw: the turn passes"), "{trace}");
+    assert!(trace.contains("turn 2: player 2 plays b,9 (rule 3: colour match)"), "{trace}");
+    assert!(trace.ends_with("stop: every turn taken\n"), "{trace}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "discard\n[b9][b3]\ndeck\n\nhands\n[r1][g2]\n[y9]\n");
+}

@@ -71,8 +71,11 @@ pub enum Action {
     Play { index: usize, card: Card, declared: Option<Entry> },
     /// Draws the deck's first card to the back of the hand.
     Draw { card: Card },
-    /// Cannot extend: draws `drawn` of the `owed` cards and puts `marker` on top.
+    /// Cannot extend: draws `drawn` of the `owed` cards (none when the deck is empty) and puts
+    /// `marker` on top.
     ServePenalty { owed: usize, drawn: usize, marker: Color },
+    /// Can neither play nor draw, in many-players-one-move: the turn is taken and passes on.
+    Pass,
 }
 
 /// A move with the rule that chose it (for a penalty, the rule that could not be followed).
@@ -99,6 +102,7 @@ impl fmt::Display for Move {
                 self.rule.describe(),
                 Entry::Marker(marker)
             ),
+            Action::Pass => f.write_str("can neither play nor draw: the turn passes"),
         }
     }
 }
@@ -217,11 +221,10 @@ pub fn choose_move(position: &Position, player: usize) -> Option<Move> {
             _ => None,
         };
         // A bare Wild Draw Four (played as a match, so without a marker) builds up nothing and
-        // leaves no marker to copy: the course's reference then stops the game.
-        return match marker {
-            Some(marker) if drawn > 0 => Some(Move { rule, action: Action::ServePenalty { owed, drawn, marker } }),
-            _ => None,
-        };
+        // leaves no marker to copy: the course's reference then stops the game. An empty deck
+        // does not: the seed draws "the number of cards required (or the size of the deck,
+        // whichever is smaller)", none, and then places the marker.
+        return marker.map(|marker| Move { rule, action: Action::ServePenalty { owed, drawn, marker } });
     }
 
     let [top_colour, top_symbol] = top.code();
@@ -258,6 +261,7 @@ fn apply(position: &mut Position, player: usize, mv: &Move) {
             hand.extend(position.deck.drain(..n));
             position.discard.insert(0, Entry::Marker(marker));
         }
+        Action::Pass => {}
     }
 }
 
@@ -408,6 +412,13 @@ pub fn run(op: Operation, start: &Position) -> Outcome {
     let mut stop = Stop::TurnsTaken;
     for turn in 1..=limit {
         let Some(mv) = take_turn(&mut position, player) else {
+            if turns == Turns::PerPlayer {
+                // The seed's "n turns being taken": a player who can neither play nor draw
+                // takes their turn by doing nothing, and the later players still move.
+                steps.push(Step { turn, player: player + 1, mv: Move { rule: Rule::Draw, action: Action::Pass } });
+                (player, ascending) = next_player(player, n, ascending, None);
+                continue;
+            }
             stop = Stop::CannotContinue { player: player + 1 };
             break;
         };

@@ -155,21 +155,35 @@ fn a_deck_that_runs_out_mid_penalty_gives_what_it_has() {
 }
 
 #[test]
-fn a_penalty_with_an_empty_deck_cannot_be_served() {
-    let p = pos("", "r,d;b,3", "y,1;g,2");
-    assert_eq!(choose_move(&p, 0), None);
+fn a_penalty_with_an_empty_deck_draws_nothing_places_the_marker_and_play_goes_on() {
+    // The seed: "Once you draw the number of cards required (or the size of the deck, whichever
+    // is smaller), place a copy of the … marker": the smaller is 0.
+    assert_eq!(turn("", "r,d;b,3", "y,1;g,2"), (Some(Rule::ExtendDrawTwo), s("r,-;r,d;b,3"), s("y,1;g,2"), s("")));
+    assert_eq!(turn("", "g,-;w,d;b,3", "y,1"), (Some(Rule::ExtendWildDrawFour), s("g,-;g,-;w,d;b,3"), s("y,1"), s("")));
+    // The next player answers the marker: a colour match.
+    let out = run(Operation::ManyPlayersManyMoves, &pos("", "r,d;b,3", "y,1\nr,5;b,2"));
+    let got: Vec<(usize, Rule)> = out.steps.iter().map(|s| (s.player, s.mv.rule)).collect();
+    assert_eq!(got[..2], [(1, Rule::ExtendDrawTwo), (2, Rule::ColourMatch)]);
 }
 
 #[test]
-fn a_player_who_can_neither_play_nor_draw_stops_every_operation() {
-    let p = pos("", "b,3", "r,1;g,2\nb,9");
+fn a_player_who_can_neither_play_nor_draw_stops_every_operation_but_many_players_one_move() {
+    let p = pos("", "b,3", "r,1;g,2\nb,9;y,9");
     assert_eq!(choose_move(&p, 0), None);
-    for op in Operation::ALL {
+    for op in [Operation::OnePlayerOneMove, Operation::OnePlayerManyMoves, Operation::ManyPlayersManyMoves] {
         let out = run(op, &p);
         assert_eq!(out.stop, Stop::CannotContinue { player: 1 }, "{op}");
         assert!(out.steps.is_empty());
         assert_eq!(out.position, p, "{op}: nothing changes");
     }
+    // The seed: "the result of n turns being taken": player 1's turn passes, player 2 plays.
+    let out = run(Operation::ManyPlayersOneMove, &p);
+    let got: Vec<(usize, Action)> = out.steps.iter().map(|s| (s.player, s.mv.action)).collect();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0], (1, Action::Pass));
+    assert!(matches!(got[1], (2, Action::Play { .. })), "{got:?}");
+    assert_eq!(out.stop, Stop::TurnsTaken);
+    assert_eq!(out.position.write_hands(), "r,1;g,2\ny,9\n");
 }
 
 #[test]
@@ -289,7 +303,7 @@ fn a_draw_two_is_not_a_skip_the_next_player_answers_it() {
 
 #[test]
 fn an_already_finished_position_makes_no_move() {
-    for (discard, hands) in [("-,-;w,-;b,1", "r,1\nb,2"), ("b,1", "r,1\n\n")] {
+    for (discard, hands) in [("-,-;w,-;b,1", "r,1\nb,2"), ("b,1", "r,1\n\nb,2")] {
         let p = pos("g,1", discard, hands);
         let out = run(Operation::ManyPlayersManyMoves, &p);
         assert_eq!(out.stop, Stop::AlreadyOver);
