@@ -41,6 +41,10 @@ enum Command {
     /// Duel, the grid game: play in the terminal or simulate bot against bot.
     #[command(subcommand)]
     Duel(duel_cmd::DuelCommand),
+    /// Print a completion script for a shell: bash, zsh, fish, elvish or powershell.
+    ///
+    /// For example `tabletop completions bash > ~/.local/share/bash-completion/completions/tabletop`.
+    Completions { shell: clap_complete::Shell },
 }
 
 #[derive(Subcommand)]
@@ -57,6 +61,14 @@ enum UnoCommand {
     Watch(uno_watch::Args),
 }
 
+/// The script is built in memory first: the generator cannot report a failed write.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<()> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "tabletop", &mut script);
+    output::print(&String::from_utf8_lossy(&script))?;
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -67,6 +79,7 @@ fn main() -> ExitCode {
         Command::Uno(UnoCommand::Rules(a)) => uno_rules::run(a),
         Command::Uno(UnoCommand::Watch(a)) => uno_watch::run(a),
         Command::Duel(c) => duel_cmd::run(c),
+        Command::Completions { shell } => completions(shell),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -14,6 +14,11 @@ pub struct RulesArgs {
 }
 
 impl RulesArgs {
+    /// The arguments of `--rules FILE`.
+    pub fn file(path: &std::path::Path) -> RulesArgs {
+        RulesArgs { preset: String::new(), rules: Some(path.to_path_buf()) }
+    }
+
     pub fn load(&self) -> Result<Rules> {
         match &self.rules {
             Some(path) => {

@@ -9,11 +9,37 @@ pub struct Args {
     /// List the presets with their one-line descriptions (also what no argument does).
     #[arg(long, conflicts_with = "preset")]
     list: bool,
+    /// Check a rules file (TOML or JSON) without playing: say what it sets up, or why it is refused.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["preset", "list"])]
+    check: Option<std::path::PathBuf>,
     /// Print this preset's rules file (TOML): a starting point for `--rules FILE`.
     preset: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(path) = &args.check {
+        let rules = crate::rules_arg::RulesArgs::file(path).load()?;
+        let wilds = rules.deck().iter().filter(|c| c.is_wild()).count();
+        // The seat counts the deck can really deal, which may be fewer than players.max.
+        let dealt = (rules.min_players()..=rules.max_players()).filter(|&n| rules.check_players(n).is_ok()).max();
+        let seats = match dealt {
+            Some(max) if max < rules.max_players() => format!(
+                "{} to {max} players (players.max is {}, but the deck deals {} cards to at most {max})",
+                rules.min_players(),
+                rules.max_players(),
+                rules.hand_size()
+            ),
+            _ => format!("{} to {} players", rules.min_players(), rules.max_players()),
+        };
+        crate::output::print(&format!(
+            "{}: valid rules \"{}\": {} cards ({wilds} wild), {seats}, {} cards each\n",
+            path.display(),
+            rules.name(),
+            rules.deck().len(),
+            rules.hand_size()
+        ))?;
+        return Ok(());
+    }
     match args.preset {
         Some(name) if !args.list => {
             let text = preset_toml(&name).map_err(|e| anyhow!("{e}; `tabletop uno rules --list` describes them"))?;

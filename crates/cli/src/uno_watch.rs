@@ -33,8 +33,12 @@ pub struct Args {
     /// precedence, ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic).
     #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
     bots: Vec<BotSpec>,
+    /// How to print the game.
     #[arg(long, value_enum, default_value_t = Format::Events)]
     format: Format,
+    /// Print every event as one line of JSON (`{"event": …}`) instead of words.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
 }
 
 /// The seat count to use: the one asked for, checked, or 4 brought into the rules' range.
@@ -164,12 +168,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut out = std::io::BufWriter::new(crate::output::Out::new());
     let name = |s: Seat| cs205::player_name(s.index());
+    let json = args.json;
+    let say = |out: &mut dyn Write, e: &Event| -> anyhow::Result<()> {
+        if json {
+            // Serialized first, so a failed write stays an io::Error the caller recognises.
+            writeln!(out, "{}", serde_json::to_string(e)?)?;
+        } else {
+            writeln!(out, "{}", narrate(e, &name))?;
+        }
+        Ok(())
+    };
     let mut events = Vec::new();
     let mut game = Game::new_with_events(rules, players, args.seed, &mut events)?;
     match args.format {
         Format::Events => {
             for e in &events {
-                writeln!(out, "{}", narrate(e, &name))?;
+                say(&mut out, e)?;
             }
         }
         Format::Cs205 => out.write_all(cs205::Status::of(&game).render()?.as_bytes())?,
@@ -195,7 +209,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         match args.format {
             Format::Events => {
                 for e in &events {
-                    writeln!(out, "{}", narrate(e, &name))?;
+                    say(&mut out, e)?;
                 }
             }
             Format::Cs205 => {
