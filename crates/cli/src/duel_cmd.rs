@@ -173,6 +173,25 @@ fn prompt(game: &DuelGame, selected: Option<Coord>) -> String {
     }
 }
 
+/// The combat rule, shown with every fight so the result can be understood.
+const FIGHT_RULE: &str =
+    "(The attacker wins if its number is greater, or if it is a 1 attacking a 6; otherwise the attacker is eliminated.)";
+
+/// Every command of the terminal game, for `help`.
+const PLAY_HELP: &str = "\
+Commands:
+  CELL KEY    setup: a cell and b (block, round 1) or a number 1-6 (pieces, rounds 2 and 3),
+              e.g. `c3 b`, `a6 5`; play: a red piece's cell and w (up), a (left), s (down) or
+              d (right), e.g. `a6 w`. The space may be left out: `a6w`.
+  CELL        select a cell or piece; the key can follow on the next line. Typing another of
+              your cells selects that one instead.
+  next        setup: go on to the next round.
+  end         play: end the play stage (the game is then scored).
+  help, h, ?  this list.
+  q, quit     leave the game (asks first).
+Cells are a column letter and a row number, a1 at the top left.
+";
+
 fn describe(event: &Event) -> Option<String> {
     match event {
         Event::Moved { side, from, to, dir } => Some(format!(
@@ -184,7 +203,7 @@ fn describe(event: &Event) -> Option<String> {
         Event::Combat { at, attacker, defender, eliminated } => {
             let lost = if *eliminated == attacker.side { attacker } else { defender };
             Some(format!(
-                "Combat on {at}: {} {} attacks {} {}; the {} {} is eliminated.",
+                "Combat on {at}: {} {} attacks {} {}; the {} {} is eliminated.\n  {FIGHT_RULE}",
                 attacker.side, attacker.rank, defender.side, defender.rank, lost.side, lost.rank
             ))
         }
@@ -198,6 +217,13 @@ fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
     writeln!(out, "{text}").context("writing to the terminal")
 }
 
+/// `a6w` as `a6` and `w`: a cell followed at once by a letter key (w, a, s, d or b).
+fn split_cell_key(token: &str) -> Option<(&str, &str)> {
+    let (cell, key) = token.split_at(token.len().checked_sub(1)?);
+    let is_key = matches!(key, "w" | "a" | "s" | "d" | "b" | "W" | "A" | "S" | "D" | "B");
+    (is_key && cell.len() >= 2 && cell.parse::<Coord>().is_ok()).then_some((cell, key))
+}
+
 /// The terminal game; reads commands line by line so it can be scripted.
 fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow::Result<()> {
     let mut game = DuelGame::new(args.width, args.height).map_err(anyhow::Error::new)?;
@@ -205,7 +231,7 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
     say(
         out,
         &format!(
-            "Duel on a {}x{} grid. You are red; the computer (black, {}) must attack when it can.",
+            "Duel on a {}x{} grid. You are red; the computer (black, {}) must attack when it can. Type help for the commands.",
             args.width, args.height, args.difficulty
         ),
     )?;
@@ -230,23 +256,43 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         let setup = matches!(game.stage(), Stage::Setup { .. });
+        let joined = match words.as_slice() {
+            [one] => split_cell_key(one),
+            _ => None,
+        };
+        let words: Vec<&str> = match joined {
+            Some((cell, key)) => vec![cell, key],
+            None => words,
+        };
         let action = match words.as_slice() {
             [] => continue,
             ["next"] => Ok(Action::NextRound),
             ["end"] => Ok(Action::End),
-            ["quit"] | ["exit"] => {
-                say(out, "Goodbye.")?;
-                return Ok(());
+            ["help" | "h" | "?"] => {
+                write!(out, "{PLAY_HELP}").context("writing to the terminal")?;
+                continue;
             }
-            [one] if one.chars().any(|c| c.is_ascii_digit()) && one.len() >= 2 && selected.is_none() => {
-                match one.parse::<Coord>() {
-                    Ok(c) => {
-                        selected = Some(c);
-                        continue;
-                    }
-                    Err(e) => Err(e),
+            ["q" | "quit" | "exit"] => {
+                write!(out, "Leave the game? The game is not saved. Type y to leave: ")
+                    .context("writing to the terminal")?;
+                out.flush().context("writing to the terminal")?;
+                line.clear();
+                input.read_line(&mut line).context("reading a command")?;
+                if matches!(line.trim(), "y" | "Y" | "yes") {
+                    say(out, &format!("Goodbye. {}", status_line(&game)))?;
+                    return Ok(());
                 }
+                say(out, "The game goes on.")?;
+                continue;
             }
+            // A cell alone (re)selects: a key is one character, a cell has a digit and two or more.
+            [one] if one.chars().any(|c| c.is_ascii_digit()) && one.len() >= 2 => match one.parse::<Coord>() {
+                Ok(c) => {
+                    selected = Some(c);
+                    continue;
+                }
+                Err(e) => Err(e),
+            },
             [key] => match selected {
                 Some(cell) if setup => Ok(Action::place(cell, *key)),
                 Some(cell) => Ok(Action::mv(cell, *key)),

@@ -8,7 +8,8 @@
 use std::io::{BufRead, Write};
 
 use anyhow::bail;
-use uno::{Action, Color, Event, Game, Phase, Seat};
+use uno::rules::{SevenZero, UnoCall};
+use uno::{Action, Color, Direction, Event, Game, Phase, Seat};
 
 use crate::rules_arg::RulesArgs;
 use crate::uno_watch::{card_words, make_bots, narrate, player_count};
@@ -31,10 +32,59 @@ pub struct Args {
 
 const YOU: Seat = Seat(0);
 
-const HELP: &str = "Commands: a card's number to play it (a wild also takes a colour: '3 red'), \
-'draw', 'pass' (keep the card you drew), 'uno' (call UNO, or catch a player who did not), \
-'challenge' or 'accept' (a Wild Draw Four played on you), a colour name when asked for one, \
-'swap N' (7-0 rule), 'help', 'quit'.";
+/// The commands these rules use, with their one-letter shortcuts: `swap` only with the 7-0
+/// rule, `uno` only when UNO must be called.
+fn help(rules: &uno::Rules) -> String {
+    let mut lines = vec![
+        "Commands (shortcut in brackets):",
+        "  N          play card number N of your hand; a wild also takes a colour: '3 red'",
+        "  draw  (d)  draw a card",
+        "  pass  (p)  keep the card you just drew",
+    ];
+    if rules.uno_call() == UnoCall::Required {
+        lines.push("  uno   (u)  call UNO (before you play your second-to-last card), or catch a player who did not");
+    }
+    lines.extend([
+        "  challenge (c) / accept (a)  answer a Wild Draw Four played on you",
+        "  red, yellow, green, blue    a colour, when asked for one",
+    ]);
+    if rules.seven_zero() == SevenZero::On {
+        lines.push("  swap N     swap hands with player N (after playing a 7)");
+    }
+    lines.extend(["  help  (h, ?)  this list", "  quit  (q)  leave the game (asks first)"]);
+    lines.join("\n")
+}
+
+/// The widest line the table is drawn to, so a card never wraps in an 80-column terminal.
+const WIDTH: usize = 80;
+
+/// `items` after `head`, separated by two spaces, broken into lines of at most [`WIDTH`]
+/// columns between items only; continuation lines are indented under the first item.
+fn wrapped(head: &str, items: &[String]) -> String {
+    let indent = " ".repeat(head.chars().count());
+    let mut out = head.to_string();
+    let mut col = out.chars().count();
+    for (i, item) in items.iter().enumerate() {
+        let len = item.chars().count();
+        if i > 0 && col + 2 + len > WIDTH {
+            out.push('\n');
+            out.push_str(&indent);
+            col = indent.len();
+        } else if i > 0 {
+            out.push_str("  ");
+            col += 2;
+        }
+        out.push_str(item);
+        col += len;
+    }
+    out
+}
+
+/// The seat that plays after `seat` in `direction` (seats are numbered in the direction of play).
+fn next_seat(seat: Seat, players: usize, direction: Direction) -> Seat {
+    let step = if direction == Direction::Clockwise { 1 } else { players - 1 };
+    Seat(((seat.index() + step) % players) as u8)
+}
 
 fn name(seat: Seat) -> String {
     if seat == YOU {
@@ -56,6 +106,8 @@ fn show(out: &mut impl Write, game: &Game) -> std::io::Result<()> {
         })
         .collect();
     writeln!(out, "{}.", others.join("; "))?;
+    let direction = obs.direction.to_string().replace('_', "-");
+    writeln!(out, "Play goes {direction}; after you: {}.", name(next_seat(YOU, obs.players, obs.direction)))?;
     let hand: Vec<String> = obs
         .hand
         .iter()
@@ -65,7 +117,12 @@ fn show(out: &mut impl Write, game: &Game) -> std::io::Result<()> {
             format!("{}) {}{}", i + 1, card_words(card), if playable { "*" } else { "" })
         })
         .collect();
-    writeln!(out, "Your hand: {}", hand.join("  "))?;
+    writeln!(out, "{}", wrapped("Your hand: ", &hand))?;
+    if obs.uno_called[YOU.index()] {
+        writeln!(out, "You have called UNO.")?;
+    } else if obs.hand.len() == 2 && obs.legal_actions.contains(&Action::CallUno) {
+        writeln!(out, "Two cards left: call UNO now ('uno' or 'u'), before you play one of them.")?;
+    }
     let hint = match obs.phase {
         Phase::ChooseColor => "The first card is a Wild: name the colour.".to_string(),
         Phase::Challenge { offender } => {
@@ -121,7 +178,7 @@ fn parse(line: &str, game: &Game) -> Result<Option<Action>, String> {
         ["color" | "colour", c] | [c] if game.phase() == Phase::ChooseColor => {
             Ok(Some(Action::DeclareColor { color: colour(c)? }))
         }
-        _ => Err(format!("'{}' is not a command. {HELP}", line.trim())),
+        _ => Err(format!("'{}' is not a command ('help' or 'h' lists them)", line.trim())),
     }
 }
 
@@ -140,6 +197,30 @@ fn action_words(action: Action) -> String {
         Action::Accept => "accept the cards".to_string(),
         other => other.to_string(),
     }
+}
+
+/// Every seat's points so far.
+fn score_line(game: &Game) -> String {
+    let scores: Vec<String> =
+        game.scores().iter().enumerate().map(|(i, s)| format!("{} {s}", name(Seat(i as u8)))).collect();
+    format!("Scores: {}.", scores.join(", "))
+}
+
+/// At a round's end: every hand, face up, with the points it gives the winner, then the scores.
+fn round_summary(game: &Game) -> String {
+    let mut text = String::from("\nThe round is over. The hands:\n");
+    for seat in (0..game.players()).map(|s| Seat(s as u8)) {
+        let hand = game.hand(seat);
+        let points: u32 = hand.iter().map(|&c| game.rules().points(c)).sum();
+        let cards: Vec<String> = hand.iter().map(|&c| card_words(c)).collect();
+        let head = format!("  {}: ", name(seat));
+        text += &if cards.is_empty() {
+            format!("{head}no cards\n")
+        } else {
+            format!("{} ({points} points)\n", wrapped(&head, &cards))
+        };
+    }
+    text + &score_line(game) + "\n"
 }
 
 /// A generous bound on bot decisions between two of yours, so broken rules cannot hang.
@@ -179,6 +260,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     while !game.is_over() {
         if game.phase() == Phase::RoundOver {
+            write!(out, "{}", round_summary(&game))?;
+            write!(out, "Press Enter for the next round (q to leave). ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 || matches!(line.trim(), "q" | "quit") {
+                writeln!(out, "\nYou leave the game. {}", score_line(&game))?;
+                return Ok(());
+            }
             writeln!(out, "\nNext round.")?;
             let events = game.apply(YOU, Action::NextRound)?;
             tell(&mut out, &events)?;
@@ -209,8 +298,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             return Ok(());
         }
         if matches!(line.trim().to_ascii_lowercase().as_str(), "quit" | "q" | "exit") {
-            writeln!(out, "You leave the game.")?;
-            return Ok(());
+            write!(out, "Leave the game? It is not saved. Type y to leave: ")?;
+            out.flush()?;
+            line.clear();
+            input.read_line(&mut line)?;
+            if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+                writeln!(out, "You leave the game. {}", score_line(&game))?;
+                return Ok(());
+            }
+            writeln!(out, "The game goes on.")?;
+            shown = false;
+            continue;
         }
         let parsed = parse(&line, &game);
         let overruled = match (&parsed, precedence.as_mut()) {
@@ -226,7 +324,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             continue;
         }
         match parsed {
-            Ok(None) => writeln!(out, "{HELP}")?,
+            Ok(None) => writeln!(out, "{}", help(game.rules()))?,
             Ok(Some(action)) => match game.apply(YOU, action) {
                 Ok(events) => {
                     tell(&mut out, &events)?;

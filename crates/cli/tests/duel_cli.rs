@@ -158,3 +158,28 @@ fn sim_refuses_bad_arguments_with_a_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown bot"));
 }
+
+#[test]
+fn play_has_help_joined_keys_reselection_a_confirmed_quit_and_shows_the_fight_rule() {
+    // A 1x2 grid: red 1 below black 6; `a2w` attacks at once, and a 1 beats a 6.
+    let script = ["help", "next", "a2 1", "next", "a1 6", "next", "a2w"].join("\n");
+    let out = tabletop(&["duel", "play", "--width", "1", "--height", "2"], &script);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(stdout.contains("Commands:\n  CELL KEY"), "{stdout}");
+    assert!(stdout.contains("  q, quit     leave the game (asks first)."), "{stdout}");
+    assert!(stdout.contains("Combat on a1: red 1 attacks black 6; the black 6 is eliminated."), "{stdout}");
+    assert!(stdout.contains("a 1 attacking a 6"), "{stdout}");
+
+    // Another own cell changes the selection; `q` asks, `n` goes on, `y` leaves.
+    let script = ["next", "a6 3", "b6 2", "next", "f1 2", "next", "a6", "b6", "w", "q", "n", "q", "y", "end"];
+    let out = tabletop(&["duel", "play"], &script.join("\n"));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    assert!(stdout.contains("Piece b6 selected"), "{stdout}");
+    assert!(stdout.contains("You: red moves b6 up (w) to b5."), "{stdout}");
+    assert_eq!(stdout.matches("Leave the game? The game is not saved. Type y to leave: ").count(), 2, "{stdout}");
+    assert!(stdout.contains("The game goes on."), "{stdout}");
+    assert!(stdout.contains("Goodbye. Round 2"), "{stdout}");
+    assert!(!stdout.contains("The play stage was ended by the user"), "left before `end`: {stdout}");
+}

@@ -44,7 +44,7 @@ fn bad_input_is_explained_and_asked_again() {
     assert!(t.contains("pick a number from 1 to"), "{t}");
     assert!(t.contains("type a command"), "{t}");
     assert!(t.contains("give a player number"), "{t}");
-    assert!(t.contains("Commands: "), "{t}");
+    assert!(t.contains("Commands (shortcut in brackets):"), "{t}");
     assert_eq!(t.matches("> ").count(), 6, "one prompt per line read, and one more before the end: {t}");
 }
 
@@ -96,4 +96,57 @@ fn under_csce322_the_human_is_held_to_the_card_precedence_picks() {
     assert!(!t.contains("Player 1 (you) plays blue Skip"), "{t}");
     assert!(!t.contains("Player 1 (you) plays red Reverse"), "{t}");
     assert!(t.contains("Player 1 (you) plays red 2."), "{t}");
+}
+
+#[test]
+fn the_table_shows_direction_next_player_and_keeps_lines_within_80_columns() {
+    // Drawing and passing grows the hand well past one line.
+    let script = "d\np\n".repeat(40);
+    let out = play(&["--players", "2", "--seed", "5", "--bots", "random"], &script);
+    let t = text(&out);
+    assert!(t.contains("Play goes clockwise; after you: Player 2."), "{t}");
+    let table = t.lines().filter(|l| l.starts_with("Your hand: ") || l.starts_with("           "));
+    let long: Vec<&str> = table.filter(|l| l.chars().count() > 80).collect();
+    assert!(long.is_empty(), "lines over 80 columns: {long:?}");
+    // A card is never split: every hand line ends with a whole card.
+    assert!(t.lines().filter(|l| l.starts_with("           ")).count() > 0, "the hand wraps: {t}");
+}
+
+#[test]
+fn help_lists_shortcuts_and_only_the_commands_the_rules_use() {
+    let official = text(&play(&["--seed", "1"], "h\n"));
+    assert!(official.contains("draw  (d)  draw a card"), "{official}");
+    assert!(official.contains("uno   (u)  call UNO (before you play your second-to-last card)"), "{official}");
+    assert!(!official.contains("swap"), "the 7-0 rule is off: {official}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rules = dir.path().join("seven.toml");
+    std::fs::write(&rules, "[play]\nseven_zero = \"on\"\n").expect("written");
+    let seven = text(&play(&["--rules", rules.to_str().expect("utf-8"), "--seed", "1"], "?\n"));
+    assert!(seven.contains("swap N     swap hands with player N"), "{seven}");
+}
+
+#[test]
+fn uno_is_prompted_with_two_cards_and_shown_once_called() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rules = dir.path().join("two.toml");
+    std::fs::write(&rules, "[deal]\nhand_size = 2\nfirst_player = \"seat0\"\n").expect("written");
+    let t = text(&play(&["--rules", rules.to_str().expect("utf-8"), "--players", "2", "--seed", "1"], "u\n"));
+    assert!(t.contains("Two cards left: call UNO now ('uno' or 'u'), before you play one of them."), "{t}");
+    assert!(t.contains("Player 1 (you) calls UNO!"), "{t}");
+    assert!(t.contains("You have called UNO."), "{t}");
+}
+
+#[test]
+fn quitting_asks_first_and_prints_the_score_and_a_round_end_shows_every_hand() {
+    let t = text(&play(&["--seed", "3"], "q\nn\nq\ny\n"));
+    assert!(t.contains("The game goes on."), "{t}");
+    assert!(t.contains("You leave the game. Scores: Player 1 (you) 0, Player 2 0, Player 3 0, Player 4 0."), "{t}");
+
+    // Seed 5, two players, always drawing: Player 2 wins round 1 of a game to 500 points.
+    let script = "d\np\n1\n".repeat(300);
+    let t = text(&play(&["--players", "2", "--seed", "5", "--bots", "random"], &script));
+    let summary = t.find("The round is over. The hands:").expect("a round summary");
+    let rest = &t[summary..];
+    assert!(rest.contains("  Player 2: no cards\nScores: Player 1 (you) 0, Player 2 222.\n"), "{rest}");
+    assert!(rest.contains("Press Enter for the next round (q to leave)."), "{rest}");
 }
