@@ -165,10 +165,16 @@ fn prompt(game: &DuelGame, selected: Option<Coord>) -> String {
         };
     }
     match game.stage() {
-        Stage::Setup { round: 1 } => "Setup round 1: place blocks. Type a cell and b (e.g. c3 b), or `next` for round 2.".to_string(),
-        Stage::Setup { round: 2 } => "Setup round 2: place up to 12 red pieces. Type a cell and a number 1-6 (e.g. a6 3), or `next` for round 3.".to_string(),
-        Stage::Setup { .. } => "Setup round 3: place up to 12 black pieces. Type a cell and a number 1-6 (e.g. b1 4), or `next` to start playing.".to_string(),
-        Stage::Play { .. } => "Your turn: type a red piece's cell and w/a/s/d (e.g. a6 w), or `end` to end the play stage.".to_string(),
+        Stage::Setup { round: 1 } => {
+            "Setup round 1, blocks: a cell and b (e.g. c3 b), or `next` for round 2.".to_string()
+        }
+        Stage::Setup { round: 2 } => {
+            "Setup round 2, up to 12 red pieces: a cell and 1-6 (e.g. a6 3), or `next`.".to_string()
+        }
+        Stage::Setup { .. } => {
+            "Setup round 3, up to 12 black pieces: a cell and 1-6 (e.g. b1 4), or `next`.".to_string()
+        }
+        Stage::Play { .. } => "Your turn: a red piece's cell and w/a/s/d (e.g. a6 w), or `end` to stop.".to_string(),
         Stage::End { .. } => String::new(),
     }
 }
@@ -180,11 +186,12 @@ const FIGHT_RULE: &str =
 /// Every command of the terminal game, for `help`.
 const PLAY_HELP: &str = "\
 Commands:
-  CELL KEY    setup: a cell and b (block, round 1) or a number 1-6 (pieces, rounds 2 and 3),
-              e.g. `c3 b`, `a6 5`; play: a red piece's cell and w (up), a (left), s (down) or
+  CELL KEY    setup: a cell and b (a block, round 1) or a number 1-6 (a piece,
+              rounds 2 and 3), e.g. `c3 b`, `a6 5`;
+              play: a red piece's cell and w (up), a (left), s (down) or
               d (right), e.g. `a6 w`. The space may be left out: `a6w`.
-  CELL        select a cell or piece; the key can follow on the next line. Typing another of
-              your cells selects that one instead.
+  CELL        select a cell or piece; the key can follow on the next line.
+              Typing another of your cells selects that one instead.
   next        setup: go on to the next round.
   end         play: end the play stage (the game is then scored).
   help, h, ?  this list.
@@ -231,7 +238,7 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
     say(
         out,
         &format!(
-            "Duel on a {}x{} grid. You are red; the computer (black, {}) must attack when it can. Type help for the commands.",
+            "Duel on a {}x{} grid. You are red; the computer (black, {}) must attack when it can.\nType help for the commands.",
             args.width, args.height, args.difficulty
         ),
     )?;

@@ -37,12 +37,13 @@ const YOU: Seat = Seat(0);
 fn help(rules: &uno::Rules) -> String {
     let mut lines = vec![
         "Commands (shortcut in brackets):",
-        "  N          play card number N of your hand; a wild also takes a colour: '3 red'",
+        "  N          play card N of your hand; a wild also takes a colour: '3 red'",
         "  draw  (d)  draw a card",
         "  pass  (p)  keep the card you just drew",
     ];
     if rules.uno_call() == UnoCall::Required {
-        lines.push("  uno   (u)  call UNO (before you play your second-to-last card), or catch a player who did not");
+        lines.push("  uno   (u)  call UNO (before you play your second-to-last card),");
+        lines.push("             or catch a player who has one card and did not call");
     }
     lines.extend([
         "  challenge (c) / accept (a)  answer a Wild Draw Four played on you",
@@ -237,7 +238,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut input = stdin.lock();
     writeln!(
         out,
-        "UNO, {} rules: you are Player 1 against {} bot(s) ({}); seed {seed}. Type 'help' for commands.",
+        "UNO, {} rules: you are Player 1 against {} bot(s) ({}); seed {seed}.\nType 'help' or 'h' for the commands.",
         rules.name(),
         players - 1,
         args.bots.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
