@@ -181,7 +181,7 @@ fn prompt(game: &DuelGame, selected: Option<Coord>) -> String {
 
 /// The combat rule, shown with every fight so the result can be understood.
 const FIGHT_RULE: &str =
-    "(The attacker wins if its number is greater, or if it is a 1 attacking a 6; otherwise the attacker is eliminated.)";
+    "(The attacker wins if its number is greater, or if it is a 1 attacking a 6;\n   otherwise the attacker is eliminated.)";
 
 /// Every command of the terminal game, for `help`.
 const PLAY_HELP: &str = "\
