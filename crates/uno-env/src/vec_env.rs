@@ -279,6 +279,18 @@ impl VecEnv {
         }
     }
 
+    /// Rewrites every environment's observation, mask and seat (after [`VecEnv::reset_one`]).
+    ///
+    /// # Errors
+    /// Buffers of the wrong size.
+    pub fn refresh(&mut self, out: &mut Buffers<'_>) -> Result<(), EnvError> {
+        out.check(self.len())?;
+        for i in 0..self.len() {
+            self.write(i, out);
+        }
+        Ok(())
+    }
+
     /// Applies one action per environment (an index of the action space, for the seat that
     /// `seat` named), plays on, and fills the buffers.
     ///
