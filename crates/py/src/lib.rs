@@ -216,7 +216,7 @@ impl UnoVecEnv {
     /// A copy of the game environment `i` plays.
     fn game(&self, i: usize) -> PyResult<Game> {
         let game = self.env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
-        Ok(Game { game: game.clone(), record: None })
+        Ok(Game { game: game.clone(), record: None, fast: true })
     }
 }
 
@@ -226,8 +226,11 @@ impl UnoVecEnv {
 #[derive(Clone)]
 struct Game {
     game: Engine,
-    /// The moves so far, for games dealt the way records are (not `fast` ones).
+    /// How the game was dealt and every move since, when known (not for a copy of a vector
+    /// environment's game): what `record()`, pickling and copies replay.
     record: Option<GameRecord>,
+    /// Dealt by `Game::new_fast` (the vector environment's deal) rather than `Game::new`.
+    fast: bool,
 }
 
 impl Game {
@@ -259,14 +262,34 @@ impl Game {
     #[pyo3(signature = (rules = "official", players = 4, seed = 0, fast = false))]
     fn new(rules: &str, players: usize, seed: u64, fast: bool) -> PyResult<Game> {
         let rules = load_rules(rules)?;
-        if fast {
-            let game = Engine::new_fast(rules, players, seed).map_err(value_error)?;
-            Ok(Game { game, record: None })
-        } else {
-            let record = GameRecord::new(&rules, players, seed);
-            let game = Engine::new(rules, players, seed).map_err(value_error)?;
-            Ok(Game { game, record: Some(record) })
+        let record = GameRecord::new(&rules, players, seed);
+        let game = if fast { Engine::new_fast(rules, players, seed) } else { Engine::new(rules, players, seed) }
+            .map_err(value_error)?;
+        Ok(Game { game, record: Some(record), fast })
+    }
+
+    /// Rebuilds a pickled game: deals it as it was dealt and replays its moves.
+    #[staticmethod]
+    fn _restore(json: &str, fast: bool) -> PyResult<Game> {
+        let record: GameRecord = serde_json::from_str(json).map_err(value_error)?;
+        if !fast {
+            let game = record.replay().map_err(value_error)?;
+            return Ok(Game { game, record: Some(record), fast });
         }
+        let rules = Rules::new(record.rules.clone()).map_err(value_error)?;
+        let mut game = Engine::new_fast(rules, record.players, record.seed).map_err(value_error)?;
+        for m in &record.actions {
+            game.apply(m.seat, m.action).map_err(value_error)?;
+        }
+        Ok(Game { game, record: Some(record), fast })
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, bool))> {
+        let record =
+            self.record.as_ref().ok_or_else(|| value_error("a copy of an environment's game cannot be pickled"))?;
+        let json = serde_json::to_string(record).map_err(value_error)?;
+        let restore = py.get_type::<Game>().getattr("_restore")?;
+        Ok((restore, (json, self.fast)))
     }
 
     /// Replays a record (the JSON of `record()`, or of the CLI and the server).
@@ -274,12 +297,16 @@ impl Game {
     fn replay(json: &str) -> PyResult<Game> {
         let record: GameRecord = serde_json::from_str(json).map_err(value_error)?;
         let game = record.replay().map_err(value_error)?;
-        Ok(Game { game, record: Some(record) })
+        Ok(Game { game, record: Some(record), fast: false })
     }
 
-    /// The record of this game as JSON: rules, seats, seed and every move.
+    /// The record of this game as JSON: rules, seats, seed and every move (what the CLI and
+    /// the server replay).
     fn record(&self) -> PyResult<String> {
-        let record = self.record.as_ref().ok_or_else(|| value_error("a fast game has no record"))?;
+        let record =
+            self.record.as_ref().filter(|_| !self.fast).ok_or_else(|| {
+                value_error("only a game dealt with fast=False has a record the CLI and server replay")
+            })?;
         serde_json::to_string(record).map_err(value_error)
     }
 
