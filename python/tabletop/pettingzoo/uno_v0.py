@@ -162,7 +162,8 @@ class raw_env(AECEnv):
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
         t = self._table
-        selected = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        selected = agent == self.agent_selection and not done
         return t.observation(seat, selected)
 
     def reset(self, seed=None, options=None):
