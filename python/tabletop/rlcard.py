@@ -28,7 +28,7 @@ from collections import OrderedDict
 import numpy as np
 
 from ._core import NUM_ACTIONS, Game, episode_seed
-from .uno import ACTION_NAMES
+from .uno import ACTION_NAMES, OBS_LAYOUT
 
 # RLCard's plane layout: colours r, g, b, y; traits 0-9, skip, reverse, draw_2, wild, wild_draw_4.
 _RLCARD_COLOR_ROW = {"R": 0, "G": 1, "B": 2, "Y": 3}
@@ -45,6 +45,32 @@ def _trait_cells(card, color_in_play=None):
             return [(_RLCARD_COLOR_ROW[color_in_play], trait)]
         return [(row, trait) for row in range(4)]
     return [(_RLCARD_COLOR_ROW[card[0]], _TRAIT[card[1:]])]
+
+
+# Our colour order is red, yellow, green, blue; RLCard's rows are r, g, b, y.
+_ROW_OF_COLOR = np.array([0, 3, 1, 2])
+
+
+def planes_from_vector(vec):
+    """RLCard's planes from tabletop's observation vector (no card texts involved)."""
+    hand = vec[OBS_LAYOUT["hand"][0] : OBS_LAYOUT["hand"][0] + 54]
+    counts = np.zeros((4, 15), dtype=np.int64)
+    counts[_ROW_OF_COLOR, :13] = hand[:52].reshape(4, 13)
+    counts[:, 13] = hand[52]
+    counts[:, 14] = hand[53]
+    planes = np.zeros((4, 4, 15), dtype=np.int64)
+    planes[0] = counts == 0
+    planes[1] = counts == 1
+    planes[2] = counts >= 2
+    top = int(vec[OBS_LAYOUT["top"][0] : OBS_LAYOUT["top"][0] + 54].argmax())
+    if top < 52:
+        planes[3, _ROW_OF_COLOR[top // 13], top % 13] = 1
+    else:
+        color = vec[OBS_LAYOUT["color"][0] : OBS_LAYOUT["color"][0] + 4]
+        rows = [_ROW_OF_COLOR[int(color.argmax())]] if color.any() else range(4)
+        for row in rows:
+            planes[3, row, 13 if top == 52 else 14] = 1
+    return planes
 
 
 def encode_planes(hand, top, color_in_play):
@@ -122,6 +148,7 @@ class UnoEnv:
         if not (0 <= index < NUM_ACTIONS) or not self.game.legal_mask()[index]:
             raise ValueError(f"action {action!r} is not legal for player {player} now")
         if self.allow_step_back:
+            # A copy replays its moves: step_back is for debugging and search, not for speed.
             self._history.append((self.game.copy(), self._actions, len(self.action_recorder)))
         self.action_recorder.append((player, ACTION_NAMES[index]))
         self.game.apply(index)
@@ -150,7 +177,7 @@ class UnoEnv:
         own = player_id == self.game.current and not self.game.is_round_over()
         legal = self._get_legal_actions() if own else []
         return {
-            "obs": encode_planes(raw["hand"], raw["top"], raw["color"]),
+            "obs": planes_from_vector(self.game.observation_vector(player_id)),
             "legal_actions": OrderedDict((i, None) for i in legal),
             "raw_obs": raw,
             "raw_legal_actions": [ACTION_NAMES[i] for i in legal],

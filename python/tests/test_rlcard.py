@@ -80,7 +80,8 @@ def test_step_back():
 
 
 def test_run():
-    env = rlcard.make("uno", config={"seed": 3})
+    # Uniformly random agents under the official false-call penalty play long rounds: cap them.
+    env = rlcard.make("uno", config={"seed": 3, "max_actions": 1000})
     env.set_agents([RandomAgent(env.num_actions, seed=i) for i in range(env.num_players)])
     trajectories, payoffs = env.run(is_training=False)
     assert len(trajectories) == 2
@@ -107,7 +108,7 @@ def test_get_perfect_information():
 
 
 def test_four_players_are_four_players():
-    env = rlcard.make("uno", config={"game_num_players": 4, "seed": 5})
+    env = rlcard.make("uno", config={"game_num_players": 4, "seed": 5, "max_actions": 1000})
     env.set_agents([RandomAgent(env.num_actions, seed=i) for i in range(4)])
     trajectories, payoffs = env.run()
     assert len(trajectories) == 4 and len(payoffs) == 4
@@ -128,3 +129,17 @@ def test_raw_actions_are_accepted():
     raw = state["raw_legal_actions"][0]
     env.step(raw, raw_action=True)
     assert env.action_recorder[0] == (player, raw)
+
+
+def test_the_fast_planes_equal_the_planes_from_card_texts():
+    env = rlcard.make("uno", config={"seed": 8, "game_num_players": 3, "max_actions": 300})
+    env.set_agents([RandomAgent(env.num_actions, seed=i) for i in range(3)])
+    for _ in range(3):
+        trajectories, _ = env.run()
+        for states in trajectories:
+            for state in states[::2]:
+                raw = state["raw_obs"]
+                # A first-card wild waiting for its colour has none in play yet.
+                color = None if raw["phase"]["phase"] == "choose_color" else raw["color"]
+                expected = rlcard.encode_planes(raw["hand"], raw["top"], color)
+                assert np.array_equal(state["obs"], expected)

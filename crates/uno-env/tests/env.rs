@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use uno::game::Game;
-use uno::{Action, Rules, Seat, PRESET_NAMES};
+use uno::{Action, Rules, RulesConfig, Seat, PRESET_NAMES};
 use uno_bots::BotSpec;
 use uno_env::mapping::{decode, is_legal, legal_mask};
 use uno_env::observe::write_observation;
@@ -29,11 +29,19 @@ fn obs_of(game: &Game, seat: Seat, window: bool) -> Vec<f32> {
     out
 }
 
-/// Random games on every preset and table size; `visit` sees each state before each action.
+/// The house rules no preset turns on: stacking, jump-in (out-of-turn plays), 7–0 swaps.
+const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n";
+
+/// Every preset, and the house rules.
+fn rule_sets() -> Vec<Arc<Rules>> {
+    let house = RulesConfig::parse(HOUSE).and_then(Rules::new).expect("house rules");
+    PRESET_NAMES.iter().map(|n| rules(n)).chain([Arc::new(house)]).collect()
+}
+
+/// Random games on every rule set and table size; `visit` sees each state before each action.
 fn random_states(mut visit: impl FnMut(&Game, &mut ChaCha8Rng)) {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for name in PRESET_NAMES {
-        let rules = rules(name);
+    for rules in rule_sets() {
         for players in [rules.min_players(), 3.clamp(rules.min_players(), rules.max_players()), rules.max_players()] {
             for game_seed in 0..3 {
                 let mut game = Game::new_fast(rules.clone(), players, game_seed).expect("deal");
@@ -55,12 +63,18 @@ fn random_states(mut visit: impl FnMut(&Game, &mut ChaCha8Rng)) {
 #[test]
 fn the_mask_is_exactly_the_engines_legal_actions() {
     let mut states = 0;
+    let mut seen = [0usize; action::COUNT];
+    let mut jump_ins = 0;
     random_states(|game, _| {
         states += 1;
         for s in 0..game.players() {
             let seat = Seat(s as u8);
             let window = seat != game.current();
             let mask = mask_of(game, seat, window);
+            for (i, &m) in mask.iter().enumerate() {
+                seen[i] += usize::from(m != 0);
+                jump_ins += usize::from(window && m != 0 && i < action::DRAW);
+            }
             let legal: BTreeSet<String> = game
                 .legal_actions_for(seat)
                 .into_iter()
@@ -87,6 +101,10 @@ fn the_mask_is_exactly_the_engines_legal_actions() {
         }
     });
     assert!(states > 1000, "{states} states");
+    for index in [action::SWAP, action::CHALLENGE, action::CALL_UNO, action::CATCH, action::PLAY_WILD] {
+        assert!(seen[index] > 0, "no state offered {}", uno_env::action_name(index).unwrap_or_default());
+    }
+    assert!(jump_ins > 0, "no jump-in was offered");
 }
 
 #[test]
