@@ -23,12 +23,14 @@ Where it differs from RLCard (by design: RLCard simplifies the rules):
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
+from collections.abc import Mapping
 
 import numpy as np
 
 from ._core import NUM_ACTIONS, Game, episode_seed
-from .uno import ACTION_NAMES, OBS_LAYOUT
+from .uno import ACTION_NAMES
 
 # RLCard's plane layout: colours r, g, b, y; traits 0-9, skip, reverse, draw_2, wild, wild_draw_4.
 _RLCARD_COLOR_ROW = {"R": 0, "G": 1, "B": 2, "Y": 3}
@@ -47,35 +49,10 @@ def _trait_cells(card, color_in_play=None):
     return [(_RLCARD_COLOR_ROW[card[0]], _TRAIT[card[1:]])]
 
 
-# Our colour order is red, yellow, green, blue; RLCard's rows are r, g, b, y.
-_ROW_OF_COLOR = np.array([0, 3, 1, 2])
-
-
-def planes_from_vector(vec):
-    """RLCard's planes from tabletop's observation vector (no card texts involved)."""
-    hand = vec[OBS_LAYOUT["hand"][0] : OBS_LAYOUT["hand"][0] + 54]
-    counts = np.zeros((4, 15), dtype=np.int64)
-    counts[_ROW_OF_COLOR, :13] = hand[:52].reshape(4, 13)
-    counts[:, 13] = hand[52]
-    counts[:, 14] = hand[53]
-    planes = np.zeros((4, 4, 15), dtype=np.int64)
-    planes[0] = counts == 0
-    planes[1] = counts == 1
-    planes[2] = counts >= 2
-    top = int(vec[OBS_LAYOUT["top"][0] : OBS_LAYOUT["top"][0] + 54].argmax())
-    if top < 52:
-        planes[3, _ROW_OF_COLOR[top // 13], top % 13] = 1
-    else:
-        color = vec[OBS_LAYOUT["color"][0] : OBS_LAYOUT["color"][0] + 4]
-        rows = [_ROW_OF_COLOR[int(color.argmax())]] if color.any() else range(4)
-        for row in rows:
-            planes[3, row, 13 if top == 52 else 14] = 1
-    return planes
-
-
 def encode_planes(hand, top, color_in_play):
-    """RLCard's 4×4×15 observation: planes 0-2 hold the kinds held 0, 1 and 2+ times, plane 3
-    the top card (a wild on top marks the colour in play)."""
+    """RLCard's 4×4×15 observation from card texts: planes 0-2 hold the kinds held 0, 1 and 2+
+    times, plane 3 the top card (a wild on top marks the colour in play). ``state["obs"]`` is the
+    same, computed in Rust by ``Game.rlcard_planes``; the tests compare the two."""
     counts = np.zeros((4, 15), dtype=np.int64)
     for card in hand:
         for row, trait in _trait_cells(card):
@@ -87,6 +64,33 @@ def encode_planes(hand, top, color_in_play):
     for row, trait in _trait_cells(top, _COLOR_LETTER.get(color_in_play)):
         planes[3, row, trait] = 1
     return planes
+
+
+class RawObs(Mapping):
+    """The engine's observation, decoded from its JSON on first use (most steps never read it)."""
+
+    __slots__ = ("_json", "_dict")
+
+    def __init__(self, text):
+        self._json = text
+        self._dict = None
+
+    def _data(self):
+        if self._dict is None:
+            self._dict = json.loads(self._json)
+        return self._dict
+
+    def __getitem__(self, key):
+        return self._data()[key]
+
+    def __iter__(self):
+        return iter(self._data())
+
+    def __len__(self):
+        return len(self._data())
+
+    def __repr__(self):
+        return repr(self._data())
 
 
 class UnoEnv:
@@ -130,22 +134,25 @@ class UnoEnv:
         self._history = []
         self._actions = 0
         self.action_recorder = []
+        self._legal = set(self._get_legal_actions())
         player = self.get_player_id()
         return self.get_state(player), player
 
     def _get_legal_actions(self):
-        return [int(i) for i in np.flatnonzero(self.game.legal_mask())]
+        return self.game.legal_indices()
 
     def _decode_action(self, action_id):
         return ACTION_NAMES[action_id]
 
     def step(self, action, raw_action=False):
         player = self.get_player_id()
+        if self.is_over():
+            raise ValueError("the round is over: call reset()")
         if raw_action:
             index = self.game.action_index(action)
         else:
             index = int(action)
-        if not (0 <= index < NUM_ACTIONS) or not self.game.legal_mask()[index]:
+        if index not in self._legal:
             raise ValueError(f"action {action!r} is not legal for player {player} now")
         if self.allow_step_back:
             # A copy replays its moves: step_back is for debugging and search, not for speed.
@@ -163,6 +170,7 @@ class UnoEnv:
             return False
         self.game, self._actions, recorded = self._history.pop()
         del self.action_recorder[recorded:]
+        self._legal = set(self._get_legal_actions())
         player = self.get_player_id()
         return self.get_state(player), player
 
@@ -173,13 +181,14 @@ class UnoEnv:
         return self.game.current
 
     def get_state(self, player_id):
-        raw = self.game.observation(player_id)
-        own = player_id == self.game.current and not self.game.is_round_over()
+        own = player_id == self.game.current and not self.is_over()
         legal = self._get_legal_actions() if own else []
+        if own:
+            self._legal = set(legal)
         return {
-            "obs": planes_from_vector(self.game.observation_vector(player_id)),
+            "obs": self.game.rlcard_planes(player_id),
             "legal_actions": OrderedDict((i, None) for i in legal),
-            "raw_obs": raw,
+            "raw_obs": RawObs(self.game.observation_json(player_id)),
             "raw_legal_actions": [ACTION_NAMES[i] for i in legal],
             "action_record": self.action_recorder,
         }

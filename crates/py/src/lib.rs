@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{ndarray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -358,6 +358,53 @@ impl Game {
         let viewer = seat.map(|s| seat_arg(&self.game, Some(s))).transpose()?;
         let json = serde_json::to_string(&self.game.observation(viewer)).map_err(value_error)?;
         py.import("json")?.call_method1("loads", (json,))
+    }
+
+    /// The legal indices of the action space for `seat` on its turn, ascending.
+    #[pyo3(signature = (seat = None))]
+    fn legal_indices(&self, seat: Option<usize>) -> PyResult<Vec<usize>> {
+        let seat = seat_arg(&self.game, seat)?;
+        let mut mask = [0; action::COUNT];
+        legal_mask(&self.game, seat, false, &mut Vec::new(), &mut mask);
+        Ok((0..action::COUNT).filter(|&i| mask[i] != 0).collect())
+    }
+
+    /// The engine's observation of `seat` as JSON text (`None`: a spectator).
+    #[pyo3(signature = (seat = None))]
+    fn observation_json(&self, seat: Option<usize>) -> PyResult<String> {
+        let viewer = seat.map(|s| seat_arg(&self.game, Some(s))).transpose()?;
+        serde_json::to_string(&self.game.observation(viewer)).map_err(value_error)
+    }
+
+    /// RLCard's 4×4×15 planes for `seat`: planes 0–2 mark the kinds held 0, 1 and 2+ times,
+    /// plane 3 the top card; rows are RLCard's colours r, g, b, y, columns its traits (0–9,
+    /// skip, reverse, draw 2, wild, wild draw 4). A wild in hand marks every row; a wild on top
+    /// marks the colour in play (every row while a first-card wild waits for one).
+    fn rlcard_planes<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray3<i64>>> {
+        const ROW: [usize; 4] = [0, 3, 1, 2]; // red, yellow, green, blue → r, g, b, y
+        let seat = seat_arg(&self.game, Some(seat))?;
+        let mut counts = [[0u8; 15]; 4];
+        for &card in self.game.hand(seat) {
+            match card.color() {
+                Some(c) => counts[ROW[c.index()]][card.face_index()] += 1,
+                None => counts.iter_mut().for_each(|row| row[card.face_index()] += 1),
+            }
+        }
+        let mut planes = ndarray::Array3::<i64>::zeros((4, 4, 15));
+        for (r, row) in counts.iter().enumerate() {
+            for (t, &n) in row.iter().enumerate() {
+                planes[[usize::from(n.min(2)), r, t]] = 1;
+            }
+        }
+        let top = self.game.top();
+        match top.color() {
+            Some(c) => planes[[3, ROW[c.index()], top.face_index()]] = 1,
+            None if self.game.phase() == uno::Phase::ChooseColor => {
+                (0..4).for_each(|r| planes[[3, r, top.face_index()]] = 1);
+            }
+            None => planes[[3, ROW[self.game.color().index()], top.face_index()]] = 1,
+        }
+        Ok(PyArray3::from_owned_array(py, planes))
     }
 
     /// What `seat` may know, as the environment's observation vector.
