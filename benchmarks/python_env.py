@@ -1,0 +1,190 @@
+"""Learner steps per second from Python, side by side with RLCard, OpenSpiel and a do-nothing
+PettingZoo environment (the per-step floor of the AEC API). Not a test: figures for
+docs/python.md.
+
+    python benchmarks/python_env.py            # after `pip install ./python`; rlcard optional
+
+Each row steps for about --seconds and reports steps per second (one learner decision each).
+Actions are the first legal one (``mask.argmax``), the cheapest choice, so the figures measure
+the environments, not a policy. One process, one core.
+"""
+
+import argparse
+import platform
+import time
+
+import numpy as np
+
+from tabletop.uno import UnoVecEnv
+
+
+def timed(step, seconds):
+    """Calls ``step`` (returning the decisions it took) for about ``seconds``."""
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(10):
+            steps += step()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def vec_env(n, opponents, seconds):
+    env = UnoVecEnv(n, rules="official", players=4, learner_seats=[0], opponents=[opponents], seed=1)
+    env.reset()
+
+    def step():
+        env.step(env.mask.argmax(axis=1))
+        return n
+
+    return timed(step, seconds)
+
+
+def aec(seconds):
+    from tabletop.pettingzoo import uno_v0
+
+    env = uno_v0.env(rules="official", players=4)
+    env.reset(seed=1)
+
+    def step():
+        if not env.agents:
+            env.reset()
+            return 0
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            return 0
+        env.step(int(obs["action_mask"].argmax()))
+        return 1
+
+    return timed(step, seconds)
+
+
+def do_nothing_aec(seconds):
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+
+    class Nothing(AECEnv):
+        metadata = {"name": "nothing_v0"}
+        possible_agents = ["a", "b"]
+
+        def __init__(self):
+            super().__init__()
+            self.space = spaces.Discrete(2)
+
+        def observation_space(self, agent):
+            return self.space
+
+        def action_space(self, agent):
+            return self.space
+
+        def observe(self, agent):
+            return 0
+
+        def reset(self, seed=None, options=None):
+            self.agents = self.possible_agents[:]
+            self.rewards = {a: 0 for a in self.agents}
+            self._cumulative_rewards = {a: 0 for a in self.agents}
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection = "a"
+
+        def step(self, action):
+            self.agent_selection = "b" if self.agent_selection == "a" else "a"
+            self._accumulate_rewards()
+
+    env = Nothing()
+    env.reset()
+
+    def step():
+        env.last()
+        env.step(0)
+        return 1
+
+    return timed(step, seconds)
+
+
+def rlcard_compatible(seconds):
+    from tabletop import rlcard
+
+    env = rlcard.make("uno", config={"seed": 1})
+    state, _ = env.reset()
+
+    def step():
+        nonlocal state
+        if env.is_over():
+            state, _ = env.reset()
+            return 0
+        state, _ = env.step(next(iter(state["legal_actions"])))
+        return 1
+
+    return timed(step, seconds)
+
+
+def rlcard_own(seconds):
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": 1})
+    state, _ = env.reset()
+
+    def step():
+        nonlocal state
+        if env.is_over():
+            state, _ = env.reset()
+            return 0
+        state, _ = env.step(next(iter(state["legal_actions"])))
+        return 1
+
+    return timed(step, seconds)
+
+
+def openspiel_crazy_eights(seconds):
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("crazy_eights")
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+
+    def step():
+        nonlocal state
+        if state.is_terminal():
+            state = game.new_initial_state()
+            return 0
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            return 0
+        state.apply_action(state.legal_actions()[0])
+        return 1
+
+    return timed(step, seconds)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    rows = []
+    for opponents in ("random", "heuristic"):
+        for n in (1, 64, 1024, 4096):
+            rows.append((f"`UnoVecEnv` N={n}, {opponents} opponents", vec_env(n, opponents, args.seconds)))
+    rows.append(("PettingZoo AEC `uno_v0` (4 agents, every selection)", aec(args.seconds)))
+    rows.append(("PettingZoo do-nothing AEC env (floor)", do_nothing_aec(args.seconds)))
+    rows.append(("`tabletop.rlcard.UnoEnv` (2 players)", rlcard_compatible(args.seconds)))
+    rows.append(("RLCard 1.x `rlcard.make('uno')` (2 players)", rlcard_own(args.seconds)))
+    rows.append(("OpenSpiel `crazy_eights` from Python", openspiel_crazy_eights(args.seconds)))
+    print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:.0f} s a row\n")
+    print("| environment | learner steps/s |")
+    print("| --- | ---: |")
+    for name, rate in rows:
+        print(f"| {name} | {'not installed' if rate is None else f'{rate:,.0f}'} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,581 @@
+//! `tabletop._core`: the engine, the bots and the batched environment for Python.
+//!
+//! Thin on purpose: every rule lives in `uno`, every environment promise in `uno-env`; this
+//! module converts arguments, fills numpy arrays in place and turns errors into `ValueError`.
+
+use std::sync::Arc;
+
+use numpy::{ndarray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use uno::game::Game as Engine;
+use uno::{Action, GameRecord, Rules, RulesConfig, Seat};
+use uno_bots::{Bot as EngineBot, BotSpec};
+use uno_env::mapping::{decode, encode, legal_mask};
+use uno_env::observe::write_observation;
+use uno_env::{action, obs, Buffers, EnvConfig, VecEnv, MAX_SEATS};
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A preset name, or the text of a rules file (TOML or JSON).
+fn load_rules(rules: &str) -> PyResult<Arc<Rules>> {
+    let trimmed = rules.trim();
+    let parsed = if uno::PRESET_NAMES.contains(&trimmed) {
+        Rules::preset(trimmed)
+    } else if trimmed.contains('=') || trimmed.starts_with('{') {
+        RulesConfig::parse(trimmed).and_then(Rules::new)
+    } else {
+        Rules::preset(trimmed)
+    };
+    parsed.map(Arc::new).map_err(value_error)
+}
+
+fn seat_arg(game: &Engine, seat: Option<usize>) -> PyResult<Seat> {
+    match seat {
+        None => Ok(game.current()),
+        Some(s) if s < game.players() => Ok(Seat(s as u8)),
+        Some(s) => Err(PyIndexError::new_err(format!("seat {s} is not at a table of {}", game.players()))),
+    }
+}
+
+/// The environment's numpy arrays, allocated once and filled in place by every step.
+struct Arrays {
+    obs: Py<PyArray2<f32>>,
+    mask: Py<PyArray2<i8>>,
+    reward: Py<PyArray1<f32>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    seat: Py<PyArray1<i32>>,
+}
+
+impl Arrays {
+    fn new(py: Python<'_>, n: usize) -> Arrays {
+        Arrays {
+            obs: PyArray2::zeros(py, [n, obs::SIZE], false).unbind(),
+            mask: PyArray2::zeros(py, [n, action::COUNT], false).unbind(),
+            reward: PyArray1::zeros(py, n, false).unbind(),
+            rewards: PyArray2::zeros(py, [n, MAX_SEATS], false).unbind(),
+            terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            truncated: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            seat: PyArray1::zeros(py, n, false).unbind(),
+        }
+    }
+
+    /// Borrows every array writable and hands them to `f` as the environment's buffers.
+    fn fill<R>(&self, py: Python<'_>, f: impl FnOnce(&mut Buffers<'_>) -> R) -> PyResult<R> {
+        let mut o = self.obs.bind(py).try_readwrite().map_err(value_error)?;
+        let mut m = self.mask.bind(py).try_readwrite().map_err(value_error)?;
+        let mut r = self.reward.bind(py).try_readwrite().map_err(value_error)?;
+        let mut rs = self.rewards.bind(py).try_readwrite().map_err(value_error)?;
+        let mut te = self.terminated.bind(py).try_readwrite().map_err(value_error)?;
+        let mut tr = self.truncated.bind(py).try_readwrite().map_err(value_error)?;
+        let mut s = self.seat.bind(py).try_readwrite().map_err(value_error)?;
+        let mut buffers = Buffers {
+            obs: o.as_slice_mut().map_err(value_error)?,
+            mask: m.as_slice_mut().map_err(value_error)?,
+            reward: r.as_slice_mut().map_err(value_error)?,
+            rewards: rs.as_slice_mut().map_err(value_error)?,
+            terminated: te.as_slice_mut().map_err(value_error)?,
+            truncated: tr.as_slice_mut().map_err(value_error)?,
+            seat: s.as_slice_mut().map_err(value_error)?,
+        };
+        Ok(f(&mut buffers))
+    }
+}
+
+/// An observation vector and its action mask.
+type ObsAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+
+/// `N` rounds of UNO stepped together; bots play inside, the arrays are filled in place.
+#[pyclass(module = "tabletop._core", unsendable)]
+struct UnoVecEnv {
+    env: VecEnv,
+    arrays: Arrays,
+}
+
+#[pymethods]
+impl UnoVecEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, rules = "official", players = 4, learner_seats = vec![0], opponents = vec!["random".to_string()], seed = 0, max_actions = uno_env::DEFAULT_MAX_ACTIONS, auto_reset = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        rules: &str,
+        players: usize,
+        learner_seats: Vec<usize>,
+        opponents: Vec<String>,
+        seed: u64,
+        max_actions: u32,
+        auto_reset: bool,
+    ) -> PyResult<UnoVecEnv> {
+        let rules = load_rules(rules)?;
+        let learners = learner_seats
+            .iter()
+            .map(|&s| u8::try_from(s).map(Seat).map_err(|_| value_error(format!("no seat {s}"))))
+            .collect::<PyResult<Vec<Seat>>>()?;
+        let opponents =
+            opponents.iter().map(|name| name.parse::<BotSpec>().map_err(value_error)).collect::<PyResult<Vec<_>>>()?;
+        let config = EnvConfig { rules, players, learners, opponents, seed, max_actions, auto_reset };
+        let env = VecEnv::new(num_envs, config).map_err(value_error)?;
+        Ok(UnoVecEnv { env, arrays: Arrays::new(py, num_envs) })
+    }
+
+    /// Deals episode 0 of every environment (from `seed` when given) and fills the arrays.
+    #[pyo3(signature = (seed = None))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
+        let env = &mut self.env;
+        self.arrays.fill(py, |b| env.reset(seed, b))?.map_err(value_error)
+    }
+
+    /// Applies one action index per environment (int64 array), plays on, fills the arrays.
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let actions = actions.as_slice().map_err(value_error)?;
+        let env = &mut self.env;
+        self.arrays.fill(py, |b| env.step(actions, b))?.map_err(value_error)
+    }
+
+    /// Deals the next episode of environment `i` (for wrappers that do not auto-reset).
+    fn reset_one(&mut self, py: Python<'_>, i: usize) -> PyResult<()> {
+        if i >= self.env.len() {
+            return Err(PyIndexError::new_err(format!("no environment {i}")));
+        }
+        self.env.reset_one(i);
+        // Rewrite every row: cheap next to a Python call, and keeps one writer of the arrays.
+        let env = &mut self.env;
+        self.arrays.fill(py, |b| env.refresh(b))?.map_err(value_error)
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.len()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.env.config().players
+    }
+    #[getter]
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.arrays.obs.bind(py).clone()
+    }
+    #[getter]
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.arrays.mask.bind(py).clone()
+    }
+    #[getter]
+    fn reward<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        self.arrays.reward.bind(py).clone()
+    }
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.arrays.rewards.bind(py).clone()
+    }
+    #[getter]
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.arrays.terminated.bind(py).clone()
+    }
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.arrays.truncated.bind(py).clone()
+    }
+    #[getter]
+    fn seat<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        self.arrays.seat.bind(py).clone()
+    }
+
+    /// The episode environment `i` plays (0 for the first).
+    fn episode(&self, i: usize) -> PyResult<u64> {
+        self.env.episode(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))
+    }
+
+    /// Whether environment `i`'s acting seat decides in a reaction window.
+    fn in_window(&self, i: usize) -> PyResult<bool> {
+        if i >= self.env.len() {
+            return Err(PyIndexError::new_err(format!("no environment {i}")));
+        }
+        Ok(self.env.acting(i).is_some_and(|(_, w)| w))
+    }
+
+    /// The observation and mask of any `seat` of environment `i` (not only the acting one), as
+    /// new arrays; the mask is that of the seat's own turn or, with `window`, of a reaction window.
+    #[pyo3(signature = (i, seat, window = false))]
+    fn observe<'py>(&self, py: Python<'py>, i: usize, seat: usize, window: bool) -> PyResult<ObsAndMask<'py>> {
+        let game = self.env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
+        let seat = seat_arg(game, Some(seat))?;
+        let mut o = vec![0.0; obs::SIZE];
+        let mut m = vec![0; action::COUNT];
+        write_observation(game, seat, window, &mut o);
+        legal_mask(game, seat, window, &mut Vec::new(), &mut m);
+        Ok((PyArray1::from_vec(py, o), PyArray1::from_vec(py, m)))
+    }
+
+    /// A copy of the game environment `i` plays.
+    fn game(&self, i: usize) -> PyResult<Game> {
+        let game = self.env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
+        Ok(Game { game: game.clone(), record: None, fast: true })
+    }
+}
+
+/// One game of UNO on any rule set: apply actions, read legal actions and observations,
+/// record and replay.
+#[pyclass(module = "tabletop._core")]
+#[derive(Clone)]
+struct Game {
+    game: Engine,
+    /// How the game was dealt and every move since, when known (not for a copy of a vector
+    /// environment's game): what `record()`, pickling and copies replay.
+    record: Option<GameRecord>,
+    /// Dealt by `Game::new_fast` (the vector environment's deal) rather than `Game::new`.
+    fast: bool,
+}
+
+impl Game {
+    /// An action given as an index of the action space (for `seat`) or as text (`play R7`).
+    fn action_arg(&self, seat: Seat, action: &Bound<'_, PyAny>) -> PyResult<Action> {
+        if let Ok(i) = action.extract::<i64>() {
+            let index = usize::try_from(i)
+                .ok()
+                .filter(|&i| i < action::COUNT)
+                .ok_or_else(|| value_error(format!("action {i} is outside the action space 0..{}", action::COUNT)))?;
+            return decode(&self.game, seat, index).ok_or_else(|| {
+                value_error(format!(
+                    "action {index} ({}) means nothing for seat {} now",
+                    uno_env::action_name(index).unwrap_or_default(),
+                    seat.index()
+                ))
+            });
+        }
+        let text: String = action.extract()?;
+        text.parse::<Action>().map_err(value_error)
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// Deals a game. `fast` deals as the vector environment does (`Game::new_fast`); otherwise
+    /// as records do, and the game can be recorded.
+    #[new]
+    #[pyo3(signature = (rules = "official", players = 4, seed = 0, fast = false))]
+    fn new(rules: &str, players: usize, seed: u64, fast: bool) -> PyResult<Game> {
+        let rules = load_rules(rules)?;
+        let record = GameRecord::new(&rules, players, seed);
+        let game = if fast { Engine::new_fast(rules, players, seed) } else { Engine::new(rules, players, seed) }
+            .map_err(value_error)?;
+        Ok(Game { game, record: Some(record), fast })
+    }
+
+    /// Rebuilds a pickled game: deals it as it was dealt and replays its moves.
+    #[staticmethod]
+    fn _restore(json: &str, fast: bool) -> PyResult<Game> {
+        let record: GameRecord = serde_json::from_str(json).map_err(value_error)?;
+        if !fast {
+            let game = record.replay().map_err(value_error)?;
+            return Ok(Game { game, record: Some(record), fast });
+        }
+        let rules = Rules::new(record.rules.clone()).map_err(value_error)?;
+        let mut game = Engine::new_fast(rules, record.players, record.seed).map_err(value_error)?;
+        for m in &record.actions {
+            game.apply(m.seat, m.action).map_err(value_error)?;
+        }
+        Ok(Game { game, record: Some(record), fast })
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, bool))> {
+        let record =
+            self.record.as_ref().ok_or_else(|| value_error("a copy of an environment's game cannot be pickled"))?;
+        let json = serde_json::to_string(record).map_err(value_error)?;
+        let restore = py.get_type::<Game>().getattr("_restore")?;
+        Ok((restore, (json, self.fast)))
+    }
+
+    /// Replays a record (the JSON of `record()`, or of the CLI and the server).
+    #[staticmethod]
+    fn replay(json: &str) -> PyResult<Game> {
+        let record: GameRecord = serde_json::from_str(json).map_err(value_error)?;
+        let game = record.replay().map_err(value_error)?;
+        Ok(Game { game, record: Some(record), fast: false })
+    }
+
+    /// The record of this game as JSON: rules, seats, seed and every move (what the CLI and
+    /// the server replay).
+    fn record(&self) -> PyResult<String> {
+        let record =
+            self.record.as_ref().filter(|_| !self.fast).ok_or_else(|| {
+                value_error("only a game dealt with fast=False has a record the CLI and server replay")
+            })?;
+        serde_json::to_string(record).map_err(value_error)
+    }
+
+    /// Applies an action (text such as `"play R7"`, or an index of the action space) for `seat`
+    /// (the player to act by default); returns the events it caused, as JSON texts.
+    #[pyo3(signature = (action, seat = None))]
+    fn apply(&mut self, action: &Bound<'_, PyAny>, seat: Option<usize>) -> PyResult<Vec<String>> {
+        let seat = seat_arg(&self.game, seat)?;
+        let action = self.action_arg(seat, action)?;
+        let events = self.game.apply(seat, action).map_err(value_error)?;
+        if let Some(record) = &mut self.record {
+            record.push(seat, action);
+        }
+        events.iter().map(|e| serde_json::to_string(e).map_err(value_error)).collect()
+    }
+
+    /// The legal actions of `seat` (the player to act by default), as text.
+    #[pyo3(signature = (seat = None))]
+    fn legal_actions(&self, seat: Option<usize>) -> PyResult<Vec<String>> {
+        let seat = seat_arg(&self.game, seat)?;
+        Ok(self.game.legal_actions_for(seat).iter().map(|a| a.to_string()).collect())
+    }
+
+    /// The legal indices of the action space for `seat`; `window` adds `DECLINE`.
+    #[pyo3(signature = (seat = None, window = false))]
+    fn legal_mask<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<usize>,
+        window: bool,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let seat = seat_arg(&self.game, seat)?;
+        let mut mask = vec![0; action::COUNT];
+        legal_mask(&self.game, seat, window, &mut Vec::new(), &mut mask);
+        Ok(PyArray1::from_vec(py, mask))
+    }
+
+    /// The index of an action text in the action space, as `seat` would take it.
+    #[pyo3(signature = (action, seat = None))]
+    fn action_index(&self, action: &str, seat: Option<usize>) -> PyResult<usize> {
+        let seat = seat_arg(&self.game, seat)?;
+        let action: Action = action.parse().map_err(value_error)?;
+        encode(&self.game, seat, action).ok_or_else(|| value_error(format!("'{action}' has no index now")))
+    }
+
+    /// What `seat` may know, as the engine's observation (a dict; `None`: a spectator).
+    #[pyo3(signature = (seat = None))]
+    fn observation<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+        let viewer = seat.map(|s| seat_arg(&self.game, Some(s))).transpose()?;
+        let json = serde_json::to_string(&self.game.observation(viewer)).map_err(value_error)?;
+        py.import("json")?.call_method1("loads", (json,))
+    }
+
+    /// The legal indices of the action space for `seat` on its turn, ascending.
+    #[pyo3(signature = (seat = None))]
+    fn legal_indices(&self, seat: Option<usize>) -> PyResult<Vec<usize>> {
+        let seat = seat_arg(&self.game, seat)?;
+        let mut mask = [0; action::COUNT];
+        legal_mask(&self.game, seat, false, &mut Vec::new(), &mut mask);
+        Ok((0..action::COUNT).filter(|&i| mask[i] != 0).collect())
+    }
+
+    /// The engine's observation of `seat` as JSON text (`None`: a spectator).
+    #[pyo3(signature = (seat = None))]
+    fn observation_json(&self, seat: Option<usize>) -> PyResult<String> {
+        let viewer = seat.map(|s| seat_arg(&self.game, Some(s))).transpose()?;
+        serde_json::to_string(&self.game.observation(viewer)).map_err(value_error)
+    }
+
+    /// RLCard's 4×4×15 planes for `seat`: planes 0–2 mark the kinds held 0, 1 and 2+ times,
+    /// plane 3 the top card; rows are RLCard's colours r, g, b, y, columns its traits (0–9,
+    /// skip, reverse, draw 2, wild, wild draw 4). A wild in hand marks every row; a wild on top
+    /// marks the colour in play (every row while a first-card wild waits for one).
+    fn rlcard_planes<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray3<i64>>> {
+        const ROW: [usize; 4] = [0, 3, 1, 2]; // red, yellow, green, blue → r, g, b, y
+        let seat = seat_arg(&self.game, Some(seat))?;
+        let mut counts = [[0u8; 15]; 4];
+        for &card in self.game.hand(seat) {
+            match card.color() {
+                Some(c) => counts[ROW[c.index()]][card.face_index()] += 1,
+                None => counts.iter_mut().for_each(|row| row[card.face_index()] += 1),
+            }
+        }
+        let mut planes = ndarray::Array3::<i64>::zeros((4, 4, 15));
+        for (r, row) in counts.iter().enumerate() {
+            for (t, &n) in row.iter().enumerate() {
+                planes[[usize::from(n.min(2)), r, t]] = 1;
+            }
+        }
+        let top = self.game.top();
+        match top.color() {
+            Some(c) => planes[[3, ROW[c.index()], top.face_index()]] = 1,
+            None if self.game.phase() == uno::Phase::ChooseColor => {
+                (0..4).for_each(|r| planes[[3, r, top.face_index()]] = 1);
+            }
+            None => planes[[3, ROW[self.game.color().index()], top.face_index()]] = 1,
+        }
+        Ok(PyArray3::from_owned_array(py, planes))
+    }
+
+    /// What `seat` may know, as the environment's observation vector.
+    #[pyo3(signature = (seat = None, window = false))]
+    fn observation_vector<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<usize>,
+        window: bool,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = seat_arg(&self.game, seat)?;
+        let mut out = vec![0.0; obs::SIZE];
+        write_observation(&self.game, seat, window, &mut out);
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.game.players()
+    }
+    #[getter]
+    fn current(&self) -> usize {
+        self.game.current().index()
+    }
+    #[getter]
+    fn phase(&self) -> PyResult<String> {
+        let value = serde_json::to_value(self.game.phase()).map_err(value_error)?;
+        Ok(value.get("phase").and_then(|p| p.as_str()).unwrap_or_default().to_string())
+    }
+    #[getter]
+    fn rules_name(&self) -> String {
+        self.game.rules().name().to_string()
+    }
+    /// Each seat's hand, as card texts (the whole truth: for referees and tests, not agents).
+    fn hands(&self) -> Vec<Vec<String>> {
+        self.game.hands().iter().map(|h| h.iter().map(|c| c.to_string()).collect()).collect()
+    }
+    fn is_round_over(&self) -> bool {
+        self.game.is_round_over()
+    }
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+    fn round_winner(&self) -> Option<usize> {
+        self.game.round_winner().map(|s| s.index())
+    }
+    /// Each seat's reward for a finished round (+1 winner, -1 others, 0 without a winner).
+    fn round_rewards(&self) -> Vec<f32> {
+        let mut r = vec![0.0; self.game.players()];
+        if self.game.is_round_over() {
+            uno_env::round_rewards(&self.game, &mut r);
+        }
+        r
+    }
+    fn state_hash(&self) -> u64 {
+        self.game.state_hash()
+    }
+    fn copy(&self) -> Game {
+        self.clone()
+    }
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyDict>) -> Game {
+        self.clone()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(rules={:?}, players={}, current={}, phase={:?})",
+            self.game.rules().name(),
+            self.game.players(),
+            self.game.current().index(),
+            self.game.phase()
+        )
+    }
+}
+
+/// One of the project's bots, named as the CLI names it; call it with a game to get its action.
+#[pyclass(module = "tabletop._core", unsendable)]
+struct Bot {
+    bot: Box<dyn EngineBot>,
+    name: String,
+}
+
+#[pymethods]
+impl Bot {
+    #[new]
+    #[pyo3(signature = (name = "random", seed = 0))]
+    fn new(name: &str, seed: u64) -> PyResult<Bot> {
+        let spec: BotSpec = name.parse().map_err(value_error)?;
+        Ok(Bot { bot: spec.build(seed), name: spec.to_string() })
+    }
+
+    /// The action this bot takes for `seat` (the player to act by default), as text.
+    #[pyo3(signature = (game, seat = None))]
+    fn __call__(&mut self, game: &Game, seat: Option<usize>) -> PyResult<String> {
+        let seat = seat_arg(&game.game, seat)?;
+        if game.game.legal_actions_for(seat).is_empty() {
+            return Err(value_error(format!("seat {} has nothing to do", seat.index())));
+        }
+        self.bot.set_rules(game.game.rules_arc());
+        Ok(self.bot.choose_view(&game.game.view(seat)).to_string())
+    }
+
+    /// The same decision as an index of the action space.
+    #[pyo3(signature = (game, seat = None))]
+    fn act_index(&mut self, game: &Game, seat: Option<usize>) -> PyResult<usize> {
+        let text = self.__call__(game, seat)?;
+        let seat = seat_arg(&game.game, seat)?;
+        let action: Action = text.parse().map_err(value_error)?;
+        encode(&game.game, seat, action).ok_or_else(|| value_error(format!("'{action}' has no index")))
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.bot.reseed(seed);
+    }
+
+    #[getter]
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+}
+
+/// The name of each action index.
+#[pyfunction]
+fn action_names() -> Vec<String> {
+    (0..action::COUNT).map(|i| uno_env::action_name(i).unwrap_or_default()).collect()
+}
+
+/// The deal seed of episode `episode` of environment `env` in a vector env seeded `seed`.
+#[pyfunction]
+fn episode_seed(seed: u64, env: u64, episode: u64) -> u64 {
+    uno_env::episode_seed(seed, env, episode)
+}
+
+/// The observation layout: block name → (offset, length).
+#[pyfunction]
+fn observation_layout() -> Vec<(&'static str, usize, usize)> {
+    use uno_env::space::{COLORS, KINDS};
+    vec![
+        ("hand", obs::HAND, KINDS),
+        ("top", obs::TOP, KINDS),
+        ("color", obs::COLOR, COLORS),
+        ("hand_sizes", obs::HAND_SIZES, MAX_SEATS),
+        ("uno_called", obs::UNO_CALLED, MAX_SEATS),
+        ("uno_exposed", obs::UNO_EXPOSED, MAX_SEATS),
+        ("seated", obs::SEATED, MAX_SEATS),
+        ("current", obs::CURRENT, MAX_SEATS),
+        ("direction", obs::DIRECTION, 1),
+        ("pending", obs::PENDING, 1),
+        ("phase", obs::PHASE, obs::PHASES),
+        ("role", obs::ROLE, 2),
+        ("drawn", obs::DRAWN, KINDS),
+        ("discard", obs::DISCARD, KINDS),
+        ("draw_pile", obs::DRAW_PILE, 1),
+    ]
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<UnoVecEnv>()?;
+    m.add_class::<Game>()?;
+    m.add_class::<Bot>()?;
+    m.add_function(wrap_pyfunction!(action_names, m)?)?;
+    m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(observation_layout, m)?)?;
+    m.add("OBS_SIZE", obs::SIZE)?;
+    m.add("NUM_ACTIONS", action::COUNT)?;
+    m.add("MAX_SEATS", MAX_SEATS)?;
+    m.add("DECLINE", action::DECLINE)?;
+    m.add("PRESET_NAMES", uno::PRESET_NAMES.to_vec())?;
+    m.add("BOT_NAMES", uno_bots::BOT_NAMES.to_vec())?;
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! UNO as a reinforcement-learning environment, batched, with no Python in it.
+//!
+//! * [`space`]: the fixed action space and observation layout, the same for every rule set;
+//! * [`mapping`]: the one place that turns action indices into engine actions and back;
+//! * [`observe`]: what a seat may know, as a vector;
+//! * [`vec_env`]: `N` rounds stepped together, bots playing inside, learners deciding, seeded per
+//!   environment and episode so the games do not depend on the batch size.
+//!
+//! The Python package (`crates/py`, `python/`) wraps [`VecEnv`]; `docs/python.md` documents the
+//! spaces and the reaction windows for its users.
+//!
+//! ## Reaction windows
+//! Some actions are taken out of turn: a jump-in, a late UNO call for oneself, a catch. Before
+//! the player to act moves, each learner seat that has such an action (a false call alone does
+//! not count) decides in a *window*, in seat order after the current player: its mask holds its
+//! out-of-turn actions and `DECLINE`. Declining lets the window go by until the next engine
+//! action. Bots act only on their turns, as they do everywhere in the project.
+
+pub mod mapping;
+pub mod observe;
+pub mod space;
+pub mod vec_env;
+
+pub use space::{action, action_name, obs, MAX_SEATS};
+pub use vec_env::{
+    bot_seed, episode_seed, round_rewards, Buffers, EnvConfig, EnvError, OwnedBuffers, VecEnv, DEFAULT_MAX_ACTIONS,
+};

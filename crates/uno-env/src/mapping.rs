@@ -1,0 +1,167 @@
+//! The one place that maps the fixed action space onto the engine's `uno::Action`.
+//!
+//! The engine has a single `Action::CallUno` whose meaning the state decides (a call for
+//! oneself, a catch of the exposed seat, or, under a false-call penalty, a false call). The
+//! action space already separates the intents: `CALL_UNO` is legal exactly when the call would be
+//! one's own, `CATCH + k - 1` exactly when it would catch the seat at offset `k`. A false call is
+//! a catch of a seat that was not exposed, so when the call would be false every `CATCH` entry of
+//! an existing seat is legal and means it. When the engine splits the call into "own" and
+//! "catch seat N", only [`decode`] and [`uno_intent`] change.
+
+use uno::game::Game;
+use uno::{Action, Card, Color, Phase, Seat};
+
+use crate::space::{action as a, COLORED_KINDS, COLORS, MAX_SEATS};
+
+/// What a call of UNO by a seat would mean now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnoIntent {
+    /// The call is not legal.
+    None,
+    /// A call for oneself.
+    Own,
+    /// A catch of this seat.
+    Catch(Seat),
+    /// A call with no one to catch, which the rules punish.
+    False,
+}
+
+/// What `CallUno` by `seat` would mean in `game`.
+pub fn uno_intent(game: &Game, seat: Seat) -> UnoIntent {
+    if game.check(seat, Action::CallUno).is_err() {
+        return UnoIntent::None;
+    }
+    if game.view(seat).can_call_own_uno() {
+        return UnoIntent::Own;
+    }
+    match game.uno_exposed() {
+        Some(v) if v != seat => UnoIntent::Catch(v),
+        _ => UnoIntent::False,
+    }
+}
+
+/// The seat at relative offset `k` from `seat`.
+pub fn seat_at(game: &Game, seat: Seat, k: usize) -> Option<Seat> {
+    (k < game.players()).then(|| Seat(((seat.index() + k) % game.players()) as u8))
+}
+
+/// The relative offset of `other` seen from `seat`.
+pub fn offset_of(game: &Game, seat: Seat, other: Seat) -> usize {
+    (other.index() + game.players() - seat.index()) % game.players()
+}
+
+/// The engine action an index stands for when `seat` takes it, or `None` for `DECLINE`, an index
+/// out of range, or a catch/UNO entry whose intent does not match the state. The action may
+/// still be illegal: [`is_legal`] says.
+pub fn decode(game: &Game, seat: Seat, index: usize) -> Option<Action> {
+    let color = |c: usize| Color::from_index(c);
+    match index {
+        i if i < a::PLAY_WILD => Some(Action::Play { card: Card::from_index(i)?, color: None }),
+        i if i < a::PLAY_WILD_DRAW_FOUR => Some(Action::Play { card: Card::WILD, color: color(i - a::PLAY_WILD) }),
+        i if i < a::DRAW => Some(Action::Play { card: Card::WILD_DRAW_FOUR, color: color(i - a::PLAY_WILD_DRAW_FOUR) }),
+        a::DRAW => Some(Action::Draw),
+        a::PASS => Some(Action::Pass),
+        a::CALL_UNO => (uno_intent(game, seat) == UnoIntent::Own).then_some(Action::CallUno),
+        i if i < a::CHALLENGE => {
+            let target = seat_at(game, seat, i - a::CATCH + 1)?;
+            match uno_intent(game, seat) {
+                UnoIntent::Catch(v) if v == target => Some(Action::CallUno),
+                UnoIntent::False => Some(Action::CallUno),
+                _ => None,
+            }
+        }
+        a::CHALLENGE => Some(Action::Challenge),
+        a::ACCEPT => Some(Action::Accept),
+        i if i < a::SWAP => Some(Action::DeclareColor { color: color(i - a::DECLARE_COLOR)? }),
+        i if i < a::DECLINE => Some(Action::SwapHands { with: seat_at(game, seat, i - a::SWAP + 1)? }),
+        _ => None,
+    }
+}
+
+/// Whether `seat` may take action `index` now; `window` says whether it decides in a reaction
+/// window (where `DECLINE` is legal) rather than on its turn.
+pub fn is_legal(game: &Game, seat: Seat, window: bool, index: usize) -> bool {
+    if index == a::DECLINE {
+        return window;
+    }
+    decode(game, seat, index).is_some_and(|action| game.check(seat, action).is_ok())
+}
+
+/// Fills `mask` (length `action::COUNT`) with 1 for every legal index, 0 elsewhere.
+pub fn legal_mask(game: &Game, seat: Seat, window: bool, legal: &mut Vec<Action>, mask: &mut [i8]) {
+    mask.fill(0);
+    game.legal_actions_into(seat, legal);
+    for &action in legal.iter() {
+        match action {
+            Action::Play { card, color } => {
+                let i = match (card.is_wild(), color) {
+                    (false, _) => card.index(),
+                    (true, Some(c)) if card == Card::WILD => a::PLAY_WILD + c.index(),
+                    (true, Some(c)) => a::PLAY_WILD_DRAW_FOUR + c.index(),
+                    (true, None) => continue,
+                };
+                mask[i] = 1;
+            }
+            Action::Draw => mask[a::DRAW] = 1,
+            Action::Pass => mask[a::PASS] = 1,
+            Action::Challenge => mask[a::CHALLENGE] = 1,
+            Action::Accept => mask[a::ACCEPT] = 1,
+            Action::DeclareColor { color } => mask[a::DECLARE_COLOR + color.index()] = 1,
+            Action::SwapHands { with } => mask[a::SWAP + offset_of(game, seat, with) - 1] = 1,
+            Action::CallUno => match uno_intent(game, seat) {
+                UnoIntent::Own => mask[a::CALL_UNO] = 1,
+                UnoIntent::Catch(v) => mask[a::CATCH + offset_of(game, seat, v) - 1] = 1,
+                UnoIntent::False => {
+                    for k in 1..game.players().min(MAX_SEATS) {
+                        mask[a::CATCH + k - 1] = 1;
+                    }
+                }
+                UnoIntent::None => {}
+            },
+            // Rounds are episodes: the environment deals anew instead of asking for this.
+            Action::NextRound => {}
+        }
+    }
+    if window {
+        mask[a::DECLINE] = 1;
+    }
+}
+
+/// Whether `seat`, whose turn it is not, has something to react with now: a jump-in, its own
+/// late UNO call, or a catch. A false call alone opens no window (it can only cost cards).
+pub fn has_reaction(game: &Game, seat: Seat) -> bool {
+    if seat == game.current() || game.is_round_over() || game.phase() != Phase::Play && game.uno_exposed().is_none() {
+        return false;
+    }
+    if matches!(uno_intent(game, seat), UnoIntent::Own | UnoIntent::Catch(_)) {
+        return true;
+    }
+    let top = game.top();
+    !top.is_wild() && game.check(seat, Action::Play { card: top, color: None }).is_ok()
+}
+
+/// The index an engine action takes in the space for `seat` (the first, for a false call).
+pub fn encode(game: &Game, seat: Seat, action: Action) -> Option<usize> {
+    let i = match action {
+        Action::Play { card, color } if !card.is_wild() => color.is_none().then_some(card.index())?,
+        Action::Play { card, color } => {
+            let base = if card == Card::WILD { a::PLAY_WILD } else { a::PLAY_WILD_DRAW_FOUR };
+            base + color?.index()
+        }
+        Action::Draw => a::DRAW,
+        Action::Pass => a::PASS,
+        Action::Challenge => a::CHALLENGE,
+        Action::Accept => a::ACCEPT,
+        Action::DeclareColor { color } => a::DECLARE_COLOR + color.index(),
+        Action::SwapHands { with } => a::SWAP + offset_of(game, seat, with).checked_sub(1)?,
+        Action::CallUno => match uno_intent(game, seat) {
+            UnoIntent::Own => a::CALL_UNO,
+            UnoIntent::Catch(v) => a::CATCH + offset_of(game, seat, v) - 1,
+            UnoIntent::False => a::CATCH,
+            UnoIntent::None => return None,
+        },
+        Action::NextRound => return None,
+    };
+    debug_assert!(i < a::COUNT && COLORED_KINDS + 2 * COLORS == a::DRAW);
+    Some(i)
+}

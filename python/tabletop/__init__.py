@@ -1,0 +1,30 @@
+"""tabletop: full-rules UNO for reinforcement learning.
+
+The engine and the batched environment are Rust (``tabletop._core``); this package adds the
+ecosystem adapters:
+
+* ``tabletop.uno``: ``Game``, ``Bot``, ``UnoVecEnv`` and the action/observation spaces;
+* ``tabletop.envs``: Gymnasium's single-agent ``UnoEnv`` (id ``tabletop/Uno-v0``) and
+  ``UnoVectorEnv``;
+* ``tabletop.pettingzoo.uno_v0``: the PettingZoo AEC environment;
+* ``tabletop.rlcard``: an RLCard-compatible ``UnoEnv``;
+* ``tabletop.openspiel``: an OpenSpiel Python game (``python_tabletop_uno``).
+
+See docs/python.md in the repository for the spaces, the reaction windows and the figures.
+"""
+
+from ._core import BOT_NAMES, NUM_ACTIONS, OBS_SIZE, PRESET_NAMES, Bot, Game, UnoVecEnv
+
+__all__ = ["BOT_NAMES", "NUM_ACTIONS", "OBS_SIZE", "PRESET_NAMES", "Bot", "Game", "UnoVecEnv"]
+__version__ = "0.1.0"
+
+try:  # Gymnasium is optional: register the environment ids when it is there.
+    import gymnasium as _gym
+except ImportError:  # pragma: no cover - exercised only without gymnasium
+    _gym = None
+if _gym is not None and "tabletop/Uno-v0" not in _gym.registry:
+    _gym.register(
+        id="tabletop/Uno-v0",
+        entry_point="tabletop.envs:UnoEnv",
+        vector_entry_point="tabletop.envs:UnoVectorEnv",
+    )

@@ -1,0 +1,287 @@
+"""UNO as a PettingZoo environment, every seat an agent (``player_0`` …).
+
+The game runs in **cycles**, PettingZoo's unit of time: in each cycle the player to act takes
+its turn, then every other agent, in seat order after it, is selected once for a *reaction
+window* (a catch, a late UNO call for itself, a jump-in, or ``DECLINE``; an agent whose turn
+is next can only decline). So every agent is selected exactly once per cycle, and
+``max_cycles`` truncates the episode after that many cycles. ``parallel_env`` runs the same
+cycle with every agent's action submitted at once (the reactions are judged against the state
+after the turn, in seat order).
+
+Observations are ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``;
+the mask is all zero for an agent that is not selected. One round per episode: the winner
+gets +1, the others -1 (0 for all when the round ends without a winner).
+
+An illegal action (``illegal_action="penalty"``, the default, so that unmasked random
+agents can run) is refused: nothing changes, the agent's reward is ``illegal_reward``, its
+``info["illegal_action"]`` is true and the selection moves on as if it had declined.
+``illegal_action="raise"`` raises ``ValueError`` instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from .._core import DECLINE, NUM_ACTIONS, OBS_SIZE, Game, episode_seed
+
+OBS_HIGH = 1000.0
+
+
+def env(**kwargs):
+    """The AEC environment (PettingZoo's usual entry point)."""
+    return raw_env(**kwargs)
+
+
+def parallel_env(**kwargs):
+    """The parallel environment: one cycle per step."""
+    return UnoParallelEnv(**kwargs)
+
+
+def _spaces(players):
+    agents = [f"player_{i}" for i in range(players)]
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, OBS_HIGH, shape=(OBS_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
+    return agents, {a: obs for a in agents}, {a: spaces.Discrete(NUM_ACTIONS) for a in agents}
+
+
+class _Table:
+    """The game and its cycle, shared by the AEC and parallel environments."""
+
+    def __init__(self, rules, players, max_actions, illegal_action, illegal_reward):
+        if illegal_action not in ("penalty", "raise"):
+            raise ValueError("illegal_action must be 'penalty' or 'raise'")
+        self.rules = rules
+        self.players = players
+        self.max_actions = max_actions
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        Game(rules, players, 0, fast=True)  # refuses a table the rules do not allow, early
+        self.seed = None
+        self.episode = 0
+        self.game = None
+
+    def deal(self, seed):
+        if seed is not None:
+            self.seed, self.episode = int(seed), 0
+        elif self.seed is None:
+            self.seed, self.episode = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]), 0
+        else:
+            self.episode += 1
+        self.game = Game(self.rules, self.players, episode_seed(self.seed, 0, self.episode), fast=True)
+        self.actions = 0
+        self.start_cycle()
+
+    def start_cycle(self):
+        turn = self.game.current
+        self.order = [(turn + k) % self.players for k in range(self.players)]
+        self.position = 0
+
+    @property
+    def selected(self):
+        return self.order[self.position]
+
+    def is_window(self, seat):
+        return seat != self.order[0] or self.position > 0
+
+    def mask(self, seat):
+        """The legal actions of ``seat`` at its selection now."""
+        if self.position == 0 and seat == self.order[0]:
+            return self.game.legal_mask(seat)
+        if seat == self.game.current:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask[DECLINE] = 1
+            return mask
+        return self.game.legal_mask(seat, window=True)
+
+    def observation(self, seat, selected):
+        window = self.is_window(seat) if selected else seat != self.game.current
+        obs = self.game.observation_vector(seat, window)
+        mask = self.mask(seat) if selected else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def act(self, seat, action):
+        """Applies ``seat``'s action at its selection; returns whether it was legal."""
+        a = int(action)
+        legal = 0 <= a < NUM_ACTIONS and self.mask(seat)[a] == 1
+        if not legal:
+            if self.illegal_action == "raise":
+                raise ValueError(f"action {a} is not legal for player {seat} now")
+            return False
+        if a != DECLINE:
+            self.game.apply(a, seat)
+            self.actions += 1
+        return True
+
+    def advance(self):
+        """Moves to the next selection; returns True when a cycle ended."""
+        self.position += 1
+        if self.position == self.players:
+            self.start_cycle()
+            return True
+        return False
+
+    def over(self):
+        return self.game.is_round_over()
+
+    def capped(self):
+        return self.actions >= self.max_actions
+
+
+class raw_env(AECEnv):
+    metadata = {"render_modes": ["ansi"], "name": "tabletop_uno_v0", "is_parallelizable": True}
+
+    def __init__(
+        self,
+        rules="official",
+        players=4,
+        max_cycles=None,
+        max_actions=10_000,
+        illegal_action="penalty",
+        illegal_reward=-0.01,
+        render_mode=None,
+    ):
+        super().__init__()
+        self._table = _Table(rules, players, max_actions, illegal_action, illegal_reward)
+        self.possible_agents, self.observation_spaces, self.action_spaces = _spaces(players)
+        self.agents = []
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        t = self._table
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        selected = agent == self.agent_selection and not done
+        return t.observation(seat, selected)
+
+    def reset(self, seed=None, options=None):
+        self._table.deal(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._cycles = 0
+        self.agent_selection = self.possible_agents[self._table.selected]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        t = self._table
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        legal = t.act(seat, action)
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent]["illegal_action"] = not legal
+        if not legal:
+            self.rewards[agent] = t.illegal_reward
+        if t.over():
+            for i, r in enumerate(t.game.round_rewards()):
+                self.rewards[self.possible_agents[i]] += r
+            self.terminations = {a: True for a in self.agents}
+        else:
+            if t.advance():
+                self._cycles += 1
+            if t.capped() or (self.max_cycles is not None and self._cycles >= self.max_cycles):
+                self.truncations = {a: True for a in self.agents}
+            self.agent_selection = self.possible_agents[t.selected]
+        self._accumulate_rewards()
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return repr(self._table.game)
+        return None
+
+    def close(self):
+        pass
+
+
+class UnoParallelEnv(ParallelEnv):
+    metadata = {"render_modes": ["ansi"], "name": "tabletop_uno_v0"}
+
+    def __init__(
+        self,
+        rules="official",
+        players=4,
+        max_cycles=None,
+        max_actions=10_000,
+        illegal_action="penalty",
+        illegal_reward=-0.01,
+        render_mode=None,
+    ):
+        self._table = _Table(rules, players, max_actions, illegal_action, illegal_reward)
+        self.possible_agents, self.observation_spaces, self.action_spaces = _spaces(players)
+        self.agents = []
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def _observations(self):
+        t = self._table
+        out = {}
+        for agent in self.agents:
+            seat = self.possible_agents.index(agent)
+            out[agent] = t.observation(seat, True)
+        return out
+
+    def reset(self, seed=None, options=None):
+        self._table.deal(seed)
+        self.agents = self.possible_agents[:]
+        self._cycles = 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions):
+        t = self._table
+        rewards = {a: 0.0 for a in self.agents}
+        infos = {a: {} for a in self.agents}
+        for _ in range(t.players):
+            seat = t.selected
+            agent = self.possible_agents[seat]
+            legal = t.act(seat, actions.get(agent, DECLINE)) if not t.over() else True
+            infos[agent]["illegal_action"] = not legal
+            if not legal:
+                rewards[agent] += t.illegal_reward
+            t.advance()
+        self._cycles += 1
+        over = t.over()
+        if over:
+            for i, r in enumerate(t.game.round_rewards()):
+                rewards[self.possible_agents[i]] += r
+        else:
+            t.start_cycle()
+        cut = not over and (t.capped() or (self.max_cycles is not None and self._cycles >= self.max_cycles))
+        observations = self._observations()
+        terminations = {a: over for a in self.agents}
+        truncations = {a: cut for a in self.agents}
+        if over or cut:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return repr(self._table.game)
+        return None
+
+    def close(self):
+        pass

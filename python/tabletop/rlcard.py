@@ -1,0 +1,255 @@
+"""An RLCard-compatible UNO environment: change ``import rlcard`` to
+``from tabletop import rlcard`` and an RLCard script runs on the full rules.
+
+Same surface as ``rlcard.envs.uno.UnoEnv``: ``reset() -> (state, player_id)``,
+``step(action, raw_action=False) -> (state, player_id)``, ``run``, ``get_payoffs``,
+``get_state``, ``is_over``, ``get_player_id``, ``set_agents``, ``step_back`` (with
+``allow_step_back``), ``get_perfect_information``, ``seed``. A state is a dict with ``obs``
+(RLCard's 4×4×15 planes), ``legal_actions`` (an ordered dict of action ids), ``raw_obs`` (the
+engine's observation), ``raw_legal_actions`` (action texts) and ``action_record``.
+
+Where it differs from RLCard (by design: RLCard simplifies the rules):
+
+* the action space is tabletop's ``NUM_ACTIONS`` (88) entries, not RLCard's 61: own UNO call,
+  catches, challenge/accept, first-card colour and 7–0 swaps are decisions too;
+* ``game_num_players`` is honoured (RLCard plays 2 whatever it is asked);
+* an illegal action raises ``ValueError`` (RLCard replaces it by a random legal one);
+* seeding is per environment (``config["seed"]``), never through global generators;
+* decisions are taken in turn only: out-of-turn catches and jump-ins are not offered here
+  (the Gymnasium and PettingZoo environments model them as reaction windows);
+* an episode is capped at ``max_actions`` engine actions; a capped or blocked round pays 0;
+* RLCard's removed ``single_agent_mode`` is not provided.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+
+import numpy as np
+
+from ._core import NUM_ACTIONS, Game, episode_seed
+from .uno import ACTION_NAMES
+
+# RLCard's plane layout: colours r, g, b, y; traits 0-9, skip, reverse, draw_2, wild, wild_draw_4.
+_RLCARD_COLOR_ROW = {"R": 0, "G": 1, "B": 2, "Y": 3}
+_COLOR_LETTER = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
+_TRAIT = {str(d): d for d in range(10)}
+_TRAIT.update({"S": 10, "R": 11, "D2": 12})
+
+
+def _trait_cells(card, color_in_play=None):
+    """The (row, trait) cells a card text marks in RLCard's planes."""
+    if card.startswith("W"):
+        trait = 14 if card in ("W4", "WD4") else 13
+        if color_in_play is not None:
+            return [(_RLCARD_COLOR_ROW[color_in_play], trait)]
+        return [(row, trait) for row in range(4)]
+    return [(_RLCARD_COLOR_ROW[card[0]], _TRAIT[card[1:]])]
+
+
+def encode_planes(hand, top, color_in_play):
+    """RLCard's 4×4×15 observation from card texts: planes 0-2 hold the kinds held 0, 1 and 2+
+    times, plane 3 the top card (a wild on top marks the colour in play). ``state["obs"]`` is the
+    same, computed in Rust by ``Game.rlcard_planes``; the tests compare the two."""
+    counts = np.zeros((4, 15), dtype=np.int64)
+    for card in hand:
+        for row, trait in _trait_cells(card):
+            counts[row, trait] += 1
+    planes = np.zeros((4, 4, 15), dtype=np.int64)
+    planes[0] = counts == 0
+    planes[1] = counts == 1
+    planes[2] = counts >= 2
+    for row, trait in _trait_cells(top, _COLOR_LETTER.get(color_in_play)):
+        planes[3, row, trait] = 1
+    return planes
+
+
+class RawObs(Mapping):
+    """The engine's observation, decoded from its JSON on first use (most steps never read it)."""
+
+    __slots__ = ("_json", "_dict")
+
+    def __init__(self, text):
+        self._json = text
+        self._dict = None
+
+    def _data(self):
+        if self._dict is None:
+            self._dict = json.loads(self._json)
+        return self._dict
+
+    def __getitem__(self, key):
+        return self._data()[key]
+
+    def __iter__(self):
+        return iter(self._data())
+
+    def __len__(self):
+        return len(self._data())
+
+    def __repr__(self):
+        return repr(self._data())
+
+
+class UnoEnv:
+    """RLCard's UNO environment surface over the full-rules engine."""
+
+    name = "uno"
+
+    def __init__(self, config=None):
+        config = dict(config or {})
+        self.num_players = int(config.get("game_num_players", 2))
+        self.rules = config.get("rules", "official")
+        self.allow_step_back = bool(config.get("allow_step_back", False))
+        self.max_actions = int(config.get("max_actions", 10_000))
+        self.num_actions = NUM_ACTIONS
+        self.state_shape = [[4, 4, 15] for _ in range(self.num_players)]
+        self.action_shape = [None for _ in range(self.num_players)]
+        # RLCard 0.x names.
+        self.player_num = self.num_players
+        self.action_num = self.num_actions
+        self.agents = None
+        self.seed(config.get("seed"))
+        self.game = Game(self.rules, self.num_players, 0, fast=True)
+        self._history = []
+        self._actions = 0
+        self.action_recorder = []
+
+    def seed(self, seed=None):
+        """Seeds this environment's episodes (``None``: fresh entropy)."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._seed = int(seed)
+        self._episode = 0
+        return self._seed
+
+    def set_agents(self, agents):
+        self.agents = agents
+
+    def reset(self):
+        self.game = Game(self.rules, self.num_players, episode_seed(self._seed, 0, self._episode), fast=True)
+        self._episode += 1
+        self._history = []
+        self._actions = 0
+        self.action_recorder = []
+        self._legal = set(self._get_legal_actions())
+        player = self.get_player_id()
+        return self.get_state(player), player
+
+    def _get_legal_actions(self):
+        return self.game.legal_indices()
+
+    def _decode_action(self, action_id):
+        return ACTION_NAMES[action_id]
+
+    def step(self, action, raw_action=False):
+        player = self.get_player_id()
+        if self.is_over():
+            raise ValueError("the round is over: call reset()")
+        if raw_action:
+            index = self.game.action_index(action)
+        else:
+            index = int(action)
+        if index not in self._legal:
+            raise ValueError(f"action {action!r} is not legal for player {player} now")
+        if self.allow_step_back:
+            # A copy replays its moves: step_back is for debugging and search, not for speed.
+            self._history.append((self.game.copy(), self._actions, len(self.action_recorder)))
+        self.action_recorder.append((player, ACTION_NAMES[index]))
+        self.game.apply(index)
+        self._actions += 1
+        next_player = self.get_player_id()
+        return self.get_state(next_player), next_player
+
+    def step_back(self):
+        if not self.allow_step_back:
+            raise Exception("step_back is off: make the environment with config {'allow_step_back': True}")
+        if not self._history:
+            return False
+        self.game, self._actions, recorded = self._history.pop()
+        del self.action_recorder[recorded:]
+        self._legal = set(self._get_legal_actions())
+        player = self.get_player_id()
+        return self.get_state(player), player
+
+    def is_over(self):
+        return self.game.is_round_over() or self._actions >= self.max_actions
+
+    def get_player_id(self):
+        return self.game.current
+
+    def get_state(self, player_id):
+        own = player_id == self.game.current and not self.is_over()
+        legal = self._get_legal_actions() if own else []
+        if own:
+            self._legal = set(legal)
+        return {
+            "obs": self.game.rlcard_planes(player_id),
+            "legal_actions": OrderedDict((i, None) for i in legal),
+            "raw_obs": RawObs(self.game.observation_json(player_id)),
+            "raw_legal_actions": [ACTION_NAMES[i] for i in legal],
+            "action_record": self.action_recorder,
+        }
+
+    def get_payoffs(self):
+        if self.game.is_round_over():
+            return np.array(self.game.round_rewards())
+        return np.zeros(self.num_players)
+
+    def get_perfect_information(self):
+        raw = self.game.observation(None)
+        return {
+            "num_players": self.num_players,
+            "hand_cards": self.game.hands(),
+            "played_cards": raw["discard"],
+            "target": raw["top"],
+            "color": raw["color"],
+            "current_player": self.game.current,
+            "legal_actions": [ACTION_NAMES[i] for i in self._get_legal_actions()],
+        }
+
+    def run(self, is_training=False):
+        """Plays one round with ``set_agents``' agents; returns (trajectories, payoffs)."""
+        trajectories = [[] for _ in range(self.num_players)]
+        state, player = self.reset()
+        trajectories[player].append(state)
+        while not self.is_over():
+            agent = self.agents[player]
+            if is_training:
+                action = agent.step(state)
+            else:
+                action, _ = agent.eval_step(state)
+            state, next_player = self.step(action, getattr(agent, "use_raw", False))
+            trajectories[player].append(action)
+            player = next_player
+            if not self.is_over():
+                trajectories[player].append(state)
+        for p in range(self.num_players):
+            trajectories[p].append(self.get_state(p))
+        return trajectories, self.get_payoffs()
+
+
+class RandomAgent:
+    """RLCard's random agent, seeded: a uniformly random legal action id."""
+
+    use_raw = False
+
+    def __init__(self, num_actions, seed=None):
+        self.num_actions = num_actions
+        self._rng = np.random.default_rng(seed)
+
+    def step(self, state):
+        legal = list(state["legal_actions"].keys())
+        return legal[int(self._rng.integers(len(legal)))]
+
+    def eval_step(self, state):
+        return self.step(state), {}
+
+
+def make(env_id, config=None):
+    """``rlcard.make`` for ``"uno"``."""
+    if env_id != "uno":
+        raise ValueError(f"unknown environment '{env_id}' (tabletop provides 'uno')")
+    return UnoEnv(config)

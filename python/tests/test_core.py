@@ -1,0 +1,167 @@
+"""The Rust core from Python: arrays filled in place, refusals, seeding, parity with the engine."""
+
+import copy
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+from conftest import pick
+from tabletop.uno import (
+    ACTION_NAMES,
+    DECLINE,
+    NUM_ACTIONS,
+    OBS_LAYOUT,
+    OBS_SIZE,
+    PRESET_NAMES,
+    Bot,
+    Game,
+    UnoVecEnv,
+    episode_seed,
+    play_round,
+)
+
+
+def test_spaces_are_documented_sizes():
+    assert NUM_ACTIONS == len(ACTION_NAMES) == 88
+    assert OBS_SIZE == 282
+    offset, length = OBS_LAYOUT["draw_pile"]
+    assert offset + length == OBS_SIZE
+    assert ACTION_NAMES[DECLINE] == "decline"
+
+
+def test_step_fills_the_same_arrays_in_place(rng):
+    env = UnoVecEnv(8, players=4, seed=3)
+    env.reset()
+    obs, mask, reward, seat = env.obs, env.mask, env.reward, env.seat
+    assert obs.shape == (8, OBS_SIZE) and obs.dtype == np.float32
+    assert mask.shape == (8, NUM_ACTIONS) and mask.dtype == np.int8
+    assert env.terminated.dtype == np.bool_ and seat.dtype == np.int32
+    before = obs.copy()
+    env.step(np.array([pick(m, rng) for m in mask], dtype=np.int64))
+    assert env.obs is not None and np.shares_memory(env.obs, obs)
+    assert np.shares_memory(env.mask, mask) and np.shares_memory(env.reward, reward)
+    assert not np.array_equal(before, obs), "the step wrote into the array the caller holds"
+    assert (mask.sum(axis=1) > 0).all()
+
+
+def test_an_illegal_action_raises_and_changes_nothing():
+    env = UnoVecEnv(2, seed=1)
+    env.reset()
+    mask = env.mask.copy()
+    obs = env.obs.copy()
+    legal0 = int(np.flatnonzero(mask[0])[0])
+    illegal1 = int(np.flatnonzero(mask[1] == 0)[0])
+    with pytest.raises(ValueError, match="environment 1: action"):
+        env.step(np.array([legal0, illegal1], dtype=np.int64))
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(np.array([legal0, 999], dtype=np.int64))
+    with pytest.raises(ValueError, match="expected 2 actions"):
+        env.step(np.array([legal0], dtype=np.int64))
+    assert np.array_equal(env.mask, mask) and np.array_equal(env.obs, obs)
+
+
+def test_bad_setups_are_refused_with_their_reason():
+    with pytest.raises(ValueError, match="unknown preset"):
+        UnoVecEnv(1, rules="nope")
+    with pytest.raises(ValueError, match="unknown bot"):
+        UnoVecEnv(1, opponents=["nobody"])
+    with pytest.raises(ValueError, match="learner seat 7"):
+        UnoVecEnv(1, players=4, learner_seats=[7])
+    with pytest.raises(ValueError, match="players"):
+        UnoVecEnv(1, players=11)
+
+
+def _trajectory(n, steps, seed):
+    env = UnoVecEnv(n, players=4, seed=seed)
+    env.reset()
+    rngs = [np.random.default_rng(i) for i in range(n)]
+    rows = []
+    for _ in range(steps):
+        rows.append((env.obs[0].tobytes(), env.mask[0].tobytes(), float(env.reward[0]), bool(env.terminated[0])))
+        env.step(np.array([pick(env.mask[i], rngs[i]) for i in range(n)], dtype=np.int64))
+    return rows
+
+
+def test_an_environment_plays_the_same_games_whatever_the_batch_size():
+    alone = _trajectory(1, 600, seed=21)
+    assert alone == _trajectory(6, 600, seed=21)
+    assert any(row[3] for row in alone), "an episode ended"
+    assert alone != _trajectory(1, 600, seed=22)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_the_vector_env_plays_the_engines_game_on_every_preset(preset, rng):
+    players = 3
+    env = UnoVecEnv(1, rules=preset, players=players, learner_seats=[0, 1, 2], opponents=[], seed=8, max_actions=500)
+    env.reset()
+    game = Game(preset, players, episode_seed(8, 0, 0), fast=True)
+    ended = 0
+    for _ in range(1500):
+        a = pick(env.mask[0], rng)
+        seat = int(env.seat[0])
+        if a != DECLINE:
+            game.apply(a, seat)
+        env.step(np.array([a], dtype=np.int64))
+        if env.terminated[0] or env.truncated[0]:
+            if env.terminated[0]:
+                assert list(env.rewards[0][:players]) == game.round_rewards()
+            ended += 1
+            game = Game(preset, players, episode_seed(8, 0, env.episode(0)), fast=True)
+        assert env.game(0).state_hash() == game.state_hash()
+    assert ended > 0
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_a_game_replays_from_its_record_and_pickles(preset, rng):
+    game = Game(preset, 3, seed=5)
+    for _ in range(60):
+        if game.is_round_over():
+            break
+        game.apply(pick(game.legal_mask(), rng))
+    replayed = Game.replay(game.record())
+    assert replayed.state_hash() == game.state_hash()
+    assert json.loads(game.record())["seed"] == 5
+    for clone in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game), game.copy()):
+        assert clone.state_hash() == game.state_hash()
+        assert clone.legal_actions() == game.legal_actions()
+
+
+def test_text_and_index_actions_agree():
+    game = Game("official", 4, seed=2)
+    mask = game.legal_mask()
+    for text in game.legal_actions():
+        assert mask[game.action_index(text)] == 1, text
+    first = game.legal_actions()[0]
+    other = game.copy()
+    game.apply(first)
+    other.apply(other.action_index(first))
+    assert game.state_hash() == other.state_hash()
+    with pytest.raises(ValueError, match="cannot read action"):
+        game.apply("fly away")
+    with pytest.raises(ValueError):
+        game.apply("pass")
+
+
+def test_bots_are_callables_that_finish_rounds():
+    wins = np.zeros(4)
+    for seed in range(20):
+        game = Game("official", 4, seed=seed)
+        bots = [Bot("heuristic", seed), Bot("random", seed), Bot("random", seed + 1), Bot("first")]
+        rewards = play_round(game, bots)
+        assert sorted(rewards)[-1] in (0.0, 1.0)
+        wins += np.array(rewards) == 1.0
+    assert wins.sum() > 0
+    with pytest.raises(ValueError, match="unknown bot"):
+        Bot("nobody")
+
+
+def test_observation_is_what_the_seat_may_know():
+    game = Game("official", 3, seed=4)
+    obs = game.observation(1)
+    assert obs["viewer"] == 1 and len(obs["hand"]) == 7
+    vec = game.observation_vector(1)
+    hand = OBS_LAYOUT["hand"]
+    assert vec[hand[0] : hand[0] + hand[1]].sum() == 7
+    assert game.observation(None)["hand"] == []
