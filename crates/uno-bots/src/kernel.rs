@@ -589,6 +589,7 @@ impl RandomKernel {
             FirstCard::Official => c as usize == Card::WILD_DRAW_FOUR.index(),
             FirstCard::RedrawUntilNumber => c >= 52 || c % 13 >= 10,
             FirstCard::NoEffect => false,
+            FirstCard::RedrawWilds => c >= 52,
         };
         let card = loop {
             let Some(card) = self.pop_draw() else {
@@ -604,7 +605,7 @@ impl RandomKernel {
         self.color = if card >= 52 { self.colors[0] } else { card / 13 };
         if card >= 52 {
             self.phase = Phase::ChooseColor;
-        } else if rule == FirstCard::Official {
+        } else if matches!(rule, FirstCard::Official | FirstCard::RedrawWilds) {
             match self.effect[card as usize].first {
                 FirstEffect::Skip => self.current = self.next_seat(1),
                 FirstEffect::Reverse => {

@@ -128,6 +128,10 @@ pub enum FirstCard {
     NoEffect,
     /// Cards are turned until a number card comes up; the others go back and are reshuffled.
     RedrawUntilNumber,
+    /// As `official`, except that every wild (Wild and Wild Draw Four) goes back into the deck,
+    /// which is reshuffled (seed 003: "If one is the first card from the Discard Pile, return
+    /// them to the Draw Pile, shuffle it, and try to get first card").
+    RedrawWilds,
 }
 
 /// What a player who draws on their turn may do.
@@ -290,7 +294,7 @@ impl Default for PlayConfig {
 
 impl Default for UnoConfig {
     fn default() -> Self {
-        UnoConfig { call: UnoCall::Required, penalty: 2, false_call_penalty: 2 }
+        UnoConfig { call: UnoCall::Required, penalty: 2, false_call_penalty: 0 }
     }
 }
 
@@ -578,10 +582,11 @@ impl Rules {
 }
 
 /// The presets compiled into the engine, in the order `tabletop uno rules --list` shows them.
-pub const PRESET_NAMES: [&str; 4] = ["official", "cs410", "two-color", "csce322"];
+pub const PRESET_NAMES: [&str; 5] = ["official", "uno-engine", "cs410", "two-color", "csce322"];
 
-const PRESET_FILES: [(&str, &str); 4] = [
+const PRESET_FILES: [(&str, &str); 5] = [
     ("official", include_str!("../presets/official.toml")),
+    ("uno-engine", include_str!("../presets/uno-engine.toml")),
     ("cs410", include_str!("../presets/cs410.toml")),
     ("two-color", include_str!("../presets/two-color.toml")),
     ("csce322", include_str!("../presets/csce322.toml")),
