@@ -190,7 +190,8 @@ impl RandomKernel {
             wd4: rules.wild_draw_four(),
             uno_calls: rules.uno_call() != UnoCall::Off,
             reshuffle: rules.exhausted() == Exhausted::Reshuffle,
-            turn_cap: rules.turn_cap().unwrap_or(u32::MAX),
+            // Both end the game without a winner; the kernel does not tell the reasons apart.
+            turn_cap: rules.turn_cap().unwrap_or(u32::MAX).min(rules.max_turns()),
             advance: [[0, (players - 1) % players, (2 * players - 2) % players], [0, 1 % players, 2 % players]],
             rng: SimRng::seed_from_u64(0),
             bots: std::array::from_fn(|_| SimRng::seed_from_u64(0)),

@@ -1154,6 +1154,10 @@ impl Game {
             self.finish(None, EndReason::TurnCap, sink);
             return;
         }
+        if self.turns >= self.rules.max_turns() {
+            self.finish(None, EndReason::MaxTurns, sink);
+            return;
+        }
         let seat = self.current;
         sink.emit(|| Event::TurnStarted { seat });
     }

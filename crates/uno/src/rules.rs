@@ -28,6 +28,7 @@ pub struct RulesConfig {
     pub play: PlayConfig,
     pub uno: UnoConfig,
     pub scoring: ScoringConfig,
+    pub end: EndConfig,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,6 +82,20 @@ pub struct UnoConfig {
     /// (seed 003: "If there's no one, the yelling player draws instead"). 0: such a call is refused.
     pub false_call_penalty: u32,
 }
+
+/// When a game that nobody wins stops.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EndConfig {
+    /// A round that reaches this many turns ends the game as a stalemate
+    /// (`EndReason::MaxTurns`): some rule sets can loop for ever (two players who can only draw
+    /// the one reshuffled card and play it back). Unlike `play.turn_cap`, a rule some games
+    /// state, this is a guard: set high enough that no real game meets it.
+    pub max_turns: u32,
+}
+
+/// Turns a round may last when a rules file does not say (see [`EndConfig::max_turns`]).
+pub const DEFAULT_MAX_TURNS: u32 = 10_000;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -238,6 +253,7 @@ impl Default for RulesConfig {
             play: PlayConfig::default(),
             uno: UnoConfig::default(),
             scoring: ScoringConfig::default(),
+            end: EndConfig::default(),
         }
     }
 }
@@ -295,6 +311,12 @@ impl Default for PlayConfig {
 impl Default for UnoConfig {
     fn default() -> Self {
         UnoConfig { call: UnoCall::Required, penalty: 2, false_call_penalty: 0 }
+    }
+}
+
+impl Default for EndConfig {
+    fn default() -> Self {
+        EndConfig { max_turns: DEFAULT_MAX_TURNS }
     }
 }
 
@@ -387,6 +409,8 @@ pub enum RulesError {
     ZeroTurnCap,
     #[error("scoring.target must be at least 1")]
     ZeroTarget,
+    #[error("end.max_turns must be at least 1")]
+    ZeroMaxTurns,
 }
 
 /// A validated rule set. Build it with [`Rules::new`] or [`Rules::preset`].
@@ -463,6 +487,9 @@ impl Rules {
         }
         if config.scoring.target == Some(0) {
             return Err(RulesError::ZeroTarget);
+        }
+        if config.end.max_turns == 0 {
+            return Err(RulesError::ZeroMaxTurns);
         }
         let s = &config.scoring;
         let mut points = [0u32; Card::KINDS];
@@ -545,6 +572,10 @@ impl Rules {
     }
     pub fn turn_cap(&self) -> Option<u32> {
         self.config.play.turn_cap
+    }
+    /// Turns after which a round ends the game as a stalemate (see [`EndConfig::max_turns`]).
+    pub fn max_turns(&self) -> u32 {
+        self.config.end.max_turns
     }
     pub fn uno_call(&self) -> UnoCall {
         self.config.uno.call

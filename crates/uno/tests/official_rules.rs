@@ -296,3 +296,48 @@ fn a_stalemate_ends_the_game() {
     let outcome = game.outcome().expect("over");
     assert_eq!((outcome.winner, outcome.reason), (None, EndReason::Stalemate));
 }
+
+#[test]
+fn a_round_that_can_only_loop_ends_at_max_turns_as_a_stalemate_with_its_reason() {
+    // Neither player can play a hand card; each draws the one card the reshuffle makes and
+    // plays it back, for ever under the published rules.
+    let mut game = position(&["G1 G2", "Y1 Y2"], "", "R9 R5", None, 0);
+    let cap = official().max_turns();
+    let mut actions = 0u64;
+    while !game.is_over() && actions < 10 * u64::from(cap) {
+        let seat = game.current();
+        let first = game.legal_actions()[0];
+        game.apply(seat, first).expect("legal");
+        actions += 1;
+    }
+    let outcome = game.outcome().expect("the round ends");
+    assert_eq!(outcome.reason, EndReason::MaxTurns);
+    assert_eq!(outcome.winner, None);
+    assert_eq!(game.turns(), cap);
+    assert!(actions >= 2 * u64::from(cap), "every turn drew and played: {actions} actions");
+}
+
+#[test]
+fn every_preset_terminates_even_for_players_choosing_uniformly_among_legal_actions() {
+    for name in uno::PRESET_NAMES {
+        let rules = Rules::preset(name).expect("preset");
+        let limit = 200 * u64::from(rules.max_turns());
+        for players in [rules.min_players(), rules.max_players()] {
+            for seed in 0..4u64 {
+                let mut game = Game::new(rules.clone(), players, seed).expect("game");
+                let mut rng = (seed + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let mut actions = 0u64;
+                while !game.is_over() && actions < limit {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let legal = game.legal_actions();
+                    let action = legal[(rng % legal.len() as u64) as usize];
+                    game.apply(game.current(), action).expect("a legal action is accepted");
+                    actions += 1;
+                }
+                assert!(game.is_over(), "{name}, {players} players, seed {seed}: not over after {actions} actions");
+            }
+        }
+    }
+}
