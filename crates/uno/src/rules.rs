@@ -107,8 +107,45 @@ pub struct ScoringConfig {
     pub draw_two: u32,
     pub wild: u32,
     pub wild_draw_four: u32,
-    /// Play rounds until a player's total reaches this; absent: one round is the whole game.
+    /// Play rounds until a player's total reaches this (absent: 500, the official target);
+    /// `None`, written `target = "one_round"`, makes one round the whole game.
+    #[serde(with = "match_target")]
     pub target: Option<u32>,
+}
+
+/// `scoring.target` in a file: a number of points, or `"one_round"` (TOML has no null, so
+/// `None` needs a name to survive being written out and read back).
+mod match_target {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    const ONE_ROUND: &str = "one_round";
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Points(u32),
+        Name(String),
+    }
+
+    pub fn serialize<S: Serializer>(target: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+        match target {
+            Some(points) => Written::Points(*points),
+            None => Written::Name(ONE_ROUND.to_string()),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        match Option::<Written>::deserialize(d)? {
+            Some(Written::Points(points)) => Ok(Some(points)),
+            Some(Written::Name(name)) if name == ONE_ROUND => Ok(None),
+            // JSON's null says the same.
+            None => Ok(None),
+            Some(Written::Name(other)) => Err(serde::de::Error::custom(format!(
+                "scoring.target: expected a number of points or \"{ONE_ROUND}\", found \"{other}\""
+            ))),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -651,6 +688,18 @@ mod tests {
             let json = serde_json::to_string(rules.config()).expect("json");
             assert_eq!(RulesConfig::parse(&json).as_ref(), Ok(rules.config()), "{name}");
         }
+    }
+
+    #[test]
+    fn a_match_target_is_points_or_one_round_and_nothing_else() {
+        let target = |text: &str| RulesConfig::from_toml(text).map(|c| c.scoring.target);
+        assert_eq!(target(""), Ok(Some(500)), "absent: the official target");
+        assert_eq!(target("[scoring]\ntarget = 200"), Ok(Some(200)));
+        assert_eq!(target("[scoring]\ntarget = \"one_round\""), Ok(None));
+        assert_eq!(RulesConfig::from_json(r#"{"scoring": {"target": null}}"#).map(|c| c.scoring.target), Ok(None));
+        let err = target("[scoring]\ntarget = \"forever\"").expect_err("an unknown name");
+        assert!(err.to_string().contains("one_round"), "{err}");
+        assert_eq!(Rules::preset("two-color").map(|r| r.target()), Ok(None), "seed 004 plays one round");
     }
 
     #[test]
