@@ -154,7 +154,12 @@ fn parse(line: &str, game: &Game) -> Result<Option<Action>, String> {
             Ok(Some(if matches!(game.phase(), Phase::Challenge { .. }) { Action::Accept } else { Action::Draw }))
         }
         ["pass" | "p" | "keep"] => Ok(Some(Action::Pass)),
-        ["uno" | "u"] => Ok(Some(Action::CallUno)),
+        // One word for both, as at a table: a call for yourself when you may make one,
+        // else a catch of the player who did not call.
+        ["uno" | "u"] => Ok(Some(match game.uno_exposed() {
+            Some(v) if v != YOU && !game.view(YOU).can_call_own_uno() => Action::CatchUno { seat: v },
+            _ => Action::CallUno,
+        })),
         ["challenge" | "c"] => Ok(Some(Action::Challenge)),
         ["accept" | "a"] => Ok(Some(Action::Accept)),
         ["swap", n] => match n.parse::<usize>() {

@@ -148,6 +148,10 @@ pub(crate) fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         Event::GameOver { outcome } => match (outcome.winner, outcome.reason) {
             (Some(w), _) => format!("Game over: {} wins.", name(w)),
             (None, EndReason::Stalemate) => "Game over: nobody can play or draw any more (stalemate).".to_string(),
+            (None, EndReason::MaxTurns) => {
+                "Game over: the round reached the rules' turn limit (end.max_turns) with no winner (stalemate)."
+                    .to_string()
+            }
             (None, _) => "Game over: the turn limit is reached and nobody has won.".to_string(),
         },
     }

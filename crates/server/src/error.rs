@@ -151,6 +151,11 @@ fn illegal_code(i: IllegalAction) -> &'static str {
         JumpInNotAllowed => "jump_in_not_allowed",
         UnoCallsOff => "uno_calls_off",
         NothingToCall => "nothing_to_call",
+        UnoAlreadyCalled => "uno_already_called",
+        CannotCatchYourself => "cannot_catch_yourself",
+        UnoCalledInTime => "uno_called_in_time",
+        CatchTooLate => "catch_too_late",
+        NotOnOneCard => "not_on_one_card",
         RoundNotOver => "round_not_over",
     }
 }

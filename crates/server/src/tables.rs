@@ -357,7 +357,7 @@ fn default_action(legal: &[Action]) -> Option<Action> {
         .or_else(|| has(Action::Pass))
         .or_else(|| has(Action::Accept))
         .or_else(|| has(Action::NextRound))
-        .or_else(|| legal.iter().copied().find(|a| !matches!(a, Action::CallUno)))
+        .or_else(|| legal.iter().copied().find(|a| !matches!(a, Action::CallUno | Action::CatchUno { .. })))
 }
 
 impl TableState {

@@ -129,7 +129,7 @@ async fn merged_updates_are_the_full_view_and_carry_only_changes() {
             break;
         }
         let legal = full["legal_actions"].as_array().expect("legal").clone();
-        let moves: Vec<&Value> = legal.iter().filter(|a| a["type"] != "call_uno").collect();
+        let moves: Vec<&Value> = legal.iter().filter(|a| a["type"] != "call_uno" && a["type"] != "catch_uno").collect();
         let action = if moves.is_empty() || rng.gen_bool(0.05) {
             legal[rng.gen_range(0..legal.len())].clone()
         } else {
@@ -166,9 +166,18 @@ async fn merged_updates_are_the_full_view_and_carry_only_changes() {
             update_bytes += u.to_string().len();
             updates_seen += 1;
             let n = u["version"].as_u64().expect("version") as usize;
-            // Only the seat that moved and the seat to move now see their legal actions change.
+            // Only the seat that moved, the seat to move now, and a seat that may call UNO or
+            // catch a player who did not (or could until this move) see their legal actions change.
             if let (Some(seat), true) = (w.viewer, u["status"] == "playing" && u.get("legal_actions").is_some()) {
-                assert!(seat == currents[n] || seat == currents[n - 1], "seat {seat} got legal actions at {n}");
+                let may_call = |v: u64| {
+                    fulls[&(Some(seat), v)]["legal_actions"]
+                        .as_array()
+                        .is_some_and(|l| l.iter().any(|a| a["type"] == "call_uno" || a["type"] == "catch_uno"))
+                };
+                assert!(
+                    seat == currents[n] || seat == currents[n - 1] || may_call(n as u64) || may_call(n as u64 - 1),
+                    "seat {seat} got legal actions at {n}"
+                );
             }
             if w.viewer.is_none() {
                 assert!(u.get("legal_actions").is_none() && u["view"].get("hand").is_none());

@@ -696,13 +696,14 @@ function renderActions(v) {
   if (has('draw')) buttons.push(el('button', { type: 'button', id: 'act-draw', onclick: () => send({ type: 'draw' }) }, o.pending_draw ? `Draw ${o.pending_draw}` : 'Draw a card'));
   if (has('pass')) buttons.push(el('button', { type: 'button', id: 'act-pass', onclick: () => send({ type: 'pass' }) }, 'Keep the card and pass'));
   if (has('call_uno')) {
-    const exposed = o.uno_exposed;
-    const catching = exposed !== null && exposed !== undefined && exposed !== v.you;
+    buttons.push(el('button', { type: 'button', id: 'act-uno', class: 'uno-button', onclick: () => send({ type: 'call_uno' }) }, 'Call UNO!'));
+  }
+  for (const a of acts.filter((x) => x.type === 'catch_uno')) {
     buttons.push(
       el(
         'button',
-        { type: 'button', id: catching ? 'act-catch' : 'act-uno', class: 'uno-button', onclick: () => send({ type: 'call_uno' }) },
-        catching ? `Catch ${seatName(exposed)} (no UNO call)` : 'Call UNO!',
+        { type: 'button', id: 'act-catch', class: 'uno-button', onclick: () => send({ type: 'catch_uno', seat: a.seat }) },
+        `Catch ${seatName(a.seat)} (no UNO call)`,
       ),
     );
   }

@@ -209,8 +209,11 @@ pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnc
     if matches!(phase, Phase::RoundOver | Phase::GameOver) {
         return if s.is_legal(Action::NextRound) { Action::NextRound } else { fallback() };
     }
-    if s.can_call_own_uno() || s.can_catch() {
+    if s.can_call_own_uno() {
         return Action::CallUno;
+    }
+    if let Some(seat) = s.catch_target() {
+        return Action::CatchUno { seat };
     }
     if s.current() != s.me() {
         return fallback();

@@ -238,11 +238,11 @@ impl IsmctsBot {
         let searchable = obs.viewer == Some(obs.current)
             && !matches!(obs.phase, Phase::RoundOver | Phase::GameOver)
             && !obs.can_call_own_uno()
-            && !obs.can_catch();
+            && obs.catch_target().is_none();
         if !searchable {
             return fallback();
         }
-        let moves: Vec<Action> = obs.legal_actions.iter().copied().filter(|&a| a != Action::CallUno).collect();
+        let moves: Vec<Action> = obs.legal_actions.iter().copied().filter(|&a| !is_uno_call(a)).collect();
         match moves.as_slice() {
             [] => return fallback(),
             [only] => return *only,
@@ -354,7 +354,7 @@ impl IsmctsBot {
                 self.legal.extend_from_slice(root_moves);
             } else {
                 world.legal_actions_into(seat, &mut self.legal);
-                self.legal.retain(|&a| a != Action::CallUno);
+                self.legal.retain(|&a| !is_uno_call(a));
             }
             if self.legal.is_empty() {
                 break;
@@ -455,13 +455,21 @@ fn auto_calls(world: &mut Game) {
         }
         let seat = world.current();
         let view = world.view(seat);
-        if view.can_call_own_uno() || (view.uno_exposed().is_some_and(|s| s != seat) && view.is_legal(Action::CallUno))
+        let call = if view.can_call_own_uno() {
+            Action::CallUno
+        } else if let Some(v) = view.uno_exposed().filter(|&v| v != seat && view.is_legal(Action::CatchUno { seat: v }))
         {
-            world.apply_unchecked(seat, Action::CallUno);
+            Action::CatchUno { seat: v }
         } else {
             return;
-        }
+        };
+        world.apply_unchecked(seat, call);
     }
+}
+
+/// Whether an action is an UNO call or catch, which the search leaves to `auto_calls`.
+fn is_uno_call(a: Action) -> bool {
+    matches!(a, Action::CallUno | Action::CatchUno { .. })
 }
 
 /// The first preset the observation fits (its cards, seats and counts, whether UNO can be

@@ -190,7 +190,8 @@ impl RandomKernel {
             wd4: rules.wild_draw_four(),
             uno_calls: rules.uno_call() != UnoCall::Off,
             reshuffle: rules.exhausted() == Exhausted::Reshuffle,
-            turn_cap: rules.turn_cap().unwrap_or(u32::MAX),
+            // Both end the game without a winner; the kernel does not tell the reasons apart.
+            turn_cap: rules.turn_cap().unwrap_or(u32::MAX).min(rules.max_turns()),
             advance: [[0, (players - 1) % players, (2 * players - 2) % players], [0, 1 % players, 2 % players]],
             rng: SimRng::seed_from_u64(0),
             bots: std::array::from_fn(|_| SimRng::seed_from_u64(0)),
@@ -589,6 +590,7 @@ impl RandomKernel {
             FirstCard::Official => c as usize == Card::WILD_DRAW_FOUR.index(),
             FirstCard::RedrawUntilNumber => c >= 52 || c % 13 >= 10,
             FirstCard::NoEffect => false,
+            FirstCard::RedrawWilds => c >= 52,
         };
         let card = loop {
             let Some(card) = self.pop_draw() else {
@@ -604,7 +606,7 @@ impl RandomKernel {
         self.color = if card >= 52 { self.colors[0] } else { card / 13 };
         if card >= 52 {
             self.phase = Phase::ChooseColor;
-        } else if rule == FirstCard::Official {
+        } else if matches!(rule, FirstCard::Official | FirstCard::RedrawWilds) {
             match self.effect[card as usize].first {
                 FirstEffect::Skip => self.current = self.next_seat(1),
                 FirstEffect::Reverse => {

@@ -62,10 +62,10 @@ pub trait Seen {
         (own_turn || self.uno_exposed() == Some(me)) && !self.uno_called(me) && self.is_legal(Action::CallUno)
     }
 
-    /// Whether calling UNO now catches another seat that did not call.
-    fn can_catch(&self) -> bool {
+    /// The seat this one may catch now for not calling UNO, if any.
+    fn catch_target(&self) -> Option<Seat> {
         let me = self.me();
-        self.uno_exposed().is_some_and(|s| s != me) && !self.can_call_own_uno() && self.is_legal(Action::CallUno)
+        self.uno_exposed().filter(|&s| s != me && self.is_legal(Action::CatchUno { seat: s }))
     }
 }
 

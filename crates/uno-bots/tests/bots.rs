@@ -237,8 +237,10 @@ fn the_heuristic_calls_uno_and_catches_who_did_not() {
     let mut game = full_position(&rules, &["R2 R3", "G1 G2 G3", "B1 B2 B5"], "R5", 0);
     game.apply(Seat(0), Action::Play { card: card("R2"), color: None }).expect("legal");
     assert_eq!(game.uno_exposed(), Some(Seat(0)));
-    assert_eq!(HeuristicBot::new(0).choose(&game.observation(Some(Seat(1)))), Action::CallUno);
-    game.apply(Seat(1), Action::CallUno).expect("a catch is legal");
+    let catch = Action::CatchUno { seat: Seat(0) };
+    assert_eq!(HeuristicBot::new(0).choose(&game.observation(Some(Seat(1)))), catch);
+    assert_eq!(HeuristicBot::new(0).choose_view(&game.view(Seat(1))), catch);
+    game.apply(Seat(1), catch).expect("a catch is legal");
     assert_eq!(game.hand(Seat(0)).len(), 3, "caught: two cards drawn");
 }
 

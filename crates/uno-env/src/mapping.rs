@@ -1,44 +1,14 @@
 //! The one place that maps the fixed action space onto the engine's `uno::Action`.
 //!
-//! The engine has a single `Action::CallUno` whose meaning the state decides (a call for
-//! oneself, a catch of the exposed seat, or, under a false-call penalty, a false call). The
-//! action space already separates the intents: `CALL_UNO` is legal exactly when the call would be
-//! one's own, `CATCH + k - 1` exactly when it would catch the seat at offset `k`. A false call is
-//! a catch of a seat that was not exposed, so when the call would be false every `CATCH` entry of
-//! an existing seat is legal and means it. When the engine splits the call into "own" and
-//! "catch seat N", only [`decode`] and [`uno_intent`] change.
+//! The engine's `Action::CallUno` is a seat's own call and `Action::CatchUno { seat }` names the
+//! seat caught, so the space maps onto them one to one: `CALL_UNO` is the own call, `CATCH + k - 1`
+//! the catch of the seat at offset `k`. False calls (which the engine takes only under rules that
+//! punish them) are never offered, as the engine never lists them.
 
 use uno::game::Game;
 use uno::{Action, Card, Color, Phase, Seat};
 
 use crate::space::{action as a, COLORED_KINDS, COLORS, MAX_SEATS};
-
-/// What a call of UNO by a seat would mean now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnoIntent {
-    /// The call is not legal.
-    None,
-    /// A call for oneself.
-    Own,
-    /// A catch of this seat.
-    Catch(Seat),
-    /// A call with no one to catch, which the rules punish.
-    False,
-}
-
-/// What `CallUno` by `seat` would mean in `game`.
-pub fn uno_intent(game: &Game, seat: Seat) -> UnoIntent {
-    if game.check(seat, Action::CallUno).is_err() {
-        return UnoIntent::None;
-    }
-    if game.view(seat).can_call_own_uno() {
-        return UnoIntent::Own;
-    }
-    match game.uno_exposed() {
-        Some(v) if v != seat => UnoIntent::Catch(v),
-        _ => UnoIntent::False,
-    }
-}
 
 /// The seat at relative offset `k` from `seat`.
 pub fn seat_at(game: &Game, seat: Seat, k: usize) -> Option<Seat> {
@@ -61,15 +31,8 @@ pub fn decode(game: &Game, seat: Seat, index: usize) -> Option<Action> {
         i if i < a::DRAW => Some(Action::Play { card: Card::WILD_DRAW_FOUR, color: color(i - a::PLAY_WILD_DRAW_FOUR) }),
         a::DRAW => Some(Action::Draw),
         a::PASS => Some(Action::Pass),
-        a::CALL_UNO => (uno_intent(game, seat) == UnoIntent::Own).then_some(Action::CallUno),
-        i if i < a::CHALLENGE => {
-            let target = seat_at(game, seat, i - a::CATCH + 1)?;
-            match uno_intent(game, seat) {
-                UnoIntent::Catch(v) if v == target => Some(Action::CallUno),
-                UnoIntent::False => Some(Action::CallUno),
-                _ => None,
-            }
-        }
+        a::CALL_UNO => Some(Action::CallUno),
+        i if i < a::CHALLENGE => Some(Action::CatchUno { seat: seat_at(game, seat, i - a::CATCH + 1)? }),
         a::CHALLENGE => Some(Action::Challenge),
         a::ACCEPT => Some(Action::Accept),
         i if i < a::SWAP => Some(Action::DeclareColor { color: color(i - a::DECLARE_COLOR)? }),
@@ -84,7 +47,18 @@ pub fn is_legal(game: &Game, seat: Seat, window: bool, index: usize) -> bool {
     if index == a::DECLINE {
         return window;
     }
-    decode(game, seat, index).is_some_and(|action| game.check(seat, action).is_ok())
+    decode(game, seat, index)
+        .is_some_and(|action| game.check(seat, action).is_ok() && !is_false_call(game, seat, action))
+}
+
+/// A call the engine takes only to punish it (rules with a false-call penalty): never offered,
+/// as the engine never lists it.
+fn is_false_call(game: &Game, seat: Seat, action: Action) -> bool {
+    match action {
+        Action::CallUno => !game.view(seat).can_call_own_uno(),
+        Action::CatchUno { seat: target } => game.uno_exposed() != Some(target),
+        _ => false,
+    }
 }
 
 /// Fills `mask` (length `action::COUNT`) with 1 for every legal index, 0 elsewhere.
@@ -108,16 +82,12 @@ pub fn legal_mask(game: &Game, seat: Seat, window: bool, legal: &mut Vec<Action>
             Action::Accept => mask[a::ACCEPT] = 1,
             Action::DeclareColor { color } => mask[a::DECLARE_COLOR + color.index()] = 1,
             Action::SwapHands { with } => mask[a::SWAP + offset_of(game, seat, with) - 1] = 1,
-            Action::CallUno => match uno_intent(game, seat) {
-                UnoIntent::Own => mask[a::CALL_UNO] = 1,
-                UnoIntent::Catch(v) => mask[a::CATCH + offset_of(game, seat, v) - 1] = 1,
-                UnoIntent::False => {
-                    for k in 1..game.players().min(MAX_SEATS) {
-                        mask[a::CATCH + k - 1] = 1;
-                    }
+            Action::CallUno => mask[a::CALL_UNO] = 1,
+            Action::CatchUno { seat: target } => {
+                if let Some(k) = offset_of(game, seat, target).checked_sub(1).filter(|&k| k + 1 < MAX_SEATS) {
+                    mask[a::CATCH + k] = 1;
                 }
-                UnoIntent::None => {}
-            },
+            }
             // Rounds are episodes: the environment deals anew instead of asking for this.
             Action::NextRound => {}
         }
@@ -133,14 +103,19 @@ pub fn has_reaction(game: &Game, seat: Seat) -> bool {
     if seat == game.current() || game.is_round_over() || game.phase() != Phase::Play && game.uno_exposed().is_none() {
         return false;
     }
-    if matches!(uno_intent(game, seat), UnoIntent::Own | UnoIntent::Catch(_)) {
+    if game.check(seat, Action::CallUno).is_ok() {
         return true;
+    }
+    if let Some(exposed) = game.uno_exposed().filter(|&v| v != seat) {
+        if game.check(seat, Action::CatchUno { seat: exposed }).is_ok() {
+            return true;
+        }
     }
     let top = game.top();
     !top.is_wild() && game.check(seat, Action::Play { card: top, color: None }).is_ok()
 }
 
-/// The index an engine action takes in the space for `seat` (the first, for a false call).
+/// The index an engine action takes in the space for `seat`.
 pub fn encode(game: &Game, seat: Seat, action: Action) -> Option<usize> {
     let i = match action {
         Action::Play { card, color } if !card.is_wild() => color.is_none().then_some(card.index())?,
@@ -154,12 +129,8 @@ pub fn encode(game: &Game, seat: Seat, action: Action) -> Option<usize> {
         Action::Accept => a::ACCEPT,
         Action::DeclareColor { color } => a::DECLARE_COLOR + color.index(),
         Action::SwapHands { with } => a::SWAP + offset_of(game, seat, with).checked_sub(1)?,
-        Action::CallUno => match uno_intent(game, seat) {
-            UnoIntent::Own => a::CALL_UNO,
-            UnoIntent::Catch(v) => a::CATCH + offset_of(game, seat, v) - 1,
-            UnoIntent::False => a::CATCH,
-            UnoIntent::None => return None,
-        },
+        Action::CallUno => a::CALL_UNO,
+        Action::CatchUno { seat: target } => a::CATCH + offset_of(game, seat, target).checked_sub(1)?,
         Action::NextRound => return None,
     };
     debug_assert!(i < a::COUNT && COLORED_KINDS + 2 * COLORS == a::DRAW);

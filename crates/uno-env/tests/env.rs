@@ -93,7 +93,7 @@ fn the_mask_is_exactly_the_engines_legal_actions() {
                         assert!(game.check(seat, a).is_ok(), "masked-in {a} is illegal");
                         decoded.insert(a.to_string());
                     }
-                    Some(a) => assert!(game.check(seat, a).is_err(), "masked-out {a} is legal"),
+                    Some(a) => assert!(!legal.contains(&a.to_string()), "masked-out {a} is legal"),
                     None => assert_eq!(m, 0, "index {i} decodes to nothing"),
                 }
             }

@@ -31,9 +31,14 @@ pub enum Action {
     Accept,
     /// After playing a 7 (7–0 house rule): swap hands with this seat.
     SwapHands { with: Seat },
-    /// Call UNO: for yourself (two cards or fewer on your turn, or one card just after
-    /// playing), or to catch a player who did not.
+    /// Call UNO for yourself: on your turn with two cards or fewer, or with one card just
+    /// after playing it, until the next player acts. Under rules with a false-call penalty
+    /// (`uno.false_call_penalty`), a call with nothing to call costs the caller that many cards.
     CallUno,
+    /// Catch `seat`, who went down to one card without calling UNO, before the next player
+    /// acts: they draw `uno.penalty` cards. A catch of a seat that cannot be caught is refused,
+    /// or, under rules with a false-call penalty, costs the catcher that many cards.
+    CatchUno { seat: Seat },
     /// Deal the next round of a match.
     NextRound,
 }
@@ -50,6 +55,7 @@ impl fmt::Display for Action {
             Action::Accept => f.write_str("accept"),
             Action::SwapHands { with } => write!(f, "swap {with}"),
             Action::CallUno => f.write_str("uno"),
+            Action::CatchUno { seat } => write!(f, "catch {seat}"),
             Action::NextRound => f.write_str("next"),
         }
     }
@@ -57,7 +63,7 @@ impl fmt::Display for Action {
 
 /// Why an action text did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("cannot read action '{0}': expected play CARD [COLOUR], draw, pass, color COLOUR, challenge, accept, swap SEAT, uno or next")]
+#[error("cannot read action '{0}': expected play CARD [COLOUR], draw, pass, color COLOUR, challenge, accept, swap SEAT, uno, catch SEAT or next")]
 pub struct ActionParseError(pub String);
 
 impl FromStr for Action {
@@ -79,6 +85,7 @@ impl FromStr for Action {
             ("accept", []) => Ok(Action::Accept),
             ("swap", [seat]) => Ok(Action::SwapHands { with: seat.parse().map_err(|_| err())? }),
             ("uno", []) => Ok(Action::CallUno),
+            ("catch", [seat]) => Ok(Action::CatchUno { seat: seat.parse().map_err(|_| err())? }),
             ("next", []) => Ok(Action::NextRound),
             _ => Err(err()),
         }
@@ -141,8 +148,18 @@ pub enum IllegalAction {
     JumpInNotAllowed,
     #[error("UNO calls are not part of these rules")]
     UnoCallsOff,
-    #[error("there is nothing to call UNO on")]
+    #[error("there is nothing to call UNO on: call it on your turn with two cards or fewer, or just after going down to one")]
     NothingToCall,
+    #[error("you have already called UNO")]
+    UnoAlreadyCalled,
+    #[error("you cannot catch yourself: call UNO instead")]
+    CannotCatchYourself,
+    #[error("that player called UNO in time")]
+    UnoCalledInTime,
+    #[error("too late to catch that player: the next player has already acted")]
+    CatchTooLate,
+    #[error("that player does not hold exactly one card")]
+    NotOnOneCard,
     #[error("the round is not over")]
     RoundNotOver,
 }

@@ -32,6 +32,8 @@ pub enum EndReason {
     Stalemate,
     /// The rules' turn cap was reached.
     TurnCap,
+    /// A stalemate: the round reached the rules' `end.max_turns` and nobody had won.
+    MaxTurns,
 }
 
 /// How a game ended.

@@ -434,8 +434,16 @@ impl Game {
                 consider(Action::SwapHands { with: Seat(s as u8) }, out);
             }
         }
-        // Last, so "the first legal action" always moves the game on.
-        consider(Action::CallUno, out);
+        // Last, so "the first legal action" always moves the game on. False calls are never
+        // listed: `apply` takes them under rules that punish them, but no player wants one.
+        if self.own_uno(seat).is_ok() && self.check(seat, Action::CallUno).is_ok() {
+            out.push(Action::CallUno);
+        }
+        if let Some(target) = self.uno_exposed.filter(|_| self.rules.uno_call() != UnoCall::Off) {
+            if target != seat && self.check(seat, Action::CatchUno { seat: target }).is_ok() {
+                out.push(Action::CatchUno { seat: target });
+            }
+        }
     }
 
     /// The distinct cards `seat` may play now, in hand order: exactly the cards of the `Play`
@@ -612,7 +620,7 @@ impl Game {
         let is_current = seat == self.current;
         match action {
             Action::NextRound => Err(IllegalAction::RoundNotOver),
-            Action::CallUno => self.check_uno(seat),
+            Action::CallUno | Action::CatchUno { .. } => self.check_uno(seat, action),
             Action::Play { card, color } => {
                 let hand = &self.hands[seat.index()];
                 if !is_current {
@@ -729,31 +737,73 @@ impl Game {
         }
     }
 
-    fn check_uno(&self, seat: Seat) -> Result<(), IllegalAction> {
+    fn check_uno(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.uno_meaning(seat, action).map(|_| ())
+    }
+
+    /// Whether `seat` may call UNO for itself now: on its turn with two cards or fewer, or
+    /// exposed with one card. `Err` names why not; a repeated call is refused, never punished.
+    fn own_uno(&self, seat: Seat) -> Result<(), IllegalAction> {
         if self.rules.uno_call() == UnoCall::Off {
             return Err(IllegalAction::UnoCallsOff);
         }
-        if self.uno_action(seat).is_some() {
+        if self.uno_called(seat) {
+            return Err(IllegalAction::UnoAlreadyCalled);
+        }
+        let own_turn = seat == self.current
+            && matches!(self.phase, Phase::Play | Phase::DrawnCard)
+            && self.hands[seat.index()].len() <= 2;
+        if own_turn || self.uno_exposed == Some(seat) {
             Ok(())
         } else {
             Err(IllegalAction::NothingToCall)
         }
     }
 
-    /// What a call of UNO by `seat` means now, following seed 003's yelling rules: a call for
-    /// oneself, a catch of the exposed seat, or a false call with its penalty.
-    fn uno_action(&self, seat: Seat) -> Option<UnoMeaning> {
-        let own_turn = seat == self.current
-            && matches!(self.phase, Phase::Play | Phase::DrawnCard)
-            && self.hands[seat.index()].len() <= 2
-            && !self.uno_called(seat);
-        if own_turn || self.uno_exposed == Some(seat) {
-            return Some(UnoMeaning::Own);
+    /// Whether `seat` may catch `target` now. `Err` names why not.
+    fn catch_uno(&self, seat: Seat, target: Seat) -> Result<(), IllegalAction> {
+        if self.rules.uno_call() == UnoCall::Off {
+            return Err(IllegalAction::UnoCallsOff);
         }
-        if let Some(v) = self.uno_exposed {
-            return Some(UnoMeaning::Catch(v));
+        if target.index() >= self.players {
+            return Err(IllegalAction::NoSuchSeat);
         }
-        (self.rules.false_call_penalty() > 0).then_some(UnoMeaning::False)
+        if target == seat {
+            return Err(IllegalAction::CannotCatchYourself);
+        }
+        if self.uno_exposed == Some(target) {
+            return Ok(());
+        }
+        Err(if self.hands[target.index()].len() != 1 {
+            IllegalAction::NotOnOneCard
+        } else if self.uno_called(target) {
+            IllegalAction::UnoCalledInTime
+        } else {
+            IllegalAction::CatchTooLate
+        })
+    }
+
+    /// What an UNO call or catch by `seat` does now. A call or catch that the rules refuse
+    /// becomes a false call when the rules punish false calls (seed 003's "the yelling player
+    /// draws instead"); a repeated own call, a catch of oneself and calls under rules without
+    /// UNO calls stay refusals.
+    fn uno_meaning(&self, seat: Seat, action: Action) -> Result<UnoMeaning, IllegalAction> {
+        let meaning = match action {
+            Action::CallUno => self.own_uno(seat).map(|()| UnoMeaning::Own),
+            Action::CatchUno { seat: target } => self.catch_uno(seat, target).map(|()| UnoMeaning::Catch(target)),
+            _ => Err(IllegalAction::NothingToCall),
+        };
+        meaning.or_else(|e| match e {
+            IllegalAction::NothingToCall
+            | IllegalAction::NotOnOneCard
+            | IllegalAction::UnoCalledInTime
+            | IllegalAction::CatchTooLate
+                if self.rules.false_call_penalty() > 0 =>
+            {
+                Ok(UnoMeaning::False)
+            }
+            e => Err(e),
+        })
     }
 
     // ---- changing the state ----
@@ -802,24 +852,24 @@ impl Game {
                 sink.emit(|| Event::HandsSwapped { a: Seat(a as u8), b: with });
                 self.end_turn(0, sink);
             }
-            Action::CallUno => match self.uno_action(seat) {
-                Some(UnoMeaning::Own) => {
+            Action::CallUno | Action::CatchUno { .. } => match self.uno_meaning(seat, action) {
+                Ok(UnoMeaning::Own) => {
                     self.uno_called |= 1 << seat.0;
                     if self.uno_exposed == Some(seat) {
                         self.uno_exposed = None;
                     }
                     sink.emit(|| Event::UnoCalled { seat });
                 }
-                Some(UnoMeaning::Catch(v)) => {
+                Ok(UnoMeaning::Catch(v)) => {
                     self.uno_exposed = None;
                     sink.emit(|| Event::UnoPenalty { seat: v, caught_by: seat });
                     self.give(v, self.rules.uno_penalty(), DrawReason::UnoPenalty, sink);
                 }
-                Some(UnoMeaning::False) => {
+                Ok(UnoMeaning::False) => {
                     sink.emit(|| Event::FalseUnoCall { seat });
                     self.give(seat, self.rules.false_call_penalty(), DrawReason::FalseUnoCall, sink);
                 }
-                None => {}
+                Err(_) => {}
             },
             Action::NextRound => {
                 if self.phase == Phase::RoundOver {
@@ -1104,6 +1154,10 @@ impl Game {
             self.finish(None, EndReason::TurnCap, sink);
             return;
         }
+        if self.turns >= self.rules.max_turns() {
+            self.finish(None, EndReason::MaxTurns, sink);
+            return;
+        }
         let seat = self.current;
         sink.emit(|| Event::TurnStarted { seat });
     }
@@ -1185,6 +1239,7 @@ impl Game {
                 FirstCard::Official => c == Card::WILD_DRAW_FOUR,
                 FirstCard::RedrawUntilNumber => !matches!(c.face(), Face::Digit(_)),
                 FirstCard::NoEffect => false,
+                FirstCard::RedrawWilds => c.is_wild(),
             };
             // With a small deck every acceptable card may sit in the hands: then the card
             // stays, or turning cards would never end.
@@ -1201,7 +1256,7 @@ impl Game {
         self.color = card.color().unwrap_or(self.rules.colors()[0]);
         if card.is_wild() {
             self.phase = Phase::ChooseColor;
-        } else if rule == FirstCard::Official {
+        } else if matches!(rule, FirstCard::Official | FirstCard::RedrawWilds) {
             match card.face() {
                 Face::Skip => self.skip_first_player(sink),
                 Face::Reverse if self.players == 2 && self.rules.two_players() == TwoPlayerRule::ReverseSkips => {
@@ -1510,18 +1565,13 @@ impl<'a> View<'a> {
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         self.game.legal_actions_into(self.seat, out);
     }
-    /// Whether calling UNO now would be a call for this seat itself (two cards or fewer on
-    /// its turn, or exposed with one), never a catch or a false call.
+    /// Whether this seat may call UNO for itself now (two cards or fewer on its turn, or
+    /// exposed with one), the call being neither repeated nor false.
     #[inline]
     pub fn can_call_own_uno(&self) -> bool {
-        let g = self.game;
-        if g.rules.uno_call() == UnoCall::Off || g.uno_called(self.seat) || g.is_round_over() {
-            return false;
-        }
-        let own_turn = self.is_my_turn()
-            && matches!(g.phase, Phase::Play | Phase::DrawnCard)
-            && g.hands[self.seat.index()].len() <= 2;
-        own_turn || g.uno_exposed == Some(self.seat)
+        self.game.phase != Phase::RoundOver
+            && self.game.phase != Phase::GameOver
+            && self.game.own_uno(self.seat).is_ok()
     }
     /// The owned observation of the same seat (allocates).
     pub fn observation(&self) -> crate::Observation {

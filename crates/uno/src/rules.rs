@@ -28,6 +28,7 @@ pub struct RulesConfig {
     pub play: PlayConfig,
     pub uno: UnoConfig,
     pub scoring: ScoringConfig,
+    pub end: EndConfig,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,6 +83,20 @@ pub struct UnoConfig {
     pub false_call_penalty: u32,
 }
 
+/// When a game that nobody wins stops.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EndConfig {
+    /// A round that reaches this many turns ends the game as a stalemate
+    /// (`EndReason::MaxTurns`): some rule sets can loop for ever (two players who can only draw
+    /// the one reshuffled card and play it back). Unlike `play.turn_cap`, a rule some games
+    /// state, this is a guard: set high enough that no real game meets it.
+    pub max_turns: u32,
+}
+
+/// Turns a round may last when a rules file does not say (see [`EndConfig::max_turns`]).
+pub const DEFAULT_MAX_TURNS: u32 = 10_000;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ScoringConfig {
@@ -92,8 +107,45 @@ pub struct ScoringConfig {
     pub draw_two: u32,
     pub wild: u32,
     pub wild_draw_four: u32,
-    /// Play rounds until a player's total reaches this; absent: one round is the whole game.
+    /// Play rounds until a player's total reaches this (absent: 500, the official target);
+    /// `None`, written `target = "one_round"`, makes one round the whole game.
+    #[serde(with = "match_target")]
     pub target: Option<u32>,
+}
+
+/// `scoring.target` in a file: a number of points, or `"one_round"` (TOML has no null, so
+/// `None` needs a name to survive being written out and read back).
+mod match_target {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    const ONE_ROUND: &str = "one_round";
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Points(u32),
+        Name(String),
+    }
+
+    pub fn serialize<S: Serializer>(target: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+        match target {
+            Some(points) => Written::Points(*points),
+            None => Written::Name(ONE_ROUND.to_string()),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        match Option::<Written>::deserialize(d)? {
+            Some(Written::Points(points)) => Ok(Some(points)),
+            Some(Written::Name(name)) if name == ONE_ROUND => Ok(None),
+            // JSON's null says the same.
+            None => Ok(None),
+            Some(Written::Name(other)) => Err(serde::de::Error::custom(format!(
+                "scoring.target: expected a number of points or \"{ONE_ROUND}\", found \"{other}\""
+            ))),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -161,6 +213,10 @@ pub enum FirstCard {
     NoEffect,
     /// Cards are turned until a number card comes up; the others go back and are reshuffled.
     RedrawUntilNumber,
+    /// As `official`, except that every wild (Wild and Wild Draw Four) goes back into the deck,
+    /// which is reshuffled (seed 003: "If one is the first card from the Discard Pile, return
+    /// them to the Draw Pile, shuffle it, and try to get first card").
+    RedrawWilds,
 }
 
 /// What a player who draws on their turn may do.
@@ -267,6 +323,7 @@ impl Default for RulesConfig {
             play: PlayConfig::default(),
             uno: UnoConfig::default(),
             scoring: ScoringConfig::default(),
+            end: EndConfig::default(),
         }
     }
 }
@@ -323,7 +380,13 @@ impl Default for PlayConfig {
 
 impl Default for UnoConfig {
     fn default() -> Self {
-        UnoConfig { call: UnoCall::Required, penalty: 2, false_call_penalty: 2 }
+        UnoConfig { call: UnoCall::Required, penalty: 2, false_call_penalty: 0 }
+    }
+}
+
+impl Default for EndConfig {
+    fn default() -> Self {
+        EndConfig { max_turns: DEFAULT_MAX_TURNS }
     }
 }
 
@@ -418,6 +481,8 @@ pub enum RulesError {
     ZeroTurnCap,
     #[error("scoring.target must be at least 1")]
     ZeroTarget,
+    #[error("end.max_turns must be at least 1")]
+    ZeroMaxTurns,
 }
 
 /// A validated rule set. Build it with [`Rules::new`] or [`Rules::preset`].
@@ -494,6 +559,9 @@ impl Rules {
         }
         if config.scoring.target == Some(0) {
             return Err(RulesError::ZeroTarget);
+        }
+        if config.end.max_turns == 0 {
+            return Err(RulesError::ZeroMaxTurns);
         }
         let s = &config.scoring;
         let mut points = [0u32; Card::KINDS];
@@ -577,6 +645,10 @@ impl Rules {
     pub fn turn_cap(&self) -> Option<u32> {
         self.config.play.turn_cap
     }
+    /// Turns after which a round ends the game as a stalemate (see [`EndConfig::max_turns`]).
+    pub fn max_turns(&self) -> u32 {
+        self.config.end.max_turns
+    }
     pub fn uno_call(&self) -> UnoCall {
         self.config.uno.call
     }
@@ -613,10 +685,11 @@ impl Rules {
 }
 
 /// The presets compiled into the engine, in the order `tabletop uno rules --list` shows them.
-pub const PRESET_NAMES: [&str; 4] = ["official", "cs410", "two-color", "csce322"];
+pub const PRESET_NAMES: [&str; 5] = ["official", "uno-engine", "cs410", "two-color", "csce322"];
 
-const PRESET_FILES: [(&str, &str); 4] = [
+const PRESET_FILES: [(&str, &str); 5] = [
     ("official", include_str!("../presets/official.toml")),
+    ("uno-engine", include_str!("../presets/uno-engine.toml")),
     ("cs410", include_str!("../presets/cs410.toml")),
     ("two-color", include_str!("../presets/two-color.toml")),
     ("csce322", include_str!("../presets/csce322.toml")),
@@ -650,6 +723,18 @@ mod tests {
             let json = serde_json::to_string(rules.config()).expect("json");
             assert_eq!(RulesConfig::parse(&json).as_ref(), Ok(rules.config()), "{name}");
         }
+    }
+
+    #[test]
+    fn a_match_target_is_points_or_one_round_and_nothing_else() {
+        let target = |text: &str| RulesConfig::from_toml(text).map(|c| c.scoring.target);
+        assert_eq!(target(""), Ok(Some(500)), "absent: the official target");
+        assert_eq!(target("[scoring]\ntarget = 200"), Ok(Some(200)));
+        assert_eq!(target("[scoring]\ntarget = \"one_round\""), Ok(None));
+        assert_eq!(RulesConfig::from_json(r#"{"scoring": {"target": null}}"#).map(|c| c.scoring.target), Ok(None));
+        let err = target("[scoring]\ntarget = \"forever\"").expect_err("an unknown name");
+        assert!(err.to_string().contains("one_round"), "{err}");
+        assert_eq!(Rules::preset("two-color").map(|r| r.target()), Ok(None), "seed 004 plays one round");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Seed 003's `uno-engine`-style API: a table of named players.
 //!
-//! The npm package's README is mapped point by point onto the engine under the `official`
-//! preset; the engine keeps the rules, this module only translates names to seats and the
+//! The npm package's README is mapped point by point onto the engine under the `uno-engine`
+//! preset (the published rules with the package's own two: wild first cards go back, and a
+//! yell with nobody to catch costs the yeller); the engine keeps the rules, this module only translates names to seats and the
 //! engine's events to the package's three (`cardplay`, `nextplayer`, `end`):
 //!
 //! | `uno-engine`                         | [`Table`]                                            |
@@ -147,7 +148,7 @@ impl Table {
 
     /// A table whose deals all follow `seed`.
     pub fn with_seed<S: Into<String>>(names: impl IntoIterator<Item = S>, seed: u64) -> Result<Table, TableError> {
-        Table::with_rules(names, Rules::preset("official")?, seed)
+        Table::with_rules(names, Rules::preset("uno-engine")?, seed)
     }
 
     /// A table playing other rules (a preset or a house-rules file).
@@ -326,20 +327,25 @@ impl Table {
             Some(n) => self.seat_of(n)?,
             None => game.current(),
         };
-        let repeat = seat == game.current()
+        let own = seat == game.current()
             && matches!(game.phase(), Phase::Play | Phase::DrawnCard)
-            && game.hand(seat).len() <= 2
-            && game.uno_called(seat);
-        if repeat {
-            // The seed marks such a yeller and nothing else; the engine would read a repeated
-            // call as a catch or a false call, so it is not passed on.
-            game.check(seat, Action::CallUno).or_else(|e| match e {
-                IllegalAction::NothingToCall => Ok(()),
-                e => Err(e),
-            })?;
-            return Ok((Yell::Marked, Vec::new()));
+            && game.hand(seat).len() <= 2;
+        if own && game.uno_called(seat) {
+            // The seed marks such a yeller again and nothing else; the engine refuses a
+            // repeated call (it changes nothing), so it is not passed on.
+            return match game.check(seat, Action::CallUno) {
+                Err(IllegalAction::UnoAlreadyCalled) => Ok((Yell::Marked, Vec::new())),
+                Err(e) => Err(e.into()),
+                Ok(()) => Ok((Yell::Marked, self.act(seat, Action::CallUno)?)),
+            };
         }
-        let events = self.act(seat, Action::CallUno)?;
+        // Anyone else's yell catches the player left with one card who did not yell in time,
+        // or, with nobody to catch, is the rules' false call.
+        let action = match game.uno_exposed() {
+            Some(v) if !own && v != seat => Action::CatchUno { seat: v },
+            _ => Action::CallUno,
+        };
+        let events = self.act(seat, action)?;
         let yell = events
             .iter()
             .find_map(|e| match e {

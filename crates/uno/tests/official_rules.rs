@@ -181,17 +181,108 @@ fn the_uno_catch_window_closes_when_the_next_player_acts() {
     let mut game = position(&["R1 R2", "R3 G1 G2", "Y2 Y3 Y4"], "B9 B8 B7", "R9", None, 0);
     play(&mut game, "R1", None);
     assert_eq!(game.uno_exposed(), Some(Seat(0)));
+    assert!(game.legal_actions_for(Seat(2)).contains(&Action::CatchUno { seat: Seat(0) }));
     let mut caught = game.clone();
-    let events = caught.apply(Seat(2), Action::CallUno).expect("catch");
+    let events = caught.apply(Seat(2), Action::CatchUno { seat: Seat(0) }).expect("catch");
     assert!(events.contains(&Event::UnoPenalty { seat: Seat(0), caught_by: Seat(2) }));
     assert_eq!(caught.hand(Seat(0)).len(), 3);
     play(&mut game, "R3", None);
     assert_eq!(game.uno_exposed(), None);
-    let events = game.apply(Seat(2), Action::CallUno).expect("a false call");
+    assert!(!game.legal_actions_for(Seat(2)).iter().any(|a| matches!(a, Action::CatchUno { .. })));
+    // The published rules have no false-call penalty: a late catch is refused and costs nothing.
+    let before = game.state_hash();
+    assert_eq!(game.apply(Seat(2), Action::CatchUno { seat: Seat(0) }), Err(IllegalAction::CatchTooLate));
+    assert_eq!(game.state_hash(), before);
+    assert_eq!(game.hand(Seat(0)).len(), 1);
+    assert_eq!(game.hand(Seat(2)).len(), 3);
+}
+
+#[test]
+fn under_seed_003_rules_a_late_catch_is_a_false_call_that_costs_the_catcher_two_cards() {
+    let deal = Deal {
+        hands: ["R1 R2", "R3 G1 G2", "Y2 Y3 Y4"].iter().map(|h| cards(h)).collect(),
+        draw_pile: cards("B9 B8 B7 B6 B5"),
+        discard: cards("R9"),
+        color: None,
+        current: Seat(0),
+        direction: Direction::Clockwise,
+        dealer: Seat(0),
+    };
+    let mut game = Game::from_deal(Rules::preset("uno-engine").expect("preset"), deal, 9).expect("position");
+    play(&mut game, "R1", None);
+    play(&mut game, "R3", None);
+    let events = game.apply(Seat(2), Action::CatchUno { seat: Seat(0) }).expect("a false call");
+    assert!(events.contains(&Event::FalseUnoCall { seat: Seat(2) }));
     assert!(events
         .iter()
         .any(|e| matches!(e, Event::CardsDrawn { seat: Seat(2), reason: DrawReason::FalseUnoCall, .. })));
     assert_eq!(game.hand(Seat(0)).len(), 1);
+    assert_eq!(game.hand(Seat(2)).len(), 5);
+    // So does a call with nothing to call, and neither is ever offered as a legal action.
+    let events = game.apply(Seat(0), Action::CallUno).expect("a false call");
+    assert!(events.contains(&Event::FalseUnoCall { seat: Seat(0) }));
+    assert_eq!(game.hand(Seat(0)).len(), 3);
+    for seat in 0..3 {
+        assert!(!game
+            .legal_actions_for(Seat(seat))
+            .iter()
+            .any(|a| matches!(a, Action::CallUno | Action::CatchUno { .. })));
+    }
+}
+
+#[test]
+fn a_repeated_own_uno_call_is_refused_and_costs_nothing() {
+    let mut game = position(&["R1 R2", "R3 G1 G2", "Y2 Y3 Y4"], "B9 B8 B7", "R9", None, 0);
+    assert!(game.legal_actions().contains(&Action::CallUno));
+    let events = game.apply(Seat(0), Action::CallUno).expect("own call");
+    assert_eq!(events, vec![Event::UnoCalled { seat: Seat(0) }]);
+    assert!(!game.legal_actions().contains(&Action::CallUno));
+    let before = game.state_hash();
+    assert_eq!(game.apply(Seat(0), Action::CallUno), Err(IllegalAction::UnoAlreadyCalled));
+    assert_eq!(game.state_hash(), before);
+    assert_eq!(game.hand(Seat(0)).len(), 2);
+    play(&mut game, "R1", None);
+    assert_eq!(game.uno_exposed(), None, "called in time: nobody can catch seat 0");
+    assert_eq!(game.apply(Seat(1), Action::CatchUno { seat: Seat(0) }), Err(IllegalAction::UnoCalledInTime));
+}
+
+#[test]
+fn an_uno_call_or_catch_that_means_nothing_is_refused_with_its_reason() {
+    let mut game = position(&["R1 R2 R5", "R3 G1 G2", "Y2 Y3 Y4"], "B9 B8 B7", "R9", None, 0);
+    let refused = |game: &mut Game, seat: u8, action: Action| game.apply(Seat(seat), action).map(|_| ());
+    assert_eq!(refused(&mut game, 0, Action::CallUno), Err(IllegalAction::NothingToCall));
+    assert_eq!(refused(&mut game, 1, Action::CallUno), Err(IllegalAction::NothingToCall));
+    assert_eq!(refused(&mut game, 1, Action::CatchUno { seat: Seat(0) }), Err(IllegalAction::NotOnOneCard));
+    assert_eq!(refused(&mut game, 1, Action::CatchUno { seat: Seat(1) }), Err(IllegalAction::CannotCatchYourself));
+    assert_eq!(refused(&mut game, 1, Action::CatchUno { seat: Seat(7) }), Err(IllegalAction::NoSuchSeat));
+    assert_eq!(game.hand(Seat(0)).len(), 3);
+    assert_eq!(game.hand(Seat(1)).len(), 3);
+}
+
+#[test]
+fn a_player_choosing_uniformly_among_legal_actions_ends_a_two_player_game_in_a_sane_number_of_actions() {
+    // With a false-call penalty among the legal actions such a player kept drawing 2 cards and
+    // games ran to tens of thousands of actions.
+    let mut total = 0usize;
+    let games = 20;
+    for seed in 0..games {
+        let mut game = Game::new(official(), 2, seed).expect("game");
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut actions = 0usize;
+        while !game.is_round_over() && !game.is_over() && actions < 100_000 {
+            let legal = game.legal_actions();
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let action = legal[(rng % legal.len() as u64) as usize];
+            game.apply(game.current(), action).expect("a legal action is accepted");
+            actions += 1;
+        }
+        assert!(game.is_round_over() || game.is_over(), "seed {seed} did not end in 100,000 actions");
+        total += actions;
+    }
+    let mean = total / games as usize;
+    assert!(mean < 2_000, "{mean} actions a round on average");
 }
 
 #[test]
@@ -204,4 +295,49 @@ fn a_stalemate_ends_the_game() {
     assert!(game.is_over());
     let outcome = game.outcome().expect("over");
     assert_eq!((outcome.winner, outcome.reason), (None, EndReason::Stalemate));
+}
+
+#[test]
+fn a_round_that_can_only_loop_ends_at_max_turns_as_a_stalemate_with_its_reason() {
+    // Neither player can play a hand card; each draws the one card the reshuffle makes and
+    // plays it back, for ever under the published rules.
+    let mut game = position(&["G1 G2", "Y1 Y2"], "", "R9 R5", None, 0);
+    let cap = official().max_turns();
+    let mut actions = 0u64;
+    while !game.is_over() && actions < 10 * u64::from(cap) {
+        let seat = game.current();
+        let first = game.legal_actions()[0];
+        game.apply(seat, first).expect("legal");
+        actions += 1;
+    }
+    let outcome = game.outcome().expect("the round ends");
+    assert_eq!(outcome.reason, EndReason::MaxTurns);
+    assert_eq!(outcome.winner, None);
+    assert_eq!(game.turns(), cap);
+    assert!(actions >= 2 * u64::from(cap), "every turn drew and played: {actions} actions");
+}
+
+#[test]
+fn every_preset_terminates_even_for_players_choosing_uniformly_among_legal_actions() {
+    for name in uno::PRESET_NAMES {
+        let rules = Rules::preset(name).expect("preset");
+        let limit = 200 * u64::from(rules.max_turns());
+        for players in [rules.min_players(), rules.max_players()] {
+            for seed in 0..4u64 {
+                let mut game = Game::new(rules.clone(), players, seed).expect("game");
+                let mut rng = (seed + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let mut actions = 0u64;
+                while !game.is_over() && actions < limit {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let legal = game.legal_actions();
+                    let action = legal[(rng % legal.len() as u64) as usize];
+                    game.apply(game.current(), action).expect("a legal action is accepted");
+                    actions += 1;
+                }
+                assert!(game.is_over(), "{name}, {players} players, seed {seed}: not over after {actions} actions");
+            }
+        }
+    }
 }

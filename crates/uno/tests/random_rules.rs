@@ -12,16 +12,16 @@ fn config() -> impl Strategy<Value = RulesConfig> {
     (
         (0u32..4, 0u32..4, 0u32..3, 0u32..5, 0u32..3),
         (1u32..4, 2u32..11, 1u32..12),
-        (0usize..4, 0usize..3, 0usize..3, 0usize..5, 0usize..3),
+        (0usize..4, 0usize..4, 0usize..3, 0usize..5, 0usize..3),
         (0usize..2, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
-        (proptest::option::of(1u32..60), 0u32..4, 0u32..4, 1usize..5),
+        (proptest::option::of(1u32..60), 0u32..4, 0u32..4, 1usize..5, 1u32..20_000),
     )
         .prop_map(|(counts, sizes, choices, toggles, extra)| {
             let (digits, specials, wilds, wd4, zeros) = counts;
             let (min, max, hand) = sizes;
             let (draw, first_card, first_player, stacking, wd4_rule) = choices;
             let (target, jump, seven, forced, reshuffle) = toggles;
-            let (cap, penalty, false_pen, colors) = extra;
+            let (cap, penalty, false_pen, colors, max_turns) = extra;
             let mut c =
                 RulesConfig { deck: RulesConfig::deck_from_counts(digits, specials, wilds), ..Default::default() };
             c.deck.per_color.insert("0".into(), zeros);
@@ -30,7 +30,9 @@ fn config() -> impl Strategy<Value = RulesConfig> {
             c.players.min = min;
             c.players.max = max;
             c.deal.hand_size = hand;
-            c.deal.first_card = [FirstCard::Official, FirstCard::NoEffect, FirstCard::RedrawUntilNumber][first_card];
+            c.deal.first_card =
+                [FirstCard::Official, FirstCard::NoEffect, FirstCard::RedrawUntilNumber, FirstCard::RedrawWilds]
+                    [first_card];
             c.deal.first_player =
                 [FirstPlayer::LeftOfDealer, FirstPlayer::RightOfDealer, FirstPlayer::Seat0][first_player];
             c.deal.direction = if jump ^ seven { Direction::CounterClockwise } else { Direction::Clockwise };
@@ -55,6 +57,7 @@ fn config() -> impl Strategy<Value = RulesConfig> {
             c.uno.penalty = penalty;
             c.uno.false_call_penalty = false_pen;
             c.scoring.target = if target == 1 { Some(100) } else { None };
+            c.end.max_turns = max_turns;
             c
         })
 }
@@ -71,6 +74,7 @@ fn action() -> impl Strategy<Value = (u8, Action)> {
         Just(Action::Accept),
         (0u8..12).prop_map(|s| Action::SwapHands { with: Seat(s) }),
         Just(Action::CallUno),
+        (0u8..12).prop_map(|s| Action::CatchUno { seat: Seat(s) }),
         Just(Action::NextRound),
     ];
     (0u8..12, act)
@@ -121,6 +125,40 @@ proptest! {
             }
             prop_assert_eq!(game.all_cards(), rules.deck().to_vec());
         }
+    }
+
+    #[test]
+    fn a_rules_config_survives_toml_and_json(config in config()) {
+        let toml = config.to_toml();
+        prop_assert_eq!(RulesConfig::from_toml(&toml), Ok(config.clone()), "{}", toml);
+        let json = serde_json::to_string(&config).expect("a config serializes");
+        prop_assert_eq!(RulesConfig::from_json(&json), Ok(config));
+    }
+
+    #[test]
+    fn random_bytes_give_the_rules_parser_a_value_or_a_typed_error(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(c) = RulesConfig::parse(&text) {
+            // A config the parser accepted says the same when written back.
+            prop_assert_eq!(RulesConfig::parse(&c.to_toml()), Ok(c.clone()));
+            let _ = Rules::new(c);
+        }
+    }
+
+    #[test]
+    fn random_bytes_give_the_uno_notation_parser_a_position_or_a_typed_error(
+        deck in proptest::collection::vec(any::<u8>(), 0..200),
+        discard in proptest::collection::vec(any::<u8>(), 0..60),
+        hands in proptest::collection::vec(any::<u8>(), 0..200),
+        tokens in proptest::collection::vec(proptest::sample::select(vec![
+            "r", "y", "g", "b", "w", "x", ",", ";", "\n", "\r\n", " ", "0", "7", "9", "s", "r", "d", "-", "e", ",-",
+        ]), 0..80),
+    ) {
+        // Raw bytes, and bytes built from the notation's own letters (closer to valid files).
+        let _ = uno::notation::Position::parse(&deck, &discard, &hands);
+        let words: String = tokens.concat();
+        let (a, b) = words.split_at(words.len() / 2);
+        let _ = uno::notation::Position::parse(a.as_bytes(), b.as_bytes(), words.as_bytes());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Seed 003 (the `uno-engine` npm README): every statement of the seed, checked on
-//! `uno::table::Table` under the `official` preset. Test names quote the seed.
+//! `uno::table::Table` under the `uno-engine` preset. Test names quote the seed.
 
 use std::sync::{Arc, Mutex};
 
@@ -16,14 +16,14 @@ fn card(text: &str) -> Card {
     cards(text)[0]
 }
 
-fn official() -> Rules {
-    Rules::preset("official").expect("preset")
+fn uno_engine() -> Rules {
+    Rules::preset("uno-engine").expect("preset")
 }
 
 /// A dealt table: hands in seat order, piles top card first, `current` to play, clockwise.
 fn table(names: &[&str], hands: &[&str], draw: &str, discard: &str, current: u8) -> Table {
     let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
-    Table::from_deal(names.iter().copied(), official(), deal, 5).expect("position")
+    Table::from_deal(names.iter().copied(), uno_engine(), deal, 5).expect("position")
 }
 
 fn current(t: &Table) -> String {
@@ -169,7 +169,7 @@ fn events_cardplay_nextplayer_and_end_with_the_winner_and_score() {
 
 #[test]
 fn game_rules_108_cards() {
-    let deck = official().deck().to_vec();
+    let deck = uno_engine().deck().to_vec();
     assert_eq!(deck.len(), 108);
     for color in Color::ALL {
         let n = |f: Face| deck.iter().filter(|c| c.color() == Some(color) && c.face() == f).count();
@@ -253,10 +253,29 @@ fn the_deck_never_duplicates_cards_when_the_draw_pile_runs_out_the_discard_pile_
             .expect("a legal action is accepted");
             reshuffles +=
                 events.iter().filter(|e| matches!(e, TableEvent::Other(uno::Event::DeckReshuffled { .. }))).count();
-            assert_eq!(t.game().expect("dealt").all_cards(), official().deck(), "seed {seed}");
+            assert_eq!(t.game().expect("dealt").all_cards(), uno_engine().deck(), "seed {seed}");
             steps += 1;
         }
         assert!(t.is_round_over(), "seed {seed}");
     }
     assert!(reshuffles > 0, "some game ran through the draw pile");
+}
+
+#[test]
+fn a_wild_first_card_returns_to_the_draw_pile_which_is_shuffled_and_another_is_turned() {
+    let mut returned = 0;
+    for seed in 0..300 {
+        let mut t = Table::with_seed(NAMES, seed).expect("table");
+        let events = t.new_game().expect("dealt");
+        for e in &events {
+            if let TableEvent::Other(uno::Event::StartCard { card, returned: back }) = e {
+                assert_eq!(*back, card.is_wild(), "seed {seed}: {card}");
+                returned += usize::from(*back);
+            }
+        }
+        let top = t.discarded_card().expect("a first card");
+        assert!(!top.is_wild(), "seed {seed}: the first card is {top}");
+        assert_eq!(t.game().expect("dealt").phase(), uno::Phase::Play, "seed {seed}: no colour to name");
+    }
+    assert!(returned > 0, "300 deals turned up no wild first: the test proves nothing");
 }

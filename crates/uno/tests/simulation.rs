@@ -31,6 +31,7 @@ fn candidates(game: &Game) -> Vec<Action> {
     }
     for s in 0..=game.players() {
         out.push(Action::SwapHands { with: Seat(s as u8) });
+        out.push(Action::CatchUno { seat: Seat(s as u8) });
     }
     out
 }
@@ -104,7 +105,13 @@ fn run_dealt(rules: &Rules, players: usize, seed: u64, dealt: Dealt) -> usize {
                 let mut copy = game.clone();
                 let before = copy.state_hash();
                 match copy.apply(seat, a) {
-                    Ok(_) => assert!(legal.contains(&a), "accepted but not listed: {a} in {:?}", game.phase()),
+                    // A false call is the one accepted action never listed (rules that punish
+                    // it take it; no player wants it).
+                    Ok(events) => assert!(
+                        legal.contains(&a) || events.contains(&Event::FalseUnoCall { seat }),
+                        "accepted but not listed: {a} in {:?}",
+                        game.phase()
+                    ),
                     Err(e) => {
                         assert!(!legal.contains(&a), "listed but refused: {a}: {e}");
                         assert_eq!(copy.state_hash(), before, "a refused action changes nothing");
@@ -117,7 +124,8 @@ fn run_dealt(rules: &Rules, players: usize, seed: u64, dealt: Dealt) -> usize {
         }
         // Prefer plays so games end; uniform otherwise.
         let plays: Vec<Action> = legal.iter().copied().filter(|a| matches!(a, Action::Play { .. })).collect();
-        let others: Vec<Action> = legal.iter().copied().filter(|a| *a != Action::CallUno).collect();
+        let others: Vec<Action> =
+            legal.iter().copied().filter(|a| !matches!(a, Action::CallUno | Action::CatchUno { .. })).collect();
         let action = if !plays.is_empty() && rng.gen_bool(0.8) {
             plays[rng.gen_range(0..plays.len())]
         } else if !others.is_empty() && rng.gen_bool(0.95) {

@@ -458,12 +458,11 @@ fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[Card]) -> Ve
             q.color = Some(color);
             out.push(q);
         }
-        Action::CallUno => {
+        Action::CallUno => out.push(p),
+        Action::CatchUno { seat: v } => {
             let mut q = p;
-            if prev.can_catch() {
-                if let Some(v) = prev.uno_exposed {
-                    q.sizes[v.index()] += rules.uno_penalty() as usize;
-                }
+            if prev.uno_exposed == Some(v) {
+                q.sizes[v.index()] += rules.uno_penalty() as usize;
             }
             out.push(q);
         }
