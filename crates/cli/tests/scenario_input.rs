@@ -98,7 +98,7 @@ fn the_standard_input_and_process_substitution_are_read() {
 #[test]
 fn a_huge_bad_card_is_quoted_in_a_short_excerpt() {
     let mut bytes = b"r,1;".to_vec();
-    bytes.extend(std::iter::repeat_n(b'x', 500_000));
+    bytes.extend(vec![b'x'; 500_000]);
     let (_dir, hands) = with_hands(&bytes);
     let out = run(&official("deck"), &official("discard"), &hands, None);
     assert_eq!(out.status.code(), Some(2));
