@@ -434,6 +434,8 @@ pub enum RulesError {
     EmptyDeck,
     #[error("players: min {min} and max {max} must satisfy 2 <= min <= max <= {MAX_PLAYERS}")]
     PlayersOutOfRange { min: u32, max: u32 },
+    #[error("{players} players: these rules seat {min} to {max}")]
+    PlayerCount { players: usize, min: u32, max: u32 },
     #[error("deal.hand_size must be at least 1")]
     EmptyHands,
     #[error("deck too small: {players} players x {hand_size} cards + 1 to start the discard pile needs {needed} cards, the deck has {have}")]
@@ -634,7 +636,11 @@ impl Rules {
     /// Whether the deck can seat `players` and deal them.
     pub fn check_players(&self, players: usize) -> Result<(), RulesError> {
         if players < self.min_players() || players > self.max_players() {
-            return Err(RulesError::PlayersOutOfRange { min: players as u32, max: players as u32 });
+            return Err(RulesError::PlayerCount {
+                players,
+                min: self.config.players.min,
+                max: self.config.players.max,
+            });
         }
         let needed = players * self.hand_size() + 1;
         if needed > self.deck.len() {
@@ -700,6 +706,16 @@ mod tests {
         let err = target("[scoring]\ntarget = \"forever\"").expect_err("an unknown name");
         assert!(err.to_string().contains("one_round"), "{err}");
         assert_eq!(Rules::preset("two-color").map(|r| r.target()), Ok(None), "seed 004 plays one round");
+    }
+
+    #[test]
+    fn a_player_count_the_rules_do_not_seat_says_so() {
+        let rules = Rules::preset("two-color").expect("preset");
+        let err = rules.check_players(5).expect_err("seed 004 seats 2-4");
+        assert_eq!(err, RulesError::PlayerCount { players: 5, min: 2, max: 4 });
+        assert_eq!(err.to_string(), "5 players: these rules seat 2 to 4");
+        assert_eq!(rules.check_players(1), Err(RulesError::PlayerCount { players: 1, min: 2, max: 4 }));
+        assert_eq!(rules.check_players(4), Ok(()));
     }
 
     #[test]
