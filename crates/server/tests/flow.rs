@@ -102,3 +102,34 @@ async fn wrong_tokens_spectators_and_bad_input_are_refused() {
     assert_eq!(v["view"]["hand"], json!([]));
     assert_eq!(v["you"], Value::Null);
 }
+
+#[tokio::test]
+async fn an_uno_call_or_catch_that_means_nothing_is_refused_with_its_reason() {
+    let (app, id, ann, _bob) = setup().await;
+    let url = format!("/api/tables/{id}/actions");
+    let hand = |v: &Value| v["view"]["hand"].as_array().map(Vec::len);
+    let (_, before) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+    let cases = [
+        (json!({"type": "call_uno"}), "nothing_to_call"),
+        (json!({"type": "catch_uno", "seat": 2}), "not_on_one_card"),
+        (json!({"type": "catch_uno", "seat": 0}), "cannot_catch_yourself"),
+    ];
+    for (action, code) in cases {
+        // A bot may move between the read and the action: read again until the version holds.
+        let mut answer = None;
+        for _ in 0..50 {
+            let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+            let body = json!({"action": action, "version": v["version"]}).to_string();
+            let (s, e) = call(&app, "POST", &url, Some(&ann), Some(body)).await;
+            if s != StatusCode::CONFLICT {
+                answer = Some((s, e));
+                break;
+            }
+        }
+        let (s, e) = answer.expect("an answer that is not stale");
+        assert_eq!((s, e["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(code)), "{action}: {e}");
+    }
+    let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+    assert_eq!(hand(&v), hand(&before), "a refused call costs nothing");
+    assert_eq!(hand(&v), Some(7));
+}

@@ -473,8 +473,10 @@ mod tests {
         assert!(b7.matches(r7, Color::Red));
         assert!(!b3.matches(r7, Color::Red));
         assert!(Card::WILD.matches(r7, Color::Red));
+        // A wild goes on anything, a wild included.
+        assert!(Card::WILD.matches(Card::WILD, Color::Blue));
+        assert!(Card::WILD_DRAW_FOUR.matches(Card::WILD, Color::Red));
         // On a wild only the declared colour counts, not the wild face.
-        assert!(!Card::WILD_DRAW_FOUR.is_wild() || Card::WILD.matches(Card::WILD, Color::Blue));
         assert!(b3.matches(Card::WILD, Color::Blue));
         assert!(!r7.matches(Card::WILD, Color::Blue));
     }

@@ -291,7 +291,8 @@ impl Game {
         self.drawn
     }
     pub fn uno_called(&self, seat: Seat) -> bool {
-        self.uno_called & (1 << seat.0) != 0
+        // A seat past the table (or past the mask's 16 bits) has called nothing.
+        seat.index() < self.players && self.uno_called & (1 << seat.0) != 0
     }
     /// The seat that can be caught for not calling UNO, if any.
     pub fn uno_exposed(&self) -> Option<Seat> {

@@ -738,6 +738,16 @@ mod tests {
     }
 
     #[test]
+    fn a_player_count_the_rules_do_not_seat_says_so() {
+        let rules = Rules::preset("two-color").expect("preset");
+        let err = rules.check_players(5).expect_err("seed 004 seats 2-4");
+        assert_eq!(err, RulesError::PlayerCount { players: 5, min: 2, max: 4 });
+        assert_eq!(err.to_string(), "these rules seat 2 to 4 players, not 5");
+        assert_eq!(rules.check_players(1), Err(RulesError::PlayerCount { players: 1, min: 2, max: 4 }));
+        assert_eq!(rules.check_players(4), Ok(()));
+    }
+
+    #[test]
     fn deck_sizes_match_the_seeds() {
         let size = |n: &str| Rules::preset(n).map(|r| r.deck().len()).unwrap_or(0);
         assert_eq!(size("official"), 108);

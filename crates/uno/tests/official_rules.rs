@@ -341,3 +341,15 @@ fn every_preset_terminates_even_for_players_choosing_uniformly_among_legal_actio
         }
     }
 }
+
+#[test]
+fn a_seat_past_the_table_has_no_cards_no_call_and_no_legal_action() {
+    let game = position(&["R1 R2", "R3 G1 G2", "Y2 Y3 Y4"], "B9 B8 B7", "R9", None, 0);
+    for seat in [Seat(3), Seat(15), Seat(16), Seat(255)] {
+        assert!(!game.uno_called(seat), "{seat}");
+        assert!(game.hand(seat).is_empty(), "{seat}");
+        assert!(game.legal_actions_for(seat).is_empty(), "{seat}");
+        assert_eq!(game.check(seat, Action::CallUno), Err(IllegalAction::NoSuchSeat));
+        assert_eq!(game.view(Seat(0)).hand_size(seat), 0);
+    }
+}

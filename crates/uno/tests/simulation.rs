@@ -36,6 +36,16 @@ fn candidates(game: &Game) -> Vec<Action> {
     out
 }
 
+/// How many strings in a JSON value name a card.
+fn cards_named(value: &serde_json::Value) -> usize {
+    match value {
+        serde_json::Value::String(s) => usize::from(s.parse::<Card>().is_ok()),
+        serde_json::Value::Array(items) => items.iter().map(cards_named).sum(),
+        serde_json::Value::Object(fields) => fields.values().map(cards_named).sum(),
+        _ => 0,
+    }
+}
+
 fn check_invariants(game: &Game, deck: &[Card]) {
     assert_eq!(game.all_cards(), deck, "cards are conserved");
     if !game.is_over() {
@@ -52,7 +62,13 @@ fn check_invariants(game: &Game, deck: &[Card]) {
                 assert_eq!(obs.hand_sizes[o], hand.len());
             }
         }
-        assert!(!json.contains("\"hands\""), "an observation holds no other hand");
+        // Every card the JSON names is one the viewer may see: its hand, the face-up discard
+        // pile, the top card again, its drawn card and the cards of its legal plays. Another
+        // hand, under any key, would add cards to this count.
+        let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+        let plays = obs.legal_actions.iter().filter(|a| matches!(a, Action::Play { .. })).count();
+        let visible = obs.hand.len() + obs.discard.len() + 1 + usize::from(obs.drawn_card.is_some()) + plays;
+        assert_eq!(cards_named(&value), visible, "an observation holds no other hand: {json}");
         if obs.drawn_card.is_some() {
             assert_eq!(seat, game.current());
         }
