@@ -346,6 +346,7 @@ describe('UNO on a phone', () => {
       return !!b && b.y >= 0 && b.y + b.height <= 844;
     };
     assert.ok(await inView('#top-card'), 'the pile');
+    await shot(page, 'uno-table-phone');
     assert.ok(await inView('#hand li:first-child button'), 'the hand');
     assert.ok(await inView('#turn'), 'whose turn');
     // Wait for the seat's own move: its actions (a playable card or Draw) show on screen too.

@@ -819,10 +819,13 @@ function clickCard(card, can) {
   send({ type: 'play', card });
 }
 
-/** After a move the button pressed is gone: put the focus on the first playable card, else on
- * the first action, else on the hand's title, so the keyboard never falls to the page body. */
+/** After a move the button pressed is gone: put the focus on the next round's button, else the
+ * first playable card, else the first action, else the hand's title, so the keyboard never falls
+ * to the page body. */
 function keepFocus() {
-  const target = document.querySelector('#hand button.playable') || document.querySelector('#actions button') || $('hand-title');
+  const next = $('round-next');
+  const dealing = !next.hidden && !$('round-end').hidden;
+  const target = (dealing && next) || document.querySelector('#hand button.playable') || document.querySelector('#actions button') || $('hand-title');
   target.focus({ preventScroll: true });
 }
 
