@@ -355,6 +355,19 @@ describe('UNO on a phone', () => {
     assert.ok((await inView('#hand button.playable')) || (await inView('#act-draw')), 'the move to make');
     await shot(page, 'uno-table-phone');
     await noSeriousA11yViolations(page, 'the UNO table on a phone');
+    // Never colour alone: every card drawn carries its colour's letter (W for a wild) in a corner,
+    // and the same screen as a person with deuteranopia sees it is saved beside the others.
+    const letters = await page.$$eval('#hand button[data-card], #top-card [role=img]', (cards) =>
+      cards.map((c) => [c.dataset.card || 'top', [...c.querySelectorAll('svg text')].map((t) => t.textContent)]),
+    );
+    for (const [card, texts] of letters) {
+      const want = card === 'top' ? null : card.startsWith('W') ? 'W' : card[0];
+      assert.ok(want === null ? texts.some((t) => /^[RYGBW]$/.test(t)) : texts.includes(want), `${card}: ${texts}`);
+    }
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'deuteranopia' });
+    await shot(page, 'uno-table-phone-deuteranopia');
+    await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'none' });
     await page.close();
   });
 });
