@@ -371,3 +371,42 @@ describe('UNO on a phone', () => {
     await page.close();
   });
 });
+
+describe('UNO motion', () => {
+  /** Opens a table in a context with the given motion preference; records every animation the
+   * page starts (its target and duration). */
+  async function tableWithMotion(reducedMotion) {
+    const ctx = await env.browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion });
+    await ctx.addInitScript(() => {
+      window.__motion = [];
+      const original = Element.prototype.animate;
+      Element.prototype.animate = function animate(frames, options) {
+        window.__motion.push({ id: this.id || this.parentElement?.id || this.tagName, duration: typeof options === 'number' ? options : options?.duration });
+        return original.call(this, frames, options);
+      };
+    });
+    const page = await ctx.newPage();
+    await openTable(page, { pace: '150' });
+    // Play until a card has gone to the pile from each side.
+    for (let i = 0; i < 60; i += 1) {
+      const log = await page.textContent('#uno-log');
+      if (/You played/.test(log) && /Bot 2 \(random\) played/.test(log)) break;
+      if ((await page.getAttribute('body', 'data-my-turn')) === 'true') await moveOnce(page);
+      else await page.waitForTimeout(50);
+    }
+    await page.waitForTimeout(300);
+    const motion = await page.evaluate(() => window.__motion);
+    const cssTransition = await page.$eval('#hand button[data-card]', (b) => getComputedStyle(b).transitionDuration);
+    await ctx.close();
+    return { motion, cssTransition };
+  }
+
+  test('played cards travel to the pile in at most 300 ms, and nothing moves under prefers-reduced-motion', async () => {
+    const moving = await tableWithMotion('no-preference');
+    assert.ok(moving.motion.some((m) => m.id === 'top-card'), JSON.stringify(moving.motion));
+    for (const m of moving.motion) assert.ok(m.duration > 0 && m.duration <= 300, JSON.stringify(m));
+    const still = await tableWithMotion('reduce');
+    assert.deepEqual(still.motion, []);
+    assert.equal(still.cssTransition, '0s');
+  });
+});

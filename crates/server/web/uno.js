@@ -97,6 +97,32 @@ function cardFace(text) {
   return [cardSvg(text), el('span', { class: 'visually-hidden' }, capitalize(cardWords(text)))];
 }
 
+// ---------------------------------------------------------------- motion
+
+/** Motion is short (never over 250 ms), ends at the next view, and is off for people who ask
+ * their system for less motion. */
+const MOTION_MS = 250;
+const still = () => !window.matchMedia || window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** Moves `node` in from where `from` (a DOMRect) was: a card from a hand to the pile, or from the
+ * draw pile to the hand. */
+function glide(node, from) {
+  if (!node || !from || still() || !node.animate) return;
+  const to = node.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  node.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.5 }, { transform: 'none', opacity: 1 }], {
+    duration: MOTION_MS,
+    easing: 'ease-out',
+  });
+}
+
+/** A short nudge: the direction sign on Reverse, a skipped seat. */
+function nudge(node, frames) {
+  if (!node || still() || !node.animate) return;
+  node.animate(frames, { duration: MOTION_MS, easing: 'ease-in-out' });
+}
+
 function cardClass(text) {
   const c = parseCard(text);
   return `uno-card ${c.wild ? 'wild' : `c-${c.color}`}`;
@@ -612,6 +638,10 @@ function applyUpdate(u) {
 function render(v) {
   // Pushes and answers may cross: never go back to an older view.
   if (table.view && v.version < table.view.version && v.generation === table.view.generation) return;
+  // A new view ends whatever motion the last one started: the page never lags behind the game.
+  for (const a of document.getAnimations ? document.getAnimations() : []) if (a instanceof Animation && a.effect && a.effect.target) a.finish();
+  const prev = table.view;
+  const oldHand = prev && prev.view && prev.generation === v.generation ? (prev.view.hand || []).length : null;
   const hadFocus = document.activeElement;
   const focusInTable = !!hadFocus && $('play').contains(hadFocus);
   table.view = v;
@@ -691,6 +721,7 @@ function render(v) {
   renderActions(v);
   renderScores(v);
   renderRoundEnd(v);
+  animate(v, prev, oldHand);
   // Redrawing replaced or hid the focused button: keep the keyboard near the hand, not on the body.
   const lost = !hadFocus.isConnected || hadFocus.getClientRects().length === 0 || document.activeElement === document.body;
   if (focusInTable && lost && me !== null && me !== undefined) keepFocus();
@@ -698,6 +729,35 @@ function render(v) {
   // The log: every view carries events (recent ones on a full state, the change's on an
   // update or an answer); each is logged once.
   for (const ev of v.events || []) addLog(ev);
+}
+
+/** What moved in this change, shown moving: the played card to the pile, drawn cards to the
+ * hand, the direction sign, a skipped seat. */
+function animate(v, prev, oldHand) {
+  if (!prev || still()) {
+    table.playedFrom = null;
+    return;
+  }
+  const seatRow = (i) => document.querySelector(`#players li:nth-child(${i + 1})`);
+  for (const ev of v.events || []) {
+    const e = ev.event;
+    if (e.type === 'card_played') {
+      const from = e.seat === v.you && table.playedFrom ? table.playedFrom : seatRow(e.seat)?.getBoundingClientRect();
+      glide($('top-card').firstElementChild, from);
+    } else if (e.type === 'direction_reversed') {
+      nudge($('direction'), [{ transform: 'scaleX(-1)' }, { transform: 'none' }]);
+    } else if (e.type === 'player_skipped') {
+      nudge(seatRow(e.seat), [{ opacity: 1 }, { opacity: 0.35 }, { opacity: 1 }]);
+    }
+  }
+  table.playedFrom = null;
+  const drewHere = (v.events || []).some((ev) => ev.event.type === 'cards_drawn' && ev.event.seat === v.you);
+  if (drewHere && oldHand !== null) {
+    const from = $('draw-pile').getBoundingClientRect();
+    for (const b of document.querySelectorAll('#hand button[data-index]')) {
+      if (Number(b.dataset.index) >= oldHand) glide(b, from);
+    }
+  }
 }
 
 function addLog(ev) {
@@ -772,7 +832,10 @@ function renderHand(v) {
             class: `${cardClass(card)}${can ? ' playable' : ''}${drawn ? ' drawn' : ''}`,
             'aria-disabled': can ? undefined : 'true',
             dataset: { card, index: String(i) },
-            onclick: () => clickCard(card, can),
+            onclick: (e) => {
+              table.playedFrom = e.currentTarget.getBoundingClientRect();
+              clickCard(card, can);
+            },
           },
           ...cardFace(card),
           can ? el('span', { class: 'playable-mark' }, ' ', el('span', { 'aria-hidden': 'true' }, '✓ '), 'playable') : null,
