@@ -280,7 +280,8 @@ describe('Duel page', () => {
     // Round 2: one more move, then the user ends the play stage: both sides have pieces, a draw.
     assert.equal(await typeOn(page, 'a2', 'd'), '');
     assert.match(await page.textContent('#status'), /^Round 3 /);
-    await act(page, () => page.click('#end-play'));
+    await page.click('#end-play');
+    await act(page, () => page.click('#end-confirm-yes'));
     assert.equal(await page.textContent('#outcome-message'), 'Draw: both sides still have pieces on the grid.');
     assert.equal(await page.textContent('#outcome-reason'), 'The play stage was ended by the user.');
     await shot(page, 'duel-end-draw');

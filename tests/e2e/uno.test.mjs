@@ -68,7 +68,7 @@ const handOf = (page) => page.$$eval('#hand button[data-card]', (bs) => bs.map((
 async function myMove(page) {
   return page.evaluate(
     () =>
-      !!document.querySelector('#hand button.playable, #act-draw, #act-pass, #act-accept, #act-next') ||
+      !!document.querySelector('#hand button.playable, #act-draw, #act-pass, #act-accept, #round-next:not([hidden])') ||
       !document.getElementById('color-picker').hidden,
   );
 }
@@ -103,8 +103,8 @@ async function playOnce(page, { preferWild }) {
     } else if (await page.$('#act-draw')) {
       await page.click('#act-draw');
       did = 'draw';
-    } else if (await page.$('#act-next')) {
-      await page.click('#act-next');
+    } else if (await page.isVisible('#round-next')) {
+      await page.click('#round-next');
       did = 'next';
     } else {
       return null;
@@ -156,6 +156,8 @@ describe('UNO pages', () => {
     await lobby.goto(`${env.server.base}/uno.html`);
     await lobby.waitForSelector('#table-list li a');
     assert.ok((await lobby.$$eval('#table-list a', (as) => as.map((x) => x.href))).includes(invite));
+    // Listed by its creator's name, not by its id.
+    assert.match(await lobby.textContent('#table-list'), /Ada’s table/);
     await lobby.close();
 
     // Bea joins by the invite link.
@@ -354,7 +356,7 @@ describe('UNO pages', () => {
     await page.click('#seat-list li:nth-child(2) .remove-seat');
     await page.click('#create');
     await page.waitForSelector('#create-error:not([hidden])');
-    assert.match(await page.textContent('#create-error'), /player/i);
+    assert.equal(await page.textContent('#create-error'), 'A table needs at least two seats: add a bot or a seat for a person.');
     await ctx.close();
   });
 });

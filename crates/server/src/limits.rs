@@ -20,3 +20,5 @@ pub const MAX_BOT_DELAY_MS: u32 = 10_000;
 pub const RECENT_EVENTS: usize = 64;
 /// Tables `GET /api/tables` lists at most.
 pub const MAX_LISTED: usize = 200;
+/// How long a table of bots only shows a round's result before dealing the next round.
+pub const ROUND_PAUSE_MS: u64 = 5_000;

@@ -181,6 +181,12 @@ pub struct TableView {
     pub turn_seconds: Option<u32>,
     /// Milliseconds left on the current turn's timer.
     pub turn_ms_left: Option<u64>,
+    /// At a table of bots only, after a round: how long the result stays up before the next deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_pause_ms: Option<u64>,
+    /// After a round or the game: every seat's hand, so everyone sees what was scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revealed_hands: Option<Vec<Vec<uno::Card>>>,
     /// Everything this viewer may know of the game.
     pub view: Observation,
     /// What the viewer may do now (empty when it may do nothing).
@@ -451,6 +457,8 @@ impl TableState {
             spectators: self.meta.spectators,
             turn_seconds: self.meta.turn_seconds,
             turn_ms_left: self.turn_ms_left(),
+            round_pause_ms: self.round_pause_ms(),
+            revealed_hands: update::revealed_hands(&self.game),
             view,
             legal_actions,
             events: events
@@ -458,6 +466,13 @@ impl TableState {
                 .map(|e| LoggedEvent { version: e.version, event: e.event.redacted_for(seat) })
                 .collect(),
         }
+    }
+
+    /// The pause before a table of bots only deals the next round; `None` elsewhere (a person
+    /// deals it when they have read the result).
+    fn round_pause_ms(&self) -> Option<u64> {
+        let bots_only = self.meta.seats.iter().all(|s| s.kind == SeatKind::Bot);
+        (bots_only && self.game.phase() == Phase::RoundOver).then_some(limits::ROUND_PAUSE_MS)
     }
 
     fn turn_ms_left(&self) -> Option<u64> {
@@ -495,7 +510,9 @@ impl TableState {
     fn bot_to_move(&self) -> Option<usize> {
         let is_bot = |i: usize| self.meta.seats.get(i).is_some_and(|s| s.kind == SeatKind::Bot);
         if self.game.phase() == Phase::RoundOver {
-            // Anyone may deal the next round; the first bot does, after its delay.
+            // With a person seated, a person deals (the result stays up until then); at a table
+            // of bots only, the first bot does after the round pause.
+            self.round_pause_ms()?;
             return (0..self.players()).find(|&i| is_bot(i));
         }
         let cur = self.game.current().index();
@@ -503,6 +520,9 @@ impl TableState {
     }
 
     fn bot_delay(&self, seat: usize, config: &Config) -> Duration {
+        if let Some(pause) = self.round_pause_ms() {
+            return Duration::from_millis(pause);
+        }
         let ms = self.meta.seats.get(seat).and_then(|s| s.delay_ms).or(self.meta.bot_delay_ms);
         ms.map(|m| Duration::from_millis(m as u64)).unwrap_or(config.bot_delay)
     }
@@ -989,6 +1009,7 @@ impl AppState {
             version: st.version(),
             generation: st.meta.generation,
             turn_ms_left: st.turn_ms_left(),
+            round_pause_ms: st.round_pause_ms(),
             events,
             watchers: &st.watchers,
         };

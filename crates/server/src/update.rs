@@ -47,6 +47,17 @@ struct Head {
     status: TableStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     turn_ms_left: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round_pause_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revealed_hands: Option<Vec<Vec<Card>>>,
+}
+
+/// Every hand, once a round or the game is over (what the points were counted from); `None`
+/// while cards are hidden.
+pub(crate) fn revealed_hands(game: &Game) -> Option<Vec<Vec<Card>>> {
+    matches!(game.phase(), Phase::RoundOver | Phase::GameOver)
+        .then(|| game.hands().iter().map(|h| h.to_vec()).collect())
 }
 
 /// The public fields of `uno::Observation`, under the same names and in the same form.
@@ -77,6 +88,7 @@ pub(crate) struct Change<'a> {
     pub version: u64,
     pub generation: u32,
     pub turn_ms_left: Option<u64>,
+    pub round_pause_ms: Option<u64>,
     pub events: &'a [LoggedEvent],
     /// Open sockets per viewer index (seats, then spectators).
     pub watchers: &'a [usize],
@@ -112,6 +124,8 @@ pub(crate) fn render(c: &Change<'_>, told: &mut [Told]) -> Result<Vec<Option<Utf
         generation: c.generation,
         status: c.status,
         turn_ms_left: c.turn_ms_left,
+        round_pause_ms: c.round_pause_ms,
+        revealed_hands: revealed_hands(game),
     })?);
     let public = open(serde_json::to_vec(&PublicView {
         players,

@@ -19,6 +19,8 @@ const state = {
   focusCell: 'a1', // the cell that takes the Tab stop in the grid
   queue: Promise.resolve(), // actions go to the server one after another, in the order typed
   answered: 0,
+  pending: 0, // actions sent and not yet answered
+  confirmingEnd: false,
 };
 
 // ---------------------------------------------------------------- naming helpers
@@ -76,6 +78,19 @@ function eventWords(ev, before) {
 // ---------------------------------------------------------------- rendering
 
 function render(view, { events = [], computer = [], before = null } = {}) {
+  const hadFocus = document.activeElement;
+  const focusInGame = !!hadFocus && hadFocus !== document.body && $('game').contains(hadFocus);
+  renderView(view, { events, computer, before });
+  // The button pressed may be gone (Next round, at the start of play): the keyboard goes to the
+  // grid, not to the page body.
+  const lost = !hadFocus || !hadFocus.isConnected || hadFocus.getClientRects().length === 0 || document.activeElement === document.body;
+  if (focusInGame && lost) focusCell(state.focusCell);
+  return renderedLines;
+}
+
+let renderedLines = [];
+
+function renderView(view, { events, computer, before }) {
   const stage = stageOf(view);
   const st = view.status;
   document.body.dataset.stage = stage;
@@ -115,7 +130,9 @@ function render(view, { events = [], computer = [], before = null } = {}) {
 
   $('next-round').hidden = stage !== 'setup';
   $('next-round').textContent = stage === 'setup' && st.stage.round === 3 ? 'Next round: start playing' : 'Next round';
-  $('end-play').hidden = stage !== 'play';
+  $('end-play').hidden = stage !== 'play' || state.confirmingEnd;
+  $('end-confirm').hidden = stage !== 'play' || !state.confirmingEnd;
+  if (stage !== 'play') state.confirmingEnd = false;
   $('board-help').hidden = stage === 'end';
 
   // The last move (the computer's answer, or the user's move that ended the game).
@@ -164,7 +181,7 @@ function render(view, { events = [], computer = [], before = null } = {}) {
   if (over && all.some((e) => e.event === 'play_ended')) lines.push(view.outcome_message || '');
   for (const line of lines.filter(Boolean)) log.prepend(el('li', {}, line));
   while (log.children.length > 300) log.lastElementChild.remove();
-  return lines.filter(Boolean);
+  renderedLines = lines.filter(Boolean);
 }
 
 /** The grid as the user's move left it, to name the computer's moving piece. */
@@ -306,6 +323,7 @@ function gameUrl(suffix = '') {
 
 /** Sends one action; actions run one after another in the order the user made them. */
 function send(path, body, { clearSelection = false } = {}) {
+  state.pending += 1;
   state.queue = state.queue.then(async () => {
     if (!state.view || stageOf(state.view) === 'end') return;
     const before = state.view;
@@ -323,6 +341,7 @@ function send(path, body, { clearSelection = false } = {}) {
       showError($('error'), err.message);
       if (err.status === 404) state.view = null;
     } finally {
+      state.pending -= 1;
       $('game').removeAttribute('aria-busy');
       // A counter of answered actions: lets tests (and curious people) see the page settle.
       state.answered += 1;
@@ -332,6 +351,15 @@ function send(path, body, { clearSelection = false } = {}) {
   return state.queue;
 }
 
+/** Ending the play stage ends the game: it asks first, in a box of its own. */
+function setConfirmEnd(on) {
+  state.confirmingEnd = on;
+  $('end-confirm').hidden = !on;
+  $('end-play').hidden = on || !state.view || stageOf(state.view) !== 'play';
+  if (on) $('end-confirm-no').focus();
+  else if (!$('end-play').hidden) $('end-play').focus();
+}
+
 function typeKey(key) {
   const view = state.view;
   if (!view || stageOf(view) === 'end') return;
@@ -339,6 +367,9 @@ function typeKey(key) {
     showError($('error'), `Select a cell first (click it), then type "${key}".`);
     return;
   }
+  // A move is on its way: a second key for the same selection would reach a cell the piece has
+  // left. Ignore it; the next key goes to the piece selected after the answer.
+  if (state.pending > 0) return;
   const path = stageOf(view) === 'setup' ? '/place' : '/move';
   send(path, { cell: state.selected, key }, { clearSelection: true }).then(() => {
     // After a refused key the selection stays, so the user can type again.
@@ -413,6 +444,7 @@ async function startGame(e) {
     const view = await request('POST', '/api/duel', { difficulty: $('difficulty').value, width, height });
     history.replaceState(null, '', `duel.html?game=${encodeURIComponent(view.id)}`);
     enterGame(view);
+    focusBoard();
     announce($('announce'), 'New game. Setup round 1 of 3: place blocks.');
   } catch (err) {
     showError($('new-game-error'), err.message);
@@ -430,14 +462,31 @@ function enterGame(view) {
   render(view);
 }
 
+/** After "Start": the keyboard goes to the grid. */
+function focusBoard() {
+  focusCell(state.focusCell);
+}
+
 async function init() {
   $('new-game-form').addEventListener('submit', startGame);
   $('board').addEventListener('click', (e) => {
     const b = e.target instanceof Element && e.target.closest('button[data-cell]');
     if (b) select(b.dataset.cell);
   });
-  $('next-round').addEventListener('click', () => send('/next-round'));
-  $('end-play').addEventListener('click', () => send('/end', undefined, { clearSelection: true }));
+  $('next-round').addEventListener('click', () => {
+    // A double click or a second tap must not start two rounds (or hit what appears next).
+    if (state.pending > 0) return;
+    send('/next-round');
+  });
+  $('end-play').addEventListener('click', () => {
+    if (state.pending > 0) return;
+    setConfirmEnd(true);
+  });
+  $('end-confirm-yes').addEventListener('click', () => {
+    setConfirmEnd(false);
+    send('/end', undefined, { clearSelection: true });
+  });
+  $('end-confirm-no').addEventListener('click', () => setConfirmEnd(false));
   document.addEventListener('keydown', onKeyDown);
 
   const id = new URLSearchParams(location.search).get('game');

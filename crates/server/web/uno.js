@@ -31,18 +31,96 @@ function cardWords(text) {
   return c.wild ? face : `${c.color} ${face}`;
 }
 
-/** A card face: colour name and face in words, plus a big symbol, so it reads without colour.
- * The words are the card's accessible name; the symbol is hidden from screen readers. */
-function cardFace(text) {
+const SVG = 'http://www.w3.org/2000/svg';
+const INK = { red: '#b71c1c', yellow: '#f2c200', green: '#1b5e20', blue: '#0d47a1' };
+// A letter per colour in the corners, so no card is told by its colour alone.
+const COLOR_LETTER = { red: 'R', yellow: 'Y', green: 'G', blue: 'B' };
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+/** A card drawn as a card: the tilted oval, the face in the middle, the corner indices (face and
+ * colour letter) top left and bottom right. Decorative: the element holding it carries the words. */
+function cardSvg(text, size = '') {
   const c = parseCard(text);
   const digit = !c.wild && /^\d$/.test(c.code);
-  const big = digit ? c.code : FACE_SHORT[c.code] || c.code;
-  return [
-    el('span', { class: 'card-color' }, c.wild ? 'wild' : c.color),
-    ' ',
-    digit ? el('span', { class: 'card-big' }, big) : el('span', { class: 'card-big', 'aria-hidden': 'true' }, big),
-    digit ? null : el('span', { class: 'card-name' }, FACE_WORDS[c.code] || c.code),
-  ];
+  const face = digit ? c.code : FACE_SHORT[c.code] || c.code;
+  const fill = c.wild ? '#1b1b1b' : INK[c.color] || '#555';
+  const centreInk = c.wild ? '#1b1b1b' : c.color === 'yellow' ? '#5c4700' : fill;
+  const corner = (x, y, rotate) =>
+    svg(
+      'g',
+      { transform: `translate(${x} ${y})${rotate ? ' rotate(180)' : ''}` },
+      svg('text', { x: 0, y: 0, 'font-size': face.length > 1 ? 11 : 14, 'font-weight': 800, fill: '#fff', 'text-anchor': 'middle' }, face),
+      svg('text', { x: 0, y: 11, 'font-size': 9, 'font-weight': 800, fill: '#fff', 'text-anchor': 'middle' }, c.wild ? 'W' : COLOR_LETTER[c.color] || '?'),
+    );
+  const oval = svg('ellipse', { cx: 30, cy: 45, rx: 21, ry: 34, transform: 'rotate(28 30 45)', fill: '#fff' });
+  const parts = [svg('rect', { x: 1, y: 1, width: 58, height: 88, rx: 7, fill, stroke: '#fff', 'stroke-width': 2 }), oval];
+  if (c.wild) {
+    // The four colours in the oval, each in its own quarter.
+    const q = [['red', -1, -1], ['blue', 1, -1], ['yellow', -1, 1], ['green', 1, 1]];
+    const clip = `clip-${text}-${Math.random().toString(36).slice(2, 8)}`;
+    parts.push(
+      svg('clipPath', { id: clip }, svg('ellipse', { cx: 30, cy: 45, rx: 19, ry: 32, transform: 'rotate(28 30 45)' })),
+      svg('g', { 'clip-path': `url(#${clip})` }, ...q.map(([col, dx, dy]) => svg('rect', { x: dx < 0 ? 0 : 30, y: dy < 0 ? 0 : 45, width: 30, height: 45, fill: INK[col] }))),
+    );
+  }
+  parts.push(
+    svg(
+      'text',
+      {
+        x: 30,
+        y: 45,
+        'font-size': face.length > 1 ? 22 : 30,
+        'font-weight': 900,
+        fill: c.wild ? '#fff' : centreInk,
+        stroke: c.wild ? '#1b1b1b' : 'none',
+        'stroke-width': c.wild ? 1.5 : 0,
+        'paint-order': 'stroke',
+        'text-anchor': 'middle',
+        'dominant-baseline': 'central',
+      },
+      face,
+    ),
+    corner(9, 15, false),
+    corner(51, 75, true),
+  );
+  return svg('svg', { class: `card-svg ${size}`, viewBox: '0 0 60 90', 'aria-hidden': 'true', focusable: 'false' }, ...parts);
+}
+
+/** A card face: the drawn card, and its colour and face in words (the accessible name). */
+function cardFace(text) {
+  return [cardSvg(text), el('span', { class: 'visually-hidden' }, capitalize(cardWords(text)))];
+}
+
+// ---------------------------------------------------------------- motion
+
+/** Motion is short (never over 250 ms), ends at the next view, and is off for people who ask
+ * their system for less motion. */
+const MOTION_MS = 250;
+const still = () => !window.matchMedia || window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** Moves `node` in from where `from` (a DOMRect) was: a card from a hand to the pile, or from the
+ * draw pile to the hand. */
+function glide(node, from) {
+  if (!node || !from || still() || !node.animate) return;
+  const to = node.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  node.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.5 }, { transform: 'none', opacity: 1 }], {
+    duration: MOTION_MS,
+    easing: 'ease-out',
+  });
+}
+
+/** A short nudge: the direction sign on Reverse, a skipped seat. */
+function nudge(node, frames) {
+  if (!node || still() || !node.animate) return;
+  node.animate(frames, { duration: MOTION_MS, easing: 'ease-in-out' });
 }
 
 function cardClass(text) {
@@ -182,11 +260,17 @@ async function listTables() {
       return el(
         'li',
         {},
-        el('a', { href: `uno.html?table=${encodeURIComponent(t.id)}` }, `Table ${t.id}`),
+        el('a', { href: `uno.html?table=${encodeURIComponent(t.id)}` }, tableName(t)),
         ` · ${t.rules} · ${t.open_seats} open seat${t.open_seats === 1 ? '' : 's'} · ${people}`,
       );
     }),
   );
+}
+
+/** A table's name for people: its creator's name (the first named person), not its id. */
+function tableName(t) {
+  const host = t.seats.find((s) => s.kind !== 'bot' && s.name);
+  return host ? `${host.name}’s table` : `Table ${t.id.slice(0, 6)}`;
 }
 
 async function createTable(e) {
@@ -196,6 +280,10 @@ async function createTable(e) {
     if (seatKinds[i] === 'human') return { kind: 'human', name: i === 0 ? name : undefined };
     return { kind: 'bot', bot: li.querySelector('select').value };
   });
+  if (seats.length < 2) {
+    showError($('create-error'), 'A table needs at least two seats: add a bot or a seat for a person.');
+    return;
+  }
   const house = {};
   if ($('hr-stacking').checked) house.stacking = 'both';
   if ($('hr-draw-until').checked) house.draw = 'draw_until_playable';
@@ -235,6 +323,12 @@ const table = {
   names: [],
   pendingWild: null,
   closedByUs: false,
+  sending: false,
+  sortHand: true,
+  topBy: null, // the seat that played the top card (null: the round's first card)
+  // Whose move the page last showed: an error is about a moment, and goes when the turn moves on.
+  lastTurnKey: null,
+  pauseTimer: null,
 };
 
 function seatName(i) {
@@ -314,6 +408,27 @@ async function showTable(id) {
     connect();
   });
   $('rematch').addEventListener('click', rematch);
+  $('round-next').addEventListener('click', () => send({ type: 'next_round' }));
+  $('sort-hand').addEventListener('click', () => {
+    table.sortHand = !table.sortHand;
+    try {
+      localStorage.setItem('tabletop.uno.sort', table.sortHand ? 'sorted' : 'drawn');
+    } catch {
+      /* the choice lasts as long as the page */
+    }
+    if (table.view) renderHand(table.view);
+  });
+  try {
+    table.sortHand = localStorage.getItem('tabletop.uno.sort') !== 'drawn';
+  } catch {
+    /* sorted */
+  }
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !$('color-picker').hidden && $('color-cancel')) {
+      e.preventDefault();
+      closeColorPicker();
+    }
+  });
   const link = new URL(`uno.html?table=${encodeURIComponent(id)}`, location.href);
   $('invite-link').value = link.href;
 
@@ -381,6 +496,8 @@ function connect() {
   ws.addEventListener('open', () => {
     table.retry = 0;
     setConnection('');
+    // Whatever went wrong before the connection dropped is not news any more.
+    showError($('error'), '');
   });
   ws.addEventListener('message', (m) => {
     let msg;
@@ -433,6 +550,10 @@ async function reconnectCheck() {
 
 async function send(action) {
   if (!table.view || !table.token) return;
+  // A double click or a second tap must never act twice (a second UNO call costs cards).
+  if (table.sending) return;
+  table.sending = true;
+  $('play').setAttribute('aria-busy', 'true');
   try {
     const v = await request('POST', `/api/tables/${encodeURIComponent(table.id)}/actions`, {
       action,
@@ -448,6 +569,9 @@ async function send(action) {
       return;
     }
     showError($('error'), capitalize(err.message) + (/[.!?]$/.test(err.message) ? '' : '.'));
+  } finally {
+    table.sending = false;
+    $('play').removeAttribute('aria-busy');
   }
 }
 
@@ -473,6 +597,8 @@ async function rematch() {
 }
 
 const seenVersions = new Set();
+// The last rounds' results (a view read after the round's end still names its winner).
+const recentScored = [];
 
 /** Merges an update into the view held. An update is what one action changed: its events, the
  * public part of the view, and this seat's drawn card, plus its hand and legal actions only when
@@ -501,6 +627,8 @@ function applyUpdate(u) {
     version: u.version,
     status: u.status,
     turn_ms_left: u.turn_ms_left ?? null,
+    round_pause_ms: u.round_pause_ms ?? null,
+    revealed_hands: u.revealed_hands ?? null,
     view,
     legal_actions: u.legal_actions ?? v.legal_actions,
     events: u.events,
@@ -510,7 +638,16 @@ function applyUpdate(u) {
 function render(v) {
   // Pushes and answers may cross: never go back to an older view.
   if (table.view && v.version < table.view.version && v.generation === table.view.generation) return;
+  // A new view ends whatever motion the last one started: the page never lags behind the game.
+  for (const a of document.getAnimations ? document.getAnimations() : []) if (a instanceof Animation && a.effect && a.effect.target) a.finish();
+  const prev = table.view;
+  const oldHand = prev && prev.view && prev.generation === v.generation ? (prev.view.hand || []).length : null;
+  const hadFocus = document.activeElement;
+  const focusInTable = !!hadFocus && $('play').contains(hadFocus);
   table.view = v;
+  const turnKey = `${v.generation}:${v.view.round}:${v.view.turns}:${v.view.current}:${v.view.phase.phase}`;
+  if (table.lastTurnKey !== null && turnKey !== table.lastTurnKey) showError($('error'), '');
+  table.lastTurnKey = turnKey;
   $('play').hidden = false;
   $('play').dataset.shown = 'true';
   $('join').hidden = true;
@@ -537,6 +674,12 @@ function render(v) {
   }
   if (me === null || me === undefined) turn = `Watching. ${turn}`;
   $('turn').textContent = turn;
+  // The tab title tells a player in another tab that it is their move.
+  const mine = me !== null && me !== undefined && o.current === me && v.status === 'playing' && !['round_over', 'game_over'].includes(o.phase.phase);
+  const name = tableName(v);
+  $('page-title').textContent = `UNO · ${name}`;
+  document.title = `${mine ? '▶ Your turn · ' : ''}UNO · ${name} · tabletop`;
+  document.body.dataset.myTurn = String(mine);
   $('direction').textContent = `Direction: ${directionWords(o.direction)}`;
 
   // Players.
@@ -561,22 +704,70 @@ function render(v) {
   // The pile.
   const top = el('div', { class: `${cardClass(o.top)} big`, role: 'img', 'aria-label': `Top card: ${cardWords(o.top)}` }, ...cardFace(o.top));
   $('top-card').replaceChildren(top);
-  $('color-in-play').replaceChildren('Colour in play: ', el('strong', { class: `color-chip c-${o.color}` }, o.color));
+  // After a first-card wild nobody has chosen yet: say so rather than name the engine's placeholder.
+  const undecided = o.phase.phase === 'choose_color' && parseCard(o.top).wild;
+  $('color-in-play').replaceChildren(
+    'Colour in play: ',
+    undecided ? el('strong', {}, `not chosen yet (${who(o.current)} ${o.current === me ? 'choose' : 'chooses'})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),
+  );
+  for (const ev of v.events || []) {
+    if (ev.event.type === 'card_played') table.topBy = ev.event.seat;
+    if (ev.event.type === 'round_started' || ev.event.type === 'start_card') table.topBy = null;
+  }
+  $('top-by').textContent = table.topBy === null || table.topBy === undefined ? 'The first card of the round.' : `Played by ${who(table.topBy)}.`;
   $('draw-pile').textContent = `${o.draw_pile_size} card${o.draw_pile_size === 1 ? '' : 's'} in the draw pile${o.pending_draw ? ` · ${o.pending_draw} to draw as a penalty` : ''}`;
 
   renderHand(v);
   renderActions(v);
   renderScores(v);
+  renderRoundEnd(v);
+  animate(v, prev, oldHand);
+  // Redrawing replaced or hid the focused button: keep the keyboard near the hand, not on the body.
+  const lost = !hadFocus.isConnected || hadFocus.getClientRects().length === 0 || document.activeElement === document.body;
+  if (focusInTable && lost && me !== null && me !== undefined) keepFocus();
 
   // The log: every view carries events (recent ones on a full state, the change's on an
   // update or an answer); each is logged once.
   for (const ev of v.events || []) addLog(ev);
 }
 
+/** What moved in this change, shown moving: the played card to the pile, drawn cards to the
+ * hand, the direction sign, a skipped seat. */
+function animate(v, prev, oldHand) {
+  if (!prev || still()) {
+    table.playedFrom = null;
+    return;
+  }
+  const seatRow = (i) => document.querySelector(`#players li:nth-child(${i + 1})`);
+  for (const ev of v.events || []) {
+    const e = ev.event;
+    if (e.type === 'card_played') {
+      const from = e.seat === v.you && table.playedFrom ? table.playedFrom : seatRow(e.seat)?.getBoundingClientRect();
+      glide($('top-card').firstElementChild, from);
+    } else if (e.type === 'direction_reversed') {
+      nudge($('direction'), [{ transform: 'scaleX(-1)' }, { transform: 'none' }]);
+    } else if (e.type === 'player_skipped') {
+      nudge(seatRow(e.seat), [{ opacity: 1 }, { opacity: 0.35 }, { opacity: 1 }]);
+    }
+  }
+  table.playedFrom = null;
+  const drewHere = (v.events || []).some((ev) => ev.event.type === 'cards_drawn' && ev.event.seat === v.you);
+  if (drewHere && oldHand !== null) {
+    const from = $('draw-pile').getBoundingClientRect();
+    for (const b of document.querySelectorAll('#hand button[data-index]')) {
+      if (Number(b.dataset.index) >= oldHand) glide(b, from);
+    }
+  }
+}
+
 function addLog(ev) {
   const key = `${ev.version}:${JSON.stringify(ev.event)}`;
   if (seenVersions.has(key)) return;
   seenVersions.add(key);
+  if (ev.event.type === 'round_scored') {
+    recentScored.push(ev);
+    if (recentScored.length > 4) recentScored.shift();
+  }
   const text = eventWords(ev);
   if (!text) return;
   $('uno-log').prepend(el('li', { dataset: { version: String(ev.version) } }, text));
@@ -616,13 +807,19 @@ function renderHand(v) {
   $('hand-title').textContent = `Your hand (${o.hand.length} card${o.hand.length === 1 ? '' : 's'})`;
   const plays = legal(v).filter((a) => a.type === 'play');
   const playable = new Set(plays.map((a) => a.card));
-  $('hand-hint').textContent = playable.size
-    ? 'Cards marked “playable” can be played now: click one (a wild asks for a colour).'
-    : o.current === me && v.status === 'playing'
-      ? 'No card can be played: draw.'
-      : '';
+  const acts = legal(v);
+  const can = (t) => acts.some((a) => a.type === t);
+  let hint = '';
+  if (playable.size) hint = 'Cards marked “playable” can be played now: click one (a wild asks for a colour).';
+  else if (o.phase.phase === 'challenge' && can('challenge')) hint = 'Challenge the Wild Draw Four or accept the cards.';
+  else if (o.phase.phase === 'drawn_card' && can('pass')) hint = 'The drawn card cannot be played: keep it and pass.';
+  else if (can('draw')) hint = o.pending_draw ? `No card can be played: draw ${o.pending_draw}.` : 'No card can be played: draw a card.';
+  $('hand-hint').textContent = hint;
+  const order = table.sortHand ? sortedHand(o.hand) : o.hand.map((card, i) => [card, i]);
+  $('sort-hand').textContent = table.sortHand ? 'Show in the order drawn' : 'Sort by colour and number';
+  $('sort-hand').hidden = o.hand.length < 2;
   hand.replaceChildren(
-    ...o.hand.map((card, i) => {
+    ...order.map(([card, i]) => {
       const can = playable.has(card);
       const drawn = o.drawn_card === card && o.phase.phase === 'drawn_card';
       return el(
@@ -635,7 +832,10 @@ function renderHand(v) {
             class: `${cardClass(card)}${can ? ' playable' : ''}${drawn ? ' drawn' : ''}`,
             'aria-disabled': can ? undefined : 'true',
             dataset: { card, index: String(i) },
-            onclick: () => clickCard(card, can),
+            onclick: (e) => {
+              table.playedFrom = e.currentTarget.getBoundingClientRect();
+              clickCard(card, can);
+            },
           },
           ...cardFace(card),
           can ? el('span', { class: 'playable-mark' }, ' ', el('span', { 'aria-hidden': 'true' }, '✓ '), 'playable') : null,
@@ -646,10 +846,32 @@ function renderHand(v) {
   );
 }
 
+/** The hand sorted by colour (red, yellow, green, blue, then wilds), then number, then action;
+ * each card keeps its place in the hand (for the data the tests and the server read). */
+function sortedHand(hand) {
+  const colourRank = (c) => (c.wild ? 4 : COLORS.indexOf(c.color));
+  const faceRank = (c) => (/^\d$/.test(c.code) ? Number(c.code) : 10 + ['S', 'R', 'D2', '', '4'].indexOf(c.code));
+  return hand
+    .map((card, i) => [card, i])
+    .sort(([a, i], [b, j]) => {
+      const x = parseCard(a);
+      const y = parseCard(b);
+      return colourRank(x) - colourRank(y) || faceRank(x) - faceRank(y) || i - j;
+    });
+}
+
 function clickCard(card, can) {
   const v = table.view;
   if (!can) {
-    showError($('error'), `${capitalize(cardWords(card))} cannot be played now.`);
+    const o = v.view;
+    const over = ['round_over', 'game_over'].includes(o.phase.phase);
+    const message =
+      over || v.status !== 'playing'
+        ? 'No card can be played now: the round is over.'
+        : o.current !== v.you
+          ? `It is not your turn: ${seatName(o.current)} is playing.`
+          : `${capitalize(cardWords(card))} cannot be played now${o.color ? ` (the colour in play is ${o.color}, the top card ${cardWords(o.top)})` : ''}.`;
+    showError($('error'), message);
     return;
   }
   const plays = legal(v).filter((a) => a.type === 'play' && a.card === card);
@@ -660,8 +882,24 @@ function clickCard(card, can) {
   send({ type: 'play', card });
 }
 
+/** After a move the button pressed is gone: put the focus on the next round's button, else the
+ * first playable card, else the first action, else the hand's title, so the keyboard never falls
+ * to the page body. */
+function keepFocus() {
+  const next = $('round-next');
+  const dealing = !next.hidden && !$('round-end').hidden;
+  const target = (dealing && next) || document.querySelector('#hand button.playable') || document.querySelector('#actions button') || $('hand-title');
+  target.focus({ preventScroll: true });
+}
+
+function closeColorPicker() {
+  $('color-picker').hidden = true;
+  keepFocus();
+}
+
 function openColorPicker(colors, onPick) {
   const box = $('color-picker');
+  const wasOpen = !box.hidden;
   box.hidden = false;
   $('color-buttons').replaceChildren(
     ...colors.map((c) =>
@@ -673,18 +911,17 @@ function openColorPicker(colors, onPick) {
           dataset: { color: c },
           onclick: () => {
             box.hidden = true;
-            // The picker goes away: keep the keyboard focus near the hand.
-            $('hand-title').focus();
             onPick(c);
           },
         },
         capitalize(c),
       ),
     ),
-    el('button', { type: 'button', onclick: () => { box.hidden = true; $('hand-title').focus(); } }, 'Cancel'),
+    // Choosing the first card's colour cannot be put off: no Cancel then.
+    onPick.cancel === false ? null : el('button', { type: 'button', id: 'color-cancel', onclick: closeColorPicker }, 'Cancel'),
   );
   const first = $('color-buttons').querySelector('button');
-  if (first) first.focus();
+  if (first && !wasOpen) first.focus();
 }
 
 function renderActions(v) {
@@ -695,15 +932,23 @@ function renderActions(v) {
   const buttons = [];
   if (has('draw')) buttons.push(el('button', { type: 'button', id: 'act-draw', onclick: () => send({ type: 'draw' }) }, o.pending_draw ? `Draw ${o.pending_draw}` : 'Draw a card'));
   if (has('pass')) buttons.push(el('button', { type: 'button', id: 'act-pass', onclick: () => send({ type: 'pass' }) }, 'Keep the card and pass'));
+  // The engine lists an own call and a catch apart, and only when they mean something; each
+  // button says what it does and sends once (it stays off until the next view).
+  const onePress = (action) => (e) => {
+    e.currentTarget.disabled = true;
+    send(action);
+  };
   if (has('call_uno')) {
-    buttons.push(el('button', { type: 'button', id: 'act-uno', class: 'uno-button', onclick: () => send({ type: 'call_uno' }) }, 'Call UNO!'));
+    const label = o.hand.length === 2 ? 'Call UNO! (before you play your second-to-last card)' : 'Call UNO! (you hold one card)';
+    buttons.push(el('button', { type: 'button', id: 'act-uno', class: 'uno-button', onclick: onePress({ type: 'call_uno' }) }, label));
   }
   for (const a of acts.filter((x) => x.type === 'catch_uno')) {
+    const n = o.hand_sizes[a.seat];
     buttons.push(
       el(
         'button',
-        { type: 'button', id: 'act-catch', class: 'uno-button', onclick: () => send({ type: 'catch_uno', seat: a.seat }) },
-        `Catch ${seatName(a.seat)} (no UNO call)`,
+        { type: 'button', id: 'act-catch', class: 'uno-button', onclick: onePress({ type: 'catch_uno', seat: a.seat }) },
+        `Catch ${seatName(a.seat)}: ${n === 1 ? 'one card' : `${n} cards`} and no UNO call`,
       ),
     );
   }
@@ -712,24 +957,98 @@ function renderActions(v) {
   for (const a of acts.filter((x) => x.type === 'swap_hands')) {
     buttons.push(el('button', { type: 'button', onclick: () => send({ type: 'swap_hands', with: a.with }) }, `Swap hands with ${seatName(a.with)}`));
   }
-  if (has('next_round')) buttons.push(el('button', { type: 'button', id: 'act-next', class: 'primary', onclick: () => send({ type: 'next_round' }) }, 'Deal the next round'));
   box.replaceChildren(...buttons);
   box.hidden = buttons.length === 0;
 
   // Naming the colour when the first card turned up is a wild.
   const declare = acts.filter((a) => a.type === 'declare_color');
   if (declare.length) {
-    openColorPicker(declare.map((a) => a.color), (color) => send({ type: 'declare_color', color }));
+    const pick = (color) => send({ type: 'declare_color', color });
+    pick.cancel = false;
+    openColorPicker(declare.map((a) => a.color), pick);
   } else if (!acts.some((a) => a.type === 'play' && a.color)) {
     $('color-picker').hidden = true;
   }
+}
+
+/** The round's end: a banner with the winner, every hand and its points, the match scores, and a
+ * button for the next deal (at a table of bots only, a countdown instead). */
+function renderRoundEnd(v) {
+  const o = v.view;
+  const box = $('round-end');
+  const over = o.phase.phase === 'round_over' || o.phase.phase === 'game_over';
+  if (!over || v.status === 'waiting') {
+    box.hidden = true;
+    $('round-next').hidden = true;
+    clearInterval(table.pauseTimer);
+    table.pauseTimer = null;
+    return;
+  }
+  const scored = [...(v.events || []), ...recentScored].reverse().find((e) => e.event.type === 'round_scored');
+  const winner = o.outcome && o.outcome.winner !== undefined && o.outcome.winner !== null ? o.outcome.winner : scored ? scored.event.winner : null;
+  $('round-end-title').textContent =
+    winner === null ? (o.phase.phase === 'game_over' ? 'The game is over' : 'The round is over') : `${who(winner)} ${winner === v.you ? 'win' : 'wins'} round ${o.round}${scored ? ` and ${scored.event.points} points` : ''}`;
+  const hands = v.revealed_hands || [];
+  $('round-end-hands').replaceChildren(
+    ...v.seats.map((s, i) => {
+      const cards = hands[i] || [];
+      return el(
+        'tr',
+        { class: i === winner ? 'winner' : undefined },
+        el('th', { scope: 'row' }, seatName(i)),
+        el(
+          'td',
+          {},
+          cards.length
+            ? el('ul', { class: 'mini-hand', 'aria-label': `${cards.length} card${cards.length === 1 ? '' : 's'}` }, ...cards.map((c) => el('li', {}, cardSvg(c, 'mini'))))
+            : i === winner ? 'Out of cards' : 'No cards',
+        ),
+        el('td', {}, String(cards.reduce((sum, c) => sum + cardPoints(c), 0))),
+        el('td', {}, String(o.scores[i] ?? 0)),
+      );
+    }),
+  );
+  const me = v.you;
+  const canDeal = legal(v).some((a) => a.type === 'next_round');
+  const next = $('round-next');
+  next.hidden = !canDeal;
+  const pause = v.round_pause_ms;
+  const count = $('round-countdown');
+  clearInterval(table.pauseTimer);
+  table.pauseTimer = null;
+  if (o.phase.phase === 'round_over' && pause) {
+    const end = Date.now() + pause;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      count.textContent = `The next round starts in ${left} s.`;
+    };
+    tick();
+    table.pauseTimer = setInterval(tick, 250);
+    count.hidden = false;
+  } else {
+    count.hidden = true;
+    count.textContent = '';
+  }
+  $('round-wait').hidden = !(o.phase.phase === 'round_over' && !pause && !canDeal);
+  $('round-wait').textContent = me === null || me === undefined ? 'The next round starts when a player deals it.' : '';
+  const wasHidden = box.hidden;
+  box.hidden = false;
+  if (wasHidden && canDeal) next.focus({ preventScroll: false });
+}
+
+/** Card points as seed 003 scores them: the face value, 20 for an action, 50 for a wild. */
+function cardPoints(text) {
+  const c = parseCard(text);
+  if (c.wild) return 50;
+  return /^\d$/.test(c.code) ? Number(c.code) : 20;
 }
 
 function renderScores(v) {
   const o = v.view;
   const over = ['round_over', 'game_over'].includes(o.phase.phase);
   const any = o.scores.some((s) => s > 0);
-  $('scores').hidden = !over && !any;
+  // After a round the banner above shows the scores; the section returns for the game's end.
+  $('scores').hidden = o.phase.phase === 'round_over' || (!over && !any);
   const rows = v.seats.map((s, i) => el('tr', {}, el('th', { scope: 'row' }, seatName(i)), el('td', {}, String(o.scores[i] ?? 0))));
   $('score-table').replaceChildren(
     el('caption', { class: 'visually-hidden' }, 'Match scores'),
@@ -741,7 +1060,7 @@ function renderScores(v) {
     const w = o.outcome.winner;
     result = w === null || w === undefined ? 'The game ended without a winner.' : `${who(w)} won the game.`;
   } else if (o.phase.phase === 'round_over') {
-    result = 'The round is over: deal the next round to go on.';
+    result = 'The round is over.';
   }
   $('result').textContent = result;
   $('rematch').hidden = !(v.status === 'finished' && v.you !== null && v.you !== undefined);

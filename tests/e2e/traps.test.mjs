@@ -1,0 +1,412 @@
+// The traps that cost a player cards or a game (issue 16), each played as a person would: a
+// double click on Duel's last setup button, a key typed twice, the error banner moving the grid,
+// the UNO button at the wrong moment, a round's result that nobody could read, the words of
+// hints and refusals, and the keyboard focus after each move.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ARTIFACTS, axeViolations, serverAndBrowser } from './harness.mjs';
+
+const env = serverAndBrowser();
+
+async function shot(page, name) {
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: false });
+}
+
+async function noSeriousA11yViolations(page, where) {
+  const v = await axeViolations(page);
+  assert.deepEqual(
+    v.map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    [],
+    `axe found serious violations on ${where}`,
+  );
+}
+
+// ---------------------------------------------------------------- Duel
+
+const cell = (page, name) => page.locator(`#board button[data-cell="${name}"]`);
+const answered = async (page) => Number((await page.getAttribute('body', 'data-answered')) || '0');
+async function settle(page, n) {
+  await page.waitForFunction((k) => Number(document.body.dataset.answered || '0') >= k, n);
+}
+async function errorText(page) {
+  const box = page.locator('#error');
+  return (await box.isVisible()) ? (await box.textContent()).trim() : '';
+}
+
+/** A 5×4 game at the last setup round: a block, a red 6 on a1, a black 1 on e4. */
+async function duelAtLastSetupRound(page) {
+  await page.goto(`${env.server.base}/duel.html?width=5&height=4&difficulty=easy`);
+  await page.waitForSelector('#new-game:not([hidden])');
+  await page.click('#start');
+  await page.waitForSelector('#board button[data-cell="a1"]');
+  // "Start" leaves the keyboard on the grid, not on the page body.
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.cell), 'a1');
+  let n = await answered(page);
+  await page.click('#next-round');
+  await settle(page, n + 1);
+  await cell(page, 'a1').click();
+  n = await answered(page);
+  await page.keyboard.press('6');
+  await settle(page, n + 1);
+  n = await answered(page);
+  await page.click('#next-round');
+  await settle(page, n + 1);
+  await cell(page, 'e4').click();
+  n = await answered(page);
+  await page.keyboard.press('1');
+  await settle(page, n + 1);
+  assert.equal(await page.textContent('#next-round'), 'Next round: start playing');
+}
+
+describe('Duel traps', () => {
+  test('a double click on "Next round: start playing" starts play once and never ends the game', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 390, height: 844 } });
+    await duelAtLastSetupRound(page);
+    await page.locator('#next-round').scrollIntoViewIfNeeded();
+    const box = await page.locator('#next-round').boundingBox();
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.dblclick(x, y);
+    await page.waitForFunction(() => document.body.dataset.stage === 'play');
+    // The focus went from the vanished button to the grid.
+    assert.ok(await page.evaluate(() => !!document.activeElement?.closest('#board')));
+    // Whatever now sits where the button was is pressed too, as a second tap would.
+    await page.waitForTimeout(450);
+    await page.mouse.click(x, y);
+    await page.waitForTimeout(300);
+    assert.equal(await page.getAttribute('body', 'data-stage'), 'play');
+    assert.equal(await errorText(page), '');
+    assert.ok(await page.isHidden('#outcome'));
+
+    // Ending the game asks first; "Keep playing" keeps playing.
+    await page.click('#end-play');
+    await page.waitForSelector('#end-confirm:not([hidden])');
+    await shot(page, 'duel-end-confirm-phone');
+    await noSeriousA11yViolations(page, 'the Duel end confirmation');
+    await page.click('#end-confirm-no');
+    assert.ok(await page.isHidden('#end-confirm'));
+    assert.equal(await page.getAttribute('body', 'data-stage'), 'play');
+    // And "End the game" ends it.
+    await page.click('#end-play');
+    const n = await answered(page);
+    await page.click('#end-confirm-yes');
+    await settle(page, n + 1);
+    assert.equal(await page.getAttribute('body', 'data-stage'), 'end');
+    await page.close();
+  });
+
+  test('a move key typed twice moves once and shows no error; an error does not move the grid', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await duelAtLastSetupRound(page);
+    let n = await answered(page);
+    await page.click('#next-round');
+    await settle(page, n + 1);
+    const gridBefore = await page.locator('#board').boundingBox();
+
+    await cell(page, 'a1').click();
+    n = await answered(page);
+    await page.keyboard.press('s');
+    await page.keyboard.press('s');
+    await settle(page, n + 1);
+    await page.waitForTimeout(300);
+    assert.equal(await errorText(page), '');
+    assert.match(await cell(page, 'a2').getAttribute('aria-label'), /^a2, red 6/);
+    assert.match(await page.textContent('#status'), /^Round 2 /);
+
+    // A refused key shows its error without pushing the grid down under the pointer.
+    await cell(page, 'a2').click();
+    n = await answered(page);
+    await page.keyboard.press('a');
+    await settle(page, n + 1);
+    assert.match(await errorText(page), /cannot move left/);
+    const gridAfter = await page.locator('#board').boundingBox();
+    assert.equal(gridAfter.y, gridBefore.y);
+    await noSeriousA11yViolations(page, 'the Duel page with an error');
+    await page.close();
+  });
+});
+
+// ---------------------------------------------------------------- UNO
+
+async function createTable(body) {
+  const r = await fetch(`${env.server.base}/api/tables`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const created = await r.json();
+  assert.equal(r.status, 201, JSON.stringify(created));
+  return created;
+}
+
+/** Opens a table in the lobby: the person and one random bot at the given pace. */
+async function openTable(page, { pace = '150', oneRound = false, seed } = {}) {
+  await page.goto(`${env.server.base}/uno.html${seed ? `?seed=${seed}` : ''}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.fill('#your-name', 'Pia');
+  await page.click('#seat-list li:nth-child(3) .remove-seat');
+  await page.selectOption('#bot-level-1', 'random');
+  if (oneRound) await page.check('#hr-one-round');
+  await page.selectOption('#bot-pace', pace);
+  await page.click('#create');
+  await page.waitForSelector('#play:not([hidden])');
+  await page.waitForFunction(() => !!document.querySelector('#hand button[data-card]'));
+}
+
+const version = async (page) => Number((await page.getAttribute('body', 'data-version')) || '-1');
+const handSize = (page) => page.locator('#hand button[data-card]').count();
+
+/** The page's seat moves once (a playable card, else draw or pass); false when not its move. */
+async function moveOnce(page) {
+  const v = await version(page);
+  if (!(await page.isHidden('#color-picker'))) {
+    await page.click('#color-buttons button[data-color="red"]');
+  } else {
+    const card = page.locator('#hand button.playable').first();
+    if (await card.count()) {
+      const wild = /^W/.test(await card.getAttribute('data-card'));
+      await card.click();
+      if (wild) {
+        await page.waitForSelector('#color-picker:not([hidden])');
+        await page.click('#color-buttons button[data-color="red"]');
+      }
+    } else if (await page.locator('#act-pass').count()) await page.click('#act-pass');
+    else if (await page.locator('#act-accept').count()) await page.click('#act-accept');
+    else if (await page.locator('#act-draw').count()) await page.click('#act-draw');
+    else return false;
+  }
+  await page.waitForFunction((k) => Number(document.body.dataset.version || '-1') > k, v, { timeout: 10000 });
+  return true;
+}
+
+/** Checks what the page offers about UNO against the view it holds; presses the button once
+ * with a double click when it shows. Returns whether it showed. */
+async function checkUnoButton(page) {
+  const shown = await page.locator('#act-uno').count();
+  if (!shown) return false;
+  const mine = (await page.getAttribute('body', 'data-my-turn')) === 'true';
+  assert.ok(mine && (await handSize(page)) <= 2, 'the own UNO call shows only on the own turn at two cards or fewer');
+  const calls = async () => ((await page.textContent('#uno-log')).match(/You called UNO!/g) || []).length;
+  const before = await calls();
+  const v = await version(page);
+  await page.dblclick('#act-uno');
+  await page.waitForFunction((k) => Number(document.body.dataset.version || '-1') > k, v, { timeout: 10000 });
+  await page.waitForTimeout(200);
+  const log = await page.textContent('#uno-log');
+  assert.equal(await calls(), before + 1, log);
+  assert.doesNotMatch(log, /wrongly|false UNO call/);
+  assert.equal(await page.locator('#act-uno').count(), 0, 'no second call is offered');
+  return true;
+}
+
+describe('UNO traps', () => {
+  test('"Call UNO!" appears only when it means something, and a double click calls once', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const frames = [];
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(f.payload)));
+    await openTable(page, { oneRound: true });
+    // Seven cards: the server would take a call (a false one, with its penalty); the page offers none.
+    await page.waitForFunction(() => document.body.dataset.version !== undefined);
+    assert.equal(await handSize(page), 7);
+    assert.equal(await page.locator('#act-uno, #act-catch').count(), 0);
+    let seen = false;
+    for (let step = 0; step < 600; step += 1) {
+      if (await page.evaluate(() => /over/.test(document.getElementById('turn').textContent))) break;
+      if (await checkUnoButton(page)) seen = true;
+      if ((await page.getAttribute('body', 'data-my-turn')) === 'true') await moveOnce(page);
+      else {
+        assert.equal(await page.locator('#act-uno').count(), 0, 'no own call on the other seat\'s turn');
+        await page.waitForTimeout(40);
+      }
+    }
+    const log = await page.textContent('#uno-log');
+    assert.doesNotMatch(log, /You called UNO wrongly/);
+    // The person who won went through two cards on their turn: the call was offered then.
+    if (/You won the round/.test(log)) assert.ok(seen, 'the call was offered before the last card');
+    await page.close();
+  });
+
+  test('a round won stays on screen with every hand and its points until a person deals', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await openTable(page, { pace: '150' });
+    for (let step = 0; step < 800; step += 1) {
+      if (!(await page.isHidden('#round-end'))) break;
+      if ((await page.getAttribute('body', 'data-my-turn')) === 'true') await moveOnce(page);
+      else await page.waitForTimeout(40);
+    }
+    await page.waitForSelector('#round-end:not([hidden])');
+    assert.match(await page.textContent('#round-end-title'), /(You win|wins) round 1 and \d+ points/);
+    // Every hand is shown: the loser's cards are drawn, with their points.
+    assert.ok((await page.locator('#round-end-hands svg.card-svg').count()) > 0);
+    const v = await version(page);
+    await page.waitForTimeout(300); // the banner's entrance is over
+    await shot(page, 'uno-round-end');
+    await noSeriousA11yViolations(page, 'the UNO round end');
+    // The bot (150 ms pace) does not deal: the result stays.
+    await page.waitForTimeout(2500);
+    assert.equal(await version(page), v);
+    assert.ok(await page.isVisible('#round-end'));
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'round-next');
+    await page.click('#round-next');
+    await page.waitForSelector('#round-end', { state: 'hidden' });
+    await page.waitForFunction(() => /Round 2 begins/.test(document.getElementById('uno-log').textContent));
+    // The banner's button is gone: the focus is near the hand, not on the page body.
+    assert.ok(await page.evaluate(() => document.activeElement !== document.body));
+    await page.close();
+  });
+
+  test('at a table of bots only, the next round follows a visible countdown', async () => {
+    const created = await createTable({
+      preset: 'official',
+      seats: [
+        { kind: 'bot', bot: 'random' },
+        { kind: 'bot', bot: 'random' },
+      ],
+      bot_delay_ms: 0,
+      seed: 5,
+    });
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${env.server.base}/uno.html?table=${created.id}`);
+    await page.waitForSelector('#join:not([hidden])');
+    await page.click('#watch-button');
+    await page.waitForSelector('#round-end:not([hidden])', { timeout: 30000 });
+    assert.match(await page.textContent('#round-countdown'), /The next round starts in [1-5] s\./);
+    assert.ok(await page.isHidden('#round-next'));
+    await noSeriousA11yViolations(page, 'the round end of a bots-only table');
+    await page.waitForSelector('#round-end', { state: 'hidden', timeout: 10000 });
+    await page.close();
+  });
+
+  test('hints and refusals say what is true: not your turn, errors gone when the turn moves on', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await openTable(page, { pace: '1200' });
+    // Wait for the bot's turn (after one move of ours if we begin).
+    for (let i = 0; i < 20 && (await page.getAttribute('body', 'data-my-turn')) === 'true'; i += 1) await moveOnce(page);
+    assert.equal(await page.getAttribute('body', 'data-my-turn'), 'false');
+    // (force: Playwright waits for aria-disabled elements to become enabled; a person just clicks.)
+  await page.click('#hand button[data-card] >> nth=0', { force: true });
+    assert.match(await page.textContent('#error'), /^It is not your turn: Bot 2 \(random\) is playing\.$/);
+    // The bot moves: the error is about a moment that has passed and goes away.
+    await page.waitForSelector('#error', { state: 'hidden', timeout: 10000 });
+    await page.close();
+  });
+
+  test('the lobby refuses a one-seat table in words; Escape closes the colour picker', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${env.server.base}/uno.html`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#your-name', 'Cy');
+    await page.click('#seat-list li:nth-child(3) .remove-seat');
+    await page.click('#seat-list li:nth-child(2) .remove-seat');
+    await page.click('#create');
+    await page.waitForSelector('#create-error:not([hidden])');
+    assert.equal(await page.textContent('#create-error'), 'A table needs at least two seats: add a bot or a seat for a person.');
+
+    // A seat with a wild: play it, press Escape, and the picker closes with the focus on the hand.
+    let seed = null;
+    for (let s = 1; s < 60 && seed === null; s += 1) {
+      const created = await createTable({ preset: 'official', seats: [{ kind: 'human', name: 'probe' }, { kind: 'human' }], seed: s });
+      if (created.table.view.hand.some((c) => c === 'W' || c === 'W4')) seed = s;
+    }
+    assert.ok(seed !== null);
+    await openTable(page, { pace: '1200', seed });
+    let escaped = false;
+    for (let i = 0; i < 40 && !escaped; i += 1) {
+      const wild = page.locator('#hand button.playable[data-card^="W"]');
+      if ((await page.getAttribute('body', 'data-my-turn')) === 'true' && (await wild.count())) {
+        await wild.first().click();
+        await page.waitForSelector('#color-picker:not([hidden])');
+        await page.keyboard.press('Escape');
+        assert.ok(await page.isHidden('#color-picker'));
+        assert.ok(await page.evaluate(() => document.activeElement !== document.body && !!document.activeElement.closest('#play')));
+        escaped = true;
+        continue;
+      }
+      if ((await page.getAttribute('body', 'data-my-turn')) === 'true') await moveOnce(page);
+      else await page.waitForTimeout(100);
+    }
+    assert.ok(escaped, 'the wild was played and the picker closed with Escape');
+    await page.close();
+  });
+});
+
+describe('UNO on a phone', () => {
+  test('at 390×844 the pile, the hand and the actions are on screen together without scrolling', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(`${env.server.base}/uno.html`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#your-name', 'Pia');
+    await page.selectOption('#bot-pace', '1200');
+    await page.click('#create'); // Pia and two bots
+    await page.waitForSelector('#play:not([hidden])');
+    await page.waitForFunction(() => !!document.querySelector('#hand button[data-card]'));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const inView = async (sel) => {
+      const b = await page.locator(sel).first().boundingBox();
+      return !!b && b.y >= 0 && b.y + b.height <= 844;
+    };
+    assert.ok(await inView('#top-card'), 'the pile');
+    await shot(page, 'uno-table-phone');
+    assert.ok(await inView('#hand li:first-child button'), 'the hand');
+    assert.ok(await inView('#turn'), 'whose turn');
+    // Wait for the seat's own move: its actions (a playable card or Draw) show on screen too.
+    await page.waitForFunction(() => document.body.dataset.myTurn === 'true', null, { timeout: 15000 });
+    assert.ok(await inView('#hand li:first-child button'), 'the hand, with the hint above it');
+    assert.ok((await inView('#hand button.playable')) || (await inView('#act-draw')), 'the move to make');
+    await shot(page, 'uno-table-phone');
+    await noSeriousA11yViolations(page, 'the UNO table on a phone');
+    // Never colour alone: every card drawn carries its colour's letter (W for a wild) in a corner,
+    // and the same screen as a person with deuteranopia sees it is saved beside the others.
+    const letters = await page.$$eval('#hand button[data-card], #top-card [role=img]', (cards) =>
+      cards.map((c) => [c.dataset.card || 'top', [...c.querySelectorAll('svg text')].map((t) => t.textContent)]),
+    );
+    for (const [card, texts] of letters) {
+      const want = card === 'top' ? null : card.startsWith('W') ? 'W' : card[0];
+      assert.ok(want === null ? texts.some((t) => /^[RYGBW]$/.test(t)) : texts.includes(want), `${card}: ${texts}`);
+    }
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'deuteranopia' });
+    await shot(page, 'uno-table-phone-deuteranopia');
+    await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'none' });
+    await page.close();
+  });
+});
+
+describe('UNO motion', () => {
+  /** Opens a table in a context with the given motion preference; records every animation the
+   * page starts (its target and duration). */
+  async function tableWithMotion(reducedMotion) {
+    const ctx = await env.browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion });
+    await ctx.addInitScript(() => {
+      window.__motion = [];
+      const original = Element.prototype.animate;
+      Element.prototype.animate = function animate(frames, options) {
+        window.__motion.push({ id: this.id || this.parentElement?.id || this.tagName, duration: typeof options === 'number' ? options : options?.duration });
+        return original.call(this, frames, options);
+      };
+    });
+    const page = await ctx.newPage();
+    await openTable(page, { pace: '150' });
+    // Play until a card has gone to the pile from each side.
+    for (let i = 0; i < 60; i += 1) {
+      const log = await page.textContent('#uno-log');
+      if (/You played/.test(log) && /Bot 2 \(random\) played/.test(log)) break;
+      if ((await page.getAttribute('body', 'data-my-turn')) === 'true') await moveOnce(page);
+      else await page.waitForTimeout(50);
+    }
+    await page.waitForTimeout(300);
+    const motion = await page.evaluate(() => window.__motion);
+    const cssTransition = await page.$eval('#hand button[data-card]', (b) => getComputedStyle(b).transitionDuration);
+    await ctx.close();
+    return { motion, cssTransition };
+  }
+
+  test('played cards travel to the pile in at most 300 ms, and nothing moves under prefers-reduced-motion', async () => {
+    const moving = await tableWithMotion('no-preference');
+    assert.ok(moving.motion.some((m) => m.id === 'top-card'), JSON.stringify(moving.motion));
+    for (const m of moving.motion) assert.ok(m.duration > 0 && m.duration <= 300, JSON.stringify(m));
+    const still = await tableWithMotion('reduce');
+    assert.deepEqual(still.motion, []);
+    assert.equal(still.cssTransition, '0s');
+  });
+});
