@@ -273,7 +273,7 @@ describe('UNO traps', () => {
     assert.match(await page.textContent('#round-countdown'), /The next round starts in [1-5] s\./);
     assert.ok(await page.isHidden('#round-next'));
     await noSeriousA11yViolations(page, 'the round end of a bots-only table');
-    await page.waitForSelector('#round-end', { state: 'hidden', timeout: 10000 });
+    await page.waitForSelector('#round-end', { state: 'hidden', timeout: 20000 });
     await page.close();
   });
 
