@@ -58,8 +58,8 @@ fn the_json_keeps_its_documented_schema() {
     assert_eq!(
         keys(&v),
         [
-            "decisions",
             "deals",
+            "decisions",
             "difference",
             "entrants",
             "format",
