@@ -8,6 +8,7 @@ mod output;
 mod rules_arg;
 mod serve;
 mod sim_run;
+mod uno_match;
 mod uno_play;
 mod uno_rules;
 mod uno_scenario;
@@ -53,6 +54,8 @@ enum UnoCommand {
     Play(uno_play::Args),
     /// Simulate many bot games and report wins, points and speed.
     Sim(uno_sim::Args),
+    /// Compare bots on duplicate deals: every seating on the same cards, intervals over deals.
+    Match(uno_match::Args),
     /// Run one of seed 000's four operations on `.uno` files.
     Scenario(uno_scenario::Args),
     /// List the rule presets, or print one as TOML.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::run(a),
         Command::Uno(UnoCommand::Play(a)) => uno_play::run(a),
         Command::Uno(UnoCommand::Sim(a)) => uno_sim::run(a),
+        Command::Uno(UnoCommand::Match(a)) => uno_match::run(a),
         Command::Uno(UnoCommand::Scenario(a)) => uno_scenario::run(a),
         Command::Uno(UnoCommand::Rules(a)) => uno_rules::run(a),
         Command::Uno(UnoCommand::Watch(a)) => uno_watch::run(a),

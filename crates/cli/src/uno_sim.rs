@@ -78,10 +78,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The `--json` file, opened (and so checked) before the run and written after it.
-struct JsonFile(std::fs::File);
+pub(crate) struct JsonFile(std::fs::File);
 
 impl JsonFile {
-    fn open(path: &std::path::Path) -> anyhow::Result<JsonFile> {
+    pub(crate) fn open(path: &std::path::Path) -> anyhow::Result<JsonFile> {
         // Not truncated yet: a run that fails leaves an existing file as it was.
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -92,7 +92,7 @@ impl JsonFile {
         Ok(JsonFile(file))
     }
 
-    fn write(&mut self, text: &str) -> std::io::Result<()> {
+    pub(crate) fn write(&mut self, text: &str) -> std::io::Result<()> {
         self.0.set_len(0)?;
         self.0.write_all(text.as_bytes())?;
         self.0.sync_all()

@@ -4,6 +4,7 @@
 //! allocation-free [`View`] (`choose_view`, the simulation hot path). Every bot is seeded and
 //! deterministic: the same views in the same order give the same actions.
 
+pub mod duplicate;
 pub mod heuristic;
 pub mod ismcts;
 pub mod kernel;
@@ -12,18 +13,21 @@ pub mod random;
 pub mod seen;
 pub mod sim;
 pub mod spec;
+pub mod sprt;
 
 use std::sync::Arc;
 
 use uno::game::View;
 use uno::{Action, Observation, Phase, Rules};
 
+pub use duplicate::{play_match, Format, MatchConfig, MatchError, MatchResults};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
 pub use ismcts::{IsmctsBot, IsmctsConfig, Playout};
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};
 pub use spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
+pub use sprt::{Decision, Sprt, SprtError, SprtReport};
 
 /// A player that decides from what its seat may know.
 pub trait Bot: Send {

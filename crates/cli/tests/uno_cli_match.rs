@@ -1,0 +1,124 @@
+//! `tabletop uno match` through the real binary: the table, the last line, the JSON schema
+//! (documented in docs/bots.md), the sequential test, and clear refusals.
+
+use std::process::{Command, Output};
+
+fn tabletop(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).output().expect("the binary runs")
+}
+
+fn last_line(out: &Output) -> Vec<(String, String)> {
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let last = text.lines().last().expect("output").to_string();
+    last.split(' ').filter_map(|f| f.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+#[test]
+fn a_match_prints_a_row_per_bot_and_a_machine_readable_last_line() {
+    let out =
+        tabletop(&["uno", "match", "--bots", "heuristic,random", "--deals", "80", "--seed", "4", "--threads", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l.starts_with("heuristic ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("random ")), "{text}");
+    let fields = last_line(&out);
+    let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["deals", "games", "diff", "diff_lo", "diff_hi", "decision"], "{text}");
+    assert_eq!(fields[0].1, "80");
+    assert_eq!(fields[1].1, "320");
+    let diff: f64 = fields[2].1.parse().expect("number");
+    let lo: f64 = fields[3].1.parse().expect("number");
+    assert!(lo < diff && diff > 0.0, "{text}");
+}
+
+#[test]
+fn the_json_keeps_its_documented_schema() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("m.json");
+    let out = tabletop(&[
+        "uno",
+        "match",
+        "--bots",
+        "heuristic,precedence",
+        "--deals",
+        "64",
+        "--format",
+        "all-seatings",
+        "--until-decided",
+        "--json",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("json");
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().expect("object").keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(
+        keys(&v),
+        [
+            "deals",
+            "decisions",
+            "difference",
+            "entrants",
+            "format",
+            "games",
+            "no_winner",
+            "players",
+            "rules",
+            "seatings",
+            "seed",
+            "sprt",
+            "stuck"
+        ]
+    );
+    assert_eq!(v["format"], "all-seatings");
+    assert_eq!(v["seatings"].as_array().expect("seatings").len(), 4);
+    let entrant = &v["entrants"][0];
+    assert_eq!(keys(entrant), ["bot", "mean_points", "points", "seat_games", "win_share", "wins"]);
+    assert_eq!(keys(&entrant["win_share"]), ["ci95", "mean", "variance_reduction"]);
+    assert_eq!(keys(&v["difference"]), ["a", "b", "win_share"]);
+    assert_eq!(keys(&v["sprt"]), ["alpha", "beta", "bounds", "decision", "llr", "mu0", "mu1", "n"]);
+    assert_eq!(v["entrants"][0]["bot"], "heuristic");
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    for (args, reason) in [
+        (&["--bots", "heuristic"][..], "at least two"),
+        (&["--bots", "heuristic,nobody"][..], "nobody"),
+        (&["--bots", "heuristic,random", "--format", "swiss"][..], "rotate"),
+        (&["--bots", "heuristic,random", "--deals", "0"][..], "at least one deal"),
+        (&["--bots", "heuristic,random", "--until-decided", "--diff1", "-1"][..], "hypotheses"),
+        (&["--bots", "heuristic,random", "--until-decided", "--alpha", "1.5"][..], "alpha"),
+    ] {
+        let mut full = vec!["uno", "match"];
+        full.extend_from_slice(args);
+        let out = tabletop(&full);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(reason), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn json_to_standard_output_is_the_json_alone_and_a_bad_path_fails_before_the_run() {
+    let out = tabletop(&["uno", "match", "--bots", "heuristic,random", "--deals", "10", "--json", "-"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
+    assert!(v.is_object());
+
+    let out = tabletop(&[
+        "uno",
+        "match",
+        "--bots",
+        "heuristic,random",
+        "--deals",
+        "1000000000",
+        "--json",
+        "/no/such/dir/m.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--json: cannot write /no/such/dir/m.json"));
+}

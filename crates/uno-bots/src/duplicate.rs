@@ -1,0 +1,514 @@
+//! Duplicate matches: every deal is played once per seating of the bots, with the same seeds
+//! (deal, draws, each seat's bot seed) in every seating, so the luck of the cards cancels
+//! between the entrants and far fewer deals are needed than independent games.
+//!
+//! The unit of the statistics is the deal (the duplicate set): deals are independent and
+//! identically distributed, the seatings within a deal are not. An entrant's win share in a deal
+//! is its wins over the seats it held in that deal's games; its estimate is the mean over deals
+//! and the 95% interval the normal one over those per-deal values (a mean of many bounded
+//! i.i.d. values; with 30 deals or more a bootstrap gives the same interval).
+//!
+//! The same run also measures what independent games would have cost: the per-game values'
+//! variance divided by the games played, against the per-deal values' variance divided by the
+//! deals. Their ratio is the variance-reduction factor: how many times more independent games
+//! would give the same interval width.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use uno::{Game, Rules};
+
+use crate::sim::{bot_seed, game_seed, MAX_DECISIONS};
+use crate::sprt::{Decision, Sprt, SprtReport};
+use crate::{Bot, BotSpec, SimError};
+
+/// Deals played between two looks at the results (progress, the sequential test). Results
+/// depend on it only through where a sequential test may stop, never on the thread count.
+pub const BATCH: u64 = 64;
+/// The most seatings a match may play per deal (`all-seatings` of 7 distinct bots is 5040).
+pub const MAX_SEATINGS: usize = 720;
+/// Variances below this are rounding noise of values that do not vary.
+const ROUNDING: f64 = 1e-18;
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_964;
+
+/// How the entrants are seated at every deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// The lineup turned round the table: every entrant through every seat.
+    Rotate,
+    /// Every distinct permutation of the lineup.
+    AllSeatings,
+}
+
+impl std::str::FromStr for Format {
+    type Err = MatchError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "rotate" => Ok(Format::Rotate),
+            "all-seatings" => Ok(Format::AllSeatings),
+            other => Err(MatchError::Format(other.chars().take(40).collect())),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    #[error("format must be 'rotate' or 'all-seatings' (got '{0}')")]
+    Format(String),
+    #[error("name at least two bots (got {0})")]
+    TooFewBots(usize),
+    #[error("{bots} bots for {players} seats: name at most one bot per seat")]
+    TooManyBots { bots: usize, players: usize },
+    #[error("{0} seatings per deal: at most {MAX_SEATINGS} (use rotate, or fewer distinct bots)")]
+    TooManySeatings(usize),
+    #[error("play at least one deal")]
+    NoDeals,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub rules: Arc<Rules>,
+    pub players: usize,
+    /// The entrants, at least two; the first is the challenger.
+    pub bots: Vec<BotSpec>,
+    pub format: Format,
+    /// Deals to play (the most, with a sequential test).
+    pub deals: u64,
+    pub seed: u64,
+    /// Worker threads; 0: all cores.
+    pub threads: usize,
+    /// Stop as soon as this test of the first entrant against the second is decided.
+    pub sprt: Option<Sprt>,
+}
+
+/// The entrant in each seat of a table: the first bot once, then the others in turn to fill
+/// the remaining seats (`A,B` at four seats is `A,B,B,B`; `A,B,C` is `A,B,C,B`).
+pub fn lineup(entrants: usize, players: usize) -> Vec<usize> {
+    (0..players).map(|s| if s == 0 { 0 } else { 1 + (s - 1) % (entrants - 1) }).collect()
+}
+
+/// The seatings of a deal: each maps a seat to an entrant.
+pub fn seatings(format: Format, entrants: usize, players: usize) -> Vec<Vec<usize>> {
+    let line = lineup(entrants, players);
+    match format {
+        Format::Rotate => {
+            (0..players).map(|k| (0..players).map(|s| line[(s + players - k) % players]).collect()).collect()
+        }
+        Format::AllSeatings => {
+            let mut all = Vec::new();
+            permutations(&mut line.clone(), 0, &mut all);
+            all.sort();
+            all.dedup();
+            all
+        }
+    }
+}
+
+fn permutations(items: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
+    if k == items.len() {
+        out.push(items.clone());
+        return;
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permutations(items, k + 1, out);
+        items.swap(k, i);
+    }
+}
+
+/// One game of a deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    /// The entrant in each seat.
+    pub seating: Vec<usize>,
+    /// The winning seat, if any.
+    pub winner: Option<usize>,
+    /// Points the winner scored.
+    pub points: u32,
+    /// Decisions taken in the game.
+    pub decisions: u32,
+    /// Abandoned after too many decisions.
+    pub stuck: bool,
+}
+
+/// Plays deal `deal` of a match once per seating, every seating on the same seeds.
+pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Result<Vec<GameRecord>, SimError> {
+    let seed = game_seed(config.seed, deal);
+    let mut out = Vec::with_capacity(seatings.len());
+    let mut game = Game::new_fast(config.rules.clone(), config.players, seed)?;
+    for (k, seating) in seatings.iter().enumerate() {
+        if k > 0 {
+            game.restart(seed);
+        }
+        // The seat, not the entrant, owns the seed: a bot's luck stays with the cards.
+        let mut bots: Vec<Box<dyn Bot>> =
+            seating.iter().enumerate().map(|(s, &e)| config.bots[e].build(bot_seed(seed, s))).collect();
+        for bot in &mut bots {
+            bot.set_rules(&config.rules);
+        }
+        let mut decisions = 0u32;
+        let mut stuck = false;
+        while !game.is_round_over() {
+            if decisions >= MAX_DECISIONS {
+                stuck = true;
+                break;
+            }
+            let seat = game.current();
+            let action = bots[seat.index()].choose_view(&game.view(seat));
+            game.apply_unchecked(seat, action);
+            decisions += 1;
+        }
+        let winner = if stuck { None } else { game.round_winner().map(|w| w.index()) };
+        let points = winner.map_or(0, |w| game.scores()[w]);
+        out.push(GameRecord { seating: seating.clone(), winner, points, decisions, stuck });
+    }
+    Ok(out)
+}
+
+/// Count, sum and sum of squares of a sample: its mean, variance and interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moments {
+    pub n: u64,
+    pub sum: f64,
+    pub sum_sq: f64,
+}
+
+impl Moments {
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+    pub fn merge(&mut self, other: &Moments) {
+        self.n += other.n;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+    pub fn mean(&self) -> f64 {
+        self.sum / self.n.max(1) as f64
+    }
+    /// The unbiased sample variance (0 below two values, and for rounding noise: a quarter
+    /// computed as 1/3 + 1/3 + 1/3 over 4 is not exactly one).
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        let v = (self.sum_sq - self.sum * self.sum / n) / (n - 1.0);
+        if v < ROUNDING {
+            0.0
+        } else {
+            v
+        }
+    }
+    /// The variance of the mean.
+    pub fn variance_of_mean(&self) -> f64 {
+        self.variance() / self.n.max(1) as f64
+    }
+    /// The normal 95% interval of the mean (none below two values).
+    pub fn ci95(&self) -> Option<[f64; 2]> {
+        (self.n >= 2).then(|| {
+            let half = Z95 * self.variance_of_mean().sqrt();
+            [self.mean() - half, self.mean() + half]
+        })
+    }
+}
+
+/// One quantity measured per game and per deal (a deal's value is the mean of its games').
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Paired {
+    pub games: Moments,
+    pub deals: Moments,
+}
+
+impl Paired {
+    /// Adds one deal, given its games' values.
+    pub fn add_deal(&mut self, games: &[f64]) {
+        for &x in games {
+            self.games.add(x);
+        }
+        self.deals.add(games.iter().sum::<f64>() / games.len().max(1) as f64);
+    }
+    pub fn merge(&mut self, other: &Paired) {
+        self.games.merge(&other.games);
+        self.deals.merge(&other.deals);
+    }
+    /// How many times more independent games than games played in deals would give the same
+    /// variance of the mean: `(var_game / games) / (var_deal / deals)`. None when the deals
+    /// do not vary (no finite factor) or there are fewer than two deals.
+    pub fn variance_reduction(&self) -> Option<f64> {
+        let duplicate = self.deals.variance_of_mean();
+        (self.deals.n >= 2 && duplicate > 0.0).then(|| self.games.variance_of_mean() / duplicate)
+    }
+    pub fn estimate(&self) -> Estimate {
+        Estimate { mean: self.deals.mean(), ci95: self.deals.ci95(), variance_reduction: self.variance_reduction() }
+    }
+}
+
+/// A mean over deals with its 95% interval and variance-reduction factor.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    pub mean: f64,
+    /// Normal 95% interval over deals; null below two deals.
+    pub ci95: Option<[f64; 2]>,
+    /// Independent games needed per duplicate game for the same interval; null when the
+    /// deals do not vary.
+    pub variance_reduction: Option<f64>,
+}
+
+/// The running totals of a match.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    deals: u64,
+    games: u64,
+    no_winner: u64,
+    stuck: u64,
+    decisions: u64,
+    /// Per entrant: wins, points, seat-games.
+    wins: Vec<u64>,
+    points: Vec<u64>,
+    seat_games: Vec<u64>,
+    /// Per entrant: win share per seat held.
+    share: Vec<Paired>,
+    /// Per entrant: points won per seat held.
+    mean_points: Vec<Paired>,
+    /// First entrant's win share less the second's.
+    difference: Paired,
+}
+
+impl Totals {
+    fn new(entrants: usize) -> Totals {
+        Totals {
+            wins: vec![0; entrants],
+            points: vec![0; entrants],
+            seat_games: vec![0; entrants],
+            share: vec![Paired::default(); entrants],
+            mean_points: vec![Paired::default(); entrants],
+            ..Totals::default()
+        }
+    }
+
+    fn add_deal(&mut self, games: &[GameRecord]) {
+        let entrants = self.wins.len();
+        self.deals += 1;
+        let mut share = vec![Vec::with_capacity(games.len()); entrants];
+        let mut points = vec![Vec::with_capacity(games.len()); entrants];
+        for g in games {
+            self.games += 1;
+            self.decisions += g.decisions as u64;
+            self.stuck += g.stuck as u64;
+            self.no_winner += g.winner.is_none() as u64;
+            for e in 0..entrants {
+                let seats = g.seating.iter().filter(|&&x| x == e).count() as u64;
+                self.seat_games[e] += seats;
+                let won = g.winner.is_some_and(|w| g.seating[w] == e);
+                let pts = if won { g.points as u64 } else { 0 };
+                self.wins[e] += won as u64;
+                self.points[e] += pts;
+                if seats > 0 {
+                    share[e].push(won as u64 as f64 / seats as f64);
+                    points[e].push(pts as f64 / seats as f64);
+                }
+            }
+        }
+        let diff: Vec<f64> = share[0].iter().zip(&share[1]).map(|(a, b)| a - b).collect();
+        self.difference.add_deal(&diff);
+        for e in 0..entrants {
+            self.share[e].add_deal(&share[e]);
+            self.mean_points[e].add_deal(&points[e]);
+        }
+    }
+}
+
+/// One entrant's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EntrantResult {
+    pub bot: String,
+    /// Seats held, summed over the games.
+    pub seat_games: u64,
+    pub wins: u64,
+    pub points: u64,
+    /// Wins per seat held.
+    pub win_share: Estimate,
+    /// Points won per seat held.
+    pub mean_points: Estimate,
+}
+
+/// The first entrant against the second: win share less win share.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    pub a: String,
+    pub b: String,
+    pub win_share: Estimate,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchResults {
+    pub rules: String,
+    pub players: usize,
+    pub format: Format,
+    pub seed: u64,
+    /// Deals played (fewer than asked when a sequential test stopped early).
+    pub deals: u64,
+    pub games: u64,
+    /// The seatings every deal was played in, as bot names per seat.
+    pub seatings: Vec<Vec<String>>,
+    pub entrants: Vec<EntrantResult>,
+    pub difference: Difference,
+    pub no_winner: u64,
+    pub stuck: u64,
+    pub decisions: u64,
+    pub sprt: Option<SprtReport>,
+}
+
+/// Checks a match before it is played: the seatings it will use.
+pub fn check(config: &MatchConfig) -> Result<Vec<Vec<usize>>, MatchError> {
+    if config.bots.len() < 2 {
+        return Err(MatchError::TooFewBots(config.bots.len()));
+    }
+    config.rules.check_players(config.players).map_err(SimError::from)?;
+    if config.bots.len() > config.players {
+        return Err(MatchError::TooManyBots { bots: config.bots.len(), players: config.players });
+    }
+    if config.deals == 0 {
+        return Err(MatchError::NoDeals);
+    }
+    // Count before listing: all-seatings of many seats is too large to build.
+    let distinct = lineup(config.bots.len(), config.players);
+    let count = match config.format {
+        Format::Rotate => config.players,
+        Format::AllSeatings => {
+            let mut counts = vec![0usize; config.bots.len()];
+            for &e in &distinct {
+                counts[e] += 1;
+            }
+            multinomial(config.players, &counts)
+        }
+    };
+    if count > MAX_SEATINGS {
+        return Err(MatchError::TooManySeatings(count));
+    }
+    Ok(seatings(config.format, config.bots.len(), config.players))
+}
+
+/// `n! / (k1! k2! …)`, saturating.
+fn multinomial(n: usize, counts: &[usize]) -> usize {
+    let mut result: u128 = 1;
+    let mut placed = 0u128;
+    for &k in counts {
+        for i in 1..=k as u128 {
+            placed += 1;
+            result = result.saturating_mul(placed) / i;
+        }
+    }
+    debug_assert_eq!(placed as usize, n);
+    usize::try_from(result).unwrap_or(usize::MAX)
+}
+
+/// Plays the match; `progress` gets the number of deals just finished.
+pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Result<MatchResults, MatchError> {
+    let seatings = check(config)?;
+    let threads = if config.threads == 0 {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    } else {
+        config.threads
+    };
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| SimError::Threads(e.to_string()))?;
+    let mut totals = Totals::new(config.bots.len());
+    let mut decision = None;
+    let mut next = 0u64;
+    while next < config.deals && decision.is_none() {
+        let end = (next + BATCH).min(config.deals);
+        let played: Result<Vec<Vec<GameRecord>>, SimError> =
+            pool.install(|| (next..end).into_par_iter().map(|d| play_deal(config, &seatings, d)).collect());
+        for deal in played? {
+            totals.add_deal(&deal);
+        }
+        progress(end - next);
+        next = end;
+        if let Some(sprt) = &config.sprt {
+            decision = sprt.decide(&totals.difference.deals);
+        }
+    }
+    let names: Vec<String> = config.bots.iter().map(ToString::to_string).collect();
+    let entrants = (0..names.len())
+        .map(|e| EntrantResult {
+            bot: names[e].clone(),
+            seat_games: totals.seat_games[e],
+            wins: totals.wins[e],
+            points: totals.points[e],
+            win_share: totals.share[e].estimate(),
+            mean_points: totals.mean_points[e].estimate(),
+        })
+        .collect();
+    Ok(MatchResults {
+        rules: config.rules.name().to_string(),
+        players: config.players,
+        format: config.format,
+        seed: config.seed,
+        deals: totals.deals,
+        games: totals.games,
+        seatings: seatings.iter().map(|s| s.iter().map(|&e| names[e].clone()).collect()).collect(),
+        entrants,
+        difference: Difference { a: names[0].clone(), b: names[1].clone(), win_share: totals.difference.estimate() },
+        no_winner: totals.no_winner,
+        stuck: totals.stuck,
+        decisions: totals.decisions,
+        sprt: config.sprt.map(|s| s.report(&totals.difference.deals, decision.unwrap_or(Decision::Undecided))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotate_moves_the_challenger_through_every_seat() {
+        assert_eq!(seatings(Format::Rotate, 2, 4), [[0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]]);
+        assert_eq!(lineup(3, 4), [0, 1, 2, 1]);
+        assert_eq!(seatings(Format::AllSeatings, 2, 4).len(), 4);
+        assert_eq!(seatings(Format::AllSeatings, 4, 4).len(), 24);
+        assert_eq!(seatings(Format::AllSeatings, 3, 4).len(), 12);
+        assert_eq!(multinomial(4, &[1, 2, 1]), 12);
+        assert_eq!(multinomial(10, &[1, 1, 1, 1, 1, 1, 1, 1, 1, 1]), 3_628_800);
+    }
+
+    /// Two deals of two games each, small enough to check by hand.
+    #[test]
+    fn the_variance_estimate_of_a_small_case_is_the_hand_computed_one() {
+        let mut p = Paired::default();
+        p.add_deal(&[1.0, 1.0]);
+        p.add_deal(&[0.0, 0.0]);
+        // Games 1, 1, 0, 0: mean 1/2, sample variance (4 · 1/4) / 3 = 1/3, of the mean 1/12.
+        assert!((p.games.variance() - 1.0 / 3.0).abs() < 1e-12);
+        // Deals 1, 0: sample variance 1/2, of the mean 1/4.
+        assert!((p.deals.variance() - 0.5).abs() < 1e-12);
+        // (1/12) / (1/4): these deals are worse than independent games.
+        assert!((p.variance_reduction().expect("finite") - 1.0 / 3.0).abs() < 1e-12);
+        let [lo, hi] = p.deals.ci95().expect("two deals");
+        assert!((lo - (0.5 - Z95 * 0.5)).abs() < 1e-12 && (hi - (0.5 + Z95 * 0.5)).abs() < 1e-12);
+
+        // Each deal won once in two games: the deals agree, the games do not.
+        let mut q = Paired::default();
+        q.add_deal(&[1.0, 0.0]);
+        q.add_deal(&[0.0, 1.0]);
+        q.add_deal(&[1.0, 0.0]);
+        assert_eq!(q.deals.variance(), 0.0);
+        assert_eq!(q.variance_reduction(), None);
+        // A third deal that differs: deals 1/2, 1/2, 1 → var 1/12, of the mean 1/36; games
+        // 1,0,0,1,1,1 → mean 2/3, var (4·1/9 + 2·4/9)/5 = 4/15, of the mean 4/90.
+        let mut r = Paired::default();
+        r.add_deal(&[1.0, 0.0]);
+        r.add_deal(&[0.0, 1.0]);
+        r.add_deal(&[1.0, 1.0]);
+        assert!((r.deals.variance() - 1.0 / 12.0).abs() < 1e-12);
+        assert!((r.games.variance() - 4.0 / 15.0).abs() < 1e-12);
+        assert!((r.variance_reduction().expect("finite") - (4.0 / 90.0) / (1.0 / 36.0)).abs() < 1e-12);
+    }
+}
