@@ -7,7 +7,7 @@
 //! table one commit latency and no other table anything.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,7 @@ use store::{Status as StoreStatus, Store};
 use tokio::sync::{broadcast, Mutex};
 use uno::rules::{DrawRule, ForcedPlay, JumpIn, SevenZero, Stacking, UnoCall, WildDrawFourRule};
 use uno::{Action, Event, Game, GameRecord, Move, Observation, Phase, Rules, RulesConfig, Seat};
-use uno_bots::Bot;
+use uno_bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig};
 
 use crate::limits;
 use crate::update::{self, Told};
@@ -30,7 +30,9 @@ use crate::ApiError;
 pub struct Config {
     /// How long a bot waits before acting, so people can follow (a table may set its own).
     pub bot_delay: Duration,
-    /// A table nobody acted at for this long is closed (and marked abandoned in the store).
+    /// A table with no person connected (no WebSocket open, seat or spectator) and no person's
+    /// action for this long is closed (its bots stop; it is marked abandoned in the store). Bot
+    /// moves and turn-timer moves are not activity.
     pub idle_timeout: Duration,
     /// A finished table stays in memory this long (for a rematch), then leaves it.
     pub finished_ttl: Duration,
@@ -72,6 +74,12 @@ pub(crate) struct Table {
     creator: String,
     /// Mirrors "the game is over" outside the lock, for counting a client's open tables.
     done: AtomicBool,
+    /// Set (under the lock) when the table is closed for idleness: nothing acts at it any more.
+    closed: AtomicBool,
+    /// Per seat, how often its holder changed (a join or a leave), bumped under the lock. A
+    /// socket opened for a seat serves it only while this is what it was at the upgrade, so a
+    /// socket that missed the close (it lagged) neither reads nor acts for the seat's next holder.
+    seat_epochs: Vec<AtomicU64>,
     pub(crate) state: Mutex<TableState>,
     pub(crate) tx: broadcast::Sender<Arc<Push>>,
 }
@@ -84,8 +92,6 @@ pub(crate) struct Push {
     /// An `update` (to merge into what the viewer holds) rather than a full `state`.
     pub(crate) update: bool,
     pub(crate) views: Vec<Option<Utf8Bytes>>,
-    /// Seats whose holder left: their sockets close.
-    pub(crate) closed: Vec<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -275,6 +281,55 @@ pub struct Joined {
     pub table: TableView,
 }
 
+impl Table {
+    fn new(id: String, creator: String, st: TableState) -> Table {
+        let players = st.players();
+        let (tx, _) = broadcast::channel(256);
+        Table {
+            id,
+            creator,
+            done: AtomicBool::new(st.game.is_over()),
+            closed: AtomicBool::new(false),
+            seat_epochs: (0..players).map(|_| AtomicU64::new(0)).collect(),
+            state: Mutex::new(st),
+            tx,
+        }
+    }
+
+    /// The seat's holder generation now (see `seat_epochs`); 0 for a spectator's index.
+    pub(crate) fn seat_epoch(&self, viewer: Viewer) -> u64 {
+        match viewer {
+            Viewer::Seat(s) => self.seat_epochs.get(s).map(|e| e.load(Ordering::Acquire)).unwrap_or(0),
+            Viewer::Spectator => 0,
+        }
+    }
+
+    fn bump_epoch(&self, seat: usize) {
+        if let Some(e) = self.seat_epochs.get(seat) {
+            e.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// Builds a bot for a seat: search bots also stop after [`limits::MAX_BOT_MOVE_TIME`], so no
+/// name can hold a core for longer than that a move.
+fn build_bot(spec: BotSpec, seed: u64, rules: &Arc<Rules>) -> Box<dyn Bot> {
+    let mut bot = match spec {
+        BotSpec::Ismcts { iterations, playout } => Box::new(IsmctsBot::new(
+            IsmctsConfig {
+                iterations,
+                playout,
+                time_limit: Some(limits::MAX_BOT_MOVE_TIME),
+                ..IsmctsConfig::default()
+            },
+            seed,
+        )) as Box<dyn Bot>,
+        other => other.build(seed),
+    };
+    bot.set_rules(rules);
+    bot
+}
+
 /// Who is asking: a seat (by token) or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Viewer {
@@ -393,6 +448,8 @@ impl TableState {
     }
 
     pub(crate) fn watch(&mut self, v: Viewer, delta: isize) {
+        // A person connecting or leaving is activity: the idle time counts from the last one.
+        self.last_activity = Instant::now();
         let i = self.viewer_index(v);
         if let Some(w) = self.watchers.get_mut(i) {
             *w = w.saturating_add_signed(delta);
@@ -512,7 +569,7 @@ fn make_bots(meta: &Meta, rules: &Arc<Rules>) -> Result<Vec<Option<Box<dyn Bot>>
     meta.seats
         .iter()
         .map(|s| match (&s.kind, &s.bot) {
-            (SeatKind::Bot, Some(name)) => Ok(Some(uno_bots::make_bot_for(name, s.bot_seed, rules)?)),
+            (SeatKind::Bot, Some(name)) => Ok(Some(build_bot(name.parse::<BotSpec>()?, s.bot_seed, rules))),
             _ => Ok(None),
         })
         .collect()
@@ -622,12 +679,11 @@ impl AppState {
         }
         let bots = make_bots(&meta, game.rules_arc()).map_err(|e| e.to_string())?;
         let players = meta.seats.len();
-        let (tx, _) = broadcast::channel(256);
-        Ok(Some(Table {
-            id: g.id.clone(),
-            creator: meta.creator.clone(),
-            done: AtomicBool::new(false),
-            state: Mutex::new(TableState {
+        let creator = meta.creator.clone();
+        Ok(Some(Table::new(
+            g.id.clone(),
+            creator,
+            TableState {
                 record,
                 game,
                 meta,
@@ -638,9 +694,8 @@ impl AppState {
                 last_activity: Instant::now(),
                 finished_at: None,
                 turn_deadline: None,
-            }),
-            tx,
-        }))
+            },
+        )))
     }
 
     /// Creates a table; `client` identifies the creator for the per-client limit.
@@ -676,10 +731,10 @@ impl AppState {
                     delay_ms: None,
                 },
                 SeatSpec::Bot { bot, seed: bot_seed, delay_ms } => {
-                    let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?;
+                    // Parsed once, here: what is stored is the spec's own canonical name.
+                    let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?.parse::<BotSpec>()?.to_string();
                     check_delay(*delay_ms)?;
                     let bot_seed = bot_seed.unwrap_or(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
-                    uno_bots::make_bot(&bot, bot_seed)?;
                     SeatMeta {
                         kind: SeatKind::Bot,
                         name: Some(bot.clone()),
@@ -724,7 +779,6 @@ impl AppState {
         let bots = make_bots(&meta, game.rules_arc())?;
         let id = random_hex(8);
         self.inner.store.create(&id, "uno", header_json(&record)?, meta_json(&meta)?).done().await?;
-        let (tx, _) = broadcast::channel(256);
         let mut st = TableState {
             record,
             game,
@@ -741,13 +795,7 @@ impl AppState {
         st.remember(&logged);
         let viewer = creator_seat.map(Viewer::Seat).unwrap_or(Viewer::Spectator);
         let view = st.full_view(&id, viewer, "state");
-        let table = Arc::new(Table {
-            id: id.clone(),
-            creator: client.to_string(),
-            done: AtomicBool::new(false),
-            state: Mutex::new(st),
-            tx,
-        });
+        let table = Arc::new(Table::new(id.clone(), client.to_string(), st));
         {
             let st = table.state.lock().await;
             self.schedule(&table, &st);
@@ -818,8 +866,9 @@ impl AppState {
         meta.seats[i].name = Some(name);
         self.inner.store.set_meta(id, meta_json(&meta)?).done().await?;
         st.meta = meta;
+        table.bump_epoch(i);
         st.last_activity = Instant::now();
-        self.publish_state(&table, &mut st, Vec::new());
+        self.publish_state(&table, &mut st);
         self.schedule(&table, &st);
         Ok(Joined { id: id.to_string(), seat: i, token, table: st.full_view(id, Viewer::Seat(i), "state") })
     }
@@ -837,9 +886,10 @@ impl AppState {
         meta.seats[i].name = None;
         self.inner.store.set_meta(id, meta_json(&meta)?).done().await?;
         st.meta = meta;
+        table.bump_epoch(i);
         st.last_activity = Instant::now();
         st.turn_deadline = None;
-        self.publish_state(&table, &mut st, vec![i]);
+        self.publish_state(&table, &mut st);
         Ok(())
     }
 
@@ -858,19 +908,28 @@ impl AppState {
             None => return Err(ApiError::MissingToken),
         };
         let Viewer::Seat(seat) = viewer else { return Err(ApiError::BadToken) };
-        self.act_as(&table, &mut st, seat, action, Some(version)).await.map(|ev| st.view(id, viewer, &ev, "update"))
+        let events = self.act_as(&table, &mut st, seat, action, Some(version)).await?;
+        st.last_activity = Instant::now();
+        Ok(st.view(id, viewer, &events, "update"))
     }
 
-    /// Also the WebSocket's way in: the seat is already resolved.
+    /// Also the WebSocket's way in: the seat was resolved at the upgrade, and is served only
+    /// while its holder is the one it was then (`epoch`, see `Table::seat_epochs`).
     pub(crate) async fn act_seat(
         &self,
         table: &Arc<Table>,
         seat: usize,
+        epoch: u64,
         action: Action,
         version: u64,
     ) -> Result<(), ApiError> {
         let mut st = table.state.lock().await;
-        self.act_as(table, &mut st, seat, action, Some(version)).await.map(|_| ())
+        if table.seat_epoch(Viewer::Seat(seat)) != epoch {
+            return Err(ApiError::BadToken);
+        }
+        self.act_as(table, &mut st, seat, action, Some(version)).await?;
+        st.last_activity = Instant::now();
+        Ok(())
     }
 
     async fn act_as(
@@ -881,6 +940,9 @@ impl AppState {
         action: Action,
         version: Option<u64>,
     ) -> Result<Vec<LoggedEvent>, ApiError> {
+        if table.closed.load(Ordering::Acquire) {
+            return Err(ApiError::NoSuchTable(table.id.clone()));
+        }
         match st.status() {
             TableStatus::Waiting => return Err(ApiError::NotStarted),
             TableStatus::Finished => return Err(ApiError::Illegal(uno::IllegalAction::GameOver)),
@@ -905,7 +967,6 @@ impl AppState {
         let version = st.version();
         let logged: Vec<LoggedEvent> = events.into_iter().map(|event| LoggedEvent { version, event }).collect();
         st.remember(&logged);
-        st.last_activity = Instant::now();
         if st.game.is_over() {
             st.finished_at = Some(Instant::now());
             table.done.store(true, Ordering::Relaxed);
@@ -952,14 +1013,14 @@ impl AppState {
         let logged: Vec<LoggedEvent> =
             deal.into_iter().map(|event| LoggedEvent { version: st.meta.version_base, event }).collect();
         st.remember(&logged);
-        self.publish_state(&table, &mut st, Vec::new());
+        self.publish_state(&table, &mut st);
         self.schedule(&table, &st);
         Ok(st.full_view(id, Viewer::Seat(seat), "state"))
     }
 
     /// Sends every viewer with an open socket the full state (after a seat changed hands or a
     /// rematch: rare, and the page redraws everything anyway).
-    fn publish_state(&self, table: &Table, st: &mut TableState, closed: Vec<usize>) {
+    fn publish_state(&self, table: &Table, st: &mut TableState) {
         st.told_everything();
         if table.tx.receiver_count() == 0 {
             return;
@@ -974,7 +1035,7 @@ impl AppState {
                 serde_json::to_string(&st.full_view(&table.id, v, "state")).ok().map(Utf8Bytes::from)
             })
             .collect();
-        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views, closed }));
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views }));
     }
 
     /// Sends every viewer with an open socket the change an action made (see `update`).
@@ -1000,12 +1061,12 @@ impl AppState {
                 vec![None; st.players() + 1]
             }
         };
-        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: true, views, closed: Vec::new() }));
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: true, views }));
     }
 
     /// After any change: set the bot or the turn timer going for whoever acts next.
     fn schedule(&self, table: &Arc<Table>, st: &TableState) {
-        if st.status() != TableStatus::Playing {
+        if st.status() != TableStatus::Playing || table.closed.load(Ordering::Acquire) {
             return;
         }
         let version = st.version();
@@ -1051,10 +1112,9 @@ impl AppState {
         let Ok((bot, action, obs)) = thought else {
             // The bot panicked; seat a fresh one so the table goes on.
             if let Some(m) = st.meta.seats.get(seat) {
-                if let Some(name) = &m.bot {
-                    if let (Ok(b), Some(slot)) =
-                        (uno_bots::make_bot_for(name, m.bot_seed, st.game.rules_arc()), st.bots.get_mut(seat))
-                    {
+                if let Some(spec) = m.bot.as_deref().and_then(|n| n.parse::<BotSpec>().ok()) {
+                    let b = build_bot(spec, m.bot_seed, st.game.rules_arc());
+                    if let Some(slot) = st.bots.get_mut(seat) {
                         *slot = Some(b);
                     }
                 }
@@ -1120,9 +1180,12 @@ impl AppState {
         for t in tables {
             let Ok(st) = t.state.try_lock() else { continue };
             let now = Instant::now();
+            let connected = st.watchers.iter().any(|&w| w > 0);
             if st.finished_at.is_some_and(|f| now.duration_since(f) >= c.finished_ttl) {
                 gone.push(t.id.clone());
-            } else if st.finished_at.is_none() && now.duration_since(st.last_activity) >= c.idle_timeout {
+            } else if st.finished_at.is_none() && !connected && now.duration_since(st.last_activity) >= c.idle_timeout {
+                // Under the lock: no bot or timer acts at the table after this.
+                t.closed.store(true, Ordering::Release);
                 drop(self.inner.store.set_status(&t.id, StoreStatus::Abandoned));
                 gone.push(t.id.clone());
             }

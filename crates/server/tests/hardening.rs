@@ -1,0 +1,188 @@
+//! The server against an attacker's inputs: bounded bot names and rules numbers, tables that end
+//! when no person is there, and seat sockets that stop serving a seat once it changes hands.
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+
+mod common;
+use common::call;
+
+/// A server on a loopback port with the given settings: the router and the address.
+async fn serve(config: server::Config) -> (axum::Router, std::net::SocketAddr, server::AppState) {
+    let store = store::Store::open_in_memory().expect("store");
+    let state = server::AppState::new(store, config).await.expect("state");
+    let app = server::app(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let served = app.clone();
+    tokio::spawn(async move { axum::serve(listener, served).await });
+    (app, addr, state)
+}
+
+async fn create(app: &axum::Router, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", "/api/tables", None, Some(body.to_string())).await
+}
+
+#[tokio::test]
+async fn bot_names_are_bounded_and_stored_by_their_canonical_name() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    for bad in ["ismcts:4294967295", "ismcts:4294967295:heuristic", "ismcts:50001", "ismcts:0"] {
+        let (s, v) = create(&app, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": bad}]})).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {v}");
+        assert_eq!(v["code"], "unknown_bot", "{bad}: {v}");
+    }
+    let (s, v) = create(&app, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:500"}]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["table"]["seats"][1]["bot"], "ismcts:500:random");
+}
+
+#[tokio::test]
+async fn rules_numbers_a_client_sends_are_bounded() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let bots = json!([{"kind": "bot", "bot": "first"}, {"kind": "bot", "bot": "first"}]);
+    let huge = u32::MAX;
+    for body in [
+        json!({"seats": bots, "house_rules": {"match_target": huge}}),
+        json!({"seats": bots, "rules": {"scoring": {"target": huge}}}),
+        json!({"seats": bots, "rules": {"scoring": {"wild": huge}}}),
+        json!({"seats": bots, "rules": {"play": {"turn_cap": huge}}}),
+        json!({"seats": bots, "rules": {"name": "n".repeat(65)}}),
+    ] {
+        let (s, v) = create(&app, body.clone()).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
+        assert_eq!(v["code"], "invalid_rules", "{body}: {v}");
+    }
+}
+
+/// Two bots with no delay and nobody watching: the table closes after the idle time, its bots
+/// stop, and the store holds it as abandoned with no action after that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_with_no_person_connected_closes_and_its_bots_stop() {
+    let config = server::Config { idle_timeout: Duration::from_millis(300), ..Default::default() };
+    let (app, _, state) = serve(config).await;
+    let body = json!({
+        "house_rules": {"match_target": 10_000}, "bot_delay_ms": 0,
+        "seats": [{"kind": "bot", "bot": "first"}, {"kind": "bot", "bot": "first"}]
+    });
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let mut gone = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (s, _) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+        if s == StatusCode::NOT_FOUND {
+            gone = true;
+            break;
+        }
+    }
+    assert!(gone, "the table is still open after 5 s");
+    let stored = state.store().load(&id).await.expect("load").expect("stored");
+    assert_eq!(stored.status, store::Status::Abandoned);
+    let actions = stored.actions.len();
+    assert!(actions > 0, "the bots played before the table closed");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let later = state.store().load(&id).await.expect("load").expect("stored");
+    assert_eq!(later.actions.len(), actions, "a bot acted at a closed table");
+}
+
+/// An open WebSocket is a person there: the table stays open while it is, and closes after the
+/// idle time once it is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connected_spectator_keeps_a_table_open() {
+    let config = server::Config { idle_timeout: Duration::from_millis(300), ..Default::default() };
+    let (app, addr, _) = serve(config).await;
+    let body =
+        json!({"bot_delay_ms": 200, "seats": [{"kind": "bot", "bot": "first"}, {"kind": "bot", "bot": "first"}]});
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    let reader = tokio::spawn(async move {
+        // Keep reading so the socket stays healthy; stop after a while.
+        let until = tokio::time::Instant::now() + Duration::from_millis(1200);
+        while let Ok(Some(Ok(_))) = tokio::time::timeout_at(until, ws.next()).await {}
+        let _ = ws.close(None).await;
+    });
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let (s, v) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "closed while a spectator watched: {v}");
+    reader.await.expect("reader");
+    let mut gone = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0 == StatusCode::NOT_FOUND {
+            gone = true;
+            break;
+        }
+    }
+    assert!(gone, "the table is still open 5 s after its last viewer left");
+}
+
+/// The seat's holder leaves and another person takes the seat while the first holder's socket
+/// is still open: that socket's action is refused, it is closed with 4001, and it never shows
+/// the new holder's hand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_socket_stops_serving_once_the_seat_changes_hands() {
+    let (app, addr, _) = serve(server::Config::default()).await;
+    for round in 0..5 {
+        let body = json!({"name": "Ann", "seed": round, "seats": [{"kind": "human"}, {"kind": "human"}]});
+        let (s, v) = create(&app, body).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_str().expect("id").to_string();
+        let ann = v["token"].as_str().expect("token").to_string();
+        let (s, v) =
+            call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let bob = v["token"].as_str().expect("token").to_string();
+        // Whoever is to move is the one whose socket outlives the seat.
+        let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+        let ann_moves = view["legal_actions"].as_array().is_some_and(|l| !l.is_empty());
+        let (old, seat) = if ann_moves { (ann, 0) } else { (bob, 1) };
+        let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&old), None).await;
+        let version = view["version"].as_u64().expect("version");
+        let action = view["legal_actions"]
+            .as_array()
+            .and_then(|l| l.iter().find(|a| *a != "call_uno").cloned())
+            .expect("a legal action");
+
+        let (mut ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws?token={old}")).await.expect("ws");
+        let first = ws.next().await.expect("first").expect("frame");
+        assert!(first.is_text());
+        let (s, _) = call(&app, "POST", &format!("/api/tables/{id}/leave"), Some(&old), None).await;
+        assert_eq!(s, StatusCode::NO_CONTENT);
+        let join = json!({"name": "Cy", "seat": seat}).to_string();
+        let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let cy = v["token"].as_str().expect("token").to_string();
+        let hand = v["table"]["view"]["hand"].clone();
+        // The old socket acts at once, before reading anything.
+        let msg = json!({"type": "action", "action": action, "version": version}).to_string();
+        let _ = ws.send(Message::Text(msg.into())).await;
+
+        let mut closed_with = None;
+        while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            match m {
+                Message::Close(frame) => {
+                    closed_with = frame.map(|f| f.code);
+                    break;
+                }
+                Message::Text(t) => {
+                    let m: Value = serde_json::from_str(t.as_str()).expect("json");
+                    assert_ne!(m["view"]["hand"], hand, "the old socket was shown the new holder's hand");
+                    assert_eq!(m["type"], "error", "the old socket was sent {m}");
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(closed_with, Some(CloseCode::from(4001)), "round {round}");
+        let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&cy), None).await;
+        assert_eq!(view["version"].as_u64(), Some(version), "the old socket's action was accepted");
+    }
+}
