@@ -169,5 +169,5 @@ async fn rematch(
 
 /// Unknown `/api` paths answer JSON like every other refusal.
 pub async fn api_not_found() -> ApiError {
-    ApiError::BadRequest("no such API route".into())
+    ApiError::NoSuchRoute
 }

@@ -351,10 +351,19 @@ fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// Characters that take no space: a name of these alone looks empty.
+const INVISIBLE: &[char] = &[
+    '\u{00AD}', '\u{034F}', '\u{061C}', '\u{115F}', '\u{1160}', '\u{17B4}', '\u{17B5}', '\u{180E}', '\u{200B}',
+    '\u{200C}', '\u{200D}', '\u{200E}', '\u{200F}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
+    '\u{3164}', '\u{FEFF}', '\u{FFA0}',
+];
+
 fn check_name(name: &str, field: &'static str, max: usize) -> Result<String, ApiError> {
     let name = name.trim();
-    if name.is_empty() {
-        return Err(ApiError::BadRequest(format!("{field} must not be empty")));
+    // Invisible characters alone (zero-width spaces, joiners, marks) show as an empty name.
+    let visible = |c: char| !c.is_whitespace() && !c.is_control() && !INVISIBLE.contains(&c);
+    if !name.chars().any(visible) {
+        return Err(ApiError::BadRequest(format!("{field} must have a visible character")));
     }
     if name.chars().count() > max {
         return Err(ApiError::TooLong { field, max });
@@ -623,8 +632,8 @@ impl AppState {
                 Ok(Some(table)) => {
                     let t = Arc::new(table);
                     {
-                        let st = t.state.lock().await;
-                        self.schedule(&t, &st);
+                        let mut st = t.state.lock().await;
+                        self.schedule(&t, &mut st);
                     }
                     if let Ok(mut map) = self.inner.tables.write() {
                         map.insert(t.id.clone(), t);
@@ -797,8 +806,8 @@ impl AppState {
         let view = st.full_view(&id, viewer, "state");
         let table = Arc::new(Table::new(id.clone(), client.to_string(), st));
         {
-            let st = table.state.lock().await;
-            self.schedule(&table, &st);
+            let mut st = table.state.lock().await;
+            self.schedule(&table, &mut st);
         }
         self.inner
             .tables
@@ -824,8 +833,11 @@ impl AppState {
         let tables: Vec<Arc<Table>> =
             self.inner.tables.read().map(|t| t.values().cloned().collect()).unwrap_or_default();
         // A table busy right now is left out rather than waited for: a list is a glance.
-        let mut out: Vec<TableSummary> =
-            tables.iter().filter_map(|t| t.state.try_lock().ok().map(|st| st.summary(&t.id))).collect();
+        // A table closed to spectators is not public: it is not listed (players have its invite).
+        let mut out: Vec<TableSummary> = tables
+            .iter()
+            .filter_map(|t| t.state.try_lock().ok().filter(|st| st.meta.spectators).map(|st| st.summary(&t.id)))
+            .collect();
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out.truncate(limits::MAX_LISTED);
         out
@@ -836,7 +848,7 @@ impl AppState {
         match token {
             Some(t) => st.seat_of(t).map(Viewer::Seat).ok_or(ApiError::BadToken),
             None if st.meta.spectators => Ok(Viewer::Spectator),
-            None => Err(ApiError::MissingToken),
+            None => Err(ApiError::SpectatorsNotAllowed),
         }
     }
 
@@ -860,6 +872,11 @@ impl AppState {
             Some(i) => return Err(ApiError::SeatTaken(i)),
             None => st.meta.seats.iter().position(open).ok_or(ApiError::TableFull)?,
         };
+        let taken = |s: &SeatMeta| s.kind == SeatKind::Bot || s.token_hash.is_some();
+        let same = |s: &SeatMeta| s.name.as_deref().is_some_and(|n| n.to_lowercase() == name.to_lowercase());
+        if st.meta.seats.iter().enumerate().any(|(j, s)| j != i && taken(s) && same(s)) {
+            return Err(ApiError::NameTaken);
+        }
         let token = random_hex(16);
         let mut meta = st.meta.clone();
         meta.seats[i].token_hash = Some(hash_token(&token));
@@ -868,8 +885,8 @@ impl AppState {
         st.meta = meta;
         table.bump_epoch(i);
         st.last_activity = Instant::now();
+        self.schedule(&table, &mut st);
         self.publish_state(&table, &mut st);
-        self.schedule(&table, &st);
         Ok(Joined { id: id.to_string(), seat: i, token, table: st.full_view(id, Viewer::Seat(i), "state") })
     }
 
@@ -978,8 +995,9 @@ impl AppState {
                 drop(store.add_result(&table.id, "uno", h, st.record.actions.len() as u64, result_json(&st.game)));
             }
         }
-        self.publish_update(table, st, &logged);
+        // Scheduled first, so the update carries the new turn's timer.
         self.schedule(table, st);
+        self.publish_update(table, st, &logged);
         Ok(logged)
     }
 
@@ -1013,8 +1031,8 @@ impl AppState {
         let logged: Vec<LoggedEvent> =
             deal.into_iter().map(|event| LoggedEvent { version: st.meta.version_base, event }).collect();
         st.remember(&logged);
+        self.schedule(&table, &mut st);
         self.publish_state(&table, &mut st);
-        self.schedule(&table, &st);
         Ok(st.full_view(id, Viewer::Seat(seat), "state"))
     }
 
@@ -1065,7 +1083,9 @@ impl AppState {
     }
 
     /// After any change: set the bot or the turn timer going for whoever acts next.
-    fn schedule(&self, table: &Arc<Table>, st: &TableState) {
+    fn schedule(&self, table: &Arc<Table>, st: &mut TableState) {
+        // A deadline belongs to the turn it was set for: any change ends it.
+        st.turn_deadline = None;
         if st.status() != TableStatus::Playing || table.closed.load(Ordering::Acquire) {
             return;
         }
@@ -1079,6 +1099,7 @@ impl AppState {
                 app.bot_turn(&table, version).await;
             });
         } else if let Some(secs) = st.meta.turn_seconds {
+            st.turn_deadline = Some(Instant::now() + Duration::from_secs(secs as u64));
             let app = self.clone();
             let table = table.clone();
             tokio::spawn(async move {
@@ -1119,7 +1140,7 @@ impl AppState {
                     }
                 }
             }
-            self.schedule(table, &st);
+            self.schedule(table, &mut st);
             return;
         };
         if let Some(slot) = st.bots.get_mut(seat) {
@@ -1127,7 +1148,7 @@ impl AppState {
         }
         if st.version() != version {
             // Someone acted meanwhile (a jump-in, an UNO catch): think again about the new state.
-            self.schedule(table, &st);
+            self.schedule(table, &mut st);
             return;
         }
         let seat_version = Some(version);

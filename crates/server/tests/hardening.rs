@@ -186,3 +186,59 @@ async fn a_seat_socket_stops_serving_once_the_seat_changes_hands() {
         assert_eq!(view["version"].as_u64(), Some(version), "the old socket's action was accepted");
     }
 }
+
+#[tokio::test]
+async fn the_turn_timer_counts_down_in_the_view() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let body = json!({"name": "Ann", "turn_seconds": 60, "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (_, v) = create(&app, body).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    assert_eq!(v["table"]["turn_ms_left"], Value::Null, "no timer runs while the table waits");
+    let (_, j) =
+        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+    let first = j["table"]["turn_ms_left"].as_u64().expect("a running timer");
+    assert!(first > 0 && first <= 60_000, "{first}");
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+    let later = v["turn_ms_left"].as_u64().expect("a running timer");
+    assert!(later < first, "{later} is not below {first}");
+}
+
+#[tokio::test]
+async fn a_table_closed_to_spectators_refuses_them_and_is_not_listed() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let body =
+        json!({"name": "Ann", "spectators": false, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "first"}]});
+    let (_, v) = create(&app, body).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let (s, v) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["code"], "spectators_not_allowed");
+    let (_, list) = call(&app, "GET", "/api/tables", None, None).await;
+    let listed = list["tables"].as_array().expect("tables").iter().any(|t| t["id"] == id.as_str());
+    assert!(!listed, "{list}");
+}
+
+#[tokio::test]
+async fn unknown_api_routes_answer_404_with_a_body() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let (s, v) = call(&app, "GET", "/api/nothing/here", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["code"], "not_found");
+}
+
+#[tokio::test]
+async fn names_must_be_visible_and_distinct_at_a_table() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let (s, v) =
+        create(&app, json!({"name": "\u{200B}\u{200D}", "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let (_, v) = create(&app, json!({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let join = |name: &str| json!({ "name": name }).to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(" ann "))).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["code"], "name_taken");
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join("Bob"))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
