@@ -47,11 +47,13 @@ pub enum ApiError {
     NameTaken,
     #[error("there is no such API route")]
     NoSuchRoute,
+    #[error("only the table's creator (holding the seat it created with) may close it")]
+    NotOwner,
     #[error("invalid rules: {0}")]
     Rules(#[from] uno::RulesError),
     #[error("{0}")]
     UnknownBot(#[from] uno_bots::UnknownBot),
-    #[error("you already have {0} tables open: finish or leave one first")]
+    #[error("you already have {0} unfinished tables: finish or close one first")]
     TooManyTables(usize),
     #[error("the server holds as many tables as it may; try again later")]
     ServerFull,
@@ -79,7 +81,7 @@ impl ApiError {
             NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken => StatusCode::UNAUTHORIZED,
-            BadToken | SpectatorsNotAllowed => StatusCode::FORBIDDEN,
+            BadToken | SpectatorsNotAllowed | NotOwner => StatusCode::FORBIDDEN,
             NoSuchTable(_) | NoSuchRoute => StatusCode::NOT_FOUND,
             StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
@@ -110,6 +112,7 @@ impl ApiError {
             SeatTaken(_) => "seat_taken",
             TableFull => "table_full",
             NameTaken => "name_taken",
+            NotOwner => "not_owner",
             Rules(_) => "invalid_rules",
             UnknownBot(_) => "unknown_bot",
             TooManyTables(_) => "too_many_tables",

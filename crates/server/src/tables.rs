@@ -123,6 +123,9 @@ pub(crate) struct Meta {
     version_base: u64,
     generation: u32,
     creator: String,
+    /// The creator's seat: its holder may close the table.
+    #[serde(default)]
+    owner_seat: Option<usize>,
 }
 
 pub(crate) struct TableState {
@@ -302,6 +305,11 @@ impl Table {
             Viewer::Seat(s) => self.seat_epochs.get(s).map(|e| e.load(Ordering::Acquire)).unwrap_or(0),
             Viewer::Spectator => 0,
         }
+    }
+
+    /// Whether the table was closed (by its owner or for idleness).
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
     }
 
     fn bump_epoch(&self, seat: usize) {
@@ -780,6 +788,7 @@ impl AppState {
             version_base: 0,
             generation: 0,
             creator: client.to_string(),
+            owner_seat: creator_seat,
         };
         let record = GameRecord::new(&rules, players, seed);
         let mut deal = Vec::new();
@@ -910,6 +919,32 @@ impl AppState {
         Ok(())
     }
 
+    /// The owner (the creator's seat) closes the table: it is kept in the store as abandoned, it
+    /// leaves memory, its bots stop, and its sockets close (4002). This frees a slot of the
+    /// creator's table limit.
+    pub async fn close(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
+        let table = self.table(id)?;
+        let mut st = table.state.lock().await;
+        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
+            return Err(ApiError::BadToken);
+        };
+        if st.meta.owner_seat != Some(i) {
+            return Err(ApiError::NotOwner);
+        }
+        if !st.game.is_over() {
+            self.inner.store.set_status(id, StoreStatus::Abandoned).done().await?;
+        }
+        table.closed.store(true, Ordering::Release);
+        table.done.store(true, Ordering::Relaxed);
+        st.turn_deadline = None;
+        if let Ok(mut map) = self.inner.tables.write() {
+            map.remove(id);
+        }
+        // Every socket sees the close on this push.
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views: Vec::new() }));
+        Ok(())
+    }
+
     /// A seat's action, checked against the version it was based on.
     pub async fn act(
         &self,
@@ -1011,6 +1046,8 @@ impl AppState {
         if !st.game.is_over() {
             return Err(ApiError::NotFinished);
         }
+        // A rematch is an unfinished table again: it counts against its creator's limit.
+        self.check_capacity(&table.creator)?;
         let seed = rand::rngs::OsRng.next_u64();
         let rules = st.game.rules_arc().clone();
         let record = GameRecord::new(&rules, st.players(), seed);

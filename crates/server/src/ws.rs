@@ -114,6 +114,11 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, epoch: u64, m
         tokio::select! {
             push = rx.recv() => match push {
                 Ok(push) => {
+                    if table.is_closed() {
+                        let frame = CloseFrame { code: 4002, reason: Utf8Bytes::from_static("table closed") };
+                        let _ = socket.send(Message::Close(Some(frame))).await;
+                        break;
+                    }
                     if table.seat_epoch(viewer) != epoch {
                         let _ = socket.send(seat_left()).await;
                         break;

@@ -242,3 +242,42 @@ async fn names_must_be_visible_and_distinct_at_a_table() {
     let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join("Bob"))).await;
     assert_eq!(s, StatusCode::OK, "{v}");
 }
+
+/// The creator closes a table: it frees a slot of the per-client limit, its sockets close with
+/// 4002, and the store keeps it as abandoned. Nobody else may close it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_closes_a_table_and_frees_its_slot() {
+    let config = server::Config { max_tables_per_client: 1, ..Default::default() };
+    let (app, addr, state) = serve(config).await;
+    let body = json!({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+    let (s, v) = create(&app, body.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let ann = v["token"].as_str().expect("token").to_string();
+    let (s, v) = create(&app, body.clone()).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    let (_, j) =
+        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+    let bob = j["token"].as_str().expect("token").to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/close"), Some(&bob), None).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["code"], "not_owner");
+
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    assert!(ws.next().await.expect("first").expect("frame").is_text());
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/close"), Some(&ann), None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "{v}");
+    let mut closed_with = None;
+    while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+        if let Message::Close(frame) = m {
+            closed_with = frame.map(|f| f.code);
+            break;
+        }
+    }
+    assert_eq!(closed_with, Some(CloseCode::from(4002)));
+    assert_eq!(call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0, StatusCode::NOT_FOUND);
+    let stored = state.store().load(&id).await.expect("load").expect("stored");
+    assert_eq!(stored.status, store::Status::Abandoned);
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "the closed table still counts: {v}");
+}
