@@ -18,7 +18,7 @@ pub struct Args {
     /// Milliseconds a bot waits before acting.
     #[arg(long, default_value_t = 700)]
     bot_delay_ms: u64,
-    /// Seconds before an idle table is closed.
+    /// Seconds a table may go with no person connected or acting before it is closed.
     #[arg(long, default_value_t = 7200)]
     idle_secs: u64,
     /// Seconds a finished table stays in memory (for a rematch).

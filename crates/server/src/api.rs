@@ -25,6 +25,7 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/tables/{id}/leave", post(leave))
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/rematch", post(rematch))
+        .route("/api/tables/{id}/close", post(close))
         .route("/api/tables/{id}/ws", get(ws::upgrade))
         .with_state(state)
 }
@@ -167,7 +168,18 @@ async fn rematch(
     Ok(Json(app.rematch(&id, t.as_deref()).await?))
 }
 
+async fn close(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ApiError> {
+    let t = token(&headers, &q)?;
+    app.close(&id, t.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// Unknown `/api` paths answer JSON like every other refusal.
 pub async fn api_not_found() -> ApiError {
-    ApiError::BadRequest("no such API route".into())
+    ApiError::NoSuchRoute
 }

@@ -483,12 +483,24 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
     Ok(Json(view(id, &record, events, computer)))
 }
 
+/// The longest `cell` or `key` read at all.
+const MAX_FIELD_CHARS: usize = 8;
+
 /// A `{cell, key}` body read into the action `make` builds from it.
 fn cell_key(
     body: Result<Json<CellKey>, JsonRejection>,
     make: fn(Coord, String) -> Action,
 ) -> Result<Action, DuelApiError> {
     let Json(req) = body?;
+    // Cells ("c4") and keys ("w", "b", "1") are short: longer input is refused unread, so no
+    // message repeats it.
+    if req.cell.chars().count() > MAX_FIELD_CHARS || req.key.chars().count() > MAX_FIELD_CHARS {
+        return Err(DuelApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "too_long".to_string(),
+            message: format!("cell and key are at most {MAX_FIELD_CHARS} characters"),
+        });
+    }
     Ok(make(req.cell.parse()?, req.key))
 }
 

@@ -43,11 +43,17 @@ pub enum ApiError {
     SeatTaken(usize),
     #[error("there is no open seat at this table")]
     TableFull,
+    #[error("another seat at this table has this name: choose another")]
+    NameTaken,
+    #[error("there is no such API route")]
+    NoSuchRoute,
+    #[error("only the table's creator (holding the seat it created with) may close it")]
+    NotOwner,
     #[error("invalid rules: {0}")]
     Rules(#[from] uno::RulesError),
     #[error("{0}")]
     UnknownBot(#[from] uno_bots::UnknownBot),
-    #[error("you already have {0} tables open: finish or leave one first")]
+    #[error("you already have {0} unfinished tables: finish or close one first")]
     TooManyTables(usize),
     #[error("the server holds as many tables as it may; try again later")]
     ServerFull,
@@ -75,9 +81,9 @@ impl ApiError {
             NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken => StatusCode::UNAUTHORIZED,
-            BadToken | SpectatorsNotAllowed => StatusCode::FORBIDDEN,
-            NoSuchTable(_) => StatusCode::NOT_FOUND,
-            StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull => StatusCode::CONFLICT,
+            BadToken | SpectatorsNotAllowed | NotOwner => StatusCode::FORBIDDEN,
+            NoSuchTable(_) | NoSuchRoute => StatusCode::NOT_FOUND,
+            StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
             Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             TooManyTables(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -98,13 +104,15 @@ impl ApiError {
             MissingToken => "missing_token",
             BadToken => "bad_token",
             SpectatorsNotAllowed => "spectators_not_allowed",
-            NoSuchTable(_) => "not_found",
+            NoSuchTable(_) | NoSuchRoute => "not_found",
             StaleState { .. } => "stale_state",
             Illegal(i) => illegal_code(*i),
             NotStarted => "not_started",
             NotFinished => "not_finished",
             SeatTaken(_) => "seat_taken",
             TableFull => "table_full",
+            NameTaken => "name_taken",
+            NotOwner => "not_owner",
             Rules(_) => "invalid_rules",
             UnknownBot(_) => "unknown_bot",
             TooManyTables(_) => "too_many_tables",

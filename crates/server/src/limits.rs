@@ -16,6 +16,9 @@ pub const MAX_BOT_NAME_CHARS: usize = 32;
 pub const MAX_TURN_SECONDS: u32 = 3600;
 /// Longest bot delay a table may set, in milliseconds.
 pub const MAX_BOT_DELAY_MS: u32 = 10_000;
+/// The longest a search bot thinks about one move (its iterations, at most
+/// `uno_bots::MAX_ISMCTS_ITERATIONS`, are the other bound).
+pub const MAX_BOT_MOVE_TIME: std::time::Duration = std::time::Duration::from_millis(1000);
 /// Recent events kept per table for readers who were not connected.
 pub const RECENT_EVENTS: usize = 64;
 /// Tables `GET /api/tables` lists at most.

@@ -7,7 +7,7 @@
 //! table one commit latency and no other table anything.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,7 @@ use store::{Status as StoreStatus, Store};
 use tokio::sync::{broadcast, Mutex};
 use uno::rules::{DrawRule, ForcedPlay, JumpIn, SevenZero, Stacking, UnoCall, WildDrawFourRule};
 use uno::{Action, Event, Game, GameRecord, Move, Observation, Phase, Rules, RulesConfig, Seat};
-use uno_bots::Bot;
+use uno_bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig};
 
 use crate::limits;
 use crate::update::{self, Told};
@@ -30,7 +30,9 @@ use crate::ApiError;
 pub struct Config {
     /// How long a bot waits before acting, so people can follow (a table may set its own).
     pub bot_delay: Duration,
-    /// A table nobody acted at for this long is closed (and marked abandoned in the store).
+    /// A table with no person connected (no WebSocket open, seat or spectator) and no person's
+    /// action for this long is closed (its bots stop; it is marked abandoned in the store). Bot
+    /// moves and turn-timer moves are not activity.
     pub idle_timeout: Duration,
     /// A finished table stays in memory this long (for a rematch), then leaves it.
     pub finished_ttl: Duration,
@@ -72,6 +74,12 @@ pub(crate) struct Table {
     creator: String,
     /// Mirrors "the game is over" outside the lock, for counting a client's open tables.
     done: AtomicBool,
+    /// Set (under the lock) when the table is closed for idleness: nothing acts at it any more.
+    closed: AtomicBool,
+    /// Per seat, how often its holder changed (a join or a leave), bumped under the lock. A
+    /// socket opened for a seat serves it only while this is what it was at the upgrade, so a
+    /// socket that missed the close (it lagged) neither reads nor acts for the seat's next holder.
+    seat_epochs: Vec<AtomicU64>,
     pub(crate) state: Mutex<TableState>,
     pub(crate) tx: broadcast::Sender<Arc<Push>>,
 }
@@ -84,8 +92,6 @@ pub(crate) struct Push {
     /// An `update` (to merge into what the viewer holds) rather than a full `state`.
     pub(crate) update: bool,
     pub(crate) views: Vec<Option<Utf8Bytes>>,
-    /// Seats whose holder left: their sockets close.
-    pub(crate) closed: Vec<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +123,9 @@ pub(crate) struct Meta {
     version_base: u64,
     generation: u32,
     creator: String,
+    /// The creator's seat: its holder may close the table.
+    #[serde(default)]
+    owner_seat: Option<usize>,
 }
 
 pub(crate) struct TableState {
@@ -281,6 +290,60 @@ pub struct Joined {
     pub table: TableView,
 }
 
+impl Table {
+    fn new(id: String, creator: String, st: TableState) -> Table {
+        let players = st.players();
+        let (tx, _) = broadcast::channel(256);
+        Table {
+            id,
+            creator,
+            done: AtomicBool::new(st.game.is_over()),
+            closed: AtomicBool::new(false),
+            seat_epochs: (0..players).map(|_| AtomicU64::new(0)).collect(),
+            state: Mutex::new(st),
+            tx,
+        }
+    }
+
+    /// The seat's holder generation now (see `seat_epochs`); 0 for a spectator's index.
+    pub(crate) fn seat_epoch(&self, viewer: Viewer) -> u64 {
+        match viewer {
+            Viewer::Seat(s) => self.seat_epochs.get(s).map(|e| e.load(Ordering::Acquire)).unwrap_or(0),
+            Viewer::Spectator => 0,
+        }
+    }
+
+    /// Whether the table was closed (by its owner or for idleness).
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    fn bump_epoch(&self, seat: usize) {
+        if let Some(e) = self.seat_epochs.get(seat) {
+            e.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// Builds a bot for a seat: search bots also stop after [`limits::MAX_BOT_MOVE_TIME`], so no
+/// name can hold a core for longer than that a move.
+fn build_bot(spec: BotSpec, seed: u64, rules: &Arc<Rules>) -> Box<dyn Bot> {
+    let mut bot = match spec {
+        BotSpec::Ismcts { iterations, playout } => Box::new(IsmctsBot::new(
+            IsmctsConfig {
+                iterations,
+                playout,
+                time_limit: Some(limits::MAX_BOT_MOVE_TIME),
+                ..IsmctsConfig::default()
+            },
+            seed,
+        )) as Box<dyn Bot>,
+        other => other.build(seed),
+    };
+    bot.set_rules(rules);
+    bot
+}
+
 /// Who is asking: a seat (by token) or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Viewer {
@@ -302,10 +365,19 @@ fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// Characters that take no space: a name of these alone looks empty.
+const INVISIBLE: &[char] = &[
+    '\u{00AD}', '\u{034F}', '\u{061C}', '\u{115F}', '\u{1160}', '\u{17B4}', '\u{17B5}', '\u{180E}', '\u{200B}',
+    '\u{200C}', '\u{200D}', '\u{200E}', '\u{200F}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
+    '\u{3164}', '\u{FEFF}', '\u{FFA0}',
+];
+
 fn check_name(name: &str, field: &'static str, max: usize) -> Result<String, ApiError> {
     let name = name.trim();
-    if name.is_empty() {
-        return Err(ApiError::BadRequest(format!("{field} must not be empty")));
+    // Invisible characters alone (zero-width spaces, joiners, marks) show as an empty name.
+    let visible = |c: char| !c.is_whitespace() && !c.is_control() && !INVISIBLE.contains(&c);
+    if !name.chars().any(visible) {
+        return Err(ApiError::BadRequest(format!("{field} must have a visible character")));
     }
     if name.chars().count() > max {
         return Err(ApiError::TooLong { field, max });
@@ -399,6 +471,8 @@ impl TableState {
     }
 
     pub(crate) fn watch(&mut self, v: Viewer, delta: isize) {
+        // A person connecting or leaving is activity: the idle time counts from the last one.
+        self.last_activity = Instant::now();
         let i = self.viewer_index(v);
         if let Some(w) = self.watchers.get_mut(i) {
             *w = w.saturating_add_signed(delta);
@@ -532,7 +606,7 @@ fn make_bots(meta: &Meta, rules: &Arc<Rules>) -> Result<Vec<Option<Box<dyn Bot>>
     meta.seats
         .iter()
         .map(|s| match (&s.kind, &s.bot) {
-            (SeatKind::Bot, Some(name)) => Ok(Some(uno_bots::make_bot_for(name, s.bot_seed, rules)?)),
+            (SeatKind::Bot, Some(name)) => Ok(Some(build_bot(name.parse::<BotSpec>()?, s.bot_seed, rules))),
             _ => Ok(None),
         })
         .collect()
@@ -586,8 +660,8 @@ impl AppState {
                 Ok(Some(table)) => {
                     let t = Arc::new(table);
                     {
-                        let st = t.state.lock().await;
-                        self.schedule(&t, &st);
+                        let mut st = t.state.lock().await;
+                        self.schedule(&t, &mut st);
                     }
                     if let Ok(mut map) = self.inner.tables.write() {
                         map.insert(t.id.clone(), t);
@@ -642,12 +716,11 @@ impl AppState {
         }
         let bots = make_bots(&meta, game.rules_arc()).map_err(|e| e.to_string())?;
         let players = meta.seats.len();
-        let (tx, _) = broadcast::channel(256);
-        Ok(Some(Table {
-            id: g.id.clone(),
-            creator: meta.creator.clone(),
-            done: AtomicBool::new(false),
-            state: Mutex::new(TableState {
+        let creator = meta.creator.clone();
+        Ok(Some(Table::new(
+            g.id.clone(),
+            creator,
+            TableState {
                 record,
                 game,
                 meta,
@@ -658,9 +731,8 @@ impl AppState {
                 last_activity: Instant::now(),
                 finished_at: None,
                 turn_deadline: None,
-            }),
-            tx,
-        }))
+            },
+        )))
     }
 
     /// Creates a table; `client` identifies the creator for the per-client limit.
@@ -696,10 +768,10 @@ impl AppState {
                     delay_ms: None,
                 },
                 SeatSpec::Bot { bot, seed: bot_seed, delay_ms } => {
-                    let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?;
+                    // Parsed once, here: what is stored is the spec's own canonical name.
+                    let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?.parse::<BotSpec>()?.to_string();
                     check_delay(*delay_ms)?;
                     let bot_seed = bot_seed.unwrap_or(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
-                    uno_bots::make_bot(&bot, bot_seed)?;
                     SeatMeta {
                         kind: SeatKind::Bot,
                         name: Some(bot.clone()),
@@ -736,6 +808,7 @@ impl AppState {
             version_base: 0,
             generation: 0,
             creator: client.to_string(),
+            owner_seat: creator_seat,
         };
         let record = GameRecord::new(&rules, players, seed);
         let mut deal = Vec::new();
@@ -744,7 +817,6 @@ impl AppState {
         let bots = make_bots(&meta, game.rules_arc())?;
         let id = random_hex(8);
         self.inner.store.create(&id, "uno", header_json(&record)?, meta_json(&meta)?).done().await?;
-        let (tx, _) = broadcast::channel(256);
         let mut st = TableState {
             record,
             game,
@@ -761,16 +833,10 @@ impl AppState {
         st.remember(&logged);
         let viewer = creator_seat.map(Viewer::Seat).unwrap_or(Viewer::Spectator);
         let view = st.full_view(&id, viewer, "state");
-        let table = Arc::new(Table {
-            id: id.clone(),
-            creator: client.to_string(),
-            done: AtomicBool::new(false),
-            state: Mutex::new(st),
-            tx,
-        });
+        let table = Arc::new(Table::new(id.clone(), client.to_string(), st));
         {
-            let st = table.state.lock().await;
-            self.schedule(&table, &st);
+            let mut st = table.state.lock().await;
+            self.schedule(&table, &mut st);
         }
         self.inner
             .tables
@@ -796,8 +862,11 @@ impl AppState {
         let tables: Vec<Arc<Table>> =
             self.inner.tables.read().map(|t| t.values().cloned().collect()).unwrap_or_default();
         // A table busy right now is left out rather than waited for: a list is a glance.
-        let mut out: Vec<TableSummary> =
-            tables.iter().filter_map(|t| t.state.try_lock().ok().map(|st| st.summary(&t.id))).collect();
+        // A table closed to spectators is not public: it is not listed (players have its invite).
+        let mut out: Vec<TableSummary> = tables
+            .iter()
+            .filter_map(|t| t.state.try_lock().ok().filter(|st| st.meta.spectators).map(|st| st.summary(&t.id)))
+            .collect();
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out.truncate(limits::MAX_LISTED);
         out
@@ -808,7 +877,7 @@ impl AppState {
         match token {
             Some(t) => st.seat_of(t).map(Viewer::Seat).ok_or(ApiError::BadToken),
             None if st.meta.spectators => Ok(Viewer::Spectator),
-            None => Err(ApiError::MissingToken),
+            None => Err(ApiError::SpectatorsNotAllowed),
         }
     }
 
@@ -832,15 +901,21 @@ impl AppState {
             Some(i) => return Err(ApiError::SeatTaken(i)),
             None => st.meta.seats.iter().position(open).ok_or(ApiError::TableFull)?,
         };
+        let taken = |s: &SeatMeta| s.kind == SeatKind::Bot || s.token_hash.is_some();
+        let same = |s: &SeatMeta| s.name.as_deref().is_some_and(|n| n.to_lowercase() == name.to_lowercase());
+        if st.meta.seats.iter().enumerate().any(|(j, s)| j != i && taken(s) && same(s)) {
+            return Err(ApiError::NameTaken);
+        }
         let token = random_hex(16);
         let mut meta = st.meta.clone();
         meta.seats[i].token_hash = Some(hash_token(&token));
         meta.seats[i].name = Some(name);
         self.inner.store.set_meta(id, meta_json(&meta)?).done().await?;
         st.meta = meta;
+        table.bump_epoch(i);
         st.last_activity = Instant::now();
-        self.publish_state(&table, &mut st, Vec::new());
-        self.schedule(&table, &st);
+        self.schedule(&table, &mut st);
+        self.publish_state(&table, &mut st);
         Ok(Joined { id: id.to_string(), seat: i, token, table: st.full_view(id, Viewer::Seat(i), "state") })
     }
 
@@ -857,9 +932,36 @@ impl AppState {
         meta.seats[i].name = None;
         self.inner.store.set_meta(id, meta_json(&meta)?).done().await?;
         st.meta = meta;
+        table.bump_epoch(i);
         st.last_activity = Instant::now();
         st.turn_deadline = None;
-        self.publish_state(&table, &mut st, vec![i]);
+        self.publish_state(&table, &mut st);
+        Ok(())
+    }
+
+    /// The owner (the creator's seat) closes the table: it is kept in the store as abandoned, it
+    /// leaves memory, its bots stop, and its sockets close (4002). This frees a slot of the
+    /// creator's table limit.
+    pub async fn close(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
+        let table = self.table(id)?;
+        let mut st = table.state.lock().await;
+        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
+            return Err(ApiError::BadToken);
+        };
+        if st.meta.owner_seat != Some(i) {
+            return Err(ApiError::NotOwner);
+        }
+        if !st.game.is_over() {
+            self.inner.store.set_status(id, StoreStatus::Abandoned).done().await?;
+        }
+        table.closed.store(true, Ordering::Release);
+        table.done.store(true, Ordering::Relaxed);
+        st.turn_deadline = None;
+        if let Ok(mut map) = self.inner.tables.write() {
+            map.remove(id);
+        }
+        // Every socket sees the close on this push.
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views: Vec::new() }));
         Ok(())
     }
 
@@ -878,19 +980,28 @@ impl AppState {
             None => return Err(ApiError::MissingToken),
         };
         let Viewer::Seat(seat) = viewer else { return Err(ApiError::BadToken) };
-        self.act_as(&table, &mut st, seat, action, Some(version)).await.map(|ev| st.view(id, viewer, &ev, "update"))
+        let events = self.act_as(&table, &mut st, seat, action, Some(version)).await?;
+        st.last_activity = Instant::now();
+        Ok(st.view(id, viewer, &events, "update"))
     }
 
-    /// Also the WebSocket's way in: the seat is already resolved.
+    /// Also the WebSocket's way in: the seat was resolved at the upgrade, and is served only
+    /// while its holder is the one it was then (`epoch`, see `Table::seat_epochs`).
     pub(crate) async fn act_seat(
         &self,
         table: &Arc<Table>,
         seat: usize,
+        epoch: u64,
         action: Action,
         version: u64,
     ) -> Result<(), ApiError> {
         let mut st = table.state.lock().await;
-        self.act_as(table, &mut st, seat, action, Some(version)).await.map(|_| ())
+        if table.seat_epoch(Viewer::Seat(seat)) != epoch {
+            return Err(ApiError::BadToken);
+        }
+        self.act_as(table, &mut st, seat, action, Some(version)).await?;
+        st.last_activity = Instant::now();
+        Ok(())
     }
 
     async fn act_as(
@@ -901,6 +1012,9 @@ impl AppState {
         action: Action,
         version: Option<u64>,
     ) -> Result<Vec<LoggedEvent>, ApiError> {
+        if table.closed.load(Ordering::Acquire) {
+            return Err(ApiError::NoSuchTable(table.id.clone()));
+        }
         match st.status() {
             TableStatus::Waiting => return Err(ApiError::NotStarted),
             TableStatus::Finished => return Err(ApiError::Illegal(uno::IllegalAction::GameOver)),
@@ -925,7 +1039,6 @@ impl AppState {
         let version = st.version();
         let logged: Vec<LoggedEvent> = events.into_iter().map(|event| LoggedEvent { version, event }).collect();
         st.remember(&logged);
-        st.last_activity = Instant::now();
         if st.game.is_over() {
             st.finished_at = Some(Instant::now());
             table.done.store(true, Ordering::Relaxed);
@@ -937,8 +1050,9 @@ impl AppState {
                 drop(store.add_result(&table.id, "uno", h, st.record.actions.len() as u64, result_json(&st.game)));
             }
         }
-        self.publish_update(table, st, &logged);
+        // Scheduled first, so the update carries the new turn's timer.
         self.schedule(table, st);
+        self.publish_update(table, st, &logged);
         Ok(logged)
     }
 
@@ -952,6 +1066,8 @@ impl AppState {
         if !st.game.is_over() {
             return Err(ApiError::NotFinished);
         }
+        // A rematch is an unfinished table again: it counts against its creator's limit.
+        self.check_capacity(&table.creator)?;
         let seed = rand::rngs::OsRng.next_u64();
         let rules = st.game.rules_arc().clone();
         let record = GameRecord::new(&rules, st.players(), seed);
@@ -972,14 +1088,14 @@ impl AppState {
         let logged: Vec<LoggedEvent> =
             deal.into_iter().map(|event| LoggedEvent { version: st.meta.version_base, event }).collect();
         st.remember(&logged);
-        self.publish_state(&table, &mut st, Vec::new());
-        self.schedule(&table, &st);
+        self.schedule(&table, &mut st);
+        self.publish_state(&table, &mut st);
         Ok(st.full_view(id, Viewer::Seat(seat), "state"))
     }
 
     /// Sends every viewer with an open socket the full state (after a seat changed hands or a
     /// rematch: rare, and the page redraws everything anyway).
-    fn publish_state(&self, table: &Table, st: &mut TableState, closed: Vec<usize>) {
+    fn publish_state(&self, table: &Table, st: &mut TableState) {
         st.told_everything();
         if table.tx.receiver_count() == 0 {
             return;
@@ -994,7 +1110,7 @@ impl AppState {
                 serde_json::to_string(&st.full_view(&table.id, v, "state")).ok().map(Utf8Bytes::from)
             })
             .collect();
-        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views, closed }));
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views }));
     }
 
     /// Sends every viewer with an open socket the change an action made (see `update`).
@@ -1021,12 +1137,14 @@ impl AppState {
                 vec![None; st.players() + 1]
             }
         };
-        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: true, views, closed: Vec::new() }));
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: true, views }));
     }
 
     /// After any change: set the bot or the turn timer going for whoever acts next.
-    fn schedule(&self, table: &Arc<Table>, st: &TableState) {
-        if st.status() != TableStatus::Playing {
+    fn schedule(&self, table: &Arc<Table>, st: &mut TableState) {
+        // A deadline belongs to the turn it was set for: any change ends it.
+        st.turn_deadline = None;
+        if st.status() != TableStatus::Playing || table.closed.load(Ordering::Acquire) {
             return;
         }
         let version = st.version();
@@ -1039,6 +1157,7 @@ impl AppState {
                 app.bot_turn(&table, version).await;
             });
         } else if let Some(secs) = st.meta.turn_seconds {
+            st.turn_deadline = Some(Instant::now() + Duration::from_secs(secs as u64));
             let app = self.clone();
             let table = table.clone();
             tokio::spawn(async move {
@@ -1072,15 +1191,14 @@ impl AppState {
         let Ok((bot, action, obs)) = thought else {
             // The bot panicked; seat a fresh one so the table goes on.
             if let Some(m) = st.meta.seats.get(seat) {
-                if let Some(name) = &m.bot {
-                    if let (Ok(b), Some(slot)) =
-                        (uno_bots::make_bot_for(name, m.bot_seed, st.game.rules_arc()), st.bots.get_mut(seat))
-                    {
+                if let Some(spec) = m.bot.as_deref().and_then(|n| n.parse::<BotSpec>().ok()) {
+                    let b = build_bot(spec, m.bot_seed, st.game.rules_arc());
+                    if let Some(slot) = st.bots.get_mut(seat) {
                         *slot = Some(b);
                     }
                 }
             }
-            self.schedule(table, &st);
+            self.schedule(table, &mut st);
             return;
         };
         if let Some(slot) = st.bots.get_mut(seat) {
@@ -1088,7 +1206,7 @@ impl AppState {
         }
         if st.version() != version {
             // Someone acted meanwhile (a jump-in, an UNO catch): think again about the new state.
-            self.schedule(table, &st);
+            self.schedule(table, &mut st);
             return;
         }
         let seat_version = Some(version);
@@ -1141,9 +1259,12 @@ impl AppState {
         for t in tables {
             let Ok(st) = t.state.try_lock() else { continue };
             let now = Instant::now();
+            let connected = st.watchers.iter().any(|&w| w > 0);
             if st.finished_at.is_some_and(|f| now.duration_since(f) >= c.finished_ttl) {
                 gone.push(t.id.clone());
-            } else if st.finished_at.is_none() && now.duration_since(st.last_activity) >= c.idle_timeout {
+            } else if st.finished_at.is_none() && !connected && now.duration_since(st.last_activity) >= c.idle_timeout {
+                // Under the lock: no bot or timer acts at the table after this.
+                t.closed.store(true, Ordering::Release);
                 drop(self.inner.store.set_status(&t.id, StoreStatus::Abandoned));
                 gone.push(t.id.clone());
             }

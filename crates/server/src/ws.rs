@@ -38,9 +38,10 @@ pub async fn upgrade(
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
     let t = token(&headers, &q)?;
     let table = app.table(&id)?;
-    let viewer = {
+    let (viewer, epoch) = {
         let st = table.state.lock().await;
-        app.resolve(&st, t.as_deref())?
+        let viewer = app.resolve(&st, t.as_deref())?;
+        (viewer, table.seat_epoch(viewer))
     };
     Ok(ws
         // The default 128 KiB read buffer is zeroed on every read: a fifth of the server's
@@ -48,7 +49,7 @@ pub async fn upgrade(
         .read_buffer_size(limits::WS_READ_BUFFER_BYTES)
         .max_message_size(limits::MAX_WS_MESSAGE_BYTES)
         .max_frame_size(limits::MAX_WS_MESSAGE_BYTES)
-        .on_upgrade(move |socket| session(app, table, viewer, socket)))
+        .on_upgrade(move |socket| session(app, table, viewer, epoch, socket)))
 }
 
 fn error_text(e: &ApiError) -> Utf8Bytes {
@@ -84,13 +85,27 @@ async fn full_state(table: &Table, viewer: Viewer) -> (Utf8Bytes, u64) {
     (Utf8Bytes::from(text), st.version())
 }
 
-async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: WebSocket) {
+/// The close a seat's socket gets once the seat is no longer its holder's.
+fn seat_left() -> Message {
+    Message::Close(Some(CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }))
+}
+
+async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, epoch: u64, mut socket: WebSocket) {
     // Subscribe and render the first view under one lock: no change is missed or sent twice.
-    let (first, mut rx, index, mut shown) = {
+    let opened = {
         let mut st = table.state.lock().await;
-        st.watch(viewer, 1);
-        let first = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
-        (Utf8Bytes::from(first), table.tx.subscribe(), st.viewer_index(viewer), st.version())
+        // The seat changed hands between the upgrade and now: nothing of it is shown.
+        if table.seat_epoch(viewer) != epoch {
+            None
+        } else {
+            st.watch(viewer, 1);
+            let first = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
+            Some((Utf8Bytes::from(first), table.tx.subscribe(), st.viewer_index(viewer), st.version()))
+        }
+    };
+    let Some((first, mut rx, index, mut shown)) = opened else {
+        let _ = socket.send(seat_left()).await;
+        return;
     };
     let rate = app.config().ws_messages_per_second.max(1);
     let mut bucket = Bucket { rate: rate as f64, tokens: rate as f64, at: Instant::now() };
@@ -99,9 +114,13 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: W
         tokio::select! {
             push = rx.recv() => match push {
                 Ok(push) => {
-                    if push.closed.contains(&index) && viewer != Viewer::Spectator {
-                        let frame = CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") };
+                    if table.is_closed() {
+                        let frame = CloseFrame { code: 4002, reason: Utf8Bytes::from_static("table closed") };
                         let _ = socket.send(Message::Close(Some(frame))).await;
+                        break;
+                    }
+                    if table.seat_epoch(viewer) != epoch {
+                        let _ = socket.send(seat_left()).await;
                         break;
                     }
                     // An update the viewer's full state already holds (sent after a lag): merging
@@ -124,6 +143,11 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: W
                 }
                 // Too slow to keep up: skip to the present.
                 Err(RecvError::Lagged(_)) => {
+                    // The seat's close may be among what was skipped.
+                    if table.seat_epoch(viewer) != epoch {
+                        let _ = socket.send(seat_left()).await;
+                        break;
+                    }
                     let (t, v) = full_state(&table, viewer).await;
                     shown = v;
                     ok = socket.send(Message::Text(t)).await.is_ok();
@@ -136,7 +160,11 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: W
                         ok = socket.send(Message::Text(error_text(&ApiError::RateLimited(rate)))).await.is_ok();
                         continue;
                     }
-                    let reply = handle(&app, &table, viewer, text.as_str()).await;
+                    if table.seat_epoch(viewer) != epoch {
+                        let _ = socket.send(seat_left()).await;
+                        break;
+                    }
+                    let reply = handle(&app, &table, viewer, epoch, text.as_str()).await;
                     if let Some(r) = reply {
                         ok = socket.send(Message::Text(r)).await.is_ok();
                     }
@@ -155,7 +183,7 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, mut socket: W
 
 /// Handles one client message; the answer to send back, if any (an accepted action is answered
 /// by the `update` push every viewer gets).
-async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, text: &str) -> Option<Utf8Bytes> {
+async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, epoch: u64, text: &str) -> Option<Utf8Bytes> {
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) if e.is_syntax() || e.is_eof() => return Some(error_text(&ApiError::MalformedJson(e.to_string()))),
@@ -165,7 +193,7 @@ async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, text: &str) 
         ClientMessage::Ping => Some(Utf8Bytes::from_static("{\"type\":\"pong\"}")),
         ClientMessage::Action { action, version } => {
             let Viewer::Seat(seat) = viewer else { return Some(error_text(&ApiError::MissingToken)) };
-            app.act_seat(table, seat, action, version).await.err().map(|e| error_text(&e))
+            app.act_seat(table, seat, epoch, action, version).await.err().map(|e| error_text(&e))
         }
     }
 }

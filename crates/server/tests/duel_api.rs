@@ -264,3 +264,16 @@ async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
     let (status, v) = call(&second, "GET", "/api/duel/0123456789abcdef", None).await;
     assert_eq!((status, v["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
 }
+
+#[tokio::test]
+async fn a_huge_cell_or_key_is_refused_without_being_repeated() {
+    let app = app();
+    let id = create(&app, json!({})).await;
+    let huge = "x".repeat(10_000);
+    for (cell, key) in [("c4", huge.as_str()), (huge.as_str(), "b")] {
+        let (status, v) = place(&app, &id, cell, key).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        assert_eq!(v["code"], "too_long");
+        assert!(v["message"].as_str().is_some_and(|m| m.len() < 200), "{v}");
+    }
+}

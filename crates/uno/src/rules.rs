@@ -15,6 +15,19 @@ use crate::card::{Card, Color, Face};
 pub const MAX_PLAYERS: usize = 10;
 /// Copies of one card kind a deck may hold; keeps hostile rules files from allocating wildly.
 pub const MAX_COPIES: u32 = 64;
+/// The highest match target: a match to it ends in a bounded number of rounds.
+pub const MAX_TARGET: u32 = 10_000;
+/// The longest turn cap.
+pub const MAX_TURN_CAP: u32 = 100_000;
+/// The most points one card may score: with [`MAX_COPIES`] and every colour, a round's score
+/// stays far below `u32::MAX`, so totals cannot wrap.
+pub const MAX_CARD_POINTS: u32 = 1_000;
+/// The most cards an UNO penalty may draw.
+pub const MAX_PENALTY: u32 = 50;
+/// The longest rules name, in characters (it is shown in lists and pages).
+pub const MAX_NAME_CHARS: usize = 64;
+/// The longest rules description, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 1_000;
 
 /// A rule set as written in a file. Validate it with [`Rules::new`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -483,6 +496,41 @@ pub enum RulesError {
     ZeroTarget,
     #[error("end.max_turns must be at least 1")]
     ZeroMaxTurns,
+    /// A number above its documented maximum (kept small so no game runs unbounded or wraps).
+    #[error("{field} is {value}, more than the limit of {max}")]
+    OverLimit { field: &'static str, value: u64, max: u64 },
+}
+
+/// The bounds on every number and text a rules file may hold.
+fn check_limits(config: &RulesConfig) -> Result<(), RulesError> {
+    let over = |field: &'static str, value: u64, max: u64| {
+        if value > max {
+            Err(RulesError::OverLimit { field, value, max })
+        } else {
+            Ok(())
+        }
+    };
+    over("name (characters)", config.name.chars().count() as u64, MAX_NAME_CHARS as u64)?;
+    over("description (characters)", config.description.chars().count() as u64, MAX_DESCRIPTION_CHARS as u64)?;
+    over("scoring.target", config.scoring.target.unwrap_or(0).into(), MAX_TARGET.into())?;
+    over("play.turn_cap", config.play.turn_cap.unwrap_or(0).into(), MAX_TURN_CAP.into())?;
+    over("end.max_turns", config.end.max_turns.into(), MAX_TURN_CAP.into())?;
+    over("uno.penalty", config.uno.penalty.into(), MAX_PENALTY.into())?;
+    over("uno.false_call_penalty", config.uno.false_call_penalty.into(), MAX_PENALTY.into())?;
+    let s = &config.scoring;
+    if let DigitPoints::Fixed(p) = s.digits {
+        over("scoring.digits", p.into(), MAX_CARD_POINTS.into())?;
+    }
+    for (field, p) in [
+        ("scoring.skip", s.skip),
+        ("scoring.reverse", s.reverse),
+        ("scoring.draw_two", s.draw_two),
+        ("scoring.wild", s.wild),
+        ("scoring.wild_draw_four", s.wild_draw_four),
+    ] {
+        over(field, p.into(), MAX_CARD_POINTS.into())?;
+    }
+    Ok(())
 }
 
 /// A validated rule set. Build it with [`Rules::new`] or [`Rules::preset`].
@@ -563,6 +611,7 @@ impl Rules {
         if config.end.max_turns == 0 {
             return Err(RulesError::ZeroMaxTurns);
         }
+        check_limits(&config)?;
         let s = &config.scoring;
         let mut points = [0u32; Card::KINDS];
         for card in Card::all() {
@@ -756,6 +805,36 @@ mod tests {
         let r = Rules::new(RulesConfig { deck: RulesConfig::deck_from_counts(1, 0, 0), ..RulesConfig::default() })
             .expect("valid");
         assert_eq!(r.deck().len(), 40);
+    }
+
+    #[test]
+    fn numbers_a_client_may_send_are_bounded() {
+        let over = |c: RulesConfig| matches!(Rules::new(c), Err(RulesError::OverLimit { .. }));
+        let base = RulesConfig::default;
+        let mut c = base();
+        c.scoring.target = Some(u32::MAX);
+        assert!(over(c));
+        let mut c = base();
+        c.scoring.target = Some(MAX_TARGET);
+        assert!(Rules::new(c).is_ok());
+        let mut c = base();
+        c.play.turn_cap = Some(u32::MAX);
+        assert!(over(c));
+        let mut c = base();
+        c.scoring.wild = u32::MAX;
+        assert!(over(c));
+        let mut c = base();
+        c.scoring.digits = DigitPoints::Fixed(MAX_CARD_POINTS + 1);
+        assert!(over(c));
+        let mut c = base();
+        c.uno.penalty = MAX_PENALTY + 1;
+        assert!(over(c));
+        let mut c = base();
+        c.name = "n".repeat(MAX_NAME_CHARS + 1);
+        assert!(over(c));
+        let mut c = base();
+        c.description = "d".repeat(MAX_DESCRIPTION_CHARS + 1);
+        assert!(over(c));
     }
 
     #[test]

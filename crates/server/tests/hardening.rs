@@ -1,0 +1,283 @@
+//! The server against an attacker's inputs: bounded bot names and rules numbers, tables that end
+//! when no person is there, and seat sockets that stop serving a seat once it changes hands.
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+
+mod common;
+use common::call;
+
+/// A server on a loopback port with the given settings: the router and the address.
+async fn serve(config: server::Config) -> (axum::Router, std::net::SocketAddr, server::AppState) {
+    let store = store::Store::open_in_memory().expect("store");
+    let state = server::AppState::new(store, config).await.expect("state");
+    let app = server::app(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let served = app.clone();
+    tokio::spawn(async move { axum::serve(listener, served).await });
+    (app, addr, state)
+}
+
+async fn create(app: &axum::Router, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", "/api/tables", None, Some(body.to_string())).await
+}
+
+#[tokio::test]
+async fn bot_names_are_bounded_and_stored_by_their_canonical_name() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    for bad in ["ismcts:4294967295", "ismcts:4294967295:heuristic", "ismcts:50001", "ismcts:0"] {
+        let (s, v) = create(&app, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": bad}]})).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {v}");
+        assert_eq!(v["code"], "unknown_bot", "{bad}: {v}");
+    }
+    let (s, v) = create(&app, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:500"}]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["table"]["seats"][1]["bot"], "ismcts:500:random");
+}
+
+#[tokio::test]
+async fn rules_numbers_a_client_sends_are_bounded() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let bots = json!([{"kind": "bot", "bot": "first"}, {"kind": "bot", "bot": "first"}]);
+    let huge = u32::MAX;
+    for body in [
+        json!({"seats": bots, "house_rules": {"match_target": huge}}),
+        json!({"seats": bots, "rules": {"scoring": {"target": huge}}}),
+        json!({"seats": bots, "rules": {"scoring": {"wild": huge}}}),
+        json!({"seats": bots, "rules": {"play": {"turn_cap": huge}}}),
+        json!({"seats": bots, "rules": {"name": "n".repeat(65)}}),
+    ] {
+        let (s, v) = create(&app, body.clone()).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
+        assert_eq!(v["code"], "invalid_rules", "{body}: {v}");
+    }
+}
+
+/// Two bots with no delay and nobody watching: the table closes after the idle time, its bots
+/// stop, and the store holds it as abandoned with no action after that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_with_no_person_connected_closes_and_its_bots_stop() {
+    let config = server::Config { idle_timeout: Duration::from_millis(300), ..Default::default() };
+    let (app, _, state) = serve(config).await;
+    let body = json!({
+        "house_rules": {"match_target": 10_000}, "bot_delay_ms": 0,
+        "seats": [{"kind": "bot", "bot": "first"}, {"kind": "bot", "bot": "first"}]
+    });
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let mut gone = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (s, _) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+        if s == StatusCode::NOT_FOUND {
+            gone = true;
+            break;
+        }
+    }
+    assert!(gone, "the table is still open after 5 s");
+    let stored = state.store().load(&id).await.expect("load").expect("stored");
+    assert_eq!(stored.status, store::Status::Abandoned);
+    let actions = stored.actions.len();
+    assert!(actions > 0, "the bots played before the table closed");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let later = state.store().load(&id).await.expect("load").expect("stored");
+    assert_eq!(later.actions.len(), actions, "a bot acted at a closed table");
+}
+
+/// An open WebSocket is a person there: the table stays open while it is, and closes after the
+/// idle time once it is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connected_spectator_keeps_a_table_open() {
+    let config = server::Config { idle_timeout: Duration::from_millis(300), ..Default::default() };
+    let (app, addr, _) = serve(config).await;
+    let body =
+        json!({"bot_delay_ms": 200, "seats": [{"kind": "bot", "bot": "first"}, {"kind": "bot", "bot": "first"}]});
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    let reader = tokio::spawn(async move {
+        // Keep reading so the socket stays healthy; stop after a while.
+        let until = tokio::time::Instant::now() + Duration::from_millis(1200);
+        while let Ok(Some(Ok(_))) = tokio::time::timeout_at(until, ws.next()).await {}
+        let _ = ws.close(None).await;
+    });
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let (s, v) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "closed while a spectator watched: {v}");
+    reader.await.expect("reader");
+    let mut gone = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0 == StatusCode::NOT_FOUND {
+            gone = true;
+            break;
+        }
+    }
+    assert!(gone, "the table is still open 5 s after its last viewer left");
+}
+
+/// The seat's holder leaves and another person takes the seat while the first holder's socket
+/// is still open: that socket's action is refused, it is closed with 4001, and it never shows
+/// the new holder's hand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_socket_stops_serving_once_the_seat_changes_hands() {
+    let (app, addr, _) = serve(server::Config::default()).await;
+    for round in 0..5 {
+        let body = json!({"name": "Ann", "seed": round, "seats": [{"kind": "human"}, {"kind": "human"}]});
+        let (s, v) = create(&app, body).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_str().expect("id").to_string();
+        let ann = v["token"].as_str().expect("token").to_string();
+        let (s, v) =
+            call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let bob = v["token"].as_str().expect("token").to_string();
+        // Whoever is to move is the one whose socket outlives the seat.
+        let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+        let ann_moves = view["legal_actions"].as_array().is_some_and(|l| !l.is_empty());
+        let (old, seat) = if ann_moves { (ann, 0) } else { (bob, 1) };
+        let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&old), None).await;
+        let version = view["version"].as_u64().expect("version");
+        let action = view["legal_actions"]
+            .as_array()
+            .and_then(|l| l.iter().find(|a| *a != "call_uno").cloned())
+            .expect("a legal action");
+
+        let (mut ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws?token={old}")).await.expect("ws");
+        let first = ws.next().await.expect("first").expect("frame");
+        assert!(first.is_text());
+        let (s, _) = call(&app, "POST", &format!("/api/tables/{id}/leave"), Some(&old), None).await;
+        assert_eq!(s, StatusCode::NO_CONTENT);
+        let join = json!({"name": "Cy", "seat": seat}).to_string();
+        let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let cy = v["token"].as_str().expect("token").to_string();
+        let hand = v["table"]["view"]["hand"].clone();
+        // The old socket acts at once, before reading anything.
+        let msg = json!({"type": "action", "action": action, "version": version}).to_string();
+        let _ = ws.send(Message::Text(msg.into())).await;
+
+        let mut closed_with = None;
+        while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            match m {
+                Message::Close(frame) => {
+                    closed_with = frame.map(|f| f.code);
+                    break;
+                }
+                Message::Text(t) => {
+                    let m: Value = serde_json::from_str(t.as_str()).expect("json");
+                    assert_ne!(m["view"]["hand"], hand, "the old socket was shown the new holder's hand");
+                    assert_eq!(m["type"], "error", "the old socket was sent {m}");
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(closed_with, Some(CloseCode::from(4001)), "round {round}");
+        let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&cy), None).await;
+        assert_eq!(view["version"].as_u64(), Some(version), "the old socket's action was accepted");
+    }
+}
+
+#[tokio::test]
+async fn the_turn_timer_counts_down_in_the_view() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let body = json!({"name": "Ann", "turn_seconds": 60, "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (_, v) = create(&app, body).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    assert_eq!(v["table"]["turn_ms_left"], Value::Null, "no timer runs while the table waits");
+    let (_, j) =
+        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+    let first = j["table"]["turn_ms_left"].as_u64().expect("a running timer");
+    assert!(first > 0 && first <= 60_000, "{first}");
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+    let later = v["turn_ms_left"].as_u64().expect("a running timer");
+    assert!(later < first, "{later} is not below {first}");
+}
+
+#[tokio::test]
+async fn a_table_closed_to_spectators_refuses_them_and_is_not_listed() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let body =
+        json!({"name": "Ann", "spectators": false, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "first"}]});
+    let (_, v) = create(&app, body).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let (s, v) = call(&app, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["code"], "spectators_not_allowed");
+    let (_, list) = call(&app, "GET", "/api/tables", None, None).await;
+    let listed = list["tables"].as_array().expect("tables").iter().any(|t| t["id"] == id.as_str());
+    assert!(!listed, "{list}");
+}
+
+#[tokio::test]
+async fn unknown_api_routes_answer_404_with_a_body() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let (s, v) = call(&app, "GET", "/api/nothing/here", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["code"], "not_found");
+}
+
+#[tokio::test]
+async fn names_must_be_visible_and_distinct_at_a_table() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let (s, v) =
+        create(&app, json!({"name": "\u{200B}\u{200D}", "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let (_, v) = create(&app, json!({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let join = |name: &str| json!({ "name": name }).to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(" ann "))).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["code"], "name_taken");
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join("Bob"))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+/// The creator closes a table: it frees a slot of the per-client limit, its sockets close with
+/// 4002, and the store keeps it as abandoned. Nobody else may close it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_closes_a_table_and_frees_its_slot() {
+    let config = server::Config { max_tables_per_client: 1, ..Default::default() };
+    let (app, addr, state) = serve(config).await;
+    let body = json!({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+    let (s, v) = create(&app, body.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let ann = v["token"].as_str().expect("token").to_string();
+    let (s, v) = create(&app, body.clone()).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    let (_, j) =
+        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+    let bob = j["token"].as_str().expect("token").to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/close"), Some(&bob), None).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["code"], "not_owner");
+
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    assert!(ws.next().await.expect("first").expect("frame").is_text());
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/close"), Some(&ann), None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "{v}");
+    let mut closed_with = None;
+    while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+        if let Message::Close(frame) = m {
+            closed_with = frame.map(|f| f.code);
+            break;
+        }
+    }
+    assert_eq!(closed_with, Some(CloseCode::from(4002)));
+    assert_eq!(call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0, StatusCode::NOT_FOUND);
+    let stored = state.store().load(&id).await.expect("load").expect("stored");
+    assert_eq!(stored.status, store::Status::Abandoned);
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "the closed table still counts: {v}");
+}
