@@ -16,7 +16,11 @@ if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
 fi
 
 (cd ../.. && cargo build --locked --bin tabletop)
-export TABLETOP_BIN="${TABLETOP_BIN:-$(cd ../.. && pwd)/target/debug/tabletop}"
+# The binary cargo just built: under CARGO_TARGET_DIR when one is set (relative to the project).
+root=$(cd ../.. && pwd)
+target_dir=${CARGO_TARGET_DIR:-target}
+case "$target_dir" in /*) ;; *) target_dir="$root/$target_dir" ;; esac
+export TABLETOP_BIN="${TABLETOP_BIN:-$target_dir/debug/tabletop}"
 export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 mkdir -p ../../test-artifacts/screenshots
 node --test --test-concurrency=1 ./*.test.mjs
