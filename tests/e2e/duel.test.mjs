@@ -3,7 +3,7 @@
 // keyboard operation, reload, accessibility, and screenshots of each state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ARTIFACTS, axeViolations, serverAndBrowser } from './harness.mjs';
+import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -55,15 +55,6 @@ async function newGame(page, { width = 6, height = 6, difficulty = 'easy' } = {}
 
 async function shot(page, name) {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
-}
-
-async function noSeriousA11yViolations(page, where) {
-  const v = await axeViolations(page);
-  assert.deepEqual(
-    v.map((x) => `${x.id}: ${x.help} (${x.nodes.length})`),
-    [],
-    `axe found serious violations on ${where}`,
-  );
 }
 
 describe('Duel page', () => {

@@ -87,6 +87,17 @@ export async function axeViolations(page) {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** Asserts that axe finds no serious or critical violation on the page (`where` names the state). */
+export async function noSeriousA11yViolations(page, where) {
+  const { deepStrictEqual } = await import('node:assert/strict');
+  const v = await axeViolations(page);
+  deepStrictEqual(
+    v.map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    [],
+    `axe found serious violations on ${where}`,
+  );
+}
+
 /**
  * One server and one browser for a test file: started before its tests, stopped after them.
  * Returns `{ server, browser }`, filled in once the tests run.

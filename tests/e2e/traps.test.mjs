@@ -4,21 +4,12 @@
 // hints and refusals, and the keyboard focus after each move.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ARTIFACTS, axeViolations, serverAndBrowser } from './harness.mjs';
+import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser } from './harness.mjs';
 
 const env = serverAndBrowser();
 
 async function shot(page, name) {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: false });
-}
-
-async function noSeriousA11yViolations(page, where) {
-  const v = await axeViolations(page);
-  assert.deepEqual(
-    v.map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join('; ')})`),
-    [],
-    `axe found serious violations on ${where}`,
-  );
 }
 
 // ---------------------------------------------------------------- Duel
@@ -274,14 +265,18 @@ describe('UNO traps', () => {
         { kind: 'bot', bot: 'random' },
         { kind: 'bot', bot: 'random' },
       ],
-      bot_delay_ms: 0,
+      // A long match, so the round shown is never the last (a finished game keeps its banner).
+      house_rules: { match_target: 10000 },
+      // Bots slow enough that the next round stays on screen a while (at 0 ms a two-bot round can be
+      // over before the page draws it, and the banner would seem never to go).
+      bot_delay_ms: 150,
       seed: 5,
     });
     const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${env.server.base}/uno.html?table=${created.id}`);
     await page.waitForSelector('#join:not([hidden])');
     await page.click('#watch-button');
-    await page.waitForSelector('#round-end:not([hidden])', { timeout: 30000 });
+    await page.waitForSelector('#round-end:not([hidden])', { timeout: 60000 });
     assert.match(await page.textContent('#round-countdown'), /The next round starts in [1-5] s\./);
     assert.ok(await page.isHidden('#round-next'));
     await noSeriousA11yViolations(page, 'the round end of a bots-only table');

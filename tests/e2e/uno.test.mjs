@@ -5,21 +5,12 @@
 // screenshots of each state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ARTIFACTS, axeViolations, serverAndBrowser, startServer } from './harness.mjs';
+import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser, startServer } from './harness.mjs';
 
 const env = serverAndBrowser();
 
 async function shot(page, name) {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
-}
-
-async function noSeriousA11yViolations(page, where) {
-  const v = await axeViolations(page);
-  assert.deepEqual(
-    v.map((x) => `${x.id}: ${x.help} (${x.nodes.map((n) => n.target.join(' ')).join('; ')})`),
-    [],
-    `axe found serious violations on ${where}`,
-  );
 }
 
 /** A seed whose deal gives seat 0 a wild card (so the test plays one with a colour choice). */

@@ -331,7 +331,10 @@ function send(path, body, { clearSelection = false } = {}) {
     try {
       const view = await request('POST', gameUrl(path), body);
       showError($('error'), '');
-      if (clearSelection) state.selected = null;
+      if (clearSelection) {
+        state.selected = null;
+        state.movedAt = performance.now();
+      }
       state.view = view;
       const lines = render(view, { events: view.events, computer: view.computer, before });
       const st = view.status;
@@ -364,6 +367,9 @@ function typeKey(key) {
   const view = state.view;
   if (!view || stageOf(view) === 'end') return;
   if (!state.selected) {
+    // A key typed twice whose first press moved the piece arrives after the answer cleared the
+    // selection: a repeat, not a mistake to explain.
+    if (performance.now() - (state.movedAt ?? -Infinity) < 500) return;
     showError($('error'), `Select a cell first (click it), then type "${key}".`);
     return;
   }
