@@ -349,7 +349,10 @@ describe('UNO on a phone', () => {
     await page.waitForFunction(() => !!document.querySelector('#hand button[data-card]'));
     await page.evaluate(() => window.scrollTo(0, 0));
     const inView = async (sel) => {
-      const b = await page.locator(sel).first().boundingBox();
+      const loc = page.locator(sel).first();
+      // Absent is not on screen (and boundingBox would wait for it).
+      if (!(await loc.count())) return false;
+      const b = await loc.boundingBox();
       return !!b && b.y >= 0 && b.y + b.height <= 844;
     };
     assert.ok(await inView('#top-card'), 'the pile');
