@@ -335,7 +335,7 @@ describe('UNO pages', () => {
     // A fresh deal is seven cards; a first-card Draw Two or the bot's quick Draw Two (it plays at
     // 150 ms) may add cards before the page is read, but never leaves fewer.
     const dealt = (await handOf(page)).length;
-    assert.ok(dealt >= 7 && dealt <= 11, `a new hand of ${dealt} cards`);
+    assert.ok(dealt >= 7, `a new hand of ${dealt} cards`);
     await ctx.close();
   });
 
