@@ -9,8 +9,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use uno::csce322::{self, Operation};
-use uno::notation::{Position, UnoFile, MAX_FILE_BYTES};
+use uno::seeds::csce322::{self, Operation};
+use uno::seeds::notation::{Position, UnoFile, MAX_FILE_BYTES};
 
 #[derive(clap::Args)]
 pub struct Args {

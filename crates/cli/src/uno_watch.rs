@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use uno::event::{DrawReason, EndReason};
-use uno::{cs205, Card, Event, Game, Phase, Rules, Seat};
+use uno::seeds::cs205;
+use uno::{Card, Event, Game, Phase, Rules, Seat};
 use uno_bots::{Bot, BotSpec};
 
 use crate::rules_arg::RulesArgs;

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use uno::cs205::Transcript;
+use uno::seeds::cs205::Transcript;
 use uno::Rules;
 
 fn watch(players: usize, seed: u64, bots: &str) -> Output {

@@ -16,11 +16,9 @@
 
 pub mod action;
 pub mod card;
-pub mod csce322;
 pub mod event;
 pub mod game;
 pub mod hand;
-pub mod notation;
 pub mod observation;
 pub mod record;
 pub mod rules;
@@ -33,7 +31,5 @@ pub use hand::{CardSet, Hand};
 pub use observation::Observation;
 pub use record::{GameRecord, Move, ReplayError, ENGINE_VERSION};
 pub use rules::{Rules, RulesConfig, RulesError, PRESET_NAMES};
-pub mod cs205;
-pub mod cs410;
 pub mod sample;
-pub mod table;
+pub mod seeds;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use uno::csce322::{run, Operation, Stop};
-use uno::notation::{Entry, FileKind, Position, Problem};
+use uno::seeds::csce322::{run, Operation, Stop};
+use uno::seeds::notation::{Entry, FileKind, Position, Problem};
 use uno::{Card, Color};
 
 fn fixtures() -> PathBuf {

@@ -1,7 +1,7 @@
 //! Seed 000's precedence policy, penalties, turn order and stopping, position by position.
 
-use uno::csce322::{choose_move, next_player, run, take_turn, Action, Move, Operation, Rule, Stop};
-use uno::notation::Position;
+use uno::seeds::csce322::{choose_move, next_player, run, take_turn, Action, Move, Operation, Rule, Stop};
+use uno::seeds::notation::Position;
 use uno::Face;
 
 fn pos(deck: &str, discard: &str, hands: &str) -> Position {
@@ -321,7 +321,7 @@ fn every_move_is_displayed_with_its_rule() {
         action: Action::Play {
             index: 0,
             card: uno::Card::WILD_DRAW_FOUR,
-            declared: Some(uno::notation::Entry::Marker(uno::Color::Blue)),
+            declared: Some(uno::seeds::notation::Entry::Marker(uno::Color::Blue)),
         },
     };
     assert_eq!(mv.to_string(), "plays w,d then b,- (rule 4: Wild Draw Four)");

@@ -25,7 +25,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::card::{Card, Color, Face};
-use crate::notation::{bracketed, card_code, card_text, Entry, Position};
+use crate::seeds::notation::{bracketed, card_code, card_text, Entry, Position};
 
 /// The precedence rule that chose a move (numbered as in the seed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
