@@ -31,7 +31,9 @@ pub struct Args {
     /// Seed of the whole match: the same seed gives the same results on any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// rotate: the lineup turned through every seat; all-seatings: every permutation of it.
+    /// rotate: the lineup turned through every seat; all-seatings: every permutation of it;
+    /// round-robin (for at least as many bots as seats): every group of as many bots as seats,
+    /// each turned through every seat, so that the ratings compare them all.
     #[arg(long, default_value = "rotate")]
     format: String,
     /// Worker threads (default and maximum: the number of cores; the results do not depend on it).
@@ -182,6 +184,11 @@ fn table(r: &MatchResults) -> String {
         interval(&d.win_share, 100.0),
         factor(&d.win_share)
     );
+    out += &format!("ratings (Plackett–Luce on who won, Elo scale, 95% CI over deals; {} games):\n", r.ratings.games);
+    for rating in &r.ratings.ratings {
+        let ci = rating.ci95.map_or_else(|| "-".to_string(), |[lo, hi]| format!("{lo:+.0} to {hi:+.0}"));
+        out += &format!("  {:<24} {:>+6.0}  ({ci})\n", rating.bot, rating.elo);
+    }
     if r.no_winner > 0 || r.stuck > 0 {
         out += &format!("no winner: {} (abandoned: {})\n", r.no_winner, r.stuck);
     }

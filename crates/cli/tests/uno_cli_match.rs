@@ -66,6 +66,7 @@ fn the_json_keeps_its_documented_schema() {
             "games",
             "no_winner",
             "players",
+            "ratings",
             "rules",
             "seatings",
             "seed",
@@ -81,6 +82,45 @@ fn the_json_keeps_its_documented_schema() {
     assert_eq!(keys(&v["difference"]), ["a", "b", "win_share"]);
     assert_eq!(keys(&v["sprt"]), ["alpha", "beta", "bounds", "decision", "llr", "mu0", "mu1", "n"]);
     assert_eq!(v["entrants"][0]["bot"], "heuristic");
+    assert_eq!(keys(&v["ratings"]), ["games", "model", "ratings"]);
+    assert_eq!(keys(&v["ratings"]["ratings"][0]), ["bot", "ci95", "elo"]);
+}
+
+/// Five bots at four seats: every group of four, each turned round the table; the ratings put
+/// the heuristic above the random bots, with intervals that say so.
+#[test]
+fn a_round_robin_rates_more_bots_than_seats() {
+    let out = tabletop(&[
+        "uno",
+        "match",
+        "--bots",
+        "heuristic,random,precedence,random,uniform",
+        "--deals",
+        "200",
+        "--format",
+        "round-robin",
+        "--json",
+        "-",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["format"], "round-robin");
+    assert_eq!(v["seatings"].as_array().expect("seatings").len(), 20);
+    let ratings = v["ratings"]["ratings"].as_array().expect("ratings");
+    assert_eq!(ratings.len(), 5);
+    let elo = |i: usize| ratings[i]["elo"].as_f64().expect("elo");
+    let ci = |i: usize| -> [f64; 2] {
+        let c = ratings[i]["ci95"].as_array().expect("an interval");
+        [c[0].as_f64().expect("lo"), c[1].as_f64().expect("hi")]
+    };
+    assert!(ci(0)[0] > ci(1)[1], "heuristic {:?} not clearly above random {:?}", ci(0), ci(1));
+    assert!(elo(0) > elo(4), "heuristic below uniform");
+    let sum: f64 = (0..5).map(elo).sum();
+    assert!(sum.abs() < 1e-6, "ratings sum to {sum}");
+
+    let few = tabletop(&["uno", "match", "--bots", "heuristic,random", "--format", "round-robin"]);
+    assert!(!few.status.success());
+    assert!(String::from_utf8_lossy(&few.stderr).contains("round-robin seats every group of 4 of the bots"));
 }
 
 #[test]

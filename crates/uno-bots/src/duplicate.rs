@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use uno::{Game, Rules};
 
+use crate::ratings::{RatingData, Ratings};
 use crate::sim::{bot_seed, game_seed, MAX_DECISIONS};
 use crate::sprt::{Decision, Sprt, SprtReport};
 use crate::{Bot, BotSpec, SimError};
@@ -41,6 +42,9 @@ pub enum Format {
     Rotate,
     /// Every distinct permutation of the lineup.
     AllSeatings,
+    /// Every group of as many entrants as seats, each group turned round the table: for more
+    /// bots than seats, so that every pair meets and the ratings compare them all.
+    RoundRobin,
 }
 
 impl std::str::FromStr for Format {
@@ -49,6 +53,7 @@ impl std::str::FromStr for Format {
         match s {
             "rotate" => Ok(Format::Rotate),
             "all-seatings" => Ok(Format::AllSeatings),
+            "round-robin" => Ok(Format::RoundRobin),
             other => Err(MatchError::Format(other.chars().take(40).collect())),
         }
     }
@@ -58,12 +63,14 @@ impl std::str::FromStr for Format {
 pub enum MatchError {
     #[error(transparent)]
     Sim(#[from] SimError),
-    #[error("format must be 'rotate' or 'all-seatings' (got '{0}')")]
+    #[error("format must be 'rotate', 'all-seatings' or 'round-robin' (got '{0}')")]
     Format(String),
     #[error("name at least two bots (got {0})")]
     TooFewBots(usize),
-    #[error("{bots} bots for {players} seats: name at most one bot per seat")]
+    #[error("{bots} bots for {players} seats: name at most one bot per seat (or use --format round-robin)")]
     TooManyBots { bots: usize, players: usize },
+    #[error("round-robin seats every group of {players} of the bots: name at least {players} bots (got {bots})")]
+    TooFewForRoundRobin { bots: usize, players: usize },
     #[error("{0} seatings per deal: at most {MAX_SEATINGS} (use rotate, or fewer distinct bots)")]
     TooManySeatings(usize),
     #[error("play at least one deal")]
@@ -106,6 +113,44 @@ pub fn seatings(format: Format, entrants: usize, players: usize) -> Vec<Vec<usiz
             all.dedup();
             all
         }
+        Format::RoundRobin => {
+            let mut all = Vec::new();
+            for group in groups(entrants, players) {
+                all.extend((0..players).map(|k| (0..players).map(|s| group[(s + players - k) % players]).collect()));
+            }
+            all
+        }
+    }
+}
+
+/// Every set of `size` entrants out of `entrants`, in lexicographic order.
+fn groups(entrants: usize, size: usize) -> Vec<Vec<usize>> {
+    fn walk(start: usize, entrants: usize, size: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if current.len() == size {
+            out.push(current.clone());
+            return;
+        }
+        for e in start..entrants {
+            current.push(e);
+            walk(e + 1, entrants, size, current, out);
+            current.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(0, entrants, size, &mut Vec::with_capacity(size), &mut out);
+    out
+}
+
+/// `n choose k`, saturating.
+fn choose(n: usize, k: usize) -> usize {
+    let mut result: u128 = 1;
+    for i in 0..k.min(n) as u128 {
+        result = result.saturating_mul(n as u128 - i) / (i + 1);
+    }
+    if k > n {
+        0
+    } else {
+        usize::try_from(result).unwrap_or(usize::MAX)
     }
 }
 
@@ -279,6 +324,8 @@ struct Totals {
     mean_points: Vec<Paired>,
     /// First entrant's win share less the second's.
     difference: Paired,
+    /// Who won each seating, for the ratings.
+    ratings: RatingData,
 }
 
 impl Totals {
@@ -289,6 +336,7 @@ impl Totals {
             seat_games: vec![0; entrants],
             share: vec![Paired::default(); entrants],
             mean_points: vec![Paired::default(); entrants],
+            ratings: RatingData::new(entrants),
             ..Totals::default()
         }
     }
@@ -296,9 +344,21 @@ impl Totals {
     fn add_deal(&mut self, games: &[GameRecord]) {
         let entrants = self.wins.len();
         self.deals += 1;
+        self.ratings.add_deal(games);
         let mut share = vec![Vec::with_capacity(games.len()); entrants];
         let mut points = vec![Vec::with_capacity(games.len()); entrants];
+        // The first two entrants head to head: only games where both sit (all of them, but in a
+        // round robin).
+        let mut diff = Vec::with_capacity(games.len());
         for g in games {
+            let seated = |e: usize| g.seating.iter().filter(|&&x| x == e).count();
+            let share_of = |e: usize| {
+                let won = g.winner.is_some_and(|w| g.seating[w] == e);
+                won as u64 as f64 / seated(e) as f64
+            };
+            if seated(0) > 0 && seated(1) > 0 {
+                diff.push(share_of(0) - share_of(1));
+            }
             self.games += 1;
             self.decisions += g.decisions as u64;
             self.stuck += g.stuck as u64;
@@ -316,7 +376,6 @@ impl Totals {
                 }
             }
         }
-        let diff: Vec<f64> = share[0].iter().zip(&share[1]).map(|(a, b)| a - b).collect();
         self.difference.add_deal(&diff);
         for e in 0..entrants {
             self.share[e].add_deal(&share[e]);
@@ -364,6 +423,8 @@ pub struct MatchResults {
     pub stuck: u64,
     pub decisions: u64,
     pub sprt: Option<SprtReport>,
+    /// Every entrant's rating from all the games (`ratings` module).
+    pub ratings: Ratings,
 }
 
 /// Checks a match before it is played: the seatings it will use.
@@ -372,8 +433,14 @@ pub fn check(config: &MatchConfig) -> Result<Vec<Vec<usize>>, MatchError> {
         return Err(MatchError::TooFewBots(config.bots.len()));
     }
     config.rules.check_players(config.players).map_err(SimError::from)?;
-    if config.bots.len() > config.players {
-        return Err(MatchError::TooManyBots { bots: config.bots.len(), players: config.players });
+    match config.format {
+        Format::RoundRobin if config.bots.len() < config.players => {
+            return Err(MatchError::TooFewForRoundRobin { bots: config.bots.len(), players: config.players })
+        }
+        Format::Rotate | Format::AllSeatings if config.bots.len() > config.players => {
+            return Err(MatchError::TooManyBots { bots: config.bots.len(), players: config.players })
+        }
+        _ => {}
     }
     if config.deals == 0 {
         return Err(MatchError::NoDeals);
@@ -389,6 +456,7 @@ pub fn check(config: &MatchConfig) -> Result<Vec<Vec<usize>>, MatchError> {
             }
             multinomial(config.players, &counts)
         }
+        Format::RoundRobin => choose(config.bots.len(), config.players).saturating_mul(config.players),
     };
     if count > MAX_SEATINGS {
         return Err(MatchError::TooManySeatings(count));
@@ -461,6 +529,7 @@ pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Resu
         stuck: totals.stuck,
         decisions: totals.decisions,
         sprt: config.sprt.map(|s| s.report(&totals.difference.deals, decision.unwrap_or(Decision::Undecided))),
+        ratings: totals.ratings.ratings(&names),
     })
 }
 
@@ -477,6 +546,32 @@ mod tests {
         assert_eq!(seatings(Format::AllSeatings, 3, 4).len(), 12);
         assert_eq!(multinomial(4, &[1, 2, 1]), 12);
         assert_eq!(multinomial(10, &[1, 1, 1, 1, 1, 1, 1, 1, 1, 1]), 3_628_800);
+    }
+
+    #[test]
+    fn a_round_robin_seats_every_group_in_every_seat() {
+        let all = seatings(Format::RoundRobin, 5, 4);
+        assert_eq!(all.len(), 5 * 4);
+        assert_eq!(choose(5, 4), 5);
+        assert_eq!(choose(7, 4), 35);
+        for s in &all {
+            let mut sorted = s.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 4, "{s:?} seats a bot twice");
+        }
+        // Every pair of bots meets, and every bot sits in every seat equally often.
+        for a in 0..5 {
+            for b in 0..5 {
+                if a != b {
+                    assert!(all.iter().any(|s| s.contains(&a) && s.contains(&b)), "{a} never meets {b}");
+                }
+            }
+            for seat in 0..4 {
+                assert_eq!(all.iter().filter(|s| s[seat] == a).count(), 4, "bot {a} at seat {seat}");
+            }
+        }
+        assert_eq!(groups(3, 3), [[0, 1, 2]]);
     }
 
     /// Two deals of two games each, small enough to check by hand.

@@ -10,6 +10,7 @@ pub mod ismcts;
 pub mod kernel;
 pub mod precedence;
 pub mod random;
+pub mod ratings;
 pub mod seen;
 pub mod sim;
 pub mod spec;
