@@ -21,6 +21,7 @@ const state = {
   answered: 0,
   pending: 0, // actions sent and not yet answered
   confirmingEnd: false,
+  fights: [], // the combat events of the last answer, shown on their cells
 };
 
 // ---------------------------------------------------------------- naming helpers
@@ -40,6 +41,12 @@ function describeCell(cell) {
   return `${cell.side} ${cell.rank}`;
 }
 const stageOf = (view) => view.status.stage.stage;
+
+/** Rounds without a fight after which the page points out a standoff and the way out. */
+const STANDOFF_ROUNDS = 10;
+/** Piece motion: the user's piece slides, then the computer's; both done within 300 ms. */
+const SLIDE_MS = 180;
+const COMPUTER_SLIDE_DELAY_MS = 120;
 
 // ---------------------------------------------------------------- events in words
 
@@ -61,7 +68,8 @@ function eventWords(ev, before) {
     case 'round_started':
       return `Round ${ev.round} begins.`;
     case 'moved': {
-      const piece = before ? cellAt(before, ev.from) : null;
+      // Events of the stored history name their piece; live ones are read off the grid before.
+      const piece = ev.piece ? { kind: 'piece', ...ev.piece } : before ? cellAt(before, ev.from) : null;
       const who = ev.side === 'red' ? 'You moved' : 'The computer moved';
       const what = piece && piece.kind === 'piece' ? pieceWords(piece) : `a ${ev.side} piece`;
       return `${who} ${what} from ${ev.from} to ${ev.to} (${ev.dir}).`;
@@ -134,6 +142,13 @@ function renderView(view, { events, computer, before }) {
   $('end-confirm').hidden = stage !== 'play' || !state.confirmingEnd;
   if (stage !== 'play') state.confirmingEnd = false;
   $('board-help').hidden = stage === 'end';
+  $('fight-rule').hidden = stage !== 'play';
+  const quiet = view.rounds_without_fight || 0;
+  const standoff = $('standoff');
+  standoff.hidden = stage !== 'play' || quiet < STANDOFF_ROUNDS;
+  standoff.textContent = standoff.hidden
+    ? ''
+    : `No fight for ${quiet} rounds. If neither side can win a fight, the game will not end by itself: End the play stage… ends it (a draw while both sides have pieces).`;
 
   // The last move (the computer's answer, or the user's move that ended the game).
   const lm = view.last_move;
@@ -150,7 +165,8 @@ function renderView(view, { events, computer, before }) {
     lastBox.textContent = `Computer's move: ${words.filter(Boolean).join(' ')}`;
   } else if (lm) {
     const who = lm.side === 'red' ? 'Your last move' : "The computer's last move";
-    lastBox.textContent = `${who}: ${lm.side} piece from ${lm.from} to ${lm.to}${
+    const what = lm.rank ? `${lm.side} ${lm.rank}` : `${lm.side} piece`;
+    lastBox.textContent = `${who}: ${what} from ${lm.from} to ${lm.to}${
       lm.eliminated ? `; the ${lm.eliminated} piece was eliminated` : ''
     }.`;
   } else {
@@ -223,12 +239,17 @@ function renderBoard(view) {
       const classes = ['cell', `cell-${cell.kind}`];
       const label = [name, describeCell(cell)];
       if (cell.kind === 'piece') label[1] += `, ${cell.side === 'red' ? 'R' : 'B'}${cell.rank}`;
+      // The last fight's numbers, drawn by the stylesheet on the winner's piece and said in words
+      // in the cell's name.
+      const fight = state.fights.find((f) => f.at === name);
+      const short = (p) => `${p.side === 'red' ? 'R' : 'B'}${p.rank}`;
+      const fightText = fight ? `${short(fight.attacker)} vs ${short(fight.defender)}` : undefined;
       let content = null;
       if (cell.kind === 'piece') {
         classes.push(`piece-${cell.side}`);
         content = el(
           'span',
-          { class: `piece ${cell.side}`, 'aria-hidden': 'true' },
+          { class: `piece ${cell.side}`, 'aria-hidden': 'true', 'data-fight': fightText },
           el('span', { class: 'piece-text' }, `${cell.side === 'red' ? 'R' : 'B'}${cell.rank}`),
         );
       } else if (cell.kind === 'block') {
@@ -246,6 +267,7 @@ function renderBoard(view) {
         classes.push('selected');
         label.push('selected');
       }
+      if (fight) label.push(`fight ${fightText}: the ${fight.eliminated} piece was eliminated`);
       const button = el(
         'button',
         {
@@ -265,6 +287,35 @@ function renderBoard(view) {
   }
   table.append(body);
   if (hadFocus) focusCell(state.focusCell);
+}
+
+const stillMotion = () => !window.matchMedia || window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** The moves of one answer slide from their cell to where they landed (the user's, then the
+ * computer's), and each fight shows both numbers on its cell until the next move. The grid is
+ * already drawn as it stands: the motion only eases the pieces in, and the next answer, which
+ * redraws the grid, ends it. */
+function showMoves(events, computer) {
+  const moves = [
+    ...events.filter((e) => e.event === 'moved').map((e) => [e, 0]),
+    ...computer.filter((e) => e.event === 'moved').map((e) => [e, COMPUTER_SLIDE_DELAY_MS]),
+  ];
+  if (stillMotion()) return;
+  for (const [e, delay] of moves) {
+    const to = document.querySelector(`#board button[data-cell="${e.to}"]`);
+    const from = document.querySelector(`#board button[data-cell="${e.from}"]`);
+    const piece = to && to.querySelector(`.piece.${e.side}`);
+    // The piece may have lost a fight on arrival: nothing of it is left to slide.
+    if (!piece || !from) continue;
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    piece.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` }, { transform: 'none' }], {
+      duration: SLIDE_MS,
+      delay,
+      easing: 'ease-out',
+      fill: 'backwards',
+    });
+  }
 }
 
 function parseCellSafe(name, view) {
@@ -336,7 +387,9 @@ function send(path, body, { clearSelection = false } = {}) {
         state.movedAt = performance.now();
       }
       state.view = view;
+      state.fights = [...(view.events || []), ...(view.computer || [])].filter((e) => e.event === 'combat');
       const lines = render(view, { events: view.events, computer: view.computer, before });
+      showMoves(view.events || [], view.computer || []);
       const st = view.status;
       const summary = stageOf(view) === 'end' ? [view.outcome_message] : lines;
       announce($('announce'), `${summary.join(' ')} ${stageOf(view) === 'play' ? `Red left ${st.red_left}, black left ${st.black_left}.` : ''}`);
@@ -462,10 +515,20 @@ async function startGame(e) {
 function enterGame(view) {
   state.view = view;
   state.selected = null;
+  state.fights = [];
   $('new-game').hidden = true;
   $('game').hidden = false;
   $('log').replaceChildren();
   render(view);
+  // A reloaded game: what happened so far, from the server's history (newest first, as played).
+  const log = $('log');
+  for (const ev of view.history || []) {
+    const line = eventWords(ev, null);
+    if (line) log.prepend(el('li', {}, line));
+  }
+  if (stageOf(view) === 'end' && (view.history || []).some((e) => e.event === 'play_ended')) {
+    log.prepend(el('li', {}, view.outcome_message || ''));
+  }
 }
 
 /** After "Start": the keyboard goes to the grid. */
