@@ -292,3 +292,84 @@ describe('UNO', () => {
     await page.close();
   });
 });
+
+describe('UNO hints', () => {
+  test('after a first-card Wild the colour reads "not chosen yet", not a colour nobody chose', async () => {
+    // Seed 19 turns up a Wild as the first card, and the seat of the lobby's creator chooses.
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${env.server.base}/uno.html?seed=19`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#your-name', 'Pia');
+    await page.click('#seat-list li:nth-child(3) .remove-seat');
+    await page.selectOption('#bot-level-1', 'random');
+    await page.selectOption('#bot-pace', '1200');
+    await page.click('#create');
+    await page.waitForSelector('#play:not([hidden])');
+    await page.waitForFunction(() => !!document.querySelector('#hand button[data-card]'));
+    assert.equal(await page.getAttribute('#top-card [role=img]', 'aria-label'), 'Top card: Wild');
+    assert.equal(await page.textContent('#color-in-play'), 'Colour in play: not chosen yet (you choose)');
+    await page.close();
+  });
+
+  test('the hint says "draw" only while drawing is the move: never in a challenge or after a draw', async () => {
+    const ctx = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    // Every hint the page shows, with the actions on screen when it showed.
+    await ctx.addInitScript(() => {
+      window.__hints = [];
+      new MutationObserver(() => {
+        const hint = document.getElementById('hand-hint');
+        if (!hint) return;
+        const last = window.__hints.at(-1);
+        const now = {
+          hint: hint.textContent,
+          draw: !!document.getElementById('act-draw'),
+          challenge: !!document.getElementById('act-challenge'),
+          pass: !!document.getElementById('act-pass'),
+        };
+        if (!last || JSON.stringify(last) !== JSON.stringify(now)) window.__hints.push(now);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const page = await ctx.newPage();
+    await page.goto(`${env.server.base}/uno.html`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#your-name', 'Pia');
+    await page.click('#seat-list li:nth-child(3) .remove-seat');
+    await page.selectOption('#bot-level-1', 'random');
+    await page.selectOption('#bot-pace', '150');
+    await page.click('#hr-one-round');
+    await page.click('#create');
+    await page.waitForSelector('#play:not([hidden])');
+    await page.waitForFunction(() => !!document.querySelector('#hand button[data-card]'));
+    // The seat draws whenever it may (a card it could play too), so "after a draw" comes often.
+    let drew = 0;
+    for (let i = 0; i < 300 && drew < 6; i += 1) {
+      if (/over/.test(await page.textContent('#turn'))) break;
+      if ((await page.getAttribute('body', 'data-my-turn')) !== 'true') {
+        await page.waitForTimeout(30);
+        continue;
+      }
+      const v = Number((await page.getAttribute('body', 'data-version')) || '-1');
+      if (!(await page.isHidden('#color-picker'))) await page.click('#color-buttons button[data-color="red"]');
+      else if (await page.locator('#act-accept').count()) await page.click('#act-accept');
+      else if (await page.locator('#act-pass').count()) await page.click('#act-pass');
+      else if (await page.locator('#act-draw').count()) {
+        await page.click('#act-draw');
+        drew += 1;
+      } else {
+        await page.waitForTimeout(30);
+        continue;
+      }
+      await page.waitForFunction((k) => Number(document.body.dataset.version || '-1') > k, v, { timeout: 10000 });
+    }
+    const hints = await page.evaluate(() => window.__hints);
+    assert.ok(drew > 0, 'the seat drew');
+    assert.ok(hints.some((h) => /^No card can be played: draw/.test(h.hint)) || hints.some((h) => h.pass), JSON.stringify(hints));
+    for (const h of hints) {
+      if (/: draw/.test(h.hint)) {
+        assert.ok(h.draw, `a hint to draw with no Draw button: ${JSON.stringify(h)}`);
+        assert.ok(!h.challenge, `a hint to draw during a challenge: ${JSON.stringify(h)}`);
+      }
+    }
+    await ctx.close();
+  });
+});

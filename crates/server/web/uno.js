@@ -732,7 +732,7 @@ function render(v) {
   const undecided = o.phase.phase === 'choose_color' && parseCard(o.top).wild;
   $('color-in-play').replaceChildren(
     'Colour in play: ',
-    undecided ? el('strong', {}, `not chosen yet (${who(o.current)} ${o.current === me ? 'choose' : 'chooses'})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),
+    undecided ? el('strong', {}, `not chosen yet (${o.current === me ? 'you choose' : `${who(o.current)} chooses`})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),
   );
   for (const ev of v.events || []) {
     if (ev.event.type === 'card_played') table.topBy = ev.event.seat;
