@@ -373,3 +373,24 @@ describe('UNO hints', () => {
     await ctx.close();
   });
 });
+
+describe('Duel on a grid full of blocks', () => {
+  test('a setup with no cell left for a piece says so and offers a new game instead of Next round', async () => {
+    const { id } = await ok('/api/duel', { width: 1, height: 2, difficulty: 'easy' });
+    await ok(`/api/duel/${id}/place`, { cell: 'a1', key: 'b' });
+    await ok(`/api/duel/${id}/place`, { cell: 'a2', key: 'b' });
+    await ok(`/api/duel/${id}/next-round`);
+    const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await openDuel(page, id);
+    assert.equal(
+      await page.textContent('#instructions'),
+      'No empty cell is left for a red piece, so this game cannot go on: start a new game with fewer blocks.',
+    );
+    assert.ok(await page.isHidden('#next-round'));
+    await page.click('#setup-restart');
+    await page.waitForSelector('#new-game:not([hidden])');
+    assert.equal(await page.inputValue('#width'), '1');
+    assert.equal(await page.inputValue('#height'), '2');
+    await page.close();
+  });
+});

@@ -107,6 +107,7 @@ function renderView(view, { events, computer, before }) {
   // Title, instructions and the status line of the seed.
   let title;
   let instructions;
+  let stuck = false;
   if (stage === 'setup') {
     const r = st.stage.round;
     title = `Setup, round ${r} of 3: ${SETUP_WHAT[r - 1]}`;
@@ -115,6 +116,14 @@ function renderView(view, { events, computer, before }) {
         ? 'Click a cell and type the letter b to place a block. Place as many as you like, then press Next round.'
         : `Click a cell and type a number from 1 to 6 to place a ${r === 2 ? 'red' : 'black'} piece (at most 12: three 1s, two each of 2 to 5, one 6). Then press Next round.`;
     if (r === 3) instructions += ' Next round then starts the play stage.';
+    // Blocks can fill a small grid: a side with no piece and no empty cell can never proceed.
+    const side = r === 2 ? 'red' : 'black';
+    const empty = view.cells.some((row) => row.some((c) => c.kind === 'empty'));
+    const placed = r === 2 ? st.red_left : st.black_left;
+    stuck = r > 1 && !empty && placed === 0;
+    if (stuck) {
+      instructions = `No empty cell is left for a ${side} piece, so this game cannot go on: start a new game with fewer blocks.`;
+    }
   } else if (stage === 'play') {
     title = `Play, round ${st.round}`;
     instructions =
@@ -136,7 +145,9 @@ function renderView(view, { events, computer, before }) {
   renderBoard(view);
   renderKeypad(stage, stage === 'setup' ? st.stage.round : 0);
 
-  $('next-round').hidden = stage !== 'setup';
+  $('next-round').hidden = stage !== 'setup' || stuck;
+  $('setup-restart').hidden = !stuck;
+  if (stuck) $('setup-restart').href = `duel.html?width=${view.width}&height=${view.height}&difficulty=${encodeURIComponent(view.difficulty)}`;
   $('next-round').textContent = stage === 'setup' && st.stage.round === 3 ? 'Next round: start playing' : 'Next round';
   $('end-play').hidden = stage !== 'play' || state.confirmingEnd;
   $('end-confirm').hidden = stage !== 'play' || !state.confirmingEnd;
