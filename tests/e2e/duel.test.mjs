@@ -54,7 +54,7 @@ async function newGame(page, { width = 6, height = 6, difficulty = 'easy' } = {}
 }
 
 async function shot(page, name) {
-  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true, animations: 'disabled' }); // the state, not a piece mid-slide
 }
 
 describe('Duel page', () => {

@@ -9,7 +9,7 @@ import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser } from './harness.
 const env = serverAndBrowser();
 
 async function shot(page, name) {
-  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: false });
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: false, animations: 'disabled' });
 }
 
 async function api(method, path, body) {
@@ -200,7 +200,6 @@ describe('Duel', () => {
       return !!b && b.y >= 0 && b.y + b.height <= 844 && b.x >= 0 && b.x + b.width <= 390;
     };
     assert.match(await page.textContent('#last-move'), /^Computer's move: /);
-    await page.waitForTimeout(350); // the pieces have slid
     await shot(page, 'duel-play-phone');
     assert.ok(await inView('#last-move'), 'the computer\'s move');
     assert.ok(await inView('#end-play'), 'the end button');
