@@ -159,7 +159,7 @@ function renderView(view, { events, computer, before }) {
   standoff.hidden = stage !== 'play' || quiet < STANDOFF_ROUNDS;
   standoff.textContent = standoff.hidden
     ? ''
-    : `No fight for ${quiet} rounds. If neither side can win a fight, the game will not end by itself: End the play stage… ends it (a draw while both sides have pieces).`;
+    : `No fight for ${quiet} rounds. Black must attack when it can, so a red piece moved next to a black piece that cannot beat it forces a fight. If neither side can win a fight, the game will not end by itself: End the play stage… ends it (a draw while both sides have pieces).`;
 
   // The last move (the computer's answer, or the user's move that ended the game).
   const lm = view.last_move;
