@@ -54,7 +54,7 @@ async function newGame(page, { width = 6, height = 6, difficulty = 'easy' } = {}
 }
 
 async function shot(page, name) {
-  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true, animations: 'disabled' }); // the state, not a piece mid-slide
 }
 
 describe('Duel page', () => {
@@ -212,7 +212,7 @@ describe('Duel page', () => {
 
     // The red 6 attacks the black 5 (6 > 5): black has no piece left, the user wins.
     assert.equal(await typeOn(page, 'a1', 's'), '');
-    assert.equal(await cellLabel(page, 'a2'), 'a2, red 6, R6, last move ended here');
+    assert.equal(await cellLabel(page, 'a2'), 'a2, red 6, R6, last move ended here, fight R6 vs B5: the black piece was eliminated');
     assert.match(await cellLabel(page, 'a1'), /a1, empty, last move started here/);
     assert.equal(await page.textContent('#outcome-message'), 'You win: no black piece is left.');
     assert.match(await page.textContent('#status'), /Black pieces left: 0/);

@@ -491,10 +491,15 @@ impl Position {
 
     pub fn dir_of(&self, mv: Move) -> Dir {
         let (f, t) = (usize::from(mv.from), usize::from(mv.to));
-        if t + 1 == f {
-            Dir::Left
-        } else if f + 1 == t {
-            Dir::Right
+        // Neighbours in one row differ by one index; on a one-column grid so do the cells above
+        // and below, so the row decides, not the difference.
+        let w = usize::from(self.width);
+        if f / w == t / w {
+            if t < f {
+                Dir::Left
+            } else {
+                Dir::Right
+            }
         } else if t < f {
             Dir::Up
         } else {

@@ -183,3 +183,16 @@ fn every_bot_move_is_legal_in_random_games() {
         }
     }
 }
+
+#[test]
+fn moves_on_a_one_column_grid_go_up_and_down() {
+    let p = pos("R6 / . / B1");
+    assert_eq!(p.dir_of(mv(&p, "a3", "a2")), duel::Dir::Up);
+    assert_eq!(p.dir_of(mv(&p, "a1", "a2")), duel::Dir::Down);
+    // The computer's forced attack on such a grid is played, not refused as leaving the grid.
+    let mut game = duel::DuelGame::from_position(pos("R6 / . / B1"));
+    let mut bot = BotKind::Search(Difficulty::Easy).build(1);
+    game.apply(duel::Action::Move { cell: "a1".parse().expect("cell"), key: "s".to_string() }).expect("red moves");
+    game.computer_move(bot.as_mut()).expect("black attacks");
+    assert!(game.is_over());
+}

@@ -68,12 +68,18 @@ async fn health() -> Json<serde_json::Value> {
 #[derive(Serialize)]
 struct Options {
     presets: Vec<&'static str>,
+    /// Each preset's one-line description (its `description`), by name.
+    preset_descriptions: std::collections::BTreeMap<&'static str, String>,
     bots: Vec<&'static str>,
 }
 
 /// What a create form offers: presets and bots (new bots appear here by themselves).
 async fn options() -> Json<Options> {
-    Json(Options { presets: uno::PRESET_NAMES.to_vec(), bots: uno_bots::BOT_NAMES.to_vec() })
+    let preset_descriptions = uno::PRESET_NAMES
+        .iter()
+        .filter_map(|&name| uno::rules::preset_config(name).ok().map(|c| (name, c.description)))
+        .collect();
+    Json(Options { presets: uno::PRESET_NAMES.to_vec(), preset_descriptions, bots: uno_bots::BOT_NAMES.to_vec() })
 }
 
 async fn create(

@@ -31,7 +31,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use duel::{
-    Action, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, Side, Stage, Status, DEFAULT_HEIGHT,
+    Action, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, Piece, Side, Stage, Status, DEFAULT_HEIGHT,
     DEFAULT_WIDTH, MAX_DIMENSION,
 };
 use serde::{Deserialize, Serialize};
@@ -39,6 +39,13 @@ use store::{Status as StoreStatus, Store};
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
 const MAX_GAMES: usize = 10_000;
+
+/// The newest events a game keeps for a page that reloads; older ones are dropped (the page's
+/// log shows no more than this either).
+const MAX_HISTORY: usize = 300;
+
+/// A grid needs room for one red and one black piece, or its setup can never end.
+const MIN_CELLS: usize = 2;
 
 /// The Duel games of one server: in memory while played, in the store (if any) for good.
 #[derive(Clone, Default)]
@@ -184,16 +191,17 @@ fn replay(g: &store::StoredGame) -> Result<DuelRecord, String> {
         computer_moves: 0,
         logged: 0,
         last_move: None,
+        history: Vec::new(),
+        quiet_rounds: 0,
     };
     for line in &g.actions {
         let logged: LoggedAction = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let before = record.game.clone();
         let events = record.game.apply(logged.action).map_err(|e| e.to_string())?;
         if logged.by == Actor::Computer {
             record.computer_moves += 1;
         }
-        if let Some(m) = last_move_of(&events) {
-            record.last_move = Some(m);
-        }
+        record.note(&before, &events);
         record.logged += 1;
     }
     Ok(record)
@@ -212,6 +220,51 @@ struct DuelRecord {
     logged: u64,
     /// The last move of the play stage, for highlighting.
     last_move: Option<LastMove>,
+    /// The newest events (at most [`MAX_HISTORY`]), so a reloaded page can show what happened.
+    #[serde(skip)]
+    history: Vec<HistoryEvent>,
+    /// Play rounds begun since the last fight (or since play began).
+    #[serde(default)]
+    quiet_rounds: u32,
+}
+
+impl DuelRecord {
+    /// Takes note of the `events` of one action applied to `before`: the last move, the history
+    /// and the rounds without a fight.
+    fn note(&mut self, before: &DuelGame, events: &[Event]) {
+        if let Some(m) = last_move_of(before, events) {
+            self.last_move = Some(m);
+        }
+        for e in events {
+            match e {
+                Event::PlayStarted | Event::Combat { .. } => self.quiet_rounds = 0,
+                Event::RoundStarted { .. } => self.quiet_rounds += 1,
+                _ => {}
+            }
+            let piece = match e {
+                Event::Moved { from, .. } => match before.cell(*from) {
+                    Some(Cell::Piece(p)) => Some(p),
+                    _ => None,
+                },
+                _ => None,
+            };
+            self.history.push(HistoryEvent { event: e.clone(), piece });
+        }
+        if self.history.len() > MAX_HISTORY {
+            let extra = self.history.len() - MAX_HISTORY;
+            self.history.drain(..extra);
+        }
+    }
+}
+
+/// One event of a game's history; a move names the piece that moved (its rank is not in the
+/// event itself).
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryEvent {
+    #[serde(flatten)]
+    pub event: Event,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub piece: Option<Piece>,
 }
 
 /// A move as the page shows it: from → to, and who lost a fight there.
@@ -222,6 +275,9 @@ pub struct LastMove {
     pub to: Coord,
     /// Set when the move was an attack: the side whose piece was eliminated.
     pub eliminated: Option<Side>,
+    /// The number of the piece that moved.
+    #[serde(default)]
+    pub rank: Option<u8>,
 }
 
 /// What every route answers.
@@ -239,6 +295,13 @@ pub struct DuelView {
     /// Why the play stage ended, in words.
     pub end_reason: Option<&'static str>,
     pub last_move: Option<LastMove>,
+    /// Play rounds begun since the last fight (or since play began): a long quiet spell is a
+    /// standoff the page points out.
+    pub rounds_without_fight: u32,
+    /// The game's newest events, oldest first (at most [`MAX_HISTORY`]); only in the answer to
+    /// `GET`, for a page that reloads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<HistoryEvent>,
     /// The events caused by this request's action (empty for create and get).
     pub events: Vec<Event>,
     /// The computer's answer to a move, in the same response (empty otherwise).
@@ -367,18 +430,24 @@ fn view(id: &str, record: &DuelRecord, events: Vec<Event>, computer: Vec<Event>)
         outcome_message,
         end_reason,
         last_move: record.last_move,
+        rounds_without_fight: record.quiet_rounds,
+        history: Vec::new(),
         events,
         computer,
     }
 }
 
-/// The last move among `events`, if any.
-fn last_move_of(events: &[Event]) -> Option<LastMove> {
+/// The last move among `events`, the events of one action applied to `before`, if any.
+fn last_move_of(before: &DuelGame, events: &[Event]) -> Option<LastMove> {
     let mut last = None;
     for e in events {
         match e {
             Event::Moved { side, from, to, .. } => {
-                last = Some(LastMove { side: *side, from: *from, to: *to, eliminated: None });
+                let rank = match before.cell(*from) {
+                    Some(Cell::Piece(p)) => Some(p.rank.get()),
+                    _ => None,
+                };
+                last = Some(LastMove { side: *side, from: *from, to: *to, eliminated: None, rank });
             }
             Event::Combat { eliminated, .. } => {
                 if let Some(m) = last.as_mut() {
@@ -410,7 +479,17 @@ async fn create(
     body: Result<Json<CreateRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<DuelView>), DuelApiError> {
     let Json(req) = body?;
-    let game = DuelGame::new(req.width.unwrap_or(DEFAULT_WIDTH), req.height.unwrap_or(DEFAULT_HEIGHT))?;
+    let (width, height) = (req.width.unwrap_or(DEFAULT_WIDTH), req.height.unwrap_or(DEFAULT_HEIGHT));
+    let game = DuelGame::new(width, height)?;
+    if usize::from(width) * usize::from(height) < MIN_CELLS {
+        return Err(DuelApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "too_small".to_string(),
+            message: format!(
+                "A {width}x{height} grid has no room for a red and a black piece: make it at least 2 cells (for example 1x2)."
+            ),
+        });
+    }
     let record = DuelRecord {
         game,
         difficulty: req.difficulty.unwrap_or_default(),
@@ -418,6 +497,8 @@ async fn create(
         computer_moves: 0,
         logged: 0,
         last_move: None,
+        history: Vec::new(),
+        quiet_rounds: 0,
     };
     let id = new_id();
     games.persist_new(&id, &record).await?;
@@ -429,7 +510,9 @@ async fn create(
 async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
     let slot = games.get(&id).await?;
     let record = slot.lock().await;
-    Ok(Json(view(&id, &record, Vec::new(), Vec::new())))
+    let mut v = view(&id, &record, Vec::new(), Vec::new());
+    v.history = record.history.clone();
+    Ok(Json(v))
 }
 
 /// Applies the user's `action` to game `id`; for a move, the computer answers in the same
@@ -443,11 +526,10 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
         return Err(DuelError::NotTurnOf { side: Side::Red }.into());
     }
     let mut next = record.clone();
+    let before = next.game.clone();
     let events = next.game.apply(action.clone())?;
     let mut log = vec![LoggedAction { by: Actor::User, action }];
-    if let Some(m) = last_move_of(&events) {
-        next.last_move = Some(m);
-    }
+    next.note(&before, &events);
     let mut computer = Vec::new();
     if is_move && matches!(next.game.stage(), Stage::Play { to_move: Side::Black, .. }) {
         // The search takes up to its time budget: run it off the async workers.
@@ -461,12 +543,12 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
         .await
         .map_err(|_| DuelApiError::internal())?;
         let (game, ev) = answered?;
-        next.game = game;
-        next.computer_moves += 1;
-        let Some(m) = last_move_of(&ev) else {
+        if last_move_of(&next.game, &ev).is_none() {
             return Err(DuelApiError::internal());
-        };
-        next.last_move = Some(m);
+        }
+        let before = std::mem::replace(&mut next.game, game);
+        next.computer_moves += 1;
+        next.note(&before, &ev);
         // Logged as the move it made, so a replay needs no search.
         let Some((cell, dir)) = ev.iter().find_map(|e| match e {
             Event::Moved { from, dir, .. } => Some((*from, *dir)),

@@ -16,6 +16,7 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/duel.js", include_bytes!("../web/duel.js"), "text/javascript; charset=utf-8"),
     ("/uno.html", include_bytes!("../web/uno.html"), "text/html; charset=utf-8"),
     ("/uno.js", include_bytes!("../web/uno.js"), "text/javascript; charset=utf-8"),
+    ("/sound.js", include_bytes!("../web/sound.js"), "text/javascript; charset=utf-8"),
 ];
 
 /// Serves an embedded file, or 404.

@@ -195,7 +195,7 @@ async fn a_winning_attack_ends_the_game_without_a_computer_move() {
     assert_eq!(v["computer"], json!([]));
     assert_eq!(v["status"]["outcome"], "red_wins");
     assert_eq!(v["outcome_message"], "You win: no black piece is left.");
-    assert_eq!(v["last_move"], json!({"side": "red", "from": "a1", "to": "a2", "eliminated": "black"}));
+    assert_eq!(v["last_move"], json!({"side": "red", "from": "a1", "to": "a2", "eliminated": "black", "rank": 6}));
 }
 
 #[tokio::test]
@@ -249,9 +249,12 @@ async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
     let second = routes(DuelGames::with_store(store.clone()));
     let (status, after) = call(&second, "GET", &format!("/api/duel/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
-    for field in ["cells", "status", "last_move", "difficulty", "width", "height"] {
+    for field in ["cells", "status", "last_move", "difficulty", "width", "height", "rounds_without_fight"] {
         assert_eq!(after[field], before[field], "{field}");
     }
+    // The replayed game tells the same history as the one that was played.
+    let (_, played) = call(&first, "GET", &format!("/api/duel/{id}"), None).await;
+    assert_eq!(after["history"], played["history"]);
     let v = ok(&second, &id, "end", None).await;
     assert_eq!(v["status"]["outcome"], "draw");
 
@@ -276,4 +279,63 @@ async fn a_huge_cell_or_key_is_refused_without_being_repeated() {
         assert_eq!(v["code"], "too_long");
         assert!(v["message"].as_str().is_some_and(|m| m.len() < 200), "{v}");
     }
+}
+
+#[tokio::test]
+async fn a_grid_without_room_for_both_sides_is_refused() {
+    let app = app();
+    let (status, v) = call(&app, "POST", "/api/duel", Some(json!({"width": 1, "height": 1}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["code"], "too_small");
+    assert_eq!(
+        v["message"],
+        "A 1x1 grid has no room for a red and a black piece: make it at least 2 cells (for example 1x2)."
+    );
+    // One column: the computer's forced attack goes up the column and ends the game.
+    let id = create(&app, json!({"difficulty": "easy", "width": 1, "height": 3})).await;
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "a1", "6").await.0, StatusCode::OK);
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "a3", "1").await.0, StatusCode::OK);
+    ok(&app, &id, "next-round", None).await;
+    let v = ok(&app, &id, "move", Some(json!({"cell": "a1", "key": "s"}))).await;
+    assert_eq!(v["computer"][0]["dir"], "up");
+    assert_eq!(v["status"]["outcome"], "black_wins");
+}
+
+#[tokio::test]
+async fn a_reloaded_game_has_its_history_and_counts_rounds_without_a_fight() {
+    let app = app();
+    // A wall of blocks across the middle row: the armies never meet.
+    let id = create(&app, json!({"difficulty": "easy", "width": 3, "height": 3})).await;
+    for c in ["a2", "b2", "c2"] {
+        assert_eq!(place(&app, &id, c, "b").await.0, StatusCode::OK);
+    }
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "a1", "4").await.0, StatusCode::OK);
+    ok(&app, &id, "next-round", None).await;
+    assert_eq!(place(&app, &id, "a3", "2").await.0, StatusCode::OK);
+    let v = ok(&app, &id, "next-round", None).await;
+    assert_eq!(v["rounds_without_fight"], 1);
+    // Only a GET carries the history.
+    assert!(v.get("history").is_none());
+    let mut last = v;
+    for i in 0..4 {
+        let (cell, key) = if i % 2 == 0 { ("a1", "d") } else { ("b1", "a") };
+        last = ok(&app, &id, "move", Some(json!({"cell": cell, "key": key}))).await;
+    }
+    assert_eq!(last["rounds_without_fight"], 5);
+    assert_eq!(last["last_move"]["rank"], 2);
+
+    let (_, game) = call(&app, "GET", &format!("/api/duel/{id}"), None).await;
+    let history = game["history"].as_array().expect("history");
+    // 3 blocks, 2 setup rounds, 2 pieces, play and round 1, then 4 rounds of two moves and a
+    // new round each.
+    assert_eq!(history.len(), 3 + 2 + 2 + 2 + 4 * 3);
+    assert_eq!(history[0], json!({"event": "placed", "cell": "a2", "object": {"kind": "block"}}));
+    assert_eq!(
+        history[9],
+        json!({"event": "moved", "side": "red", "from": "a1", "to": "b1", "dir": "right", "piece": {"side": "red", "rank": 4}})
+    );
+    assert_eq!(history[10]["piece"], json!({"side": "black", "rank": 2}));
 }

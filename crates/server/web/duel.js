@@ -21,6 +21,7 @@ const state = {
   answered: 0,
   pending: 0, // actions sent and not yet answered
   confirmingEnd: false,
+  fights: [], // the combat events of the last answer, shown on their cells
 };
 
 // ---------------------------------------------------------------- naming helpers
@@ -40,6 +41,12 @@ function describeCell(cell) {
   return `${cell.side} ${cell.rank}`;
 }
 const stageOf = (view) => view.status.stage.stage;
+
+/** Rounds without a fight after which the page points out a standoff and the way out. */
+const STANDOFF_ROUNDS = 10;
+/** Piece motion: the user's piece slides, then the computer's; both done within 300 ms. */
+const SLIDE_MS = 180;
+const COMPUTER_SLIDE_DELAY_MS = 120;
 
 // ---------------------------------------------------------------- events in words
 
@@ -61,7 +68,8 @@ function eventWords(ev, before) {
     case 'round_started':
       return `Round ${ev.round} begins.`;
     case 'moved': {
-      const piece = before ? cellAt(before, ev.from) : null;
+      // Events of the stored history name their piece; live ones are read off the grid before.
+      const piece = ev.piece ? { kind: 'piece', ...ev.piece } : before ? cellAt(before, ev.from) : null;
       const who = ev.side === 'red' ? 'You moved' : 'The computer moved';
       const what = piece && piece.kind === 'piece' ? pieceWords(piece) : `a ${ev.side} piece`;
       return `${who} ${what} from ${ev.from} to ${ev.to} (${ev.dir}).`;
@@ -99,6 +107,7 @@ function renderView(view, { events, computer, before }) {
   // Title, instructions and the status line of the seed.
   let title;
   let instructions;
+  let stuck = false;
   if (stage === 'setup') {
     const r = st.stage.round;
     title = `Setup, round ${r} of 3: ${SETUP_WHAT[r - 1]}`;
@@ -107,6 +116,14 @@ function renderView(view, { events, computer, before }) {
         ? 'Click a cell and type the letter b to place a block. Place as many as you like, then press Next round.'
         : `Click a cell and type a number from 1 to 6 to place a ${r === 2 ? 'red' : 'black'} piece (at most 12: three 1s, two each of 2 to 5, one 6). Then press Next round.`;
     if (r === 3) instructions += ' Next round then starts the play stage.';
+    // Blocks can fill a small grid: a side with no piece and no empty cell can never proceed.
+    const side = r === 2 ? 'red' : 'black';
+    const empty = view.cells.some((row) => row.some((c) => c.kind === 'empty'));
+    const placed = r === 2 ? st.red_left : st.black_left;
+    stuck = r > 1 && !empty && placed === 0;
+    if (stuck) {
+      instructions = `No empty cell is left for a ${side} piece, so this game cannot go on: start a new game with fewer blocks.`;
+    }
   } else if (stage === 'play') {
     title = `Play, round ${st.round}`;
     instructions =
@@ -128,12 +145,21 @@ function renderView(view, { events, computer, before }) {
   renderBoard(view);
   renderKeypad(stage, stage === 'setup' ? st.stage.round : 0);
 
-  $('next-round').hidden = stage !== 'setup';
+  $('next-round').hidden = stage !== 'setup' || stuck;
+  $('setup-restart').hidden = !stuck;
+  if (stuck) $('setup-restart').href = `duel.html?width=${view.width}&height=${view.height}&difficulty=${encodeURIComponent(view.difficulty)}`;
   $('next-round').textContent = stage === 'setup' && st.stage.round === 3 ? 'Next round: start playing' : 'Next round';
   $('end-play').hidden = stage !== 'play' || state.confirmingEnd;
   $('end-confirm').hidden = stage !== 'play' || !state.confirmingEnd;
   if (stage !== 'play') state.confirmingEnd = false;
   $('board-help').hidden = stage === 'end';
+  $('fight-rule').hidden = stage !== 'play';
+  const quiet = view.rounds_without_fight || 0;
+  const standoff = $('standoff');
+  standoff.hidden = stage !== 'play' || quiet < STANDOFF_ROUNDS;
+  standoff.textContent = standoff.hidden
+    ? ''
+    : `No fight for ${quiet} rounds. Black must attack when it can, so a red piece moved next to a black piece that cannot beat it forces a fight. If neither side can win a fight, the game will not end by itself: End the play stage… ends it (a draw while both sides have pieces).`;
 
   // The last move (the computer's answer, or the user's move that ended the game).
   const lm = view.last_move;
@@ -150,7 +176,8 @@ function renderView(view, { events, computer, before }) {
     lastBox.textContent = `Computer's move: ${words.filter(Boolean).join(' ')}`;
   } else if (lm) {
     const who = lm.side === 'red' ? 'Your last move' : "The computer's last move";
-    lastBox.textContent = `${who}: ${lm.side} piece from ${lm.from} to ${lm.to}${
+    const what = lm.rank ? `${lm.side} ${lm.rank}` : `${lm.side} piece`;
+    lastBox.textContent = `${who}: ${what} from ${lm.from} to ${lm.to}${
       lm.eliminated ? `; the ${lm.eliminated} piece was eliminated` : ''
     }.`;
   } else {
@@ -223,12 +250,17 @@ function renderBoard(view) {
       const classes = ['cell', `cell-${cell.kind}`];
       const label = [name, describeCell(cell)];
       if (cell.kind === 'piece') label[1] += `, ${cell.side === 'red' ? 'R' : 'B'}${cell.rank}`;
+      // The last fight's numbers, drawn by the stylesheet on the winner's piece and said in words
+      // in the cell's name.
+      const fight = state.fights.find((f) => f.at === name);
+      const short = (p) => `${p.side === 'red' ? 'R' : 'B'}${p.rank}`;
+      const fightText = fight ? `${short(fight.attacker)} vs ${short(fight.defender)}` : undefined;
       let content = null;
       if (cell.kind === 'piece') {
         classes.push(`piece-${cell.side}`);
         content = el(
           'span',
-          { class: `piece ${cell.side}`, 'aria-hidden': 'true' },
+          { class: `piece ${cell.side}`, 'aria-hidden': 'true', 'data-fight': fightText },
           el('span', { class: 'piece-text' }, `${cell.side === 'red' ? 'R' : 'B'}${cell.rank}`),
         );
       } else if (cell.kind === 'block') {
@@ -246,6 +278,7 @@ function renderBoard(view) {
         classes.push('selected');
         label.push('selected');
       }
+      if (fight) label.push(`fight ${fightText}: the ${fight.eliminated} piece was eliminated`);
       const button = el(
         'button',
         {
@@ -265,6 +298,35 @@ function renderBoard(view) {
   }
   table.append(body);
   if (hadFocus) focusCell(state.focusCell);
+}
+
+const stillMotion = () => !window.matchMedia || window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** The moves of one answer slide from their cell to where they landed (the user's, then the
+ * computer's), and each fight shows both numbers on its cell until the next move. The grid is
+ * already drawn as it stands: the motion only eases the pieces in, and the next answer, which
+ * redraws the grid, ends it. */
+function showMoves(events, computer) {
+  const moves = [
+    ...events.filter((e) => e.event === 'moved').map((e) => [e, 0]),
+    ...computer.filter((e) => e.event === 'moved').map((e) => [e, COMPUTER_SLIDE_DELAY_MS]),
+  ];
+  if (stillMotion()) return;
+  for (const [e, delay] of moves) {
+    const to = document.querySelector(`#board button[data-cell="${e.to}"]`);
+    const from = document.querySelector(`#board button[data-cell="${e.from}"]`);
+    const piece = to && to.querySelector(`.piece.${e.side}`);
+    // The piece may have lost a fight on arrival: nothing of it is left to slide.
+    if (!piece || !from) continue;
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    piece.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` }, { transform: 'none' }], {
+      duration: SLIDE_MS,
+      delay,
+      easing: 'ease-out',
+      fill: 'backwards',
+    });
+  }
 }
 
 function parseCellSafe(name, view) {
@@ -336,7 +398,9 @@ function send(path, body, { clearSelection = false } = {}) {
         state.movedAt = performance.now();
       }
       state.view = view;
+      state.fights = [...(view.events || []), ...(view.computer || [])].filter((e) => e.event === 'combat');
       const lines = render(view, { events: view.events, computer: view.computer, before });
+      showMoves(view.events || [], view.computer || []);
       const st = view.status;
       const summary = stageOf(view) === 'end' ? [view.outcome_message] : lines;
       announce($('announce'), `${summary.join(' ')} ${stageOf(view) === 'play' ? `Red left ${st.red_left}, black left ${st.black_left}.` : ''}`);
@@ -462,10 +526,20 @@ async function startGame(e) {
 function enterGame(view) {
   state.view = view;
   state.selected = null;
+  state.fights = [];
   $('new-game').hidden = true;
   $('game').hidden = false;
   $('log').replaceChildren();
   render(view);
+  // A reloaded game: what happened so far, from the server's history (newest first, as played).
+  const log = $('log');
+  for (const ev of view.history || []) {
+    const line = eventWords(ev, null);
+    if (line) log.prepend(el('li', {}, line));
+  }
+  if (stageOf(view) === 'end' && (view.history || []).some((e) => e.event === 'play_ended')) {
+    log.prepend(el('li', {}, view.outcome_message || ''));
+  }
 }
 
 /** After "Start": the keyboard goes to the grid. */

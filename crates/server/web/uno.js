@@ -2,6 +2,7 @@
 // The server decides every rule: the page shows the view it pushes over the WebSocket, marks
 // what the server lists as legal, and shows refusals word for word.
 import { announce, ApiError, capitalize, el, request, showError } from './api.js';
+import { setupTurnSound, turnChanged } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,6 +14,15 @@ const BOT_LEVELS = [
   ['heuristic', 'Medium (heuristic)'],
   ['ismcts', 'Hard (Monte Carlo search)'],
 ];
+/** How each bot plays, in a line for the lobby. */
+const BOT_WORDS = {
+  random: 'Plays a random card it may play, else draws; always calls UNO. A gentle opponent.',
+  uniform: 'Picks at random among everything it may do, drawing and catching included.',
+  first: 'Always takes the first move it may make: easy to read.',
+  heuristic: 'Plays like a good casual player: keeps wilds for emergencies, stays in its colour, punishes a player about to go out.',
+  precedence: "Follows seed 000's fixed order: the colour in play, then Wild Draw Four, the same face, Wild; else it draws.",
+  ismcts: 'Thinks ahead: plays out many guesses of the hidden hands and picks the move that wins most often. The strongest.',
+};
 
 // ---------------------------------------------------------------- cards
 
@@ -190,7 +200,14 @@ function seatRow(kind, index) {
       select.append(el('option', { value: b }, capitalize(b)));
     }
     select.value = options.bots.includes('heuristic') ? 'heuristic' : options.bots[0];
-    li.append(el('label', { for: id }, `${label}: bot, difficulty`), ' ', select);
+    const about = el('span', { id: `${id}-about`, class: 'hint seat-about' });
+    select.setAttribute('aria-describedby', about.id);
+    const describe = () => {
+      about.textContent = BOT_WORDS[select.value] || '';
+    };
+    select.addEventListener('change', describe);
+    describe();
+    li.append(el('label', { for: id }, `${label}: bot, difficulty`), ' ', select, about);
   }
   li.append(
     ' ',
@@ -230,6 +247,11 @@ async function showLobby() {
   const preset = $('preset');
   preset.replaceChildren(...options.presets.map((p) => el('option', { value: p }, p)));
   preset.value = options.presets.includes('official') ? 'official' : options.presets[0];
+  const describePreset = () => {
+    $('preset-about').textContent = (options.preset_descriptions || {})[preset.value] || '';
+  };
+  preset.addEventListener('change', describePreset);
+  describePreset();
   $('your-name').value = savedName();
   renderSeats();
   $('add-human').addEventListener('click', () => {
@@ -409,6 +431,7 @@ async function showTable(id) {
   });
   $('rematch').addEventListener('click', rematch);
   $('round-next').addEventListener('click', () => send({ type: 'next_round' }));
+  setupTurnSound($('turn-sound'));
   $('sort-hand').addEventListener('click', () => {
     table.sortHand = !table.sortHand;
     try {
@@ -680,6 +703,7 @@ function render(v) {
   $('page-title').textContent = `UNO · ${name}`;
   document.title = `${mine ? '▶ Your turn · ' : ''}UNO · ${name} · tabletop`;
   document.body.dataset.myTurn = String(mine);
+  turnChanged(mine);
   $('direction').textContent = `Direction: ${directionWords(o.direction)}`;
 
   // Players.
@@ -708,7 +732,7 @@ function render(v) {
   const undecided = o.phase.phase === 'choose_color' && parseCard(o.top).wild;
   $('color-in-play').replaceChildren(
     'Colour in play: ',
-    undecided ? el('strong', {}, `not chosen yet (${who(o.current)} ${o.current === me ? 'choose' : 'chooses'})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),
+    undecided ? el('strong', {}, `not chosen yet (${o.current === me ? 'you choose' : `${who(o.current)} chooses`})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),
   );
   for (const ev of v.events || []) {
     if (ev.event.type === 'card_played') table.topBy = ev.event.seat;

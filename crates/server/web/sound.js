@@ -1,0 +1,85 @@
+// The optional turn sound: a short two-note chime when the turn comes to this player, so a
+// player in another tab or window hears it. Off until the player switches it on (a page that
+// beeps by itself surprises people, and browsers only allow sound after a click anyway); the
+// choice is remembered in this browser.
+
+const KEY = 'tabletop.sound';
+
+let enabled = false;
+let audio = null; // the AudioContext, made on the click that switches sound on
+let wasMine = false;
+let button = null;
+
+function remembered() {
+  try {
+    return localStorage.getItem(KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+function label() {
+  if (!button) return;
+  // A toggle keeps its name; aria-pressed says on or off, the visible word says it to the eye.
+  button.setAttribute('aria-pressed', String(enabled));
+  const state = document.createElement('span');
+  state.setAttribute('aria-hidden', 'true');
+  state.textContent = enabled ? ': on' : ': off';
+  button.replaceChildren('Turn sound', state);
+}
+
+function chime() {
+  document.body.dataset.turnSounds = String(Number(document.body.dataset.turnSounds || '0') + 1);
+  if (!audio) return;
+  const now = audio.currentTime;
+  for (const [i, freq] of [660, 880].entries()) {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = freq;
+    const start = now + i * 0.12;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.2);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(start);
+    osc.stop(start + 0.22);
+  }
+}
+
+function ensureAudio() {
+  if (audio || !window.AudioContext) return;
+  try {
+    audio = new AudioContext();
+  } catch {
+    audio = null;
+  }
+}
+
+/** Wires the on/off `toggle` button. */
+export function setupTurnSound(toggle) {
+  button = toggle;
+  enabled = remembered();
+  label();
+  toggle.addEventListener('click', () => {
+    enabled = !enabled;
+    if (enabled) ensureAudio();
+    try {
+      localStorage.setItem(KEY, enabled ? 'on' : 'off');
+    } catch {
+      /* the choice lasts as long as the page */
+    }
+    label();
+  });
+  // A remembered "on" needs one click or key on the page before the browser lets it sound.
+  const unlock = () => {
+    if (enabled) ensureAudio();
+  };
+  document.addEventListener('pointerdown', unlock, { once: true });
+  document.addEventListener('keydown', unlock, { once: true });
+}
+
+/** Called with every view: chimes when the turn has just become this player's. */
+export function turnChanged(mine) {
+  if (mine && !wasMine && enabled) chime();
+  wasMine = mine;
+}
