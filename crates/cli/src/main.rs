@@ -8,8 +8,10 @@ mod output;
 mod rules_arg;
 mod serve;
 mod sim_run;
+mod uno_analyse;
 mod uno_match;
 mod uno_play;
+mod uno_replay;
 mod uno_rules;
 mod uno_scenario;
 mod uno_sim;
@@ -62,6 +64,10 @@ enum UnoCommand {
     Rules(uno_rules::Args),
     /// Watch bots play one game, printing every event.
     Watch(uno_watch::Args),
+    /// Step through a recorded game, from one seat's point of view or from above.
+    Replay(uno_replay::Args),
+    /// Value every decision of one seat in a recorded game: win chances, mistakes, luck and skill.
+    Analyse(uno_analyse::Args),
 }
 
 /// The script is built in memory first: the generator cannot report a failed write.
@@ -82,6 +88,8 @@ fn main() -> ExitCode {
         Command::Uno(UnoCommand::Scenario(a)) => uno_scenario::run(a),
         Command::Uno(UnoCommand::Rules(a)) => uno_rules::run(a),
         Command::Uno(UnoCommand::Watch(a)) => uno_watch::run(a),
+        Command::Uno(UnoCommand::Replay(a)) => uno_replay::run(a),
+        Command::Uno(UnoCommand::Analyse(a)) => uno_analyse::run(a),
         Command::Duel(c) => duel_cmd::run(c),
         Command::Completions { shell } => completions(shell),
     };

@@ -40,6 +40,10 @@ pub struct Args {
     /// Print every event as one line of JSON (`{"event": …}`) instead of words.
     #[arg(long, conflicts_with = "format")]
     json: bool,
+    /// Also write the game's record (rules, seed, every action; JSON) to this file, for
+    /// `uno replay` and `uno analyse`.
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
 }
 
 /// The seat count to use: the one asked for, checked, or 4 brought into the rules' range.
@@ -171,6 +175,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bail!("--format cs205 cannot print {} (seed 004's deck has no wild card)", card_words(wild));
         }
     }
+    // Opened (so checked) before the game is played.
+    let mut record_file = args.record.as_deref().map(crate::uno_sim::JsonFile::open).transpose()?;
+    let mut record = uno::GameRecord::new(&rules, players, args.seed);
     let mut out = std::io::BufWriter::new(crate::output::Out::new());
     let name = |s: Seat| cs205::player_name(s.index());
     let json = args.json;
@@ -211,6 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let turns = game.turns();
         let events =
             game.apply(seat, action).map_err(|e| anyhow::anyhow!("bot at {} chose {action}: {e}", name(seat)))?;
+        record.push(seat, action);
         match args.format {
             Format::Events => {
                 for e in &events {
@@ -227,6 +235,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if args.format == Format::Cs205 {
         writeln!(out, "{}", cs205::winner_line(&game))?;
+    }
+    if let (Some(file), Some(path)) = (&mut record_file, &args.record) {
+        file.write(&(record.to_json() + "\n")).with_context(|| format!("cannot write {}", path.display()))?;
     }
     out.flush()?;
     Ok(())

@@ -4,6 +4,7 @@
 //! allocation-free [`View`] (`choose_view`, the simulation hot path). Every bot is seeded and
 //! deterministic: the same views in the same order give the same actions.
 
+pub mod analysis;
 pub mod duplicate;
 pub mod heuristic;
 pub mod ismcts;

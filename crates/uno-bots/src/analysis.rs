@@ -1,0 +1,366 @@
+//! Move-by-move analysis of a recorded game from one seat's point of view.
+//!
+//! For every decision the seat took (a moment where it had more than one legal action), each
+//! legal action is valued by its chance of winning the round, estimated from what the seat knew
+//! then: worlds consistent with the seat's observation are sampled (`Observation::sample_world`:
+//! the hidden hands and the draw pile dealt anew from the unseen cards), the action is applied in
+//! each, and the round is played out by `heuristic` bots in every seat. Every action is tried on
+//! the same sampled worlds with the same bot seeds, so the differences between actions carry
+//! much less noise than the chances themselves.
+//!
+//! From those values: the chosen action's loss against the best, mistakes (a loss of at least
+//! the threshold), the win chance after each decision, and the result split into **skill** (the
+//! chance lost or won by the seat's own choices, `Σ (chosen − best)`) and **luck** (everything
+//! else that moved the chance: the cards drawn and the other seats' actions), so that
+//! `result − first chance = skill + luck`.
+//!
+//! Everything random is seeded from the analysis seed and the decision's index, so the same
+//! record, seat, seed and sample count give the same numbers.
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use uno::{Action, Game, GameRecord, Phase, ReplayError, Rules, Seat};
+
+use crate::{Bot, HeuristicBot};
+
+/// Playouts longer than this are abandoned and count as a loss (a rules file may never end).
+const MAX_PLAYOUT: usize = 20_000;
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_964;
+/// The most worlds per action a caller may ask for: the work grows with it, and past a few
+/// thousand the interval narrows by less than the rollout policy's own bias.
+pub const MAX_SAMPLES: u32 = 10_000;
+
+/// What to analyse and how hard.
+#[derive(Clone, Debug)]
+pub struct AnalysisConfig {
+    /// The seat whose decisions are analysed.
+    pub seat: Seat,
+    /// Sampled worlds per legal action.
+    pub samples: u32,
+    /// Seed of the sampling and of the playout bots.
+    pub seed: u64,
+    /// A loss of at least this much win chance (0–1) marks a mistake.
+    pub mistake: f64,
+}
+
+/// Why an analysis could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("seat {seat} is not at this table of {players} players")]
+    NoSuchSeat { seat: usize, players: usize },
+    #[error("samples must be 1 to {MAX_SAMPLES} (got {0})")]
+    Samples(u32),
+    #[error("the seat's knowledge at action {index} admits no world: {reason}")]
+    Sample { index: usize, reason: String },
+}
+
+/// One legal action's estimated win chance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ActionValue {
+    pub action: Action,
+    /// Rounds won over playouts.
+    pub win: f64,
+    /// 95% interval of `win`.
+    pub ci95: [f64; 2],
+}
+
+/// One decision of the analysed seat.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Decision {
+    /// Index of the action in the record (its ply).
+    pub ply: usize,
+    pub round: u32,
+    pub turn: u32,
+    pub chosen: Action,
+    /// Every legal action, best first.
+    pub values: Vec<ActionValue>,
+    /// Best value less the chosen action's (0 when the choice was the best).
+    pub loss: f64,
+    /// 95% interval of `loss`, over the same worlds (the actions share them, so this is much
+    /// narrower than the values' own intervals).
+    pub loss_ci95: [f64; 2],
+    /// The loss reaches the threshold and its interval excludes zero.
+    pub mistake: bool,
+}
+
+/// One round of the analysed seat.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoundSummary {
+    pub round: u32,
+    pub decisions: usize,
+    /// The best action's chance at the round's first decision.
+    pub first: f64,
+    /// Whether the seat won the round; null when the record stops before it ends.
+    pub won: Option<bool>,
+    /// Σ (chosen − best) over the round's decisions: never positive.
+    pub skill: f64,
+    /// `result − first − skill`: what moved the chance other than the seat's choices.
+    pub luck: Option<f64>,
+}
+
+/// The whole analysis.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    pub seat: Seat,
+    pub samples: u32,
+    pub seed: u64,
+    pub decisions: Vec<Decision>,
+    /// Per round with a decision of the seat.
+    pub rounds: Vec<RoundSummary>,
+    /// Σ of the rounds' skill.
+    pub skill: f64,
+    /// Σ of the rounds' luck, over the rounds that ended.
+    pub luck: f64,
+}
+
+/// Whether `seat` won the round after `action` in each of `samples` worlds sampled from the
+/// seat's observation of `game`; world `k` and its playout bots are seeded from `(seed, k)`.
+fn playouts(
+    game: &Game,
+    rules: &Arc<Rules>,
+    seat: Seat,
+    action: Action,
+    samples: u32,
+    seed: u64,
+) -> Result<Vec<bool>, String> {
+    let obs = game.observation(Some(seat));
+    let players = game.players();
+    let mut wins = Vec::with_capacity(samples as usize);
+    for k in 0..samples {
+        let world_seed = seed ^ (u64::from(k) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = ChaCha8Rng::seed_from_u64(world_seed);
+        let mut world = obs.sample_world(rules, &mut rng).map_err(|e| e.to_string())?;
+        if world.check(seat, action).is_err() {
+            // The sampled world cannot hold what the seat saw: never the case for a sound sampler.
+            return Err(format!("{action} is not legal in a sampled world"));
+        }
+        world.apply_unchecked(seat, action);
+        let mut bots: Vec<HeuristicBot> =
+            (0..players).map(|s| HeuristicBot::new(world_seed.wrapping_add(s as u64))).collect();
+        let mut steps = 0;
+        while !world.is_round_over() && steps < MAX_PLAYOUT {
+            let current = world.current();
+            let choice = bots[current.index()].choose_view(&world.view(current));
+            world.apply_unchecked(current, choice);
+            steps += 1;
+        }
+        wins.push(world.round_winner() == Some(seat));
+    }
+    Ok(wins)
+}
+
+fn share(wins: &[bool]) -> f64 {
+    wins.iter().filter(|&&w| w).count() as f64 / wins.len().max(1) as f64
+}
+
+/// The 95% interval of `mean(a) − mean(b)` over paired worlds.
+fn paired_interval(a: &[bool], b: &[bool]) -> [f64; 2] {
+    let n = a.len().min(b.len()).max(1) as f64;
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(&x, &y)| f64::from(u8::from(x)) - f64::from(u8::from(y))).collect();
+    let mean = diffs.iter().sum::<f64>() / n;
+    let var = if n > 1.0 { diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    let half = Z95 * (var / n).sqrt();
+    [mean - half, mean + half]
+}
+
+fn interval(p: f64, n: u32) -> [f64; 2] {
+    let half = Z95 * (p * (1.0 - p) / f64::from(n.max(1))).sqrt();
+    [(p - half).max(0.0), (p + half).min(1.0)]
+}
+
+/// Analyses every decision `config.seat` took in `record`; `progress` is told each decision's
+/// index and the number of decisions, as they are done.
+pub fn analyse(
+    record: &GameRecord,
+    config: &AnalysisConfig,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Analysis, AnalysisError> {
+    if config.samples == 0 || config.samples > MAX_SAMPLES {
+        return Err(AnalysisError::Samples(config.samples));
+    }
+    if config.seat.index() >= record.players {
+        return Err(AnalysisError::NoSuchSeat { seat: config.seat.index(), players: record.players });
+    }
+    let seat = config.seat;
+    // First pass: check the record and find the seat's decisions.
+    let mut game = record.start()?;
+    let rules = game.rules_arc().clone();
+    let mut moments = Vec::new();
+    let mut winners: Vec<(u32, Option<Seat>)> = Vec::new();
+    for (index, m) in record.actions.iter().enumerate() {
+        if m.seat == seat && game.phase() != Phase::RoundOver && game.legal_actions_for(seat).len() > 1 {
+            moments.push(index);
+        }
+        game.apply(m.seat, m.action).map_err(|reason| ReplayError::Illegal {
+            index,
+            seat: m.seat,
+            action: m.action,
+            reason,
+        })?;
+        if game.is_round_over() && winners.last().map(|w| w.0) != Some(game.round()) {
+            winners.push((game.round(), game.round_winner()));
+        }
+    }
+
+    let mut game = record.start()?;
+    let mut decisions = Vec::with_capacity(moments.len());
+    let mut next = moments.iter().peekable();
+    for (index, m) in record.actions.iter().enumerate() {
+        if next.peek() == Some(&&index) {
+            next.next();
+            progress(decisions.len(), moments.len());
+            let seed = config.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+            let mut tried = Vec::new();
+            for action in game.legal_actions_for(seat) {
+                let wins = playouts(&game, &rules, seat, action, config.samples, seed)
+                    .map_err(|reason| AnalysisError::Sample { index, reason })?;
+                tried.push((action, wins));
+            }
+            // Best first; ties keep the engine's order of legal actions.
+            tried.sort_by(|a, b| share(&b.1).total_cmp(&share(&a.1)));
+            let chosen_wins = tried.iter().find(|t| t.0 == m.action).map_or(&[][..], |t| &t.1[..]);
+            let best_wins = tried.first().map_or(&[][..], |t| &t.1[..]);
+            let loss = share(best_wins) - share(chosen_wins);
+            let loss_ci95 = paired_interval(best_wins, chosen_wins);
+            let values = tried
+                .iter()
+                .map(|(action, wins)| {
+                    let win = share(wins);
+                    ActionValue { action: *action, win, ci95: interval(win, config.samples) }
+                })
+                .collect();
+            decisions.push(Decision {
+                ply: index,
+                round: game.round(),
+                turn: game.turns(),
+                chosen: m.action,
+                values,
+                loss,
+                loss_ci95,
+                mistake: loss >= config.mistake && loss > 0.0 && loss_ci95[0] > 0.0,
+            });
+        }
+        game.apply_unchecked(m.seat, m.action);
+    }
+    let mut rounds: Vec<RoundSummary> = Vec::new();
+    for d in &decisions {
+        if rounds.last().map(|r| r.round) != Some(d.round) {
+            let won = winners.iter().find(|w| w.0 == d.round).map(|w| w.1 == Some(seat));
+            let first = d.values.first().map_or(0.0, |v| v.win);
+            rounds.push(RoundSummary { round: d.round, decisions: 0, first, won, skill: 0.0, luck: None });
+        }
+        if let Some(r) = rounds.last_mut() {
+            r.decisions += 1;
+            r.skill -= d.loss;
+        }
+    }
+    for r in &mut rounds {
+        r.luck = r.won.map(|won| f64::from(u8::from(won)) - r.first - r.skill);
+    }
+    let skill = rounds.iter().map(|r| r.skill).sum();
+    let luck = rounds.iter().filter_map(|r| r.luck).sum();
+    Ok(Analysis { seat, samples: config.samples, seed: config.seed, decisions, rounds, skill, luck })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays a whole round with heuristic bots and records it.
+    fn recorded(preset: &str, players: usize, seed: u64) -> GameRecord {
+        let rules = Rules::preset(preset).expect("preset");
+        let mut record = GameRecord::new(&rules, players, seed);
+        let mut game = record.start().expect("deal");
+        let mut bots: Vec<HeuristicBot> = (0..players).map(|s| HeuristicBot::new(seed + s as u64)).collect();
+        while !game.is_round_over() {
+            let seat = game.current();
+            let action = bots[seat.index()].choose_view(&game.view(seat));
+            game.apply(seat, action).expect("legal");
+            record.push(seat, action);
+        }
+        record
+    }
+
+    fn config(seat: u8, samples: u32) -> AnalysisConfig {
+        AnalysisConfig { seat: Seat(seat), samples, seed: 7, mistake: 0.05 }
+    }
+
+    #[test]
+    fn the_same_record_seed_and_samples_give_the_same_numbers() {
+        let record = recorded("official", 3, 11);
+        let a = analyse(&record, &config(0, 24), &|_, _| {}).expect("analysis");
+        let b = analyse(&record, &config(0, 24), &|_, _| {}).expect("analysis");
+        assert!(!a.decisions.is_empty());
+        assert_eq!(a, b);
+        for d in &a.decisions {
+            assert!(d.values.len() > 1);
+            assert!(d.values.windows(2).all(|w| w[0].win >= w[1].win), "best first");
+            assert!(d.values.iter().any(|v| v.action == d.chosen));
+            assert!(d.loss >= 0.0 && d.loss <= 1.0);
+        }
+        assert!(a.skill <= 0.0);
+        // One round, seen to its end: result − first chance = skill + luck.
+        assert_eq!(a.rounds.len(), 1);
+        let round = &a.rounds[0];
+        let result = f64::from(u8::from(round.won.expect("the round ended")));
+        let luck = round.luck.expect("luck of an ended round");
+        assert!((result - round.first - (round.skill + luck)).abs() < 1e-9);
+        assert!((a.skill - round.skill).abs() < 1e-12 && (a.luck - luck).abs() < 1e-12);
+        for d in a.decisions.iter().filter(|d| d.mistake) {
+            assert!(d.loss >= 0.05 && d.loss_ci95[0] > 0.0);
+        }
+    }
+
+    /// A position with one obviously winning move: going out ranks first, at a certain win.
+    #[test]
+    fn going_out_ranks_first() {
+        // Recorded games are searched for a decision where one action (of several) ends the
+        // round; the record is cut there with that action chosen.
+        for seed in 1..200 {
+            let record = recorded("official", 2, seed);
+            let mut game = record.start().expect("deal");
+            for (index, m) in record.actions.iter().enumerate() {
+                let seat = m.seat;
+                let legal = game.legal_actions_for(seat);
+                let going_out: Option<Action> = legal.iter().copied().find(|&a| {
+                    let mut g = game.clone();
+                    g.apply(seat, a).is_ok() && g.is_round_over() && g.round_winner() == Some(seat)
+                });
+                if let (Some(out), true) = (going_out, legal.len() > 1) {
+                    let mut cut = record.clone();
+                    cut.actions.truncate(index + 1);
+                    cut.actions[index].action = out;
+                    let analysis = analyse(&cut, &config(seat.0, 16), &|_, _| {}).expect("analysis");
+                    let last = analysis.decisions.last().expect("a decision");
+                    assert_eq!(last.ply, index);
+                    assert_eq!(last.values[0].action, out, "{:?}", last.values);
+                    assert_eq!(last.values[0].win, 1.0);
+                    assert_eq!(last.loss, 0.0);
+                    assert_eq!(analysis.rounds.last().and_then(|r| r.won), Some(true));
+                    return;
+                }
+                game.apply(seat, m.action).expect("legal");
+            }
+        }
+        panic!("no recorded game offered a way out among other actions");
+    }
+
+    #[test]
+    fn bad_requests_are_refused() {
+        let record = recorded("official", 2, 3);
+        assert!(matches!(
+            analyse(&record, &config(5, 8), &|_, _| {}),
+            Err(AnalysisError::NoSuchSeat { seat: 5, players: 2 })
+        ));
+        assert!(matches!(analyse(&record, &config(0, 0), &|_, _| {}), Err(AnalysisError::Samples(0))));
+        let mut broken = record.clone();
+        broken.actions.swap(0, 1);
+        assert!(analyse(&broken, &config(0, 8), &|_, _| {}).is_err());
+    }
+}
