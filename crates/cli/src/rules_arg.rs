@@ -5,7 +5,7 @@ use uno::Rules;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct RulesArgs {
-    /// A rule preset: official, cs410, two-color or csce322 (see `tabletop uno rules --list`).
+    /// A rule preset: official, uno-engine, cs410, two-color or csce322 (see `tabletop uno rules --list`).
     #[arg(long, default_value = "official", conflicts_with = "rules")]
     pub preset: String,
     /// A rules file (TOML or JSON) instead of a preset; sections left out take the official values.
