@@ -23,6 +23,7 @@ pub mod hand;
 pub mod notation;
 pub mod observation;
 pub mod record;
+mod rng;
 pub mod rules;
 
 pub use action::{Action, ActionParseError, IllegalAction};
