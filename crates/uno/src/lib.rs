@@ -22,6 +22,7 @@ pub mod game;
 pub mod hand;
 pub mod notation;
 pub mod observation;
+pub mod position;
 pub mod record;
 mod rng;
 pub mod rules;
@@ -32,9 +33,15 @@ pub use event::{DrawReason, EndReason, Event, Outcome};
 pub use game::{Deal, Game, Phase, SetupError};
 pub use hand::{CardSet, Hand};
 pub use observation::Observation;
+pub use position::{Position, PositionError, RngState};
 pub use record::{GameRecord, Move, ReplayError, ENGINE_VERSION};
 pub use rules::{Rules, RulesConfig, RulesError, PRESET_NAMES};
 pub mod cs205;
 pub mod cs410;
 pub mod sample;
 pub mod table;
+
+/// The Rust examples of `docs/positions.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/positions.md")]
+pub struct PositionsDoc;

@@ -60,7 +60,9 @@ pub enum SetupError {
 }
 
 /// A position to start from, for tests, scenarios and the seed layers: hands in seat order,
-/// piles listed top card first.
+/// piles listed top card first, the reverse of the engine's bottom-first order, which
+/// `Game::from_deal` restores. Unchecked and always in the play phase: a
+/// [`Position`](crate::Position) is the checked form that can stand in any phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     pub hands: Vec<Vec<Card>>,
