@@ -20,7 +20,9 @@ pub mod event;
 pub mod game;
 pub mod hand;
 pub mod observation;
+pub mod position;
 pub mod record;
+mod rng;
 pub mod rules;
 
 pub use action::{Action, ActionParseError, IllegalAction};
@@ -29,7 +31,13 @@ pub use event::{DrawReason, EndReason, Event, Outcome};
 pub use game::{Deal, Game, Phase, SetupError};
 pub use hand::{CardSet, Hand};
 pub use observation::Observation;
+pub use position::{Position, PositionError, RngState};
 pub use record::{GameRecord, Move, ReplayError, ENGINE_VERSION};
 pub use rules::{Rules, RulesConfig, RulesError, PRESET_NAMES};
 pub mod sample;
 pub mod seeds;
+
+/// The Rust examples of `docs/positions.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/positions.md")]
+pub struct PositionsDoc;

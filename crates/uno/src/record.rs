@@ -1,4 +1,5 @@
-//! Replays: `(engine version, rules, seed, players, actions)` rebuilds a game exactly.
+//! Replays: `(engine version, rules, seed, players, actions)` rebuilds a game exactly; a
+//! record may instead start from a [`Position`].
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -6,6 +7,7 @@ use thiserror::Error;
 use crate::action::{Action, IllegalAction};
 use crate::card::Seat;
 use crate::game::{Game, SetupError};
+use crate::position::{Position, PositionError};
 use crate::rules::{Rules, RulesConfig, RulesError};
 
 /// The version of the engine; a record made by another version may not replay the same.
@@ -25,6 +27,10 @@ pub struct GameRecord {
     pub rules: RulesConfig,
     pub players: usize,
     pub seed: u64,
+    /// The position the game starts from instead of a deal from `seed` (which then is the
+    /// position's seed); `players` is its number of hands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Position>,
     pub actions: Vec<Move>,
 }
 
@@ -34,6 +40,8 @@ pub enum ReplayError {
     Rules(#[from] RulesError),
     #[error(transparent)]
     Setup(#[from] SetupError),
+    #[error("start position: {0}")]
+    Position(#[from] PositionError),
     #[error("action {index} ({action} by seat {seat}) is illegal: {reason}")]
     Illegal { index: usize, seat: Seat, action: Action, reason: IllegalAction },
     #[error("record: {0}")]
@@ -47,6 +55,19 @@ impl GameRecord {
             rules: rules.config().clone(),
             players,
             seed,
+            start: None,
+            actions: Vec::new(),
+        }
+    }
+
+    /// A record of a game that starts from `position` (checked when the record is replayed).
+    pub fn from_position(rules: &Rules, position: Position) -> GameRecord {
+        GameRecord {
+            engine_version: ENGINE_VERSION.to_string(),
+            rules: rules.config().clone(),
+            players: position.hands.len(),
+            seed: position.seed,
+            start: Some(position),
             actions: Vec::new(),
         }
     }
@@ -55,10 +76,13 @@ impl GameRecord {
         self.actions.push(Move { seat, action });
     }
 
-    /// The game as dealt, before any action.
+    /// The game as dealt (or as its start position), before any action.
     pub fn start(&self) -> Result<Game, ReplayError> {
         let rules = Rules::new(self.rules.clone())?;
-        Ok(Game::new(rules, self.players, self.seed)?)
+        match &self.start {
+            Some(position) => Ok(Game::from_position(rules, position)?),
+            None => Ok(Game::new(rules, self.players, self.seed)?),
+        }
     }
 
     /// Deals and applies every action, checking each one.

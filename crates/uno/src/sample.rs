@@ -33,9 +33,9 @@ use std::sync::Arc;
 use rand::Rng;
 use thiserror::Error;
 
-use crate::card::{Card, Color, Direction, Seat};
-use crate::event::Outcome;
-use crate::game::{Game, Phase};
+use crate::card::{Card, Color, Seat};
+use crate::game::{Game, Phase, State};
+use crate::hand::Hand;
 use crate::observation::Observation;
 use crate::rules::{DrawRule, Rules, WildDrawFourRule};
 
@@ -54,38 +54,12 @@ pub enum SampleError {
     EmptyDiscard,
 }
 
-/// A whole position, hidden parts included: what `Game::from_world` restores.
-#[derive(Clone, Debug)]
-pub struct World {
-    pub(crate) hands: Vec<Vec<Card>>,
-    /// Bottom card first, as the engine keeps it.
-    pub(crate) draw_pile: Vec<Card>,
-    /// Bottom card first.
-    pub(crate) discard: Vec<Card>,
-    pub(crate) color: Color,
-    pub(crate) current: Seat,
-    pub(crate) direction: Direction,
-    pub(crate) dealer: Seat,
-    pub(crate) phase: Phase,
-    pub(crate) pending: u32,
-    pub(crate) drawn: Option<Card>,
-    pub(crate) wd4_guilty: bool,
-    pub(crate) uno_called: u16,
-    pub(crate) uno_exposed: Option<Seat>,
-    pub(crate) acted: bool,
-    pub(crate) turns: u32,
-    pub(crate) round: u32,
-    pub(crate) scores: Vec<u32>,
-    pub(crate) round_winner: Option<Seat>,
-    pub(crate) outcome: Option<Outcome>,
-}
-
 /// Deals worlds for one observation, again and again, reusing its buffers: build it once per
 /// decision, then call [`Sampler::sample_into`] once per search iteration.
 #[derive(Clone, Debug)]
 pub struct Sampler {
     rules: Arc<Rules>,
-    world: World,
+    world: State,
     viewer: Option<Seat>,
     /// The cards the viewer has not seen, in deck order; shuffled in place by each sample.
     unseen: Vec<Card>,
@@ -138,9 +112,9 @@ impl Sampler {
             return Err(SampleError::Malformed);
         }
 
-        let mut hands = vec![Vec::new(); players];
+        let mut hands = vec![Hand::default(); players];
         if let Some(v) = viewer {
-            hands[v.index()] = obs.hand.clone();
+            hands[v.index()] = Hand::from_cards(obs.hand.clone());
         }
         let drawn_by = match obs.phase {
             Phase::DrawnCard if Some(obs.current) != viewer && obs.hand_sizes[obs.current.index()] > 0 => {
@@ -163,7 +137,8 @@ impl Sampler {
             },
             _ => None,
         };
-        let world = World {
+        let world = State {
+            players,
             hands,
             draw_pile: Vec::with_capacity(obs.draw_pile_size),
             discard: obs.discard.clone(),
@@ -178,6 +153,7 @@ impl Sampler {
             uno_called: obs.uno_called.iter().enumerate().fold(0u16, |m, (s, &c)| m | (u16::from(c) << s)),
             uno_exposed: obs.uno_exposed,
             acted: obs.phase == Phase::DrawnCard,
+            dead_turns: 0,
             turns: obs.turns,
             round: obs.round,
             scores: obs.scores.clone(),
@@ -259,20 +235,20 @@ impl Sampler {
     /// A fresh game dealt from the observation.
     pub fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Game {
         self.deal(rng);
-        Game::from_world(self.rules.clone(), &self.world, rng.gen())
+        Game::from_state(self.rules.clone(), &self.world, rng.gen())
     }
 
     /// Deals into `game` (which must run on the same rules, as one made by [`Sampler::sample`]
     /// does), reusing its buffers: the search loop's form.
     pub fn sample_into<R: Rng + ?Sized>(&mut self, rng: &mut R, game: &mut Game) {
         self.deal(rng);
-        game.load_world(&self.world, rng.gen());
+        game.load_state(&self.world, rng.gen());
     }
 
     /// Loads the world last dealt into `game` again, its generator seeded `seed`: to play
     /// several lines from one world with the same luck (common random numbers).
     pub fn reload_into(&self, game: &mut Game, seed: u64) {
-        game.load_world(&self.world, seed);
+        game.load_state(&self.world, seed);
     }
 
     fn deal<R: Rng + ?Sized>(&mut self, rng: &mut R) {
@@ -358,12 +334,15 @@ impl Sampler {
             }
             let hand = &mut self.world.hands[s];
             hand.clear();
-            hand.extend_from_slice(&self.known[s]);
-            hand.extend_from_slice(&self.unseen[next..next + need]);
+            for &c in self.known[s].iter().chain(&self.unseen[next..next + need]) {
+                hand.push(c);
+            }
             next += need;
             if let Some((d, _)) = self.drawn_by {
                 if d == seat {
-                    hand.extend(drawn);
+                    if let Some(c) = drawn {
+                        hand.push(c);
+                    }
                     self.world.drawn = hand.last().copied();
                 }
             }

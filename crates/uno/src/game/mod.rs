@@ -1,0 +1,323 @@
+//! The one state machine every rule set runs on.
+//!
+//! `Game::new` deals; `legal_actions` lists what the player to act may do; `apply` validates an
+//! action and returns the events it caused, leaving the state untouched when it refuses;
+//! `apply_unchecked` skips validation and event building for bots and simulation.
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::card::{Card, Color, Direction, Seat};
+use crate::event::{Event, Mute, Outcome};
+use crate::hand::Hand;
+use crate::rules::{Rules, RulesError};
+
+mod legality;
+mod state;
+mod transitions;
+mod view;
+
+use crate::rng::GameRng;
+pub use crate::rng::SimRng;
+pub(crate) use state::State;
+pub use view::{Plays, View};
+
+/// Where the game stands: who must decide what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The current player plays a card or draws (or, with a penalty pending, stacks or draws it).
+    Play,
+    /// The current player drew and decides about the drawn card.
+    DrawnCard,
+    /// The first card turned up is a wild: the current player names the colour.
+    ChooseColor,
+    /// A Wild Draw Four was played on the current player: challenge or accept.
+    Challenge { offender: Seat },
+    /// The current player played a 7 (7–0 rule) and chooses whom to swap hands with.
+    ChooseSwap,
+    /// A round of a match ended; `NextRound` deals the next.
+    RoundOver,
+    /// The game (or the match) is over.
+    GameOver,
+}
+
+/// Why a game cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("a position needs between 2 and {max} hands, got {got}")]
+    Hands { got: usize, max: usize },
+    #[error("a position needs a card on the discard pile")]
+    EmptyDiscard,
+    #[error("seat {0} does not exist")]
+    NoSuchSeat(Seat),
+}
+
+/// A position to start from, for tests, scenarios and the seed layers: hands in seat order,
+/// piles listed top card first, the reverse of the engine's bottom-first order, which
+/// `Game::from_deal` restores. Unchecked and always in the play phase: a
+/// [`Position`](crate::Position) is the checked form that can stand in any phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    pub hands: Vec<Vec<Card>>,
+    pub draw_pile: Vec<Card>,
+    pub discard: Vec<Card>,
+    /// The colour in play; defaults to the top card's colour (or the first rule colour).
+    pub color: Option<Color>,
+    pub current: Seat,
+    pub direction: Direction,
+    pub dealer: Seat,
+}
+
+impl Deal {
+    /// A position with `current` to play, going clockwise, dealt by seat 0, the colour in play
+    /// that of the top card: the usual start for a test or a scenario.
+    pub fn new(hands: Vec<Vec<Card>>, draw_pile: Vec<Card>, discard: Vec<Card>, current: Seat) -> Deal {
+        Deal { hands, draw_pile, discard, color: None, current, direction: Direction::Clockwise, dealer: Seat(0) }
+    }
+}
+
+/// A game: its rules, its generator and its state. Everything that changes as the game is
+/// played lives in [`State`]; the rules are shared and never change.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) rng: GameRng,
+    /// The seed the generator started from.
+    pub(crate) seed: u64,
+    pub(crate) state: State,
+}
+
+impl Game {
+    /// Deals a new game of `players` seats; everything random follows `seed`.
+    pub fn new(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
+        let mut events = Vec::new();
+        Game::new_with_events(rules, players, seed, &mut events)
+    }
+
+    /// Like [`Game::new`], also returning the events of the deal (start card, first turn).
+    pub fn new_with_events(
+        rules: impl Into<Arc<Rules>>,
+        players: usize,
+        seed: u64,
+        events: &mut Vec<Event>,
+    ) -> Result<Game, SetupError> {
+        let rules = rules.into();
+        rules.check_players(players)?;
+        let mut game = Game::empty(rules, players, seed);
+        game.start_round(events);
+        Ok(game)
+    }
+
+    /// Like [`Game::new`] without events, for simulation.
+    pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
+        let rules = rules.into();
+        rules.check_players(players)?;
+        let mut game = Game::empty(rules, players, seed);
+        game.start_round(&mut Mute);
+        Ok(game)
+    }
+
+    /// Like [`Game::new_quiet`], but everything random follows [`SimRng`], a small portable
+    /// generator several times faster than ChaCha: for simulation and bots' playouts. The same
+    /// seed gives the same game on every platform, but not the game `Game::new` deals; records
+    /// and the store keep using `Game::new`. Its draw pile has no fixed order: each draw takes
+    /// a uniformly random card of it (see `pop_draw`), so `draw_pile()` lists its cards only.
+    pub fn new_fast(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
+        let rules = rules.into();
+        rules.check_players(players)?;
+        let mut game = Game::empty(rules, players, seed);
+        game.rng = GameRng::Fast(SimRng::seed_from_u64(seed));
+        game.start_round(&mut Mute);
+        Ok(game)
+    }
+
+    /// Deals a new game on the same rules and seats, reusing every buffer: the game
+    /// `new_quiet` (or `new_fast`, if this game was made by it) deals for `seed`.
+    pub fn restart(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = match self.rng {
+            GameRng::Portable(_) => GameRng::Portable(ChaCha8Rng::seed_from_u64(seed)),
+            GameRng::Fast(_) => GameRng::Fast(SimRng::seed_from_u64(seed)),
+        };
+        self.state.scores.iter_mut().for_each(|s| *s = 0);
+        self.state.round = 0;
+        self.state.outcome = None;
+        self.state.wd4_guilty = false;
+        self.state.color = self.rules.colors()[0];
+        self.start_round(&mut Mute);
+    }
+
+    /// What `seat` may see, borrowed: no allocation, for bots on the hot path.
+    #[inline]
+    pub fn view(&self, seat: Seat) -> View<'_> {
+        View { game: self, seat }
+    }
+
+    /// Starts from a given position instead of dealing. The cards need not form the rules'
+    /// deck; conservation is then about the cards given.
+    pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
+        let rules = rules.into();
+        let players = deal.hands.len();
+        if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
+            return Err(SetupError::Hands { got: players, max: crate::rules::MAX_PLAYERS });
+        }
+        if deal.current.index() >= players {
+            return Err(SetupError::NoSuchSeat(deal.current));
+        }
+        if deal.dealer.index() >= players {
+            return Err(SetupError::NoSuchSeat(deal.dealer));
+        }
+        let top = *deal.discard.first().ok_or(SetupError::EmptyDiscard)?;
+        let mut game = Game::empty(rules, players, seed);
+        game.state.hands = deal.hands.into_iter().map(Hand::from_cards).collect();
+        game.state.draw_pile = deal.draw_pile.into_iter().rev().collect();
+        game.state.discard = deal.discard.into_iter().rev().collect();
+        game.state.color = deal.color.or(top.color()).unwrap_or(game.rules.colors()[0]);
+        game.state.current = deal.current;
+        game.state.direction = deal.direction;
+        game.state.dealer = deal.dealer;
+        game.state.phase = Phase::Play;
+        game.state.round = 1;
+        Ok(game)
+    }
+
+    pub(crate) fn empty(rules: Arc<Rules>, players: usize, seed: u64) -> Game {
+        Game {
+            rng: GameRng::Portable(ChaCha8Rng::seed_from_u64(seed)),
+            seed,
+            state: State::empty(&rules, players),
+            rules,
+        }
+    }
+
+    // ---- reading the state ----
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn rules_arc(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn players(&self) -> usize {
+        self.state.players
+    }
+    pub fn phase(&self) -> Phase {
+        self.state.phase
+    }
+    pub fn current(&self) -> Seat {
+        self.state.current
+    }
+    pub fn direction(&self) -> Direction {
+        self.state.direction
+    }
+    pub fn dealer(&self) -> Seat {
+        self.state.dealer
+    }
+    /// The colour in play (the declared colour when the top card is a wild).
+    pub fn color(&self) -> Color {
+        self.state.color
+    }
+    pub fn top(&self) -> Card {
+        // Every phase after the deal has a card on the discard pile.
+        self.state.discard.last().copied().unwrap_or(Card::WILD)
+    }
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        self.state.hands.get(seat.index()).map(Hand::as_slice).unwrap_or(&[])
+    }
+    pub fn hands(&self) -> &[Hand] {
+        &self.state.hands
+    }
+    /// The draw pile, bottom card first (the next card drawn is the last).
+    pub fn draw_pile(&self) -> &[Card] {
+        &self.state.draw_pile
+    }
+    /// The discard pile, bottom card first (the top card is the last).
+    pub fn discard_pile(&self) -> &[Card] {
+        &self.state.discard
+    }
+    /// Cards the current player must draw unless they stack.
+    pub fn pending_draw(&self) -> u32 {
+        self.state.pending
+    }
+    /// The card the current player just drew, while they decide about it.
+    pub fn drawn_card(&self) -> Option<Card> {
+        self.state.drawn
+    }
+    pub fn uno_called(&self, seat: Seat) -> bool {
+        // A seat past the table (or past the mask's 16 bits) has called nothing.
+        seat.index() < self.state.players && self.state.uno_called & (1 << seat.0) != 0
+    }
+    /// The seat that can be caught for not calling UNO, if any.
+    pub fn uno_exposed(&self) -> Option<Seat> {
+        self.state.uno_exposed
+    }
+    /// Completed turns this round.
+    pub fn turns(&self) -> u32 {
+        self.state.turns
+    }
+    pub fn round(&self) -> u32 {
+        self.state.round
+    }
+    pub fn scores(&self) -> &[u32] {
+        &self.state.scores
+    }
+    pub fn round_winner(&self) -> Option<Seat> {
+        self.state.round_winner
+    }
+    pub fn is_over(&self) -> bool {
+        self.state.phase == Phase::GameOver
+    }
+    /// Whether the current round has ended (also true once the game is over).
+    pub fn is_round_over(&self) -> bool {
+        matches!(self.state.phase, Phase::RoundOver | Phase::GameOver)
+    }
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.state.outcome.as_ref()
+    }
+
+    /// Every card in the game, wherever it is, sorted: equal to the deck at all times.
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut all: Vec<Card> = self.state.hands.iter().flatten().copied().collect();
+        all.extend_from_slice(&self.state.draw_pile);
+        all.extend_from_slice(&self.state.discard);
+        all.sort();
+        all
+    }
+
+    /// A hash of the whole state (RNG position included), stable across runs and platforms.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = state::Fnv::new();
+        h.u64(self.seed);
+        self.state.hash_into(&mut h);
+        h.u64(self.rng.position());
+        h.finish()
+    }
+}
+
+// ---- Restoring a sampled state (determinization: see `crate::sample`) ----
+impl Game {
+    /// A game in the position `state` describes, its randomness on a [`SimRng`] seeded `seed`.
+    pub(crate) fn from_state(rules: Arc<Rules>, state: &State, seed: u64) -> Game {
+        let mut game = Game::empty(rules, state.players, seed);
+        game.load_state(state, seed);
+        game
+    }
+
+    /// Overwrites this game with `state` (the rules stay), reusing its buffers, its generator
+    /// a [`SimRng`] seeded `seed`.
+    pub(crate) fn load_state(&mut self, state: &State, seed: u64) {
+        self.seed = seed;
+        self.rng = GameRng::Fast(SimRng::seed_from_u64(seed));
+        self.state.copy_from(state);
+    }
+}

@@ -1,0 +1,496 @@
+//! Changing the state: applying actions, turns, rounds, the deal.
+
+use crate::action::{Action, IllegalAction};
+use crate::card::{Card, Color, Direction, Face, Seat};
+use crate::event::{DrawReason, EndReason, Event, Mute, Outcome, Sink};
+use crate::hand::Hand;
+use crate::rng::{shuffle, GameRng};
+use rand::Rng;
+
+use crate::rules::{
+    DrawRule, Exhausted, FirstCard, FirstPlayer, SevenZero, Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule,
+};
+
+use super::legality::UnoMeaning;
+use super::{Game, Phase};
+
+impl Game {
+    /// Validates and applies an action; returns the events, or the reason it was refused
+    /// (then nothing changed).
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        self.check(seat, action)?;
+        let mut events = Vec::new();
+        self.step(seat, action, &mut events);
+        Ok(events)
+    }
+
+    /// Applies an action known to be legal (from `legal_actions` or `check`), building no
+    /// events. An illegal action here leaves the game in an unspecified but safe state.
+    #[inline]
+    pub fn apply_unchecked(&mut self, seat: Seat, action: Action) {
+        self.step(seat, action, &mut Mute);
+    }
+
+    pub(super) fn step<S: Sink>(&mut self, seat: Seat, action: Action, sink: &mut S) {
+        match action {
+            Action::Play { card, color } => self.play(seat, card, color, sink),
+            Action::Draw => self.draw(sink),
+            Action::Pass => {
+                self.close_uno_window();
+                sink.emit(|| Event::Passed { seat });
+                self.end_turn(0, sink);
+            }
+            Action::DeclareColor { color } => {
+                self.state.color = color;
+                self.state.phase = Phase::Play;
+                sink.emit(|| Event::ColorDeclared { seat, color });
+            }
+            Action::Challenge => self.resolve_challenge(sink),
+            Action::Accept => {
+                self.close_uno_window();
+                let n = std::mem::take(&mut self.state.pending);
+                self.give(self.state.current, n, DrawReason::Penalty, sink);
+                self.end_turn(0, sink);
+            }
+            Action::SwapHands { with } => {
+                let (a, b) = (self.state.current.index(), with.index());
+                self.state.hands.swap(a, b);
+                self.state.uno_called &= !((1 << a) | (1 << b));
+                sink.emit(|| Event::HandsSwapped { a: Seat(a as u8), b: with });
+                self.end_turn(0, sink);
+            }
+            Action::CallUno | Action::CatchUno { .. } => match self.uno_meaning(seat, action) {
+                Ok(UnoMeaning::Own) => {
+                    self.state.uno_called |= 1 << seat.0;
+                    if self.state.uno_exposed == Some(seat) {
+                        self.state.uno_exposed = None;
+                    }
+                    sink.emit(|| Event::UnoCalled { seat });
+                }
+                Ok(UnoMeaning::Catch(v)) => {
+                    self.state.uno_exposed = None;
+                    sink.emit(|| Event::UnoPenalty { seat: v, caught_by: seat });
+                    self.give(v, self.rules.uno_penalty(), DrawReason::UnoPenalty, sink);
+                }
+                Ok(UnoMeaning::False) => {
+                    sink.emit(|| Event::FalseUnoCall { seat });
+                    self.give(seat, self.rules.false_call_penalty(), DrawReason::FalseUnoCall, sink);
+                }
+                Err(_) => {}
+            },
+            Action::NextRound => {
+                if self.state.phase == Phase::RoundOver {
+                    self.start_round(sink);
+                }
+            }
+        }
+    }
+
+    pub(super) fn close_uno_window(&mut self) {
+        self.state.uno_exposed = None;
+    }
+
+    pub(super) fn play<S: Sink>(&mut self, seat: Seat, card: Card, color: Option<Color>, sink: &mut S) {
+        let jump_in = seat != self.state.current;
+        if jump_in {
+            self.state.current = seat;
+        }
+        self.close_uno_window();
+        let prev_color = self.state.color;
+        let guilty = card == Card::WILD_DRAW_FOUR && self.holds_color(seat, prev_color);
+        let hand = &mut self.state.hands[seat.index()];
+        if !hand.take(card) {
+            return;
+        }
+        let left = hand.len();
+        self.state.discard.push(card);
+        self.state.color = card.color().or(color).unwrap_or(prev_color);
+        self.state.drawn = None;
+        self.state.acted = true;
+        sink.emit(|| Event::CardPlayed { seat, card, jump_in });
+        if card.is_wild() {
+            let c = self.state.color;
+            sink.emit(|| Event::ColorDeclared { seat, color: c });
+        }
+        if left == 1 && !self.uno_called(seat) && self.rules.uno_call() == UnoCall::Required {
+            self.state.uno_exposed = Some(seat);
+        }
+        if left > 1 {
+            self.state.uno_called &= !(1 << seat.0);
+        }
+        if left == 0 {
+            // Going out on a draw card still makes the next player draw; those cards score.
+            let extra = match card.face() {
+                Face::DrawTwo => 2,
+                Face::WildDrawFour => 4,
+                _ => 0,
+            };
+            if extra > 0 {
+                let victim = self.next_seat(1);
+                let n = self.state.pending + extra;
+                self.state.pending = 0;
+                self.give(victim, n, DrawReason::Penalty, sink);
+            }
+            self.end_round(seat, sink);
+            return;
+        }
+        let two = self.state.players == 2;
+        match card.face() {
+            Face::Digit(7) if self.rules.seven_zero() == SevenZero::On => {
+                self.state.phase = Phase::ChooseSwap;
+            }
+            Face::Digit(0) if self.rules.seven_zero() == SevenZero::On => {
+                self.rotate_hands();
+                let direction = self.state.direction;
+                sink.emit(|| Event::HandsRotated { direction });
+                self.end_turn(0, sink);
+            }
+            Face::Digit(_) | Face::Wild => self.end_turn(0, sink),
+            Face::Skip => self.end_turn(1, sink),
+            Face::Reverse if two && self.rules.two_players() == TwoPlayerRule::ReverseSkips => self.end_turn(1, sink),
+            Face::Reverse => {
+                self.state.direction = self.state.direction.flipped();
+                let direction = self.state.direction;
+                sink.emit(|| Event::DirectionReversed { direction });
+                self.end_turn(0, sink);
+            }
+            Face::DrawTwo => {
+                if matches!(self.rules.stacking(), Stacking::DrawTwo | Stacking::Both | Stacking::Cross) {
+                    self.state.pending += 2;
+                    self.end_turn(0, sink);
+                } else {
+                    let n = std::mem::take(&mut self.state.pending) + 2;
+                    let victim = self.next_seat(1);
+                    self.give(victim, n, DrawReason::Penalty, sink);
+                    self.end_turn(1, sink);
+                }
+            }
+            Face::WildDrawFour => {
+                self.state.pending += 4;
+                if self.rules.wild_draw_four() == WildDrawFourRule::Challenge {
+                    self.state.wd4_guilty = guilty;
+                    self.end_turn(0, sink);
+                    if !self.is_round_over() {
+                        self.state.phase = Phase::Challenge { offender: seat };
+                    }
+                } else if matches!(self.rules.stacking(), Stacking::WildDrawFour | Stacking::Both | Stacking::Cross) {
+                    self.end_turn(0, sink);
+                } else {
+                    let n = std::mem::take(&mut self.state.pending);
+                    let victim = self.next_seat(1);
+                    self.give(victim, n, DrawReason::Penalty, sink);
+                    self.end_turn(1, sink);
+                }
+            }
+        }
+    }
+
+    pub(super) fn draw<S: Sink>(&mut self, sink: &mut S) {
+        self.close_uno_window();
+        let seat = self.state.current;
+        if self.state.pending > 0 {
+            let n = std::mem::take(&mut self.state.pending);
+            self.give(seat, n, DrawReason::Penalty, sink);
+            self.end_turn(0, sink);
+            return;
+        }
+        let rule = self.rules.draw_rule();
+        let mut drawn: Option<Card> = None;
+        let mut cards: Vec<Card> = Vec::new();
+        while let Some(card) = self.draw_one(sink) {
+            self.state.hands[seat.index()].push(card);
+            self.state.acted = true;
+            if S::RECORDS {
+                cards.push(card);
+            }
+            drawn = Some(card);
+            if rule != DrawRule::DrawUntilPlayable || self.is_playable(card) {
+                break;
+            }
+        }
+        self.state.uno_called &= !(1 << seat.0);
+        if S::RECORDS {
+            let count = cards.len() as u32;
+            sink.emit(|| Event::CardsDrawn { seat, count, cards, reason: DrawReason::Turn });
+        }
+        let Some(card) = drawn else {
+            self.end_turn(0, sink);
+            return;
+        };
+        let decide = match rule {
+            DrawRule::DrawOneMayPlay => true,
+            DrawRule::DrawUntilPlayable | DrawRule::DrawOneMustPlay => self.is_playable(card),
+            DrawRule::DrawOneEndTurn => false,
+        };
+        if decide {
+            self.state.drawn = Some(card);
+            self.state.phase = Phase::DrawnCard;
+        } else {
+            self.end_turn(0, sink);
+        }
+    }
+
+    pub(super) fn resolve_challenge<S: Sink>(&mut self, sink: &mut S) {
+        self.close_uno_window();
+        let Phase::Challenge { offender } = self.state.phase else {
+            return;
+        };
+        let challenger = self.state.current;
+        let guilty = self.state.wd4_guilty;
+        sink.emit(|| Event::ChallengeResolved { challenger, offender, guilty });
+        let n = std::mem::take(&mut self.state.pending);
+        if guilty {
+            // The offender takes the penalty; the challenger plays on as normal.
+            self.give(offender, n, DrawReason::ChallengeGuilty, sink);
+            self.state.phase = Phase::Play;
+        } else {
+            self.give(challenger, n + 2, DrawReason::ChallengeLost, sink);
+            self.end_turn(0, sink);
+        }
+    }
+
+    /// Moves `n` cards from the draw pile to `seat` (fewer if the pile runs dry).
+    pub(super) fn give<S: Sink>(&mut self, seat: Seat, n: u32, reason: DrawReason, sink: &mut S) {
+        let mut cards = Vec::new();
+        let mut count = 0;
+        for _ in 0..n {
+            let Some(card) = self.draw_one(sink) else {
+                break;
+            };
+            self.state.hands[seat.index()].push(card);
+            count += 1;
+            if S::RECORDS {
+                cards.push(card);
+            }
+        }
+        if count > 0 {
+            self.state.acted = true;
+            self.state.uno_called &= !(1 << seat.0);
+            if self.state.uno_exposed == Some(seat) {
+                self.state.uno_exposed = None;
+            }
+        }
+        sink.emit(|| Event::CardsDrawn { seat, count, cards, reason });
+    }
+
+    pub(super) fn draw_one<S: Sink>(&mut self, sink: &mut S) -> Option<Card> {
+        if self.state.draw_pile.is_empty() {
+            if self.rules.exhausted() != Exhausted::Reshuffle || self.state.discard.len() < 2 {
+                return None;
+            }
+            let top = self.state.discard.pop()?;
+            std::mem::swap(&mut self.state.draw_pile, &mut self.state.discard);
+            self.state.discard.push(top);
+            self.shuffle_draw_pile();
+            let cards = self.state.draw_pile.len() as u32;
+            sink.emit(|| Event::DeckReshuffled { cards });
+        }
+        self.pop_draw()
+    }
+
+    /// Shuffles the draw pile. A fast game leaves it unordered instead: see [`Game::pop_draw`].
+    pub(super) fn shuffle_draw_pile(&mut self) {
+        if let GameRng::Portable(rng) = &mut self.rng {
+            shuffle(&mut self.state.draw_pile, rng);
+        }
+    }
+
+    /// Takes the next card of the draw pile. A fast game never fixes the pile's order: taking
+    /// a uniformly random card of the pile is the same, in distribution, as taking the top card
+    /// of a shuffled pile, and costs one random number per card drawn instead of one per card
+    /// in the deck each time it is shuffled.
+    #[inline]
+    pub(super) fn pop_draw(&mut self) -> Option<Card> {
+        if let GameRng::Fast(rng) = &mut self.rng {
+            let n = self.state.draw_pile.len();
+            if n > 1 {
+                let i = rng.below(n);
+                self.state.draw_pile.swap(i, n - 1);
+            }
+        }
+        self.state.draw_pile.pop()
+    }
+
+    #[inline]
+    pub(super) fn next_seat(&self, steps: usize) -> Seat {
+        let n = self.state.players;
+        let cur = self.state.current.index();
+        let i = match self.state.direction {
+            Direction::Clockwise => (cur + steps) % n,
+            Direction::CounterClockwise => (cur + n * (steps / n + 1) - steps) % n,
+        };
+        Seat(i as u8)
+    }
+
+    pub(super) fn rotate_hands(&mut self) {
+        let n = self.state.players;
+        let mut rotated = vec![Hand::default(); n];
+        for (s, hand) in self.state.hands.drain(..).enumerate() {
+            let to = match self.state.direction {
+                Direction::Clockwise => (s + 1) % n,
+                Direction::CounterClockwise => (s + n - 1) % n,
+            };
+            rotated[to] = hand;
+        }
+        self.state.hands = rotated;
+        self.state.uno_called = 0;
+    }
+
+    /// Ends the current player's turn and hands it on, skipping `skip` players.
+    #[inline]
+    pub(super) fn end_turn<S: Sink>(&mut self, skip: usize, sink: &mut S) {
+        self.state.turns += 1;
+        self.state.phase = Phase::Play;
+        self.state.drawn = None;
+        if self.state.acted {
+            self.state.dead_turns = 0;
+        } else {
+            self.state.dead_turns += 1;
+        }
+        self.state.acted = false;
+        for k in 1..=skip {
+            let skipped = self.next_seat(k);
+            sink.emit(|| Event::PlayerSkipped { seat: skipped });
+        }
+        self.state.current = self.next_seat(1 + skip);
+        if self.state.dead_turns >= self.state.players {
+            self.finish(None, EndReason::Stalemate, sink);
+            return;
+        }
+        if self.rules.turn_cap().is_some_and(|cap| self.state.turns >= cap) {
+            self.finish(None, EndReason::TurnCap, sink);
+            return;
+        }
+        if self.state.turns >= self.rules.max_turns() {
+            self.finish(None, EndReason::MaxTurns, sink);
+            return;
+        }
+        let seat = self.state.current;
+        sink.emit(|| Event::TurnStarted { seat });
+    }
+
+    pub(super) fn end_round<S: Sink>(&mut self, winner: Seat, sink: &mut S) {
+        let points: u32 = self.state.hands.iter().flatten().map(|&c| self.rules.points(c)).sum();
+        self.state.scores[winner.index()] += points;
+        self.state.round_winner = Some(winner);
+        self.state.turns += 1;
+        if S::RECORDS {
+            let totals = self.state.scores.clone();
+            sink.emit(|| Event::RoundScored { winner, points, totals });
+        }
+        let match_over = self.rules.target().is_none_or(|t| self.state.scores[winner.index()] >= t);
+        if match_over {
+            self.finish(Some(winner), EndReason::Won, sink);
+        } else {
+            self.state.phase = Phase::RoundOver;
+        }
+    }
+
+    pub(super) fn finish<S: Sink>(&mut self, winner: Option<Seat>, reason: EndReason, sink: &mut S) {
+        self.state.phase = Phase::GameOver;
+        let outcome = Outcome { winner, reason, scores: self.state.scores.clone() };
+        if S::RECORDS {
+            let o = outcome.clone();
+            sink.emit(|| Event::GameOver { outcome: o });
+        }
+        self.state.outcome = Some(outcome);
+    }
+
+    /// Shuffles the whole deck, picks the dealer, deals and turns the first card.
+    pub(super) fn start_round<S: Sink>(&mut self, sink: &mut S) {
+        let n = self.state.players;
+        self.state.round += 1;
+        self.state.draw_pile.clear();
+        self.state.draw_pile.extend_from_slice(self.rules.deck());
+        self.state.discard.clear();
+        for h in &mut self.state.hands {
+            h.clear();
+        }
+        self.shuffle_draw_pile();
+        self.state.dealer = match (self.rules.first_player(), self.state.round) {
+            (FirstPlayer::Seat0, _) => Seat((n - 1) as u8),
+            (_, 1) => Seat(self.rng.gen_range(0..n) as u8),
+            (_, _) => Seat(((self.state.dealer.index() + 1) % n) as u8),
+        };
+        self.state.direction = self.rules.direction();
+        self.state.phase = Phase::Play;
+        self.state.pending = 0;
+        self.state.drawn = None;
+        self.state.uno_called = 0;
+        self.state.uno_exposed = None;
+        self.state.acted = false;
+        self.state.dead_turns = 0;
+        self.state.turns = 0;
+        self.state.round_winner = None;
+        let (round, dealer) = (self.state.round, self.state.dealer);
+        sink.emit(|| Event::RoundStarted { round, dealer });
+        for _ in 0..self.rules.hand_size() {
+            for s in 0..n {
+                if let Some(c) = self.pop_draw() {
+                    self.state.hands[s].push(c);
+                }
+            }
+        }
+        self.state.current = self.state.dealer;
+        self.state.current = self.next_seat(1);
+        self.turn_first_card(sink);
+    }
+
+    pub(crate) fn turn_first_card<S: Sink>(&mut self, sink: &mut S) {
+        let rule = self.rules.first_card();
+        let card = loop {
+            let Some(card) = self.pop_draw() else {
+                return;
+            };
+            let refused = |c: Card| match rule {
+                FirstCard::Official => c == Card::WILD_DRAW_FOUR,
+                FirstCard::RedrawUntilNumber => !matches!(c.face(), Face::Digit(_)),
+                FirstCard::NoEffect => false,
+                FirstCard::RedrawWilds => c.is_wild(),
+            };
+            // With a small deck every acceptable card may sit in the hands: then the card
+            // stays, or turning cards would never end.
+            let back = refused(card) && self.state.draw_pile.iter().any(|&c| !refused(c));
+            sink.emit(|| Event::StartCard { card, returned: back });
+            if !back {
+                break card;
+            }
+            // Back into the deck, and shuffle so the same card does not come up again.
+            self.state.draw_pile.push(card);
+            self.shuffle_draw_pile();
+        };
+        self.state.discard.push(card);
+        self.state.color = card.color().unwrap_or(self.rules.colors()[0]);
+        if card.is_wild() {
+            self.state.phase = Phase::ChooseColor;
+        } else if matches!(rule, FirstCard::Official | FirstCard::RedrawWilds) {
+            match card.face() {
+                Face::Skip => self.skip_first_player(sink),
+                Face::Reverse if self.state.players == 2 && self.rules.two_players() == TwoPlayerRule::ReverseSkips => {
+                    self.skip_first_player(sink)
+                }
+                Face::Reverse => {
+                    // The dealer plays first and play goes the other way.
+                    self.state.direction = self.state.direction.flipped();
+                    self.state.current = self.state.dealer;
+                    let direction = self.state.direction;
+                    sink.emit(|| Event::DirectionReversed { direction });
+                }
+                Face::DrawTwo => {
+                    self.give(self.state.current, 2, DrawReason::Penalty, sink);
+                    self.state.acted = false;
+                    self.skip_first_player(sink);
+                }
+                _ => {}
+            }
+        }
+        let seat = self.state.current;
+        sink.emit(|| Event::TurnStarted { seat });
+    }
+
+    pub(super) fn skip_first_player<S: Sink>(&mut self, sink: &mut S) {
+        let seat = self.state.current;
+        sink.emit(|| Event::PlayerSkipped { seat });
+        self.state.current = self.next_seat(1);
+    }
+}

@@ -1,0 +1,156 @@
+//! What one seat sees of a game, borrowed.
+
+use crate::action::Action;
+use crate::card::{Card, Color, Direction, Seat};
+use crate::hand::CardSet;
+use crate::rules::Rules;
+
+use super::{Game, Phase};
+
+/// The distinct cards a seat may play, in hand order, held inline (at most one per card kind).
+#[derive(Clone, Copy)]
+pub struct Plays {
+    cards: [Card; Card::KINDS],
+    len: u8,
+}
+
+impl Default for Plays {
+    fn default() -> Plays {
+        Plays { cards: [Card::WILD; Card::KINDS], len: 0 }
+    }
+}
+
+impl Plays {
+    #[inline]
+    pub(super) fn push(&mut self, card: Card) {
+        if (self.len as usize) < Card::KINDS {
+            self.cards[self.len as usize] = card;
+            self.len += 1;
+        }
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+}
+
+impl std::ops::Deref for Plays {
+    type Target = [Card];
+    fn deref(&self) -> &[Card] {
+        self.as_slice()
+    }
+}
+
+impl std::fmt::Debug for Plays {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// One seat's view of a game, borrowed from it: the seat's own hand and everything public,
+/// nothing else. It is what an [`Observation`](crate::Observation) holds, without the copies,
+/// so a bot can decide every turn without allocating.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    pub(super) game: &'a Game,
+    pub(super) seat: Seat,
+}
+
+impl<'a> View<'a> {
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+    pub fn rules(&self) -> &'a Rules {
+        &self.game.rules
+    }
+    pub fn players(&self) -> usize {
+        self.game.state.players
+    }
+    pub fn hand(&self) -> &'a [Card] {
+        self.game.hand(self.seat)
+    }
+    pub fn hand_size(&self, seat: Seat) -> usize {
+        self.game.hand(seat).len()
+    }
+    pub fn top(&self) -> Card {
+        self.game.top()
+    }
+    pub fn color(&self) -> Color {
+        self.game.state.color
+    }
+    pub fn current(&self) -> Seat {
+        self.game.state.current
+    }
+    pub fn is_my_turn(&self) -> bool {
+        self.game.state.current == self.seat
+    }
+    pub fn direction(&self) -> Direction {
+        self.game.state.direction
+    }
+    pub fn dealer(&self) -> Seat {
+        self.game.state.dealer
+    }
+    pub fn phase(&self) -> Phase {
+        self.game.state.phase
+    }
+    pub fn pending_draw(&self) -> u32 {
+        self.game.state.pending
+    }
+    /// The card this seat just drew, while it decides about it.
+    pub fn drawn_card(&self) -> Option<Card> {
+        self.game.state.drawn.filter(|_| self.is_my_turn())
+    }
+    /// The discard pile, bottom card first: it is face up.
+    pub fn discard_pile(&self) -> &'a [Card] {
+        &self.game.state.discard
+    }
+    pub fn draw_pile_size(&self) -> usize {
+        self.game.state.draw_pile.len()
+    }
+    pub fn uno_called(&self, seat: Seat) -> bool {
+        self.game.uno_called(seat)
+    }
+    pub fn uno_exposed(&self) -> Option<Seat> {
+        self.game.state.uno_exposed
+    }
+    pub fn turns(&self) -> u32 {
+        self.game.state.turns
+    }
+    pub fn round(&self) -> u32 {
+        self.game.state.round
+    }
+    pub fn scores(&self) -> &'a [u32] {
+        &self.game.state.scores
+    }
+    /// The distinct cards this seat may play now, in hand order.
+    #[inline]
+    pub fn plays(&self) -> Plays {
+        self.game.plays_for(self.seat)
+    }
+    /// The same cards as [`View::plays`], as a set in card-index order: the cheapest form.
+    #[inline]
+    pub fn playable_set(&self) -> CardSet {
+        self.game.playable_set(self.seat)
+    }
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.game.check(self.seat, action).is_ok()
+    }
+    pub fn legal_actions(&self) -> Vec<Action> {
+        self.game.legal_actions_for(self.seat)
+    }
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        self.game.legal_actions_into(self.seat, out);
+    }
+    /// Whether this seat may call UNO for itself now (two cards or fewer on its turn, or
+    /// exposed with one), the call being neither repeated nor false.
+    #[inline]
+    pub fn can_call_own_uno(&self) -> bool {
+        self.game.state.phase != Phase::RoundOver
+            && self.game.state.phase != Phase::GameOver
+            && self.game.own_uno(self.seat).is_ok()
+    }
+    /// The owned observation of the same seat (allocates).
+    pub fn observation(&self) -> crate::Observation {
+        self.game.observation(Some(self.seat))
+    }
+}
