@@ -360,6 +360,15 @@ mod tests {
         let a = PgStore::connect(&url).await.expect("connect a");
         let b = PgStore::connect(&url).await.expect("connect b");
         testing::a_second_writer_of_an_action_is_refused(&a, &b).await;
+        // The database goes away and comes back.
+        let url = pg.create_database("outage").await.expect("create database");
+        let s = PgStore::connect(&url).await.expect("connect");
+        testing::an_outage_refuses_writes_and_play_resumes_after_it(
+            &s,
+            || pg.stop().expect("stop PostgreSQL"),
+            || pg.resume().expect("start PostgreSQL again"),
+        )
+        .await;
         // A database from a newer build is refused.
         let url = pg.create_database("newer").await.expect("create database");
         drop(PgStore::connect(&url).await.expect("connect"));

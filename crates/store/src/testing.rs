@@ -281,6 +281,44 @@ pub async fn a_second_writer_of_an_action_is_refused(a: &dyn GameStore, b: &dyn 
     assert_eq!(g.actions, entries(&["from a", "a again"]));
 }
 
+/// While the database is down, every write is refused (so never acknowledged) and reads fail;
+/// once it is back, the same writes go through and nothing refused is in the log. `down` and
+/// `up` stop and start the database behind `s`.
+pub async fn an_outage_refuses_writes_and_play_resumes_after_it(
+    s: &dyn GameStore,
+    down: impl FnOnce(),
+    up: impl FnOnce(),
+) {
+    s.create(new_game("outage", Kind::Uno)).await.expect("create");
+    for i in 0..3 {
+        s.append("outage", i, entry(&format!("before {i}"))).await.expect("append before");
+    }
+    down();
+    let refused = s.append("outage", 3, entry("during"));
+    let meta = s.set_meta("outage", Meta::new(&"during").expect("meta"));
+    assert!(refused.await.is_err(), "an append was acknowledged with the database down");
+    assert!(meta.await.is_err());
+    assert!(s.load("outage").await.is_err());
+    up();
+    // The first batch after an outage may still meet a connection that died with it.
+    let mut ok = false;
+    for _ in 0..20 {
+        match s.append("outage", 3, entry("after")).await {
+            Ok(()) => {
+                ok = true;
+                break;
+            }
+            Err(StoreError::OutOfOrder { .. }) => panic!("a refused append was written"),
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+        }
+    }
+    assert!(ok, "writes did not resume after the database came back");
+    s.append("outage", 4, entry("after 2")).await.expect("append after");
+    let g = s.load("outage").await.expect("load").expect("stored");
+    assert_eq!(g.actions, entries(&["before 0", "before 1", "before 2", "after", "after 2"]));
+    assert_eq!(g.meta.as_json(), "{}");
+}
+
 /// Why PostgreSQL tests cannot run here, as a test failure should say it.
 const NO_POSTGRES: &str = "the PostgreSQL server programs (initdb, pg_ctl, postgres) were not found: \
      install them (`bash scripts/ensure-postgres`, or `apt-get install -y postgresql`), \
@@ -319,18 +357,31 @@ impl TempPostgres {
         let mut last = String::new();
         for _ in 0..3 {
             pg.port = free_port()?;
-            let opts = format!(
-                "-p {} -c listen_addresses=127.0.0.1 -k {} -c fsync=off -c full_page_writes=off",
-                pg.port,
-                path_str(&pg.dir)
-            );
-            let log = path_str(&pg.dir.join("server.log"));
-            match pg.run_pg("pg_ctl", &["-D", &path_str(&data), "-l", &log, "-o", &opts, "-w", "-t", "60", "start"]) {
+            match pg.resume() {
                 Ok(()) => return Ok(pg),
-                Err(e) => last = format!("{e}\n{}", std::fs::read_to_string(&log).unwrap_or_default()),
+                Err(e) => last = e,
             }
         }
         Err(format!("PostgreSQL did not start: {last}"))
+    }
+
+    /// Stops the server (as a crash would: no shutdown checkpoint), keeping its data.
+    pub fn stop(&self) -> Result<(), String> {
+        self.run_pg("pg_ctl", &["-D", &path_str(&self.dir.join("data")), "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again on its port, after [`TempPostgres::stop`].
+    pub fn resume(&self) -> Result<(), String> {
+        // Durability against a crash of the machine is not what these tests are about: no fsync.
+        let opts = format!(
+            "-p {} -c listen_addresses=127.0.0.1 -k {} -c fsync=off -c full_page_writes=off",
+            self.port,
+            path_str(&self.dir)
+        );
+        let log = path_str(&self.dir.join("server.log"));
+        let data = path_str(&self.dir.join("data"));
+        self.run_pg("pg_ctl", &["-D", &data, "-l", &log, "-o", &opts, "-w", "-t", "60", "start"])
+            .map_err(|e| format!("{e}\n{}", std::fs::read_to_string(&log).unwrap_or_default()))
     }
 
     /// Like [`TempPostgres::start`], failing the test with the reason.
@@ -379,8 +430,7 @@ impl TempPostgres {
 
 impl Drop for TempPostgres {
     fn drop(&mut self) {
-        let data = path_str(&self.dir.join("data"));
-        let _ = self.run_pg("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
+        let _ = self.stop();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
