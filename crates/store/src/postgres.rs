@@ -8,13 +8,15 @@
 //!
 //! The primary key `(game_id, seq)` of `actions` is what makes an append single-writer across
 //! servers: an action number another writer already wrote is refused as
-//! [`StoreError::Conflict`], never overwritten.
+//! [`StoreError::Conflict`], never overwritten; so is an action whose predecessor is not in the
+//! log (another writer started the game over), and every later append of the losing writer to
+//! that game. (Which server may write a game at all is for a lease with an epoch to settle.)
 //!
 //! Connections come from a pool that replaces broken ones, so once the database is back after an
 //! outage, the next batch goes through. The connection is plain TCP or a Unix socket (no TLS):
 //! run the database on the same host or a private network.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -220,6 +222,9 @@ async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Cmd>) {
     // The number the next append of each game must carry, as far as this writer knows: read
     // from the database on a game's first append, then kept, so an append is one INSERT.
     let mut next: HashMap<String, i64> = HashMap::new();
+    // Games where another writer got in first: whatever this writer appends to them after that
+    // was made on top of the refused action, so it is refused too (until a reset here).
+    let mut lost: HashSet<String> = HashSet::new();
     let mut batch: Vec<(Write, Answer<()>)> = Vec::new();
     while let Some(first) = rx.recv().await {
         let mut cmd = Some(first);
@@ -228,7 +233,7 @@ async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Cmd>) {
             match cmd.take() {
                 Some(Cmd::Write(w, reply)) => batch.push((w, reply)),
                 Some(read) => {
-                    commit(&pool, &mut next, &mut batch).await;
+                    commit(&pool, &mut next, &mut lost, &mut batch).await;
                     answer(&pool, read).await;
                 }
                 None => {}
@@ -241,20 +246,27 @@ async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Cmd>) {
                 Err(_) => break,
             }
         }
-        commit(&pool, &mut next, &mut batch).await;
+        commit(&pool, &mut next, &mut lost, &mut batch).await;
     }
 }
 
 /// Commits a batch in one transaction: each write gets its own answer, or, if the transaction
 /// fails, all of them the same refusal.
-async fn commit(pool: &Pool, next: &mut HashMap<String, i64>, batch: &mut Vec<(Write, Answer<()>)>) {
+async fn commit(
+    pool: &Pool,
+    next: &mut HashMap<String, i64>,
+    lost: &mut HashSet<String>,
+    batch: &mut Vec<(Write, Answer<()>)>,
+) {
     if batch.is_empty() {
         return;
     }
     let mut seen = HashMap::new();
-    match run_batch(pool, next, &mut seen, batch).await {
+    let mut now_lost = lost.clone();
+    match run_batch(pool, next, &mut seen, &mut now_lost, batch).await {
         Ok(each) => {
             next.extend(seen);
+            *lost = now_lost;
             for ((_, reply), r) in batch.drain(..).zip(each) {
                 let _ = reply.send(r);
             }
@@ -276,6 +288,7 @@ async fn run_batch(
     pool: &Pool,
     known: &HashMap<String, i64>,
     seen: &mut HashMap<String, i64>,
+    lost: &mut HashSet<String>,
     batch: &[(Write, Answer<()>)],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
@@ -301,6 +314,9 @@ async fn run_batch(
                     seen.insert(g.id.clone(), 0);
                     Ok(())
                 }
+            }
+            Write::Append { id, seq, .. } if lost.contains(id) => {
+                Err(StoreError::Conflict { id: id.clone(), seq: *seq })
             }
             Write::Append { id, seq, entry } => {
                 let expected = match seen.get(id).or_else(|| known.get(id)) {
@@ -329,7 +345,10 @@ async fn run_batch(
                         let n = tx
                             .execute(
                                 &tx.prepare_cached(
-                                    "INSERT INTO actions (game_id, seq, action) VALUES ($1, $2, $3)
+                                    "INSERT INTO actions (game_id, seq, action)
+                                     SELECT $1::text, $2::bigint, $3::text
+                                     WHERE $2::bigint = 0 OR EXISTS
+                                         (SELECT 1 FROM actions WHERE game_id = $1::text AND seq = $2::bigint - 1)
                                      ON CONFLICT (game_id, seq) DO NOTHING",
                                 )
                                 .await?,
@@ -337,9 +356,11 @@ async fn run_batch(
                             )
                             .await?;
                         if n == 0 {
-                            // Someone else's action holds this number: whatever this writer
-                            // believed about the game is stale.
+                            // Someone else's action holds this number, or the action before it
+                            // is gone (someone else started the game over): whatever this
+                            // writer believed about the game is stale.
                             seen.remove(id);
+                            lost.insert(id.clone());
                             Err(StoreError::Conflict { id: id.clone(), seq: *seq })
                         } else {
                             seen.insert(id.clone(), seq + 1);
@@ -381,6 +402,7 @@ async fn run_batch(
                 let r = touched(n, id);
                 if r.is_ok() {
                     seen.insert(id.clone(), 0);
+                    lost.remove(id);
                 }
                 r
             }

@@ -277,8 +277,17 @@ pub async fn a_second_writer_of_an_action_is_refused(a: &dyn GameStore, b: &dyn 
     assert!(matches!(b.append("shared", 5, entry("from b")).await, Err(StoreError::OutOfOrder { expected: 1, .. })));
     a.append("shared", 1, entry("a again")).await.expect("a appends 1");
     assert!(matches!(b.append("shared", 1, entry("from b")).await, Err(StoreError::Conflict { seq: 1, .. })));
+    // What b appends after that was made on top of its refused action: refused too, even
+    // where the number is free.
+    a.append("shared", 2, entry("a 2")).await.expect("a appends 2");
+    assert!(matches!(b.append("shared", 3, entry("b 3")).await, Err(StoreError::Conflict { seq: 3, .. })));
+    assert!(matches!(b.append("shared", 2, entry("b 2")).await, Err(StoreError::Conflict { seq: 2, .. })));
+    // Until b starts the game over.
+    b.reset("shared", Record::new(&"again").expect("record"), Meta::new(&"again").expect("meta")).await.expect("reset");
+    b.append("shared", 0, entry("b 0")).await.expect("b appends after its reset");
+    assert!(matches!(a.append("shared", 3, entry("a 3")).await, Err(StoreError::Conflict { seq: 3, .. })));
     let g = b.load("shared").await.expect("load").expect("stored");
-    assert_eq!(g.actions, entries(&["from a", "a again"]));
+    assert_eq!(g.actions, entries(&["b 0"]));
 }
 
 /// While the database is down, every write is refused (so never acknowledged) and reads fail;
