@@ -305,16 +305,6 @@ impl From<PgStore> for SharedStore {
     }
 }
 
-/// Opens the store a `--db` value names: a `postgres://` or `postgresql://` URL, or else a SQLite
-/// file (created if missing).
-pub async fn open(db: &str) -> Result<SharedStore, StoreError> {
-    if postgres::is_url(db) {
-        Ok(PgStore::connect(db).await?.into())
-    } else {
-        Ok(SqliteStore::open(db)?.into())
-    }
-}
-
 pub(crate) fn now() -> i64 {
     use std::time::{SystemTime, UNIX_EPOCH};
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
