@@ -295,7 +295,16 @@ async fn run_batch(
     let tx = client.transaction().await?;
     let t = now();
     let mut each = Vec::with_capacity(batch.len());
+    let insert = tx.prepare_cached(INSERT_ACTION).await?;
+    let mut group = Group::default();
     for (w, _) in batch {
+        // Appends are sent together (pipelined) and answered together: one round trip for the
+        // actions of many tables. A second append to a game in the group, or any other write,
+        // waits for the group's answers, since it depends on them.
+        match w {
+            Write::Append { id, .. } if !group.games.contains(id.as_str()) => {}
+            _ => group.flush(&tx, &insert, &mut each, seen, lost).await?,
+        }
         let r = match w {
             Write::Create(g) => {
                 let n = tx
@@ -342,30 +351,11 @@ async fn run_batch(
                         Err(StoreError::OutOfOrder { id: id.clone(), expected, got: *seq })
                     }
                     Some(_) => {
-                        let n = tx
-                            .execute(
-                                &tx.prepare_cached(
-                                    "INSERT INTO actions (game_id, seq, action)
-                                     SELECT $1::text, $2::bigint, $3::text
-                                     WHERE $2::bigint = 0 OR EXISTS
-                                         (SELECT 1 FROM actions WHERE game_id = $1::text AND seq = $2::bigint - 1)
-                                     ON CONFLICT (game_id, seq) DO NOTHING",
-                                )
-                                .await?,
-                                &[id, seq, &entry.as_json()],
-                            )
-                            .await?;
-                        if n == 0 {
-                            // Someone else's action holds this number, or the action before it
-                            // is gone (someone else started the game over): whatever this
-                            // writer believed about the game is stale.
-                            seen.remove(id);
-                            lost.insert(id.clone());
-                            Err(StoreError::Conflict { id: id.clone(), seq: *seq })
-                        } else {
-                            seen.insert(id.clone(), seq + 1);
-                            Ok(())
-                        }
+                        // Answered when the group is flushed.
+                        group.inserts.push(Insert { at: each.len(), id, seq: *seq, json: entry.as_json() });
+                        group.games.insert(id);
+                        seen.insert(id.clone(), seq + 1);
+                        Ok(())
                     }
                 }
             }
@@ -421,8 +411,61 @@ async fn run_batch(
         };
         each.push(r);
     }
+    group.flush(&tx, &insert, &mut each, seen, lost).await?;
     tx.commit().await?;
     Ok(each)
+}
+
+/// Appends the action unless its number is taken, or the action before it is not in the log.
+const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, action)
+     SELECT $1::text, $2::bigint, $3::text
+     WHERE $2::bigint = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1::text AND seq = $2::bigint - 1)
+     ON CONFLICT (game_id, seq) DO NOTHING";
+
+struct Insert<'a> {
+    /// Its write's place in the batch.
+    at: usize,
+    id: &'a String,
+    seq: i64,
+    json: &'a str,
+}
+
+/// Appends sent but not yet answered, at most one per game.
+#[derive(Default)]
+struct Group<'a> {
+    inserts: Vec<Insert<'a>>,
+    games: HashSet<&'a str>,
+}
+
+impl Group<'_> {
+    async fn flush(
+        &mut self,
+        tx: &deadpool_postgres::Transaction<'_>,
+        insert: &tokio_postgres::Statement,
+        each: &mut [Result<(), StoreError>],
+        seen: &mut HashMap<String, i64>,
+        lost: &mut HashSet<String>,
+    ) -> Result<(), StoreError> {
+        if self.inserts.is_empty() {
+            return Ok(());
+        }
+        let params: Vec<[&(dyn tokio_postgres::types::ToSql + Sync); 3]> =
+            self.inserts.iter().map(|i| [i.id as _, &i.seq as _, &i.json as _]).collect();
+        let counts = futures_util::future::try_join_all(params.iter().map(|p| tx.execute(insert, p))).await?;
+        for (i, n) in self.inserts.iter().zip(counts) {
+            if n == 0 {
+                // Someone else's action holds this number, or the action before it is gone
+                // (someone else started the game over): whatever this writer believed about the
+                // game is stale.
+                seen.remove(i.id);
+                lost.insert(i.id.clone());
+                each[i.at] = Err(StoreError::Conflict { id: i.id.clone(), seq: i.seq });
+            }
+        }
+        self.inserts.clear();
+        self.games.clear();
+        Ok(())
+    }
 }
 
 fn touched(n: u64, id: &str) -> Result<(), StoreError> {
