@@ -1,4 +1,4 @@
-//! `tabletop serve`: the web server on a SQLite file (created if missing).
+//! `tabletop serve`: the web server on a SQLite file (created if missing) or a PostgreSQL database.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -12,7 +12,8 @@ pub struct Args {
     /// picks a free one.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// The database file (created if missing).
+    /// The database: a SQLite file (created if missing), or a PostgreSQL URL
+    /// (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; the tables are created at start).
     #[arg(long, default_value = "tabletop.db")]
     db: PathBuf,
     /// Milliseconds a bot waits before acting.
@@ -42,7 +43,14 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let listener =
         tokio::net::TcpListener::bind(args.addr.as_str()).await.with_context(|| format!("--addr {}", args.addr))?;
     // The store's message names the file and SQLite's reason; its source chain says the same again.
-    let store = store::Store::open(&args.db).map_err(|e| anyhow::anyhow!("--db: {e}"))?;
+    let db = args.db.to_string_lossy();
+    let store: store::SharedStore = if store::postgres::is_url(&db) {
+        store::PgStore::connect(&db).await.map_err(|e| anyhow::anyhow!("--db: {e}"))?.into()
+    } else {
+        store::SqliteStore::open(&args.db).map_err(|e| anyhow::anyhow!("--db: {e}"))?.into()
+    };
+    // Never the URL as given: it may hold a password.
+    let location = store.location();
     let config = server::Config {
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         idle_timeout: Duration::from_secs(args.idle_secs),
@@ -55,10 +63,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let restored = state.table_count();
     let addr = listener.local_addr()?;
     // The first line names the real address (useful with port 0): tests and scripts read it.
-    crate::output::print(&format!(
-        "tabletop serving on http://{addr} (db {}, {restored} tables resumed)\n",
-        args.db.display()
-    ))?;
+    crate::output::print(&format!("tabletop serving on http://{addr} (db {location}, {restored} tables resumed)\n"))?;
     let app = server::app(state).into_make_service_with_connect_info::<SocketAddr>();
     // Small pushes must go out at once: Nagle would hold them behind unacknowledged data.
     use axum::serve::ListenerExt;

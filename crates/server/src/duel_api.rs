@@ -35,7 +35,7 @@ use duel::{
     DEFAULT_WIDTH, MAX_DIMENSION,
 };
 use serde::{Deserialize, Serialize};
-use store::{Status as StoreStatus, Store};
+use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
 const MAX_GAMES: usize = 10_000;
@@ -51,7 +51,7 @@ const MIN_CELLS: usize = 2;
 #[derive(Clone, Default)]
 pub struct DuelGames {
     inner: Arc<std::sync::Mutex<Registry>>,
-    store: Option<Store>,
+    store: Option<SharedStore>,
 }
 
 #[derive(Default)]
@@ -86,17 +86,15 @@ struct LoggedAction {
     action: Action,
 }
 
-const KIND: &str = "duel";
-
 impl DuelGames {
     /// Games in memory only (tests).
     pub fn new() -> DuelGames {
         DuelGames::default()
     }
 
-    /// Games kept in `store` as kind `"duel"`.
-    pub fn with_store(store: Store) -> DuelGames {
-        DuelGames { inner: Arc::default(), store: Some(store) }
+    /// Games kept in `store` (any backend) as kind [`Kind::Duel`].
+    pub fn with_store(store: impl Into<SharedStore>) -> DuelGames {
+        DuelGames { inner: Arc::default(), store: Some(store.into()) }
     }
 
     fn cached(&self, id: &str) -> Result<Option<Arc<tokio::sync::Mutex<DuelRecord>>>, DuelApiError> {
@@ -110,7 +108,7 @@ impl DuelGames {
         }
         let record = match &self.store {
             Some(store) if id.len() <= 64 => match store.load(id).await.map_err(DuelApiError::store)? {
-                Some(g) if g.kind == KIND => replay(&g).map_err(|_| DuelApiError::internal())?,
+                Some(g) if g.kind == Kind::Duel => replay(&g).map_err(|_| DuelApiError::internal())?,
                 _ => return Err(DuelApiError::not_found(id)),
             },
             _ => return Err(DuelApiError::not_found(id)),
@@ -158,8 +156,13 @@ impl DuelGames {
             difficulty: record.difficulty,
             seed: record.seed,
         };
-        let header = serde_json::to_string(&header).map_err(|_| DuelApiError::internal())?;
-        store.create(id, KIND, header, "{}".to_string()).done().await.map_err(DuelApiError::store)
+        let new = NewGame {
+            id: id.to_string(),
+            kind: Kind::Duel,
+            record: store::Record::new(&header).map_err(|_| DuelApiError::internal())?,
+            meta: store::Meta::new(&serde_json::json!({})).map_err(|_| DuelApiError::internal())?,
+        };
+        store.create(new).await.map_err(DuelApiError::store)
     }
 
     /// Appends the accepted actions to the game's log (from action number `seq`), and marks the
@@ -168,14 +171,14 @@ impl DuelGames {
         let Some(store) = &self.store else { return Ok(()) };
         let mut tickets = Vec::with_capacity(actions.len() + 1);
         for (i, a) in actions.iter().enumerate() {
-            let line = serde_json::to_string(a).map_err(|_| DuelApiError::internal())?;
-            tickets.push(store.append(id, seq + i as u64, line));
+            let entry = store::Entry::new(a).map_err(|_| DuelApiError::internal())?;
+            tickets.push(store.append(id, seq + i as u64, entry));
         }
         if over {
             tickets.push(store.set_status(id, StoreStatus::Finished));
         }
         for t in tickets {
-            t.done().await.map_err(DuelApiError::store)?;
+            t.await.map_err(DuelApiError::store)?;
         }
         Ok(())
     }
@@ -183,7 +186,7 @@ impl DuelGames {
 
 /// Rebuilds a stored game by replaying its log.
 fn replay(g: &store::StoredGame) -> Result<DuelRecord, String> {
-    let header: StoredHeader = serde_json::from_str(&g.record).map_err(|e| e.to_string())?;
+    let header: StoredHeader = g.record.decode().map_err(|e| e.to_string())?;
     let mut record = DuelRecord {
         game: DuelGame::new(header.width, header.height).map_err(|e| e.to_string())?,
         difficulty: header.difficulty,
@@ -194,8 +197,8 @@ fn replay(g: &store::StoredGame) -> Result<DuelRecord, String> {
         history: Vec::new(),
         quiet_rounds: 0,
     };
-    for line in &g.actions {
-        let logged: LoggedAction = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    for entry in &g.actions {
+        let logged: LoggedAction = entry.decode().map_err(|e| e.to_string())?;
         let before = record.game.clone();
         let events = record.game.apply(logged.action).map_err(|e| e.to_string())?;
         if logged.by == Actor::Computer {

@@ -1,14 +1,14 @@
 //! The tabletop web server: UNO tables over a JSON API and WebSockets, the Duel routes, and the
 //! browser pages, all in one axum `Router` built by [`app`].
 //!
-//! Games live in memory while they are played; every accepted action is in the store (SQLite)
-//! before it is acknowledged, and [`AppState::new`] rebuilds every unfinished table from the
-//! store, so a restart loses nothing acknowledged.
+//! Games live in memory while they are played; every accepted action is in the store (any
+//! [`store::GameStore`]: SQLite or PostgreSQL) before it is acknowledged, and [`AppState::new`]
+//! rebuilds every unfinished table from the store, so a restart loses nothing acknowledged.
 //!
 //! Adding another game's routes: write a module with `pub fn routes(..) -> Router` (its own state
 //! applied with `with_state`) and `.merge` it in [`app`], as `duel_api` is. Its games can be kept
-//! in the same store: `Store::create(id, "duel", record_json, meta_json)`, `Store::append`, and
-//! `Store::load_active("duel")` at start.
+//! in the same store: a [`store::Kind`] of its own, `GameStore::create` with a typed
+//! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
 
 pub mod api;
 pub mod duel_api;

@@ -15,7 +15,7 @@ use axum::extract::ws::Utf8Bytes;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use store::{Status as StoreStatus, Store};
+use store::{Kind, NewGame, NewResult, SharedStore, Status as StoreStatus};
 use tokio::sync::{broadcast, Mutex};
 use uno::rules::{DrawRule, ForcedPlay, JumpIn, SevenZero, Stacking, UnoCall, WildDrawFourRule};
 use uno::{Action, Event, Game, GameRecord, Move, Observation, Phase, Rules, RulesConfig, Seat};
@@ -64,7 +64,7 @@ pub struct AppState {
 }
 
 pub(crate) struct Shared {
-    pub(crate) store: Store,
+    pub(crate) store: SharedStore,
     pub(crate) config: Config,
     tables: RwLock<HashMap<String, Arc<Table>>>,
 }
@@ -612,22 +612,24 @@ fn make_bots(meta: &Meta, rules: &Arc<Rules>) -> Result<Vec<Option<Box<dyn Bot>>
         .collect()
 }
 
-fn result_json(game: &Game) -> String {
-    serde_json::to_string(&game.outcome()).unwrap_or_else(|_| "null".into())
+fn stored_outcome(game: &Game) -> Result<store::Outcome, ApiError> {
+    store::Outcome::new(&game.outcome()).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-fn header_json(record: &GameRecord) -> Result<String, ApiError> {
+/// The record without its actions: those are the store's log.
+fn stored_header(record: &GameRecord) -> Result<store::Record, ApiError> {
     let header = GameRecord { actions: Vec::new(), ..record.clone() };
-    serde_json::to_string(&header).map_err(|e| ApiError::Internal(e.to_string()))
+    store::Record::new(&header).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-fn meta_json(meta: &Meta) -> Result<String, ApiError> {
-    serde_json::to_string(meta).map_err(|e| ApiError::Internal(e.to_string()))
+fn stored_meta(meta: &Meta) -> Result<store::Meta, ApiError> {
+    store::Meta::new(meta).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 impl AppState {
-    /// Opens the server state on a store, rebuilding every unfinished table from it.
-    pub async fn new(store: Store, config: Config) -> Result<AppState, ApiError> {
+    /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
+    pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
+        let store = store.into();
         let state = AppState { inner: Arc::new(Shared { store, config, tables: RwLock::new(HashMap::new()) }) };
         state.restore().await?;
         state.spawn_janitor();
@@ -638,7 +640,7 @@ impl AppState {
         &self.inner.config
     }
 
-    pub fn store(&self) -> &Store {
+    pub fn store(&self) -> &SharedStore {
         &self.inner.store
     }
 
@@ -654,7 +656,7 @@ impl AppState {
 
     /// Rebuilds the active tables: replay each record, keeping the last events for readers.
     async fn restore(&self) -> Result<(), ApiError> {
-        let stored = self.inner.store.load_active("uno").await?;
+        let stored = self.inner.store.load_active(Kind::Uno).await?;
         for g in stored {
             match self.rebuild(&g) {
                 Ok(Some(table)) => {
@@ -669,11 +671,11 @@ impl AppState {
                 }
                 Ok(None) => {
                     // Over but not marked so: the status write did not make it before a crash.
-                    self.inner.store.set_status(&g.id, StoreStatus::Finished).done().await?;
+                    self.inner.store.set_status(&g.id, StoreStatus::Finished).await?;
                 }
                 Err(e) => {
                     eprintln!("tabletop: table {} cannot be rebuilt and is left out: {e}", g.id);
-                    self.inner.store.set_status(&g.id, StoreStatus::Abandoned).done().await?;
+                    self.inner.store.set_status(&g.id, StoreStatus::Abandoned).await?;
                 }
             }
         }
@@ -681,8 +683,8 @@ impl AppState {
     }
 
     fn rebuild(&self, g: &store::StoredGame) -> Result<Option<Table>, String> {
-        let mut record: GameRecord = serde_json::from_str(&g.record).map_err(|e| e.to_string())?;
-        let meta: Meta = serde_json::from_str(&g.meta).map_err(|e| e.to_string())?;
+        let mut record: GameRecord = g.record.decode().map_err(|e| e.to_string())?;
+        let meta: Meta = g.meta.decode().map_err(|e| e.to_string())?;
         if record.engine_version != uno::ENGINE_VERSION {
             eprintln!(
                 "tabletop: table {} was recorded by engine {} (this is {}); replaying anyway",
@@ -705,8 +707,8 @@ impl AppState {
             }
         };
         push(meta.version_base, deal);
-        for (i, line) in g.actions.iter().enumerate() {
-            let m: Move = serde_json::from_str(line).map_err(|e| format!("action {i}: {e}"))?;
+        for (i, entry) in g.actions.iter().enumerate() {
+            let m: Move = entry.decode().map_err(|e| format!("action {i}: {e}"))?;
             let evs = game.apply(m.seat, m.action).map_err(|e| format!("action {i} ({}): {e}", m.action))?;
             record.push(m.seat, m.action);
             push(meta.version_base + i as u64 + 1, evs);
@@ -816,7 +818,9 @@ impl AppState {
             Game::new_with_events(rules, players, seed, &mut deal).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let bots = make_bots(&meta, game.rules_arc())?;
         let id = random_hex(8);
-        self.inner.store.create(&id, "uno", header_json(&record)?, meta_json(&meta)?).done().await?;
+        let new =
+            NewGame { id: id.clone(), kind: Kind::Uno, record: stored_header(&record)?, meta: stored_meta(&meta)? };
+        self.inner.store.create(new).await?;
         let mut st = TableState {
             record,
             game,
@@ -910,7 +914,7 @@ impl AppState {
         let mut meta = st.meta.clone();
         meta.seats[i].token_hash = Some(hash_token(&token));
         meta.seats[i].name = Some(name);
-        self.inner.store.set_meta(id, meta_json(&meta)?).done().await?;
+        self.inner.store.set_meta(id, stored_meta(&meta)?).await?;
         st.meta = meta;
         table.bump_epoch(i);
         st.last_activity = Instant::now();
@@ -930,7 +934,7 @@ impl AppState {
         let mut meta = st.meta.clone();
         meta.seats[i].token_hash = None;
         meta.seats[i].name = None;
-        self.inner.store.set_meta(id, meta_json(&meta)?).done().await?;
+        self.inner.store.set_meta(id, stored_meta(&meta)?).await?;
         st.meta = meta;
         table.bump_epoch(i);
         st.last_activity = Instant::now();
@@ -952,7 +956,7 @@ impl AppState {
             return Err(ApiError::NotOwner);
         }
         if !st.game.is_over() {
-            self.inner.store.set_status(id, StoreStatus::Abandoned).done().await?;
+            self.inner.store.set_status(id, StoreStatus::Abandoned).await?;
         }
         table.closed.store(true, Ordering::Release);
         table.done.store(true, Ordering::Relaxed);
@@ -1029,8 +1033,8 @@ impl AppState {
         let events = st.game.apply(s, action).map_err(ApiError::Illegal)?;
         let seq = st.record.actions.len() as u64;
         st.record.push(s, action);
-        let line = serde_json::to_string(&Move { seat: s, action }).map_err(|e| ApiError::Internal(e.to_string()))?;
-        if let Err(e) = self.inner.store.append(&table.id, seq, line).done().await {
+        let entry = store::Entry::new(&Move { seat: s, action }).map_err(|e| ApiError::Internal(e.to_string()))?;
+        if let Err(e) = self.inner.store.append(&table.id, seq, entry).await {
             // Not stored, so not accepted: put the game back as it was.
             st.record.actions.pop();
             st.game = st.record.replay().map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -1046,8 +1050,15 @@ impl AppState {
             // still marked active marks it then.
             let store = &self.inner.store;
             drop(store.set_status(&table.id, StoreStatus::Finished));
-            if let Ok(h) = header_json(&st.record) {
-                drop(store.add_result(&table.id, "uno", h, st.record.actions.len() as u64, result_json(&st.game)));
+            if let (Ok(record), Ok(outcome)) = (stored_header(&st.record), stored_outcome(&st.game)) {
+                let actions = st.record.actions.len() as u64;
+                drop(store.add_result(NewResult {
+                    game_id: table.id.clone(),
+                    kind: Kind::Uno,
+                    record,
+                    actions,
+                    outcome,
+                }));
             }
         }
         // Scheduled first, so the update carries the new turn's timer.
@@ -1077,7 +1088,7 @@ impl AppState {
         let mut meta = st.meta.clone();
         meta.version_base = st.version() + 1;
         meta.generation += 1;
-        self.inner.store.reset(id, header_json(&record)?, meta_json(&meta)?).done().await?;
+        self.inner.store.reset(id, stored_header(&record)?, stored_meta(&meta)?).await?;
         st.record = record;
         st.game = game;
         st.meta = meta;

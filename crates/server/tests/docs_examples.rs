@@ -33,7 +33,7 @@ async fn the_api_docs_json_examples_are_valid_and_accepted() {
     let parsed: Vec<Value> =
         blocks.iter().map(|b| serde_json::from_str(b).unwrap_or_else(|e| panic!("{e}:\n{b}"))).collect();
     let create = parsed.iter().find(|v| v.get("seats").is_some()).expect("the create example");
-    let store = store::Store::open_in_memory().expect("store");
+    let store = store::SqliteStore::open_in_memory().expect("store");
     let state = server::AppState::new(store, server::Config::default()).await.expect("state");
     let app = server::app(state);
     let (s, v) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;

@@ -229,7 +229,7 @@ async fn unknown_games_and_bad_bodies_are_clear_errors() {
 
 #[tokio::test]
 async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
-    let store = store::Store::open_in_memory().expect("store");
+    let store: store::SharedStore = store::SqliteStore::open_in_memory().expect("store").into();
     let first = routes(DuelGames::with_store(store.clone()));
     let id = create(&first, json!({"difficulty": "easy", "width": 5, "height": 5})).await;
     assert_eq!(place(&first, &id, "c3", "b").await.0, StatusCode::OK);
@@ -259,7 +259,7 @@ async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
     assert_eq!(v["status"]["outcome"], "draw");
 
     let stored = store.load(&id).await.expect("load").expect("stored game");
-    assert_eq!(stored.kind, "duel");
+    assert_eq!(stored.kind, store::Kind::Duel);
     assert_eq!(stored.status, store::Status::Finished);
     // 3 setup rounds' worth of actions, the user's move, the computer's answer, the end.
     assert_eq!(stored.actions.len(), 10);

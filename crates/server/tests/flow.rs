@@ -9,7 +9,7 @@ mod common;
 use common::call;
 
 async fn setup() -> (axum::Router, String, String, String) {
-    let store = store::Store::open_in_memory().expect("store");
+    let store = store::SqliteStore::open_in_memory().expect("store");
     let config = server::Config { bot_delay: Duration::from_millis(0), ..Default::default() };
     let state = server::AppState::new(store, config).await.expect("state");
     let app = server::app(state);

@@ -14,7 +14,7 @@ use common::call;
 
 /// A server on a loopback port with the given settings: the router and the address.
 async fn serve(config: server::Config) -> (axum::Router, std::net::SocketAddr, server::AppState) {
-    let store = store::Store::open_in_memory().expect("store");
+    let store = store::SqliteStore::open_in_memory().expect("store");
     let state = server::AppState::new(store, config).await.expect("state");
     let app = server::app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");

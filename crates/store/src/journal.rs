@@ -207,95 +207,11 @@ fn copied(conn: &Connection, id: &str) -> Result<i64, StoreError> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use rusqlite::Connection;
 
-    use crate::{Status, Store, MIGRATIONS};
-
-    /// A small deterministic generator: the test replays the same run every time.
-    struct Lcg(u64);
-    impl Lcg {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 33) % n
-        }
-    }
-
-    /// Appends to many games at once, finishes, abandons and restarts (rematch) them, reopens
-    /// the store now and then, and after every step reads every game back: each holds exactly
-    /// the log the model says, in order, whether its rows are still in `log`, were copied to
-    /// `actions` when it fell behind, or were copied when it left play. `log` stays short.
-    #[tokio::test]
-    async fn every_log_reads_back_whole_through_copies_trims_rematches_and_reopens() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("j.db");
-        let mut rng = Lcg(7);
-        let mut model: HashMap<String, (Vec<String>, Status)> = HashMap::new();
-        let mut store = Store::open(&path).expect("open");
-        let mut created = 0;
-        for step in 0..1_500 {
-            let playing: Vec<String> =
-                model.iter().filter(|(_, (_, s))| *s == Status::Active).map(|(id, _)| id.clone()).collect();
-            let roll = rng.below(100);
-            if playing.len() < 6 || roll < 2 {
-                created += 1;
-                let id = format!("g{created}");
-                store.create(&id, "uno", "{}".into(), "{}".into()).done().await.expect("create");
-                model.insert(id, (Vec::new(), Status::Active));
-            } else if roll < 5 {
-                let id = &playing[rng.below(playing.len() as u64) as usize];
-                let status = if roll < 4 { Status::Finished } else { Status::Abandoned };
-                store.set_status(id, status).done().await.expect("status");
-                if let Some(game) = model.get_mut(id) {
-                    game.1 = status;
-                }
-            } else if roll < 7 {
-                // A rematch, of a game in play or one that finished.
-                let ids: Vec<&String> = model.keys().collect();
-                let id = ids[rng.below(ids.len() as u64) as usize].clone();
-                store.reset(&id, "{}".into(), "{}".into()).done().await.expect("reset");
-                model.insert(id, (Vec::new(), Status::Active));
-            } else if roll < 8 {
-                drop(store);
-                store = Store::open(&path).expect("reopen");
-            } else {
-                // A few appends queued together land in one commit, as a busy server's do.
-                let mut tickets = Vec::new();
-                for _ in 0..=rng.below(4) {
-                    let id = &playing[rng.below(playing.len() as u64) as usize];
-                    let Some(game) = model.get_mut(id) else { continue };
-                    let action = format!("{{\"step\":{step},\"n\":{}}}", game.0.len());
-                    tickets.push(store.append(id, game.0.len() as u64, action.clone()));
-                    game.0.push(action);
-                }
-                for t in tickets {
-                    t.done().await.expect("append");
-                }
-            }
-            if step % 25 == 0 || step > 1_450 {
-                for (id, (log, status)) in &model {
-                    let g = store.load(id).await.expect("load").expect("stored");
-                    assert_eq!(&g.actions, log, "step {step}: game {id}");
-                    assert_eq!(g.status, *status, "step {step}: game {id}");
-                }
-                let mut active: Vec<String> =
-                    store.load_active("uno").await.expect("active").into_iter().map(|g| g.id).collect();
-                active.sort();
-                let mut want: Vec<String> =
-                    model.iter().filter(|(_, (_, s))| *s == Status::Active).map(|(id, _)| id.clone()).collect();
-                want.sort();
-                assert_eq!(active, want, "step {step}");
-            }
-        }
-        drop(store);
-        let conn = Connection::open(&path).expect("open");
-        let in_log: i64 = conn.query_row("SELECT COUNT(*) FROM log", [], |r| r.get(0)).expect("count");
-        let appended: usize = model.values().map(|(log, _)| log.len()).sum();
-        assert!(appended > 1_000, "the run appended {appended}");
-        // The front of `log` is trimmed: what remains is about what the games in play hold.
-        assert!(in_log < 400, "{in_log} rows left in log");
-    }
+    use crate::sqlite::MIGRATIONS;
+    use crate::testing::{entries, entry, new_game};
+    use crate::{GameStore, Kind, SqliteStore, Status};
 
     /// A game whose log cannot be moved (here a row in the way, put there behind the store's
     /// back) keeps its status and its log: the failed write is undone whole, the writer's view
@@ -304,22 +220,22 @@ mod tests {
     async fn a_move_that_fails_loses_nothing() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("f.db");
-        let store = Store::open(&path).expect("open");
-        store.create("g", "uno", "{}".into(), "{}".into()).done().await.expect("create");
+        let store = SqliteStore::open(&path).expect("open");
+        store.create(new_game("g", Kind::Uno)).done().await.expect("create");
         for i in 0..3 {
-            store.append("g", i, format!("a{i}")).done().await.expect("append");
+            store.append("g", i, entry(&format!("a{i}"))).done().await.expect("append");
         }
         let other = Connection::open(&path).expect("second connection");
-        other.execute("INSERT INTO actions (game_id, seq, action) VALUES ('g', 1, 'x')", []).expect("in the way");
+        other.execute("INSERT INTO actions (game_id, seq, action) VALUES ('g', 1, '\"x\"')", []).expect("in the way");
         assert!(store.set_status("g", Status::Finished).done().await.is_err());
         other.execute("DELETE FROM actions WHERE game_id = 'g'", []).expect("clear the way");
         let g = store.load("g").await.expect("load").expect("stored");
-        assert_eq!((g.status, g.actions.as_slice()), (Status::Active, &["a0", "a1", "a2"].map(String::from)[..]));
+        assert_eq!((g.status, g.actions.as_slice()), (Status::Active, &entries(&["a0", "a1", "a2"])[..]));
         store.set_status("g", Status::Finished).done().await.expect("status");
         drop(store);
-        let store = Store::open(&path).expect("reopen");
+        let store = SqliteStore::open(&path).expect("reopen");
         let g = store.load("g").await.expect("load").expect("stored");
-        assert_eq!((g.status, g.actions.as_slice()), (Status::Finished, &["a0", "a1", "a2"].map(String::from)[..]));
+        assert_eq!((g.status, g.actions.as_slice()), (Status::Finished, &entries(&["a0", "a1", "a2"])[..]));
     }
 
     /// A database written before `log` existed (schema 1) opens, reads and appends on.
@@ -340,15 +256,15 @@ mod tests {
             for seq in 0..3 {
                 conn.execute(
                     "INSERT INTO actions (game_id, seq, action) VALUES ('old', ?1, ?2)",
-                    (seq, format!("a{seq}")),
+                    (seq, format!("\"a{seq}\"")),
                 )
                 .expect("action");
             }
         }
-        let store = Store::open(&path).expect("migrate");
-        store.append("old", 3, "a3".into()).done().await.expect("append after the old log");
-        assert!(store.append("old", 3, "again".into()).done().await.is_err());
-        let g = store.load_active("uno").await.expect("load");
-        assert_eq!(g[0].actions, ["a0", "a1", "a2", "a3"]);
+        let store = SqliteStore::open(&path).expect("migrate");
+        store.append("old", 3, entry("a3")).done().await.expect("append after the old log");
+        assert!(store.append("old", 3, entry("again")).done().await.is_err());
+        let g = store.load_active(Kind::Uno).await.expect("load");
+        assert_eq!(g[0].actions, entries(&["a0", "a1", "a2", "a3"]));
     }
 }

@@ -34,7 +34,7 @@ pub async fn call(
 /// `call`, and the address, for WebSockets.
 #[allow(dead_code)] // not every test binary opens sockets
 pub async fn serve_on_loopback() -> (axum::Router, std::net::SocketAddr) {
-    let store = store::Store::open_in_memory().expect("store");
+    let store = store::SqliteStore::open_in_memory().expect("store");
     let state = server::AppState::new(store, server::Config::default()).await.expect("state");
     let app = server::app(state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");

@@ -1,0 +1,164 @@
+//! Through the real binary on PostgreSQL (a private server the test starts): play, SIGKILL,
+//! start again on the same database: every acknowledged action is still there, each seat's view
+//! is exactly what it was, and the game goes on; with PostgreSQL down, actions are refused (503
+//! `store_unavailable`), never acknowledged, and play resumes once it is back.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{json, Value};
+
+fn start(db: &str) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(["--bot-delay-ms", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let out = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(out).read_line(&mut line).expect("first line");
+    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("address").to_string();
+    (child, addr)
+}
+
+fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("read");
+    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
+    // Bodies arrive chunked or not; the JSON object is between the first '{' and the last '}'.
+    let json = match (raw.find('{'), raw.rfind('}')) {
+        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    (status, json)
+}
+
+/// One move by whoever's turn it is; false when the game is over.
+fn play_one(addr: &str, id: &str, tokens: &[String; 2]) -> bool {
+    let (_, v) = http(addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
+    if v["status"] != "playing" {
+        return false;
+    }
+    let cur = v["view"]["current"].as_u64().expect("current") as usize;
+    let (_, mine) = http(addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[cur]), None);
+    let action = mine["legal_actions"][0].clone();
+    let body = json!({"action": action, "version": mine["version"]});
+    let (s, r) = http(addr, "POST", &format!("/api/tables/{id}/actions"), Some(&tokens[cur]), Some(&body));
+    assert_eq!(s, 200, "{r}");
+    true
+}
+
+#[test]
+fn a_killed_server_on_postgres_resumes_every_table_where_it_was() {
+    let pg = store::testing::TempPostgres::start_or_fail();
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let db = rt.block_on(pg.create_database("restart")).expect("database");
+    let (mut child, addr) = start(&db);
+    let create = json!({"preset": "official", "name": "Ann", "seed": 11,
+        "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, created) = http(&addr, "POST", "/api/tables", None, Some(&create));
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let ann = created["token"].as_str().expect("token").to_string();
+    let (_, joined) = http(&addr, "POST", &format!("/api/tables/{id}/join"), None, Some(&json!({"name": "Bob"})));
+    let bob = joined["token"].as_str().expect("token").to_string();
+    let tokens = [ann, bob];
+    let mut acked = 0;
+    while acked < 12 && play_one(&addr, &id, &tokens) {
+        acked += 1;
+    }
+    assert!(acked > 3);
+    let before: Vec<Value> =
+        tokens.iter().map(|t| http(&addr, "GET", &format!("/api/tables/{id}"), Some(t), None).1).collect();
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+
+    let (mut child, addr) = start(&db);
+    let after: Vec<Value> =
+        tokens.iter().map(|t| http(&addr, "GET", &format!("/api/tables/{id}"), Some(t), None).1).collect();
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(b["version"], a["version"]);
+        assert_eq!(b["version"].as_u64(), Some(acked));
+        assert_eq!(b["view"], a["view"], "the view changed across the restart");
+        assert_eq!(b["seats"], a["seats"]);
+    }
+    // The game goes on from there, and what it adds is kept across a second kill.
+    let mut more = 0;
+    while more < 6 && play_one(&addr, &id, &tokens) {
+        more += 1;
+    }
+    let before = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    let (mut child, addr) = start(&db);
+    let after = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(after["version"].as_u64(), Some(acked + more));
+    assert_eq!(before["view"], after["view"]);
+}
+
+#[test]
+fn with_postgres_down_actions_are_refused_and_play_resumes_after() {
+    let pg = store::testing::TempPostgres::start_or_fail();
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let db = rt.block_on(pg.create_database("outage")).expect("database");
+    let (mut child, addr) = start(&db);
+    let create = json!({"preset": "official", "name": "Ann", "seed": 5,
+        "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, created) = http(&addr, "POST", "/api/tables", None, Some(&create));
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let ann = created["token"].as_str().expect("token").to_string();
+    let (_, joined) = http(&addr, "POST", &format!("/api/tables/{id}/join"), None, Some(&json!({"name": "Bob"})));
+    let tokens = [ann, joined["token"].as_str().expect("token").to_string()];
+    assert!(play_one(&addr, &id, &tokens) && play_one(&addr, &id, &tokens));
+
+    pg.stop().expect("stop PostgreSQL");
+    let (_, v) = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
+    let cur = v["view"]["current"].as_u64().expect("current") as usize;
+    let (_, mine) = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[cur]), None);
+    let body = json!({"action": mine["legal_actions"][0], "version": mine["version"]});
+    let path = format!("/api/tables/{id}/actions");
+    let (s, r) = http(&addr, "POST", &path, Some(&tokens[cur]), Some(&body));
+    assert_eq!((s, r["code"].as_str()), (503, Some("store_unavailable")), "{r}");
+    // Not acknowledged, so not applied.
+    let (_, still) = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[cur]), None);
+    assert_eq!(still["version"], mine["version"]);
+
+    pg.resume().expect("start PostgreSQL again");
+    // The pool may still hold a connection that died with the server: it is replaced.
+    let mut accepted = false;
+    for _ in 0..20 {
+        let (s, _) = http(&addr, "POST", &path, Some(&tokens[cur]), Some(&body));
+        if s == 200 {
+            accepted = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(accepted, "play did not resume after PostgreSQL came back");
+    assert!(play_one(&addr, &id, &tokens));
+    let before = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    let (mut child, addr) = start(&db);
+    let after = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(after["version"].as_u64(), Some(4));
+    assert_eq!(before["view"], after["view"]);
+}

@@ -1,0 +1,487 @@
+//! The SQLite backend, the default: one file in WAL mode, migrations embedded and run at open.
+//! All writes go through one writer thread that drains whatever is queued and commits it as one
+//! transaction (group commit): many tables' actions share one `fsync`. Appended actions reach the
+//! database in insertion order first ([`crate::journal`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use tokio::sync::oneshot;
+
+use crate::journal::Journal;
+use crate::{
+    now, Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Outcome, Record, Reply, Status, StoreError,
+    StoredGame, Ticket,
+};
+
+/// Migrations, in order; `PRAGMA user_version` counts those applied.
+pub(crate) const MIGRATIONS: &[&str] = &[
+    // 1: games, their action logs and their results.
+    "CREATE TABLE games (
+        id          TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL,
+        record      TEXT NOT NULL,
+        meta        TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('active', 'finished', 'abandoned')),
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+    );
+    CREATE INDEX games_status ON games (status);
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        action  TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE results (
+        id          INTEGER PRIMARY KEY,
+        game_id     TEXT NOT NULL,
+        kind        TEXT NOT NULL,
+        record      TEXT NOT NULL,
+        actions     INTEGER NOT NULL,
+        result      TEXT NOT NULL,
+        finished_at INTEGER NOT NULL
+    );
+    CREATE INDEX results_kind ON results (kind, finished_at);",
+    // 2: appends go to `log`, in insertion order, and reach `actions` a game at a time (see
+    // `journal`); `log_from` marks where a game's current log starts in `log` (a rematch).
+    "CREATE TABLE log (
+        id      INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        seq     INTEGER NOT NULL,
+        action  TEXT NOT NULL
+    );
+    ALTER TABLE games ADD COLUMN log_from INTEGER NOT NULL DEFAULT 0;",
+];
+
+enum Write {
+    Create {
+        id: String,
+        kind: Kind,
+        record: Record,
+        meta: Meta,
+    },
+    Append {
+        id: String,
+        seq: i64,
+        entry: Entry,
+    },
+    Meta {
+        id: String,
+        meta: Meta,
+    },
+    Status {
+        id: String,
+        status: Status,
+    },
+    /// A rematch: a new record, the log emptied.
+    Reset {
+        id: String,
+        record: Record,
+        meta: Meta,
+    },
+    Result(NewResult),
+}
+
+enum Cmd {
+    Write(Write, oneshot::Sender<Result<(), StoreError>>),
+    LoadActive(Kind, oneshot::Sender<Result<Vec<StoredGame>, StoreError>>),
+    Load(String, oneshot::Sender<Result<Option<StoredGame>, StoreError>>),
+    Results(Kind, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
+}
+
+/// A handle to a SQLite store; cheap to clone. The writer thread stops when the last handle goes.
+#[derive(Clone)]
+pub struct SqliteStore {
+    tx: mpsc::Sender<Cmd>,
+    path: Option<PathBuf>,
+}
+
+/// At most this many queued commands go into one transaction, so one commit stays short.
+const MAX_BATCH: usize = 4096;
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file and runs the migrations.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        let path = path.as_ref().to_path_buf();
+        let conn = Connection::open(&path)?;
+        SqliteStore::start(conn, Some(path))
+    }
+
+    /// A store that lives in memory only (tests).
+    pub fn open_in_memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::start(Connection::open_in_memory()?, None)
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn start(mut conn: Connection, path: Option<PathBuf>) -> Result<SqliteStore, StoreError> {
+        // WAL: readers never block the writer; synchronous=FULL: a commit is on disk when it returns.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrate(&mut conn)?;
+        let journal = Journal::load(&conn)?;
+        let (tx, rx) = mpsc::channel();
+        thread::Builder::new()
+            .name("store-writer".into())
+            .spawn(move || writer(conn, journal, rx))
+            .map_err(|_| StoreError::Closed)?;
+        Ok(SqliteStore { tx, path })
+    }
+
+    fn write(&self, w: Write) -> Ticket {
+        let (tx, ticket) = Reply::channel();
+        // A send error drops `tx`, and the ticket then reports `Closed`.
+        let _ = self.tx.send(Cmd::Write(w, tx));
+        ticket
+    }
+
+    fn read<T>(&self, cmd: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Reply<T> {
+        let (tx, reply) = Reply::channel();
+        let _ = self.tx.send(cmd(tx));
+        reply
+    }
+}
+
+impl GameStore for SqliteStore {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn location(&self) -> String {
+        self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| ":memory:".into())
+    }
+
+    fn create(&self, game: NewGame) -> Ticket {
+        self.write(Write::Create { id: game.id, kind: game.kind, record: game.record, meta: game.meta })
+    }
+
+    fn append(&self, id: &str, seq: u64, entry: Entry) -> Ticket {
+        self.write(Write::Append { id: id.into(), seq: seq as i64, entry })
+    }
+
+    fn set_meta(&self, id: &str, meta: Meta) -> Ticket {
+        self.write(Write::Meta { id: id.into(), meta })
+    }
+
+    fn set_status(&self, id: &str, status: Status) -> Ticket {
+        self.write(Write::Status { id: id.into(), status })
+    }
+
+    fn reset(&self, id: &str, record: Record, meta: Meta) -> Ticket {
+        self.write(Write::Reset { id: id.into(), record, meta })
+    }
+
+    fn add_result(&self, r: NewResult) -> Ticket {
+        self.write(Write::Result(r))
+    }
+
+    fn load_active(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
+        self.read(|tx| Cmd::LoadActive(kind, tx))
+    }
+
+    fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
+        self.read(|tx| Cmd::Load(id.into(), tx))
+    }
+
+    fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
+        self.read(|tx| Cmd::Results(kind, tx))
+    }
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let known = MIGRATIONS.len() as i64;
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if found > known {
+        return Err(StoreError::NewerSchema { found, known });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+fn writer(mut conn: Connection, mut journal: Journal, rx: mpsc::Receiver<Cmd>) {
+    let mut batch: Vec<(Write, oneshot::Sender<Result<(), StoreError>>)> = Vec::new();
+    while let Ok(first) = rx.recv() {
+        let mut next = Some(first);
+        // Gather every write queued right now; reads are answered in order between batches.
+        loop {
+            match next.take() {
+                Some(Cmd::Write(w, reply)) => batch.push((w, reply)),
+                Some(read) => {
+                    commit(&mut conn, &mut journal, &mut batch);
+                    answer(&conn, &mut journal, read);
+                }
+                None => {}
+            }
+            if batch.len() >= MAX_BATCH {
+                break;
+            }
+            match rx.try_recv() {
+                Ok(cmd) => next = Some(cmd),
+                Err(_) => break,
+            }
+        }
+        commit(&mut conn, &mut journal, &mut batch);
+    }
+}
+
+/// Commits a batch in one transaction. A write that fails on its own (a bad sequence number) is
+/// refused alone; if the commit itself fails, every write of the batch is refused (and the
+/// journal, which the batch changed as it went, is read back from the database).
+fn commit(
+    conn: &mut Connection,
+    journal: &mut Journal,
+    batch: &mut Vec<(Write, oneshot::Sender<Result<(), StoreError>>)>,
+) {
+    if batch.is_empty() {
+        return;
+    }
+    if let Err(e) = journal.ensure(conn) {
+        refuse_all(batch, &e.to_string());
+        return;
+    }
+    let outcome: Result<Vec<Result<(), StoreError>>, rusqlite::Error> = (|| {
+        let tx = conn.transaction()?;
+        let mut each = Vec::with_capacity(batch.len());
+        for (w, _) in batch.iter() {
+            // A reset and a change of status (which moves the game's log) write more than one
+            // statement; any other write is one, which SQLite already undoes on its own when it
+            // fails. Three statements fewer per action.
+            let guarded = matches!(w, Write::Reset { .. } | Write::Status { .. });
+            if guarded {
+                tx.prepare_cached("SAVEPOINT one")?.execute([])?;
+            }
+            let r = apply(&tx, journal, w);
+            if r.is_err() && tx.is_autocommit() {
+                // The failure ended the whole transaction (I/O error, full disk): refuse the batch
+                // rather than run the rest outside it.
+                return Err(match r {
+                    Err(StoreError::Sqlite(e)) => e,
+                    _ => rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT),
+                        Some("the transaction was rolled back".into()),
+                    ),
+                });
+            }
+            if guarded {
+                if r.is_err() {
+                    tx.prepare_cached("ROLLBACK TO one")?.execute([])?;
+                }
+                tx.prepare_cached("RELEASE one")?.execute([])?;
+            }
+            each.push(r);
+        }
+        journal.maintain(&tx)?;
+        tx.commit()?;
+        Ok(each)
+    })();
+    match outcome {
+        Ok(each) => {
+            for ((_, reply), r) in batch.drain(..).zip(each) {
+                let _ = reply.send(r);
+            }
+        }
+        Err(e) => {
+            match Journal::load(conn) {
+                Ok(j) => *journal = j,
+                // The database cannot be read back: refuse everything from now on rather than
+                // append to a log whose state is unknown.
+                Err(_) => *journal = Journal::broken(),
+            }
+            refuse_all(batch, &e.to_string());
+        }
+    }
+}
+
+/// Tells every write of the batch that it was not committed, and why.
+fn refuse_all(batch: &mut Vec<(Write, oneshot::Sender<Result<(), StoreError>>)>, why: &str) {
+    for (_, reply) in batch.drain(..) {
+        let _ = reply.send(Err(StoreError::Commit(why.to_string())));
+    }
+}
+
+fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Result<(), StoreError> {
+    let t = now();
+    let touched = |n: usize, id: &str| if n == 0 { Err(StoreError::NoSuchGame(id.to_string())) } else { Ok(()) };
+    match w {
+        Write::Create { id, kind, record, meta } => {
+            let taken = tx
+                .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
+                .query_row(params![id], |_| Ok(()))
+                .optional()?
+                .is_some();
+            if taken {
+                return Err(StoreError::Duplicate(id.clone()));
+            }
+            tx.prepare_cached(
+                "INSERT INTO games (id, kind, record, meta, status, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, 'active', ?5, ?5)",
+            )?
+            .execute(params![id, kind.as_str(), record.as_json(), meta.as_json(), t])?;
+            Ok(())
+        }
+        // The games row is not touched: rewriting it (record and meta blobs included) for
+        // every action was most of an append's cost. Its `updated_at` is the row's last change.
+        Write::Append { id, seq, entry } => journal.append(tx, id, *seq, entry.as_json()),
+        Write::Meta { id, meta } => {
+            let n = tx
+                .prepare_cached("UPDATE games SET meta = ?2, updated_at = ?3 WHERE id = ?1")?
+                .execute(params![id, meta.as_json(), t])?;
+            touched(n, id)
+        }
+        Write::Status { id, status } => {
+            let n = tx
+                .prepare_cached("UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1")?
+                .execute(params![id, status.as_str(), t])?;
+            touched(n, id)?;
+            if *status != Status::Active {
+                journal.close(tx, id)?;
+            }
+            Ok(())
+        }
+        Write::Reset { id, record, meta } => {
+            tx.prepare_cached("DELETE FROM actions WHERE game_id = ?1")?.execute(params![id])?;
+            let n = tx
+                .prepare_cached(
+                    "UPDATE games SET record = ?2, meta = ?3, status = 'active', updated_at = ?4, log_from = ?5
+                     WHERE id = ?1",
+                )?
+                .execute(params![id, record.as_json(), meta.as_json(), t, journal.fresh_from()])?;
+            touched(n, id)?;
+            journal.restart(id);
+            Ok(())
+        }
+        Write::Result(NewResult { game_id, kind, record, actions, outcome }) => {
+            tx.prepare_cached(
+                "INSERT INTO results (game_id, kind, record, actions, result, finished_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                game_id,
+                kind.as_str(),
+                record.as_json(),
+                *actions as i64,
+                outcome.as_json(),
+                t
+            ])?;
+            Ok(())
+        }
+    }
+}
+
+fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
+    if let Err(e) = journal.ensure(conn) {
+        let msg = || StoreError::Commit(e.to_string());
+        match cmd {
+            Cmd::LoadActive(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Load(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Results(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Write(..) => {}
+        }
+        return;
+    }
+    let journal = &*journal;
+    match cmd {
+        Cmd::LoadActive(kind, reply) => {
+            let _ = reply.send(load_where(conn, journal, "kind = ?1 AND status = 'active'", kind.as_str()));
+        }
+        Cmd::Load(id, reply) => {
+            let _ = reply.send(load_where(conn, journal, "id = ?1", &id).map(|mut v| v.pop()));
+        }
+        Cmd::Results(kind, reply) => {
+            let _ = reply.send(results(conn, kind));
+        }
+        Cmd::Write(..) => {}
+    }
+}
+
+fn load_where(conn: &Connection, journal: &Journal, cond: &str, arg: &str) -> Result<Vec<StoredGame>, StoreError> {
+    let sql = format!(
+        "SELECT id, kind, record, meta, status, created_at, updated_at FROM games WHERE {cond} ORDER BY created_at"
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt
+        .query_map(params![arg], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, i64>(5)?,
+                r.get::<_, i64>(6)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut games = Vec::with_capacity(rows.len());
+    for (id, kind, record, meta, status, created_at, updated_at) in rows {
+        games.push(StoredGame {
+            id,
+            kind: Kind::parse(&kind)?,
+            record: Record::stored(record),
+            meta: Meta::stored(meta),
+            status: Status::parse(&status),
+            actions: Vec::new(),
+            created_at,
+            updated_at,
+        });
+    }
+    let mut log = conn.prepare_cached("SELECT action FROM actions WHERE game_id = ?1 ORDER BY seq")?;
+    for g in &mut games {
+        g.actions = log.query_map(params![g.id], |r| r.get(0).map(Entry::stored))?.collect::<Result<Vec<_>, _>>()?;
+        g.actions.extend(journal.pending(&g.id).iter().cloned().map(Entry::stored));
+    }
+    Ok(games)
+}
+
+fn results(conn: &Connection, kind: Kind) -> Result<Vec<GameResult>, StoreError> {
+    let mut stmt = conn.prepare(
+        "SELECT game_id, kind, record, actions, result, finished_at FROM results WHERE kind = ?1 ORDER BY id",
+    )?;
+    let rows = stmt
+        .query_map(params![kind.as_str()], |r| {
+            Ok(GameResult {
+                game_id: r.get(0)?,
+                kind,
+                record: Record::stored(r.get(2)?),
+                actions: r.get(3)?,
+                outcome: Outcome::stored(r.get(4)?),
+                finished_at: r.get(5)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Whether a game id exists (used by tests and tools; not on the hot path).
+pub fn exists(path: &Path, id: &str) -> Result<bool, StoreError> {
+    let conn = Connection::open(path)?;
+    Ok(conn.query_row("SELECT 1 FROM games WHERE id = ?1", params![id], |_| Ok(())).optional()?.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.db");
+        {
+            let c = Connection::open(&path).expect("open");
+            c.pragma_update(None, "user_version", 99).expect("pragma");
+        }
+        assert!(matches!(SqliteStore::open(&path), Err(StoreError::NewerSchema { found: 99, .. })));
+    }
+}

@@ -1,0 +1,504 @@
+//! For tests of this crate and of its users: the store suite every backend must pass, and a
+//! private PostgreSQL server started in a temporary folder.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::{Entry, GameStore, Kind, Meta, NewGame, NewResult, Outcome, Record, SharedStore, Status, StoreError};
+
+/// An entry holding `text` as a JSON string.
+pub fn entry(text: &str) -> Entry {
+    Entry::new(text).expect("a string serialises")
+}
+
+pub fn entries(texts: &[&str]) -> Vec<Entry> {
+    texts.iter().map(|t| entry(t)).collect()
+}
+
+/// A new game with an empty record and meta.
+pub fn new_game(id: &str, kind: Kind) -> NewGame {
+    NewGame {
+        id: id.into(),
+        kind,
+        record: Record::new(&serde_json::json!({})).expect("record"),
+        meta: Meta::new(&serde_json::json!({})).expect("meta"),
+    }
+}
+
+/// Every test of the suite, in turn. `open(name)` gives a store on the database `name`: empty
+/// the first time a name is used, the same data when it is opened again.
+pub async fn run_all<F, Fut>(open: F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    a_game_survives_reopening_with_its_log_in_order(&open).await;
+    an_out_of_order_append_is_refused_alone(&open).await;
+    finished_and_abandoned_games_are_not_rebuilt_and_results_are_kept(&open).await;
+    a_taken_id_is_refused_and_documents_read_back_typed(&open).await;
+    a_read_sees_the_writes_queued_before_it(&open).await;
+    every_log_reads_back_whole_through_rematches_and_reopens(&open).await;
+}
+
+pub async fn a_game_survives_reopening_with_its_log_in_order<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    {
+        let s = open("reopen".into()).await;
+        s.create(new_game("g1", Kind::Uno)).await.expect("create");
+        s.create(new_game("g2", Kind::Duel)).await.expect("create");
+        let tickets: Vec<_> = (0..50).map(|i| s.append("g1", i, entry(&format!("n{i}")))).collect();
+        for t in tickets {
+            t.await.expect("append");
+        }
+        s.set_meta("g1", Meta::new(&serde_json::json!({"m": 1})).expect("meta")).await.expect("meta");
+    }
+    let s = open("reopen".into()).await;
+    let uno = s.load_active(Kind::Uno).await.expect("load");
+    assert_eq!(uno.len(), 1, "{}", s.backend());
+    assert_eq!(uno[0].meta.as_json(), "{\"m\":1}");
+    assert_eq!(uno[0].actions.len(), 50);
+    assert_eq!(uno[0].actions[7], entry("n7"));
+    let duel = s.load_active(Kind::Duel).await.expect("load");
+    assert_eq!(duel.len(), 1);
+    assert_eq!(duel[0].kind, Kind::Duel);
+    // The log goes on where it stopped, across the reopening.
+    s.append("g1", 50, entry("n50")).await.expect("append after reopening");
+    assert!(matches!(s.append("g1", 50, entry("again")).await, Err(StoreError::OutOfOrder { expected: 51, .. })));
+}
+
+pub async fn an_out_of_order_append_is_refused_alone<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("order".into()).await;
+    s.create(new_game("g", Kind::Uno)).await.expect("create");
+    let a = s.append("g", 0, entry("a"));
+    let bad = s.append("g", 5, entry("x"));
+    let b = s.append("g", 1, entry("b"));
+    a.await.expect("first");
+    assert!(matches!(bad.await, Err(StoreError::OutOfOrder { expected: 1, got: 5, .. })));
+    b.await.expect("second");
+    assert!(matches!(s.append("nope", 0, entry("a")).await, Err(StoreError::NoSuchGame(_))));
+    assert!(matches!(s.set_meta("nope", Meta::new(&1).expect("meta")).await, Err(StoreError::NoSuchGame(_))));
+    let g = s.load("g").await.expect("load").expect("exists");
+    assert_eq!(g.actions, entries(&["a", "b"]));
+    assert!(s.load("nope").await.expect("load").is_none());
+}
+
+pub async fn finished_and_abandoned_games_are_not_rebuilt_and_results_are_kept<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("status".into()).await;
+    for id in ["a", "b", "c"] {
+        s.create(new_game(id, Kind::Uno)).await.expect("create");
+    }
+    s.set_status("a", Status::Finished).await.expect("status");
+    s.set_status("b", Status::Abandoned).await.expect("status");
+    let result = NewResult {
+        game_id: "a".into(),
+        kind: Kind::Uno,
+        record: Record::new(&serde_json::json!({"seed": 1})).expect("record"),
+        actions: 12,
+        outcome: Outcome::new(&serde_json::json!({"winner": 0})).expect("outcome"),
+    };
+    s.add_result(result).await.expect("result");
+    let active = s.load_active(Kind::Uno).await.expect("load");
+    assert_eq!(active.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), vec!["c"]);
+    let r = s.results(Kind::Uno).await.expect("results");
+    assert_eq!(r.len(), 1);
+    assert_eq!((r[0].game_id.as_str(), r[0].actions, r[0].kind), ("a", 12, Kind::Uno));
+    assert_eq!(r[0].outcome.decode::<serde_json::Value>().expect("outcome")["winner"], 0);
+    assert!(s.results(Kind::Duel).await.expect("results").is_empty());
+    assert_eq!(s.load("b").await.expect("load").expect("b").status, Status::Abandoned);
+    s.append("c", 0, entry("x")).await.expect("append");
+    s.reset("c", Record::new(&serde_json::json!({"seed": 2})).expect("record"), Meta::new(&2).expect("meta"))
+        .await
+        .expect("reset");
+    let c = s.load("c").await.expect("load").expect("c");
+    assert!(c.actions.is_empty());
+    assert_eq!(c.record.as_json(), "{\"seed\":2}");
+    // After a rematch the log starts at 0 again; a finished game comes back into play.
+    s.append("c", 0, entry("y")).await.expect("append after reset");
+    s.reset("a", Record::new(&3).expect("record"), Meta::new(&3).expect("meta")).await.expect("reset");
+    let mut active: Vec<String> = s.load_active(Kind::Uno).await.expect("load").into_iter().map(|g| g.id).collect();
+    active.sort();
+    assert_eq!(active, ["a", "c"]);
+}
+
+pub async fn a_taken_id_is_refused_and_documents_read_back_typed<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Header {
+        seed: u64,
+        names: Vec<String>,
+    }
+    let s = open("typed".into()).await;
+    let header = Header { seed: u64::MAX, names: vec!["Ann \"the\" 🂡".into(), String::new()] };
+    let game = NewGame {
+        id: "t".into(),
+        kind: Kind::Duel,
+        record: Record::new(&header).expect("record"),
+        meta: Meta::new(&serde_json::json!({"seats": []})).expect("meta"),
+    };
+    s.create(game.clone()).await.expect("create");
+    assert!(matches!(s.create(game).await, Err(StoreError::Duplicate(id)) if id == "t"));
+    let g = s.load("t").await.expect("load").expect("stored");
+    assert_eq!(g.record.decode::<Header>().expect("decode"), header);
+    assert_eq!(g.kind, Kind::Duel);
+    assert_eq!(g.status, Status::Active);
+    assert!(g.created_at > 0 && g.updated_at >= g.created_at);
+    assert!(matches!(g.meta.decode::<Header>(), Err(StoreError::Decode { what: "meta", .. })));
+}
+
+pub async fn a_read_sees_the_writes_queued_before_it<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("queued".into()).await;
+    // Nothing awaited before the read: it still comes after them.
+    let create = s.create(new_game("q", Kind::Uno));
+    let tickets: Vec<_> = (0..20).map(|i| s.append("q", i, entry(&i.to_string()))).collect();
+    let status = s.set_status("q", Status::Finished);
+    let g = s.load("q").await.expect("load").expect("stored");
+    assert_eq!(g.actions.len(), 20);
+    assert_eq!(g.status, Status::Finished);
+    create.await.expect("create");
+    for t in tickets {
+        t.await.expect("append");
+    }
+    status.await.expect("status");
+}
+
+/// A small deterministic generator: the test replays the same run every time.
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Appends to many games at once, finishes, abandons and restarts (rematch) them, reopens the
+/// store now and then, and reads every game back as it goes: each holds exactly the log the
+/// model says, in order.
+pub async fn every_log_reads_back_whole_through_rematches_and_reopens<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let mut rng = Lcg(7);
+    let mut model: HashMap<String, (Vec<Entry>, Status)> = HashMap::new();
+    let mut store = open("model".into()).await;
+    let mut created = 0;
+    let mut appended = 0;
+    for step in 0..1_500 {
+        let playing: Vec<String> =
+            model.iter().filter(|(_, (_, s))| *s == Status::Active).map(|(id, _)| id.clone()).collect();
+        let roll = rng.below(100);
+        if playing.len() < 6 || roll < 2 {
+            created += 1;
+            let id = format!("g{created}");
+            store.create(new_game(&id, Kind::Uno)).await.expect("create");
+            model.insert(id, (Vec::new(), Status::Active));
+        } else if roll < 5 {
+            let id = &playing[rng.below(playing.len() as u64) as usize];
+            let status = if roll < 4 { Status::Finished } else { Status::Abandoned };
+            store.set_status(id, status).await.expect("status");
+            if let Some(game) = model.get_mut(id) {
+                game.1 = status;
+            }
+        } else if roll < 7 {
+            // A rematch, of a game in play or one that finished.
+            let mut ids: Vec<&String> = model.keys().collect();
+            ids.sort();
+            let id = ids[rng.below(ids.len() as u64) as usize].clone();
+            store
+                .reset(&id, Record::new(&step).expect("record"), Meta::new(&step).expect("meta"))
+                .await
+                .expect("reset");
+            model.insert(id, (Vec::new(), Status::Active));
+        } else if roll < 8 {
+            drop(store);
+            store = open("model".into()).await;
+        } else {
+            // A few appends queued together land in one commit, as a busy server's do.
+            let mut tickets = Vec::new();
+            for _ in 0..=rng.below(4) {
+                let id = &playing[rng.below(playing.len() as u64) as usize];
+                let Some(game) = model.get_mut(id) else { continue };
+                let action = entry(&format!("{step}/{}", game.0.len()));
+                tickets.push(store.append(id, game.0.len() as u64, action.clone()));
+                game.0.push(action);
+                appended += 1;
+            }
+            for t in tickets {
+                t.await.expect("append");
+            }
+        }
+        if step % 100 == 0 || step > 1_480 {
+            for (id, (log, status)) in &model {
+                let g = store.load(id).await.expect("load").expect("stored");
+                assert_eq!(&g.actions, log, "step {step}: game {id}");
+                assert_eq!(g.status, *status, "step {step}: game {id}");
+            }
+            let mut active: Vec<String> =
+                store.load_active(Kind::Uno).await.expect("active").into_iter().map(|g| g.id).collect();
+            active.sort();
+            let mut want: Vec<String> =
+                model.iter().filter(|(_, (_, s))| *s == Status::Active).map(|(id, _)| id.clone()).collect();
+            want.sort();
+            assert_eq!(active, want, "step {step}");
+        }
+    }
+    assert!(appended > 1_000, "the run appended {appended}");
+}
+
+/// Two stores on one database, as two servers would be: an action number one of them wrote is
+/// refused to the other, typed, and the log keeps the first writer's action.
+pub async fn a_second_writer_of_an_action_is_refused(a: &dyn GameStore, b: &dyn GameStore) {
+    a.create(new_game("shared", Kind::Uno)).await.expect("create");
+    a.append("shared", 0, entry("from a")).await.expect("a appends 0");
+    // b learns where the log is, then a writes the next action first.
+    assert!(matches!(b.append("shared", 5, entry("from b")).await, Err(StoreError::OutOfOrder { expected: 1, .. })));
+    a.append("shared", 1, entry("a again")).await.expect("a appends 1");
+    assert!(matches!(b.append("shared", 1, entry("from b")).await, Err(StoreError::Conflict { seq: 1, .. })));
+    // What b appends after that was made on top of its refused action: refused too, even
+    // where the number is free.
+    a.append("shared", 2, entry("a 2")).await.expect("a appends 2");
+    assert!(matches!(b.append("shared", 3, entry("b 3")).await, Err(StoreError::Conflict { seq: 3, .. })));
+    assert!(matches!(b.append("shared", 2, entry("b 2")).await, Err(StoreError::Conflict { seq: 2, .. })));
+    // Until b starts the game over.
+    b.reset("shared", Record::new(&"again").expect("record"), Meta::new(&"again").expect("meta")).await.expect("reset");
+    b.append("shared", 0, entry("b 0")).await.expect("b appends after its reset");
+    assert!(matches!(a.append("shared", 3, entry("a 3")).await, Err(StoreError::Conflict { seq: 3, .. })));
+    let g = b.load("shared").await.expect("load").expect("stored");
+    assert_eq!(g.actions, entries(&["b 0"]));
+}
+
+/// While the database is down, every write is refused (so never acknowledged) and reads fail;
+/// once it is back, the same writes go through and nothing refused is in the log. `down` and
+/// `up` stop and start the database behind `s`.
+pub async fn an_outage_refuses_writes_and_play_resumes_after_it(
+    s: &dyn GameStore,
+    down: impl FnOnce(),
+    up: impl FnOnce(),
+) {
+    s.create(new_game("outage", Kind::Uno)).await.expect("create");
+    for i in 0..3 {
+        s.append("outage", i, entry(&format!("before {i}"))).await.expect("append before");
+    }
+    down();
+    let refused = s.append("outage", 3, entry("during"));
+    let meta = s.set_meta("outage", Meta::new(&"during").expect("meta"));
+    assert!(refused.await.is_err(), "an append was acknowledged with the database down");
+    assert!(meta.await.is_err());
+    assert!(s.load("outage").await.is_err());
+    up();
+    // The first batch after an outage may still meet a connection that died with it.
+    let mut ok = false;
+    for _ in 0..20 {
+        match s.append("outage", 3, entry("after")).await {
+            Ok(()) => {
+                ok = true;
+                break;
+            }
+            Err(StoreError::OutOfOrder { .. }) => panic!("a refused append was written"),
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+        }
+    }
+    assert!(ok, "writes did not resume after the database came back");
+    s.append("outage", 4, entry("after 2")).await.expect("append after");
+    let g = s.load("outage").await.expect("load").expect("stored");
+    assert_eq!(g.actions, entries(&["before 0", "before 1", "before 2", "after", "after 2"]));
+    assert_eq!(g.meta.as_json(), "{}");
+}
+
+/// Why PostgreSQL tests cannot run here, as a test failure should say it.
+const NO_POSTGRES: &str = "the PostgreSQL server programs (initdb, pg_ctl, postgres) were not found: \
+     install them (`bash scripts/ensure-postgres`, or `apt-get install -y postgresql`), \
+     or point TABLETOP_PG_BIN at the folder that holds them";
+
+/// A PostgreSQL server of its own, in a temporary folder, listening on a free loopback port,
+/// trusting local connections (user `tabletop`). Stopped and deleted when dropped.
+pub struct TempPostgres {
+    dir: PathBuf,
+    bin: PathBuf,
+    /// Who runs the server: PostgreSQL refuses to run as root.
+    run_as: Option<String>,
+    port: u16,
+}
+
+impl TempPostgres {
+    /// Starts one; the error says what is missing or what failed (with the server's log).
+    pub fn start() -> Result<TempPostgres, String> {
+        let bin = find_bin().ok_or_else(|| NO_POSTGRES.to_string())?;
+        let run_as = if is_root() { Some(unprivileged_user()?) } else { None };
+        static N: AtomicU64 = AtomicU64::new(0);
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "tabletop-pg-{}-{}-{nanos}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut pg = TempPostgres { dir, bin, run_as, port: 0 };
+        if let Some(user) = &pg.run_as {
+            run(Command::new("chown").arg(format!("{user}:")).arg(&pg.dir), "chown")?;
+        }
+        let data = pg.dir.join("data");
+        pg.run_pg("initdb", &["-D", &path_str(&data), "-U", "tabletop", "-A", "trust", "-E", "UTF8", "--no-sync"])?;
+        // A port taken between choosing it and the server binding it: choose again.
+        let mut last = String::new();
+        for _ in 0..3 {
+            pg.port = free_port()?;
+            match pg.resume() {
+                Ok(()) => return Ok(pg),
+                Err(e) => last = e,
+            }
+        }
+        Err(format!("PostgreSQL did not start: {last}"))
+    }
+
+    /// Stops the server (as a crash would: no shutdown checkpoint), keeping its data.
+    pub fn stop(&self) -> Result<(), String> {
+        self.run_pg("pg_ctl", &["-D", &path_str(&self.dir.join("data")), "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again on its port, after [`TempPostgres::stop`].
+    pub fn resume(&self) -> Result<(), String> {
+        // Durability against a crash of the machine is not what these tests are about: no fsync.
+        let opts = format!(
+            "-p {} -c listen_addresses=127.0.0.1 -k {} -c fsync=off -c full_page_writes=off",
+            self.port,
+            path_str(&self.dir)
+        );
+        let log = path_str(&self.dir.join("server.log"));
+        let data = path_str(&self.dir.join("data"));
+        self.run_pg("pg_ctl", &["-D", &data, "-l", &log, "-o", &opts, "-w", "-t", "60", "start"])
+            .map_err(|e| format!("{e}\n{}", std::fs::read_to_string(&log).unwrap_or_default()))
+    }
+
+    /// Like [`TempPostgres::start`], failing the test with the reason.
+    pub fn start_or_fail() -> TempPostgres {
+        match TempPostgres::start() {
+            Ok(pg) => pg,
+            Err(e) => panic!("cannot start a private PostgreSQL: {e}"),
+        }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The URL of database `name` (which [`TempPostgres::create_database`] makes).
+    pub fn url(&self, name: &str) -> String {
+        format!("postgres://tabletop@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// Makes an empty database and returns its URL.
+    pub async fn create_database(&self, name: &str) -> Result<String, StoreError> {
+        let (client, conn) = tokio_postgres::connect(&self.url("postgres"), tokio_postgres::NoTls).await?;
+        let task = tokio::spawn(conn);
+        // A name made of letters, digits and underscores only, so quoting it is enough.
+        let safe: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        client.batch_execute(&format!("CREATE DATABASE \"{safe}\"")).await?;
+        drop(client);
+        let _ = task.await;
+        Ok(self.url(&safe))
+    }
+
+    fn run_pg(&self, program: &str, args: &[&str]) -> Result<(), String> {
+        let exe = self.bin.join(program);
+        let mut cmd = match &self.run_as {
+            Some(user) => {
+                let mut c = Command::new("runuser");
+                c.args(["-u", user, "--"]).arg(&exe);
+                c
+            }
+            None => Command::new(&exe),
+        };
+        cmd.args(args).current_dir(&self.dir);
+        run(&mut cmd, program)
+    }
+}
+
+impl Drop for TempPostgres {
+    fn drop(&mut self) {
+        let _ = self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn path_str(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} failed ({}): {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// `TABLETOP_PG_BIN`, else the newest `/usr/lib/postgresql/N/bin` (Debian's place, off the PATH),
+/// else the PATH.
+fn find_bin() -> Option<PathBuf> {
+    let has = |d: &Path| ["initdb", "pg_ctl", "postgres"].iter().all(|p| d.join(p).is_file());
+    if let Some(d) = std::env::var_os("TABLETOP_PG_BIN") {
+        let d = PathBuf::from(d);
+        return has(&d).then_some(d);
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin"))))
+        .filter(|(_, d)| has(d))
+        .collect();
+    versions.sort();
+    if let Some((_, d)) = versions.pop() {
+        return Some(d);
+    }
+    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).find(|d| has(d)))
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| o.stdout.trim_ascii() == b"0").unwrap_or(false)
+}
+
+/// The `postgres` account the package creates, else `nobody`.
+fn unprivileged_user() -> Result<String, String> {
+    for user in ["postgres", "nobody"] {
+        if Command::new("id").arg("-u").arg(user).output().map(|o| o.status.success()).unwrap_or(false) {
+            return Ok(user.to_string());
+        }
+    }
+    Err("running as root, and there is no `postgres` or `nobody` account to run PostgreSQL as".into())
+}
+
+fn free_port() -> Result<u16, String> {
+    let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
+    l.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+}
