@@ -14,6 +14,7 @@ pub mod api;
 pub mod duel_api;
 mod error;
 pub mod limits;
+mod serve;
 mod tables;
 mod update;
 mod web;
@@ -23,6 +24,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::Router;
 
 pub use error::{ApiError, ErrorBody};
+pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
 pub use tables::{
     invite_path, AppState, Config, CreateTable, Created, HouseRules, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView,
     TableStatus, TableSummary, TableView,

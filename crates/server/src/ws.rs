@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
@@ -18,6 +18,7 @@ use uno::Action;
 
 use crate::api::{token, TokenQuery};
 use crate::limits;
+use crate::serve::ConnSlot;
 use crate::tables::{Table, Viewer};
 use crate::{ApiError, AppState};
 
@@ -33,6 +34,7 @@ pub async fn upgrade(
     Path(id): Path<String>,
     Query(q): Query<TokenQuery>,
     headers: HeaderMap,
+    slot: Option<Extension<ConnSlot>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
@@ -49,7 +51,7 @@ pub async fn upgrade(
         .read_buffer_size(limits::WS_READ_BUFFER_BYTES)
         .max_message_size(limits::MAX_WS_MESSAGE_BYTES)
         .max_frame_size(limits::MAX_WS_MESSAGE_BYTES)
-        .on_upgrade(move |socket| session(app, table, viewer, epoch, socket)))
+        .on_upgrade(move |socket| session(app, table, viewer, epoch, socket, slot.map(|Extension(s)| s))))
 }
 
 fn error_text(e: &ApiError) -> Utf8Bytes {
@@ -90,7 +92,18 @@ fn seat_left() -> Message {
     Message::Close(Some(CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }))
 }
 
-async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, epoch: u64, mut socket: WebSocket) {
+async fn session(
+    app: AppState,
+    table: Arc<Table>,
+    viewer: Viewer,
+    epoch: u64,
+    mut socket: WebSocket,
+    slot: Option<ConnSlot>,
+) {
+    // The socket keeps its connection's place under the cap, and is never shed as idle.
+    let _busy = slot.as_ref().map(ConnSlot::busy);
+    let mut stop = slot.clone();
+
     // Subscribe and render the first view under one lock: no change is missed or sent twice.
     let opened = {
         let mut st = table.state.lock().await;
@@ -112,6 +125,11 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, epoch: u64, m
     let mut ok = socket.send(Message::Text(first)).await.is_ok();
     while ok {
         tokio::select! {
+            _ = async { if let Some(s) = stop.as_mut() { s.stopping().await } }, if stop.is_some() => {
+                let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
+                let _ = socket.send(Message::Close(Some(frame))).await;
+                break;
+            }
             push = rx.recv() => match push {
                 Ok(push) => {
                     if table.is_closed() {
