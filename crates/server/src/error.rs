@@ -23,7 +23,7 @@ pub enum ApiError {
     BadRequest(String),
     #[error("{field} is too long: at most {max} characters")]
     TooLong { field: &'static str, max: usize },
-    #[error("this needs a seat token: send `Authorization: Bearer <token>` (or `?token=` on the WebSocket)")]
+    #[error("this needs a seat token: send `Authorization: Bearer <token>` (on the WebSocket: the subprotocol `bearer.<token>`)")]
     MissingToken,
     #[error("this token does not hold a seat at this table")]
     BadToken,

@@ -1,4 +1,7 @@
-//! One WebSocket per viewer: `GET /api/tables/{id}/ws?token=...` (no token: a spectator).
+//! One WebSocket per viewer: `GET /api/tables/{id}/ws`, the seat token offered as the subprotocol
+//! `bearer.<token>` beside `tabletop` (no token: a spectator). `Authorization: Bearer` works too
+//! for clients that can set headers; `?token=` is still accepted but no longer documented, since
+//! a URL lands in logs.
 //!
 //! Server → client: `{"type":"state", ...TableView}` on connect (the full current view, so a
 //! reconnect resumes) and after a seat changes hands or a rematch; `{"type":"update", ...}` after
@@ -38,7 +41,10 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
-    let t = token(&headers, &q)?;
+    let t = match protocol_token(&headers)? {
+        Some(t) => Some(t),
+        None => token(&headers, &q)?,
+    };
     let table = app.table(&id)?;
     let (viewer, epoch) = {
         let st = table.state.lock().await;
@@ -46,12 +52,32 @@ pub async fn upgrade(
         (viewer, table.seat_epoch(viewer))
     };
     Ok(ws
+        // A browser that offered subprotocols fails the connection unless one is chosen.
+        .protocols([PROTOCOL])
         // The default 128 KiB read buffer is zeroed on every read: a fifth of the server's
         // time under load went to memset. Client messages are small (actions, pings).
         .read_buffer_size(limits::WS_READ_BUFFER_BYTES)
         .max_message_size(limits::MAX_WS_MESSAGE_BYTES)
         .max_frame_size(limits::MAX_WS_MESSAGE_BYTES)
         .on_upgrade(move |socket| session(app, table, viewer, epoch, socket, slot.map(|Extension(s)| s))))
+}
+
+/// The subprotocol the server answers with when a client offers it (the pages do, beside their
+/// token).
+const PROTOCOL: &str = "tabletop";
+/// The prefix of the offered subprotocol that carries the seat token.
+const TOKEN_PROTOCOL_PREFIX: &str = "bearer.";
+
+/// The seat token offered as the subprotocol `bearer.<token>` in `Sec-WebSocket-Protocol`: what
+/// a browser can send without putting the token in the URL (where logs and proxies keep it).
+fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    for v in headers.get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL) {
+        let text = v.to_str().map_err(|_| ApiError::BadToken)?;
+        if let Some(t) = text.split(',').map(str::trim).find_map(|p| p.strip_prefix(TOKEN_PROTOCOL_PREFIX)) {
+            return Ok(Some(t.to_string()));
+        }
+    }
+    Ok(None)
 }
 
 fn error_text(e: &ApiError) -> Utf8Bytes {
