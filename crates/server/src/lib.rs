@@ -38,5 +38,30 @@ pub fn app(state: AppState) -> Router {
         .merge(duel_api::routes(duel_games))
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))
         .fallback(web::serve)
+        .layer(axum::middleware::map_response(refusal_body))
         .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
+}
+
+/// Gives the router's own bodiless refusals (405: a route that exists, another method) the
+/// `{code, message}` body every other refusal has; its headers (`Allow`) stay.
+async fn refusal_body(resp: axum::response::Response) -> axum::response::Response {
+    if resp.status() != axum::http::StatusCode::METHOD_NOT_ALLOWED
+        || resp.headers().contains_key(axum::http::header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let allow = resp.headers().get(axum::http::header::ALLOW).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let body = ErrorBody {
+        code: "method_not_allowed",
+        message: if allow.is_empty() {
+            "this route does not take this method".into()
+        } else {
+            format!("this route does not take this method; it takes {allow}")
+        },
+    };
+    let (mut parts, _) = resp.into_parts();
+    parts.headers.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"));
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    let json = serde_json::to_vec(&body).unwrap_or_default();
+    axum::response::Response::from_parts(parts, axum::body::Body::from(json))
 }

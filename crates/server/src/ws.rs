@@ -11,10 +11,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use uno::Action;
@@ -23,7 +25,7 @@ use crate::api::{token, TokenQuery};
 use crate::limits;
 use crate::serve::ConnSlot;
 use crate::tables::{Table, Viewer};
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, ErrorBody};
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -38,8 +40,18 @@ pub async fn upgrade(
     Query(q): Query<TokenQuery>,
     headers: HeaderMap,
     slot: Option<Extension<ConnSlot>>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(rejection) => {
+            let body = ErrorBody {
+                code: "websocket_required",
+                message: format!("this route is a WebSocket; open it with a WebSocket client ({rejection})"),
+            };
+            return Ok((rejection.status(), Json(body)).into_response());
+        }
+    };
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
     let t = match protocol_token(&headers)? {
         Some(t) => Some(t),
@@ -217,7 +229,18 @@ async fn session(
                     let e = ApiError::BadRequest("send JSON text messages".into());
                     ok = socket.send(Message::Text(error_text(&e))).await.is_ok();
                 }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Err(e)) => {
+                    // Over the size limit: say so with the standard close code rather than drop
+                    // the connection unexplained (the text is tungstenite's capacity error).
+                    let text = e.to_string();
+                    if text.contains("too long") || text.contains("Space limit") {
+                        let reason = format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES);
+                        let frame = CloseFrame { code: 1009, reason: Utf8Bytes::from(reason) };
+                        let _ = socket.send(Message::Close(Some(frame))).await;
+                    }
+                    break;
+                }
+                Some(Ok(Message::Close(_))) | None => break,
                 Some(Ok(_)) => {}
             },
         }
