@@ -32,7 +32,9 @@ pub use tables::{
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    let duel_games = duel_api::DuelGames::with_store(state.store().clone());
+    let c = state.config();
+    let duel_games =
+        duel_api::DuelGames::with_store(state.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
     Router::new()
         .merge(api::routes(state))
         .merge(duel_api::routes(duel_games))
