@@ -140,7 +140,15 @@ async fn session(
 ) {
     // The socket keeps its connection's place under the cap, and is never shed as idle.
     let _busy = slot.as_ref().map(ConnSlot::busy);
-    let mut stop = slot.clone();
+    // One future for the whole session, not one per loop turn: the loop turns once per message.
+    let stop = slot.clone();
+    let stopping = async move {
+        match stop {
+            Some(mut s) => s.stopping().await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(stopping);
 
     // Subscribe and render the first view under one lock: no change is missed or sent twice.
     let opened = {
@@ -163,7 +171,7 @@ async fn session(
     let mut ok = socket.send(Message::Text(first)).await.is_ok();
     while ok {
         tokio::select! {
-            _ = async { if let Some(s) = stop.as_mut() { s.stopping().await } }, if stop.is_some() => {
+            _ = &mut stopping => {
                 let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
                 let _ = socket.send(Message::Close(Some(frame))).await;
                 break;
