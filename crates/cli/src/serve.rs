@@ -1,6 +1,5 @@
 //! `tabletop serve`: the web server on a SQLite file (created if missing) or a PostgreSQL database.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,6 +30,13 @@ pub struct Args {
     /// Messages per second one WebSocket may send.
     #[arg(long, default_value_t = 20)]
     ws_rate: u32,
+    /// Open connections at most (HTTP and WebSocket); lowered to fit under the open-file limit.
+    #[arg(long, default_value_t = 4096)]
+    max_connections: usize,
+    /// Milliseconds a client may take to send a request's headers (or to start its next
+    /// request on a kept-alive connection).
+    #[arg(long, default_value_t = 10_000)]
+    header_timeout_ms: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -62,14 +68,45 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let state = server::AppState::new(store, config).await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let restored = state.table_count();
     let addr = listener.local_addr()?;
+    let mut serve_config = server::ServeConfig {
+        max_connections: args.max_connections,
+        header_timeout: Duration::from_millis(args.header_timeout_ms),
+        ..server::ServeConfig::default()
+    };
+    let fd_limit = server::raise_fd_limit();
+    if let Some(limit) = fd_limit {
+        serve_config = serve_config.fit_fd_limit(limit);
+    }
+    let fds = fd_limit.map_or("unlimited".to_string(), |l| l.to_string());
     // The first line names the real address (useful with port 0): tests and scripts read it.
-    crate::output::print(&format!("tabletop serving on http://{addr} (db {location}, {restored} tables resumed)\n"))?;
-    let app = server::app(state).into_make_service_with_connect_info::<SocketAddr>();
-    // Small pushes must go out at once: Nagle would hold them behind unacknowledged data.
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app).await.context("serving")?;
+    crate::output::print(&format!(
+        "tabletop serving on http://{addr} (db {location}, {restored} tables resumed, open-file limit {fds}, at most {} connections)\n",
+        serve_config.max_connections
+    ))?;
+    server::serve_with(listener, state, serve_config, shutdown_signal()).await.context("serving")?;
+    crate::output::print("tabletop stopped: every acknowledged action is stored\n")?;
     Ok(())
+}
+
+/// Resolves on Ctrl-C or SIGTERM (what `docker stop` and systemd send).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            // Without a SIGTERM handler, Ctrl-C still stops the server gracefully.
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
 }

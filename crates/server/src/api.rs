@@ -47,7 +47,8 @@ pub struct TokenQuery {
     pub token: Option<String>,
 }
 
-/// The seat token: `Authorization: Bearer <token>`, or `?token=` (what a browser WebSocket can send).
+/// The seat token: `Authorization: Bearer <token>`. `?token=` is still read for older clients but
+/// no longer documented: a URL lands in access logs and proxies.
 pub fn token(headers: &HeaderMap, query: &TokenQuery) -> Result<Option<String>, ApiError> {
     if let Some(v) = headers.get(header::AUTHORIZATION) {
         let text = v.to_str().map_err(|_| ApiError::BadToken)?;

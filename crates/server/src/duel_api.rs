@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -37,6 +38,8 @@ use duel::{
 use serde::{Deserialize, Serialize};
 use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
+use crate::api::Client;
+
 /// At most this many games are kept in memory; the oldest finished ones go first.
 const MAX_GAMES: usize = 10_000;
 
@@ -48,10 +51,28 @@ const MAX_HISTORY: usize = 300;
 const MIN_CELLS: usize = 2;
 
 /// The Duel games of one server: in memory while played, in the store (if any) for good.
-#[derive(Clone, Default)]
+///
+/// The same limits as UNO tables: one client (IP address) may have
+/// `Config::max_tables_per_client` unfinished games at a time, and a game no person has read or
+/// played for `Config::idle_timeout` is closed (`abandoned` in the store; it answers 404 then).
+#[derive(Clone)]
 pub struct DuelGames {
     inner: Arc<std::sync::Mutex<Registry>>,
     store: Option<SharedStore>,
+    max_per_client: usize,
+    idle_timeout: Duration,
+}
+
+impl Default for DuelGames {
+    fn default() -> Self {
+        let c = crate::Config::default();
+        DuelGames {
+            inner: Arc::default(),
+            store: None,
+            max_per_client: c.max_tables_per_client,
+            idle_timeout: c.idle_timeout,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -59,6 +80,9 @@ struct Registry {
     games: HashMap<String, Arc<tokio::sync::Mutex<DuelRecord>>>,
     /// Ids in creation order, for eviction.
     order: Vec<String>,
+    /// Per game in memory: who created it ("" when it came back from the store) and when a
+    /// person last read or played it.
+    seen: HashMap<String, (String, Instant)>,
 }
 
 /// The record kept in the store for a game (its header); the log holds [`LoggedAction`]s.
@@ -94,7 +118,60 @@ impl DuelGames {
 
     /// Games kept in `store` (any backend) as kind [`Kind::Duel`].
     pub fn with_store(store: impl Into<SharedStore>) -> DuelGames {
-        DuelGames { inner: Arc::default(), store: Some(store.into()) }
+        DuelGames { store: Some(store.into()), ..DuelGames::default() }
+    }
+
+    /// Sets the per-client limit on unfinished games and the idle time after which a game is
+    /// closed.
+    pub fn with_limits(mut self, max_per_client: usize, idle_timeout: Duration) -> DuelGames {
+        self.max_per_client = max_per_client;
+        self.idle_timeout = idle_timeout;
+        self
+    }
+
+    /// Notes that a person read or played game `id` now.
+    fn touch(&self, id: &str) {
+        if let Ok(mut reg) = self.inner.lock() {
+            if let Some(seen) = reg.seen.get_mut(id) {
+                seen.1 = Instant::now();
+            }
+        }
+    }
+
+    /// Closes the unfinished games left idle, then refuses `client` a new game if it already
+    /// has as many unfinished ones as it may.
+    fn admit(&self, client: &str) -> Result<(), DuelApiError> {
+        let mut reg = self.inner.lock().map_err(|_| DuelApiError::internal())?;
+        let now = Instant::now();
+        // A game in use (locked) is neither idle nor finished, as far as counting goes.
+        let over = |reg: &Registry, id: &str| {
+            reg.games.get(id).is_some_and(|g| g.try_lock().map(|r| r.game.is_over()).unwrap_or(false))
+        };
+        let expired: Vec<String> = reg
+            .seen
+            .iter()
+            .filter(|(_, (_, at))| now.duration_since(*at) >= self.idle_timeout)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in expired {
+            if !over(&reg, &id) {
+                if let Some(store) = &self.store {
+                    drop(store.set_status(&id, StoreStatus::Abandoned));
+                }
+            }
+            reg.games.remove(&id);
+            reg.order.retain(|k| *k != id);
+            reg.seen.remove(&id);
+        }
+        let mine = reg.seen.iter().filter(|(id, (c, _))| c == client && !over(&reg, id)).count();
+        if mine >= self.max_per_client {
+            return Err(DuelApiError {
+                status: StatusCode::TOO_MANY_REQUESTS,
+                code: "too_many_tables".to_string(),
+                message: format!("You already have {mine} unfinished Duel games: finish one first."),
+            });
+        }
+        Ok(())
     }
 
     fn cached(&self, id: &str) -> Result<Option<Arc<tokio::sync::Mutex<DuelRecord>>>, DuelApiError> {
@@ -108,16 +185,23 @@ impl DuelGames {
         }
         let record = match &self.store {
             Some(store) if id.len() <= 64 => match store.load(id).await.map_err(DuelApiError::store)? {
-                Some(g) if g.kind == Kind::Duel => replay(&g).map_err(|_| DuelApiError::internal())?,
+                Some(g) if g.kind == Kind::Duel && g.status != StoreStatus::Abandoned => {
+                    replay(&g).map_err(|_| DuelApiError::internal())?
+                }
                 _ => return Err(DuelApiError::not_found(id)),
             },
             _ => return Err(DuelApiError::not_found(id)),
         };
-        self.insert(id.to_string(), record)
+        self.insert(id.to_string(), String::new(), record)
     }
 
     /// Keeps `record` in memory (or returns the copy another request loaded first).
-    fn insert(&self, id: String, record: DuelRecord) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, DuelApiError> {
+    fn insert(
+        &self,
+        id: String,
+        creator: String,
+        record: DuelRecord,
+    ) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, DuelApiError> {
         let mut reg = self.inner.lock().map_err(|_| DuelApiError::internal())?;
         if let Some(slot) = reg.games.get(&id) {
             return Ok(slot.clone());
@@ -138,10 +222,12 @@ impl DuelGames {
             if let Some(i) = victim {
                 let k = reg.order.remove(i);
                 reg.games.remove(&k);
+                reg.seen.remove(&k);
             }
         }
         let slot = Arc::new(tokio::sync::Mutex::new(record));
         reg.order.push(id.clone());
+        reg.seen.insert(id.clone(), (creator, Instant::now()));
         reg.games.insert(id, slot.clone());
         Ok(slot)
     }
@@ -479,6 +565,7 @@ async fn config() -> Json<DuelConfig> {
 
 async fn create(
     State(games): State<DuelGames>,
+    client: Client,
     body: Result<Json<CreateRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<DuelView>), DuelApiError> {
     let Json(req) = body?;
@@ -493,6 +580,7 @@ async fn create(
             ),
         });
     }
+    games.admit(&client.0)?;
     let record = DuelRecord {
         game,
         difficulty: req.difficulty.unwrap_or_default(),
@@ -506,12 +594,13 @@ async fn create(
     let id = new_id();
     games.persist_new(&id, &record).await?;
     let v = view(&id, &record, Vec::new(), Vec::new());
-    games.insert(id, record)?;
+    games.insert(id, client.0, record)?;
     Ok((StatusCode::CREATED, Json(v)))
 }
 
 async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
     let slot = games.get(&id).await?;
+    games.touch(&id);
     let record = slot.lock().await;
     let mut v = view(&id, &record, Vec::new(), Vec::new());
     v.history = record.history.clone();
@@ -522,6 +611,7 @@ async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<
 /// request. Nothing changes (in memory or in the store) unless every step is accepted and stored.
 async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelView>, DuelApiError> {
     let slot = games.get(id).await?;
+    games.touch(id);
     let mut record = slot.lock().await;
     let is_move = matches!(action, Action::Move { .. });
     // A move is only ever red's: black's turn is the computer's, answered below.

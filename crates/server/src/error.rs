@@ -23,7 +23,7 @@ pub enum ApiError {
     BadRequest(String),
     #[error("{field} is too long: at most {max} characters")]
     TooLong { field: &'static str, max: usize },
-    #[error("this needs a seat token: send `Authorization: Bearer <token>` (or `?token=` on the WebSocket)")]
+    #[error("this needs a seat token: send `Authorization: Bearer <token>` (on the WebSocket: the subprotocol `bearer.<token>`)")]
     MissingToken,
     #[error("this token does not hold a seat at this table")]
     BadToken,
@@ -123,8 +123,22 @@ impl ApiError {
         }
     }
 
+    /// What the client is told. An internal or store failure is logged here with its detail
+    /// (paths, SQLite's words) and answered in general terms: the detail helps an operator, not
+    /// a client.
     pub fn body(&self) -> ErrorBody {
-        ErrorBody { code: self.code(), message: self.to_string() }
+        let message = match self {
+            ApiError::Internal(_) => {
+                eprintln!("tabletop: {self}");
+                "the server could not handle this request".to_string()
+            }
+            ApiError::Store(_) => {
+                eprintln!("tabletop: {self}");
+                "the game store is unavailable; try again shortly".to_string()
+            }
+            _ => self.to_string(),
+        };
+        ErrorBody { code: self.code(), message }
     }
 }
 
@@ -208,5 +222,12 @@ mod tests {
         }
         assert_eq!(ApiError::Illegal(IllegalAction::DoesNotMatch).status(), StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(ApiError::StaleState { sent: 1, current: 2 }.status(), StatusCode::CONFLICT);
+    }
+
+    #[test]
+    fn internal_details_stay_in_the_log() {
+        let b = ApiError::Internal("table map poisoned at /srv/tabletop.db".into()).body();
+        assert_eq!(b.code, "internal");
+        assert!(!b.message.contains("/srv"), "{}", b.message);
     }
 }

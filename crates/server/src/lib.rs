@@ -14,6 +14,7 @@ pub mod api;
 pub mod duel_api;
 mod error;
 pub mod limits;
+mod serve;
 mod tables;
 mod update;
 mod web;
@@ -23,6 +24,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::Router;
 
 pub use error::{ApiError, ErrorBody};
+pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
 pub use tables::{
     invite_path, AppState, Config, CreateTable, Created, HouseRules, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView,
     TableStatus, TableSummary, TableView,
@@ -30,11 +32,38 @@ pub use tables::{
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    let duel_games = duel_api::DuelGames::with_store(state.store().clone());
+    let c = state.config();
+    let duel_games =
+        duel_api::DuelGames::with_store(state.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
     Router::new()
         .merge(api::routes(state))
         .merge(duel_api::routes(duel_games))
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))
         .fallback(web::serve)
+        .layer(axum::middleware::map_response(refusal_body))
         .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
+}
+
+/// Gives the router's own bodiless refusals (405: a route that exists, another method) the
+/// `{code, message}` body every other refusal has; its headers (`Allow`) stay.
+async fn refusal_body(resp: axum::response::Response) -> axum::response::Response {
+    if resp.status() != axum::http::StatusCode::METHOD_NOT_ALLOWED
+        || resp.headers().contains_key(axum::http::header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let allow = resp.headers().get(axum::http::header::ALLOW).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let body = ErrorBody {
+        code: "method_not_allowed",
+        message: if allow.is_empty() {
+            "this route does not take this method".into()
+        } else {
+            format!("this route does not take this method; it takes {allow}")
+        },
+    };
+    let (mut parts, _) = resp.into_parts();
+    parts.headers.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"));
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    let json = serde_json::to_vec(&body).unwrap_or_default();
+    axum::response::Response::from_parts(parts, axum::body::Body::from(json))
 }

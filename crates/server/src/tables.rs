@@ -1291,6 +1291,10 @@ impl AppState {
 }
 
 #[cfg(test)]
+#[path = "bot_panic_tests.rs"]
+mod bot_panic_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -1,4 +1,7 @@
-//! One WebSocket per viewer: `GET /api/tables/{id}/ws?token=...` (no token: a spectator).
+//! One WebSocket per viewer: `GET /api/tables/{id}/ws`, the seat token offered as the subprotocol
+//! `bearer.<token>` beside `tabletop` (no token: a spectator). `Authorization: Bearer` works too
+//! for clients that can set headers; `?token=` is still accepted but no longer documented, since
+//! a URL lands in logs.
 //!
 //! Server → client: `{"type":"state", ...TableView}` on connect (the full current view, so a
 //! reconnect resumes) and after a seat changes hands or a rematch; `{"type":"update", ...}` after
@@ -8,18 +11,21 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use uno::Action;
 
 use crate::api::{token, TokenQuery};
 use crate::limits;
+use crate::serve::ConnSlot;
 use crate::tables::{Table, Viewer};
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, ErrorBody};
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -33,10 +39,24 @@ pub async fn upgrade(
     Path(id): Path<String>,
     Query(q): Query<TokenQuery>,
     headers: HeaderMap,
-    ws: WebSocketUpgrade,
+    slot: Option<Extension<ConnSlot>>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(rejection) => {
+            let body = ErrorBody {
+                code: "websocket_required",
+                message: format!("this route is a WebSocket; open it with a WebSocket client ({rejection})"),
+            };
+            return Ok((rejection.status(), Json(body)).into_response());
+        }
+    };
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
-    let t = token(&headers, &q)?;
+    let t = match protocol_token(&headers)? {
+        Some(t) => Some(t),
+        None => token(&headers, &q)?,
+    };
     let table = app.table(&id)?;
     let (viewer, epoch) = {
         let st = table.state.lock().await;
@@ -44,12 +64,32 @@ pub async fn upgrade(
         (viewer, table.seat_epoch(viewer))
     };
     Ok(ws
+        // A browser that offered subprotocols fails the connection unless one is chosen.
+        .protocols([PROTOCOL])
         // The default 128 KiB read buffer is zeroed on every read: a fifth of the server's
         // time under load went to memset. Client messages are small (actions, pings).
         .read_buffer_size(limits::WS_READ_BUFFER_BYTES)
         .max_message_size(limits::MAX_WS_MESSAGE_BYTES)
         .max_frame_size(limits::MAX_WS_MESSAGE_BYTES)
-        .on_upgrade(move |socket| session(app, table, viewer, epoch, socket)))
+        .on_upgrade(move |socket| session(app, table, viewer, epoch, socket, slot.map(|Extension(s)| s))))
+}
+
+/// The subprotocol the server answers with when a client offers it (the pages do, beside their
+/// token).
+const PROTOCOL: &str = "tabletop";
+/// The prefix of the offered subprotocol that carries the seat token.
+const TOKEN_PROTOCOL_PREFIX: &str = "bearer.";
+
+/// The seat token offered as the subprotocol `bearer.<token>` in `Sec-WebSocket-Protocol`: what
+/// a browser can send without putting the token in the URL (where logs and proxies keep it).
+fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    for v in headers.get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL) {
+        let text = v.to_str().map_err(|_| ApiError::BadToken)?;
+        if let Some(t) = text.split(',').map(str::trim).find_map(|p| p.strip_prefix(TOKEN_PROTOCOL_PREFIX)) {
+            return Ok(Some(t.to_string()));
+        }
+    }
+    Ok(None)
 }
 
 fn error_text(e: &ApiError) -> Utf8Bytes {
@@ -90,7 +130,26 @@ fn seat_left() -> Message {
     Message::Close(Some(CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }))
 }
 
-async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, epoch: u64, mut socket: WebSocket) {
+async fn session(
+    app: AppState,
+    table: Arc<Table>,
+    viewer: Viewer,
+    epoch: u64,
+    mut socket: WebSocket,
+    slot: Option<ConnSlot>,
+) {
+    // The socket keeps its connection's place under the cap, and is never shed as idle.
+    let _busy = slot.as_ref().map(ConnSlot::busy);
+    // One future for the whole session, not one per loop turn: the loop turns once per message.
+    let stop = slot.clone();
+    let stopping = async move {
+        match stop {
+            Some(mut s) => s.stopping().await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(stopping);
+
     // Subscribe and render the first view under one lock: no change is missed or sent twice.
     let opened = {
         let mut st = table.state.lock().await;
@@ -112,6 +171,11 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, epoch: u64, m
     let mut ok = socket.send(Message::Text(first)).await.is_ok();
     while ok {
         tokio::select! {
+            _ = &mut stopping => {
+                let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
+                let _ = socket.send(Message::Close(Some(frame))).await;
+                break;
+            }
             push = rx.recv() => match push {
                 Ok(push) => {
                     if table.is_closed() {
@@ -173,7 +237,18 @@ async fn session(app: AppState, table: Arc<Table>, viewer: Viewer, epoch: u64, m
                     let e = ApiError::BadRequest("send JSON text messages".into());
                     ok = socket.send(Message::Text(error_text(&e))).await.is_ok();
                 }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Err(e)) => {
+                    // Over the size limit: say so with the standard close code rather than drop
+                    // the connection unexplained (the text is tungstenite's capacity error).
+                    let text = e.to_string();
+                    if text.contains("too long") || text.contains("Space limit") {
+                        let reason = format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES);
+                        let frame = CloseFrame { code: 1009, reason: Utf8Bytes::from(reason) };
+                        let _ = socket.send(Message::Close(Some(frame))).await;
+                    }
+                    break;
+                }
+                Some(Ok(Message::Close(_))) | None => break,
                 Some(Ok(_)) => {}
             },
         }

@@ -19,8 +19,7 @@ async fn serve(config: server::Config) -> (axum::Router, std::net::SocketAddr, s
     let app = server::app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
-    let served = app.clone();
-    tokio::spawn(async move { axum::serve(listener, served).await });
+    tokio::spawn(server::serve(listener, state.clone(), std::future::pending()));
     (app, addr, state)
 }
 

@@ -512,8 +512,9 @@ async function copyInvite() {
 function connect() {
   if (table.socket) return;
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const q = table.token ? `?token=${encodeURIComponent(table.token)}` : '';
-  const ws = new WebSocket(`${proto}://${location.host}/api/tables/${encodeURIComponent(table.id)}/ws${q}`);
+  // The token travels as a subprotocol, not in the URL (URLs end up in logs).
+  const protocols = table.token ? ['tabletop', `bearer.${table.token}`] : [];
+  const ws = new WebSocket(`${proto}://${location.host}/api/tables/${encodeURIComponent(table.id)}/ws`, protocols);
   table.socket = ws;
   setConnection(table.retry ? 'Reconnecting…' : 'Connecting…');
   ws.addEventListener('open', () => {
@@ -554,8 +555,7 @@ function connect() {
 /** Before reconnecting, make sure the seat still exists (a bad token goes back to joining). */
 async function reconnectCheck() {
   try {
-    const q = table.token ? `?token=${encodeURIComponent(table.token)}` : '';
-    await request('GET', `/api/tables/${encodeURIComponent(table.id)}${q}`);
+    await request('GET', `/api/tables/${encodeURIComponent(table.id)}`, undefined, table.token);
     connect();
   } catch (err) {
     if (err instanceof ApiError && (err.status === 403 || err.status === 401)) {
@@ -601,8 +601,7 @@ async function send(action) {
 /** Reads the table again (after a refused stale action). */
 async function refresh() {
   try {
-    const q = table.token ? `?token=${encodeURIComponent(table.token)}` : '';
-    render(await request('GET', `/api/tables/${encodeURIComponent(table.id)}${q}`));
+    render(await request('GET', `/api/tables/${encodeURIComponent(table.id)}`, undefined, table.token));
   } catch {
     /* the WebSocket brings the next view */
   }

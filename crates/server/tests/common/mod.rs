@@ -36,11 +36,11 @@ pub async fn call(
 pub async fn serve_on_loopback() -> (axum::Router, std::net::SocketAddr) {
     let store = store::SqliteStore::open_in_memory().expect("store");
     let state = server::AppState::new(store, server::Config::default()).await.expect("state");
-    let app = server::app(state);
+    let app = server::app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
-    let served = app.clone();
-    tokio::spawn(async move { axum::serve(listener, served).await });
+    let served_state = state;
+    tokio::spawn(server::serve(listener, served_state, std::future::pending()));
     (app, addr)
 }
 

@@ -1,0 +1,130 @@
+//! Through the real binary: SIGTERM while games are in play stops the server cleanly (exit 0),
+//! and a restart on the same file has every acknowledged action.
+
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+/// The child, its address, its first line, and the rest of its standard output.
+fn start(db: &std::path::Path) -> (Child, String, String, BufReader<std::process::ChildStdout>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(["--bot-delay-ms", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let out = child.stdout.take().expect("stdout");
+    let mut out = BufReader::new(out);
+    let mut line = String::new();
+    out.read_line(&mut line).expect("first line");
+    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("address").to_string();
+    (child, addr, line, out)
+}
+
+/// One request; status 0 when the server did not answer (it is going away).
+fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+    let Ok(mut s) = TcpStream::connect(addr) else { return (0, Value::Null) };
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let sent = write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut text = String::new();
+    if sent.is_err() || s.read_to_string(&mut text).is_err() {
+        return (0, Value::Null);
+    }
+    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
+    let json = match (raw.find('{'), raw.rfind('}')) {
+        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    (status, json)
+}
+
+#[test]
+fn sigterm_mid_game_exits_cleanly_and_loses_nothing_acknowledged() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    let (mut child, addr, first_line, mut out) = start(&db);
+    assert!(first_line.contains("open-file limit"), "{first_line}");
+    assert!(first_line.contains("connections"), "{first_line}");
+
+    // A table of bots plays on its own, as fast as it can.
+    let bots = json!({"seed": 3, "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]});
+    let (s, v) = http(&addr, "POST", "/api/tables", None, Some(&bots));
+    assert_eq!(s, 201, "{v}");
+    let bot_table = v["id"].as_str().expect("id").to_string();
+    // A table of two people, played by a thread that records what was acknowledged.
+    let people =
+        json!({"preset": "official", "name": "Ann", "seed": 11, "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, created) = http(&addr, "POST", "/api/tables", None, Some(&people));
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let ann = created["token"].as_str().expect("token").to_string();
+    let (_, joined) = http(&addr, "POST", &format!("/api/tables/{id}/join"), None, Some(&json!({"name": "Bob"})));
+    let bob = joined["token"].as_str().expect("token").to_string();
+    let tokens = [ann, bob];
+
+    let acked = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let player = {
+        let (addr, id, tokens, acked, stop) = (addr.clone(), id.clone(), tokens.clone(), acked.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Acquire) {
+                let (s, v) = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
+                if s != 200 || v["status"] != "playing" {
+                    break;
+                }
+                let cur = v["view"]["current"].as_u64().expect("current") as usize;
+                let (s, mine) = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[cur]), None);
+                if s != 200 {
+                    break;
+                }
+                let body = json!({"action": mine["legal_actions"][0], "version": mine["version"]});
+                let (s, r) = http(&addr, "POST", &format!("/api/tables/{id}/actions"), Some(&tokens[cur]), Some(&body));
+                if s == 200 {
+                    acked.fetch_max(r["version"].as_u64().expect("version"), Ordering::AcqRel);
+                }
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(600));
+    let (_, seen) = http(&addr, "GET", &format!("/api/tables/{bot_table}"), None, None);
+    let bots_seen = seen["version"].as_u64().expect("bot table version");
+    assert!(bots_seen > 0, "{seen}");
+
+    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(term.success());
+    let status = child.wait().expect("wait");
+    let mut said = String::new();
+    out.read_to_string(&mut said).expect("the rest of the output");
+    stop.store(true, Ordering::Release);
+    player.join().expect("player thread");
+    assert!(status.success(), "exit status {status:?}");
+    assert!(said.contains("tabletop stopped"), "{said}");
+    let acked = acked.load(Ordering::Acquire);
+    assert!(acked > 3, "only {acked} actions were played before the stop");
+
+    let (mut child, addr, _, _out) = start(&db);
+    let (_, after) = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
+    let (_, bots_after) = http(&addr, "GET", &format!("/api/tables/{bot_table}"), None, None);
+    let _ = child.kill();
+    let _ = child.wait();
+    let version = after["version"].as_u64().expect("version after restart");
+    assert!(version >= acked, "acknowledged version {acked}, restored {version}");
+    // Either still in play past what was seen, or finished (then kept as a result, not listed).
+    if let Some(v) = bots_after["version"].as_u64() {
+        assert!(v >= bots_seen, "the bot table went back from {bots_seen} to {v}");
+    }
+}

@@ -1,0 +1,166 @@
+//! `server::serve` on a real socket: the connection cap, the header timeout and graceful
+//! shutdown.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A server with these connection settings; the sender stops it, the handle is `serve`'s end.
+async fn start(
+    config: server::ServeConfig,
+) -> (SocketAddr, oneshot::Sender<()>, tokio::task::JoinHandle<std::io::Result<()>>) {
+    let store = store::SqliteStore::open_in_memory().expect("store");
+    let state = server::AppState::new(store, server::Config::default()).await.expect("state");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = oneshot::channel::<()>();
+    let handle = tokio::spawn(server::serve_with(listener, state, config, async {
+        let _ = stopped.await;
+    }));
+    (addr, stop, handle)
+}
+
+/// One request on a fresh connection: the status and the JSON body (Null if none).
+async fn request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).await.expect("connect");
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token.map(|t| format!("authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n{auth}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut text = String::new();
+    tokio::time::timeout(Duration::from_secs(10), s.read_to_string(&mut text)).await.expect("answered").expect("read");
+    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
+    let json = match (raw.find('{'), raw.rfind('}')) {
+        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    (status, json)
+}
+
+/// Whether the server has closed this connection (reads end of stream within `wait`).
+async fn closed_within(s: &mut TcpStream, wait: Duration) -> bool {
+    let mut buf = [0u8; 256];
+    let deadline = Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, s.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => continue,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[tokio::test]
+async fn idle_connections_beyond_the_cap_do_not_lock_out_a_real_request() {
+    let config = server::ServeConfig {
+        max_connections: 8,
+        header_timeout: Duration::from_secs(60),
+        ..server::ServeConfig::default()
+    };
+    let (addr, _stop, _) = start(config).await;
+    let mut idle = Vec::new();
+    for _ in 0..40 {
+        idle.push(TcpStream::connect(addr).await.expect("connect"));
+    }
+    let (s, v) = request(addr, "GET", "/api/health", None, None).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["ok"], true);
+    // The cap held: all but the newest few idle connections were closed to make room.
+    let mut closed = 0;
+    for s in &mut idle {
+        if closed_within(s, Duration::from_millis(300)).await {
+            closed += 1;
+        }
+    }
+    assert!(closed >= 40 - 8, "only {closed} of 40 idle connections were closed under a cap of 8");
+}
+
+#[tokio::test]
+async fn a_connection_busy_with_a_websocket_is_not_shed_and_newcomers_get_503() {
+    let config = server::ServeConfig { max_connections: 2, ..server::ServeConfig::default() };
+    let (addr, _stop, _) = start(config).await;
+    let (s, created) =
+        request(addr, "POST", "/api/tables", None, Some(json!({"seats": [{"kind": "human"}, {"kind": "human"}]})))
+            .await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id");
+    let url = format!("ws://{addr}/api/tables/{id}/ws");
+    let (mut a, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("first socket");
+    let (mut b, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("second socket");
+    for ws in [&mut a, &mut b] {
+        let first = ws.next().await.expect("message").expect("frame");
+        assert!(first.to_text().expect("text").contains("\"state\""));
+    }
+    // Both places are taken by live sockets: nothing idle to shed, so a newcomer is refused.
+    let (s, v) = request(addr, "GET", "/api/health", None, None).await;
+    assert_eq!(s, 503, "{v}");
+    assert_eq!(v["code"], "server_busy");
+    // A socket that ends frees its place.
+    drop(a);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (s, _) = request(addr, "GET", "/api/health", None, None).await;
+        if s == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the closed socket's place was never freed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_silent_connection_is_closed_after_the_header_timeout() {
+    let config = server::ServeConfig { header_timeout: Duration::from_millis(300), ..server::ServeConfig::default() };
+    let (addr, _stop, _) = start(config).await;
+    let mut silent = TcpStream::connect(addr).await.expect("connect");
+    let mut partial = TcpStream::connect(addr).await.expect("connect");
+    partial.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n").await.expect("write");
+    let t = Instant::now();
+    assert!(closed_within(&mut silent, Duration::from_secs(5)).await, "a silent connection stayed open");
+    assert!(closed_within(&mut partial, Duration::from_secs(5)).await, "a half-sent request stayed open");
+    assert!(t.elapsed() < Duration::from_secs(3), "closed only after {:?}", t.elapsed());
+
+    // A kept-alive connection that goes quiet after its answer is closed the same way.
+    let mut kept = TcpStream::connect(addr).await.expect("connect");
+    kept.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n").await.expect("write");
+    let mut buf = [0u8; 1024];
+    let n = kept.read(&mut buf).await.expect("answer");
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    assert!(closed_within(&mut kept, Duration::from_secs(5)).await, "an idle kept-alive connection stayed open");
+}
+
+#[tokio::test]
+async fn shutdown_closes_sockets_with_1001_and_serve_returns() {
+    let (addr, stop, handle) = start(server::ServeConfig::default()).await;
+    let (s, created) =
+        request(addr, "POST", "/api/tables", None, Some(json!({"seats": [{"kind": "human"}, {"kind": "human"}]})))
+            .await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id");
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("socket");
+    ws.next().await.expect("state").expect("frame");
+    let idle = TcpStream::connect(addr).await.expect("connect");
+    stop.send(()).expect("stop");
+    let close = tokio::time::timeout(Duration::from_secs(5), ws.next()).await.expect("closed in time");
+    match close {
+        Some(Ok(Message::Close(Some(f)))) => assert_eq!(f.code, CloseCode::Away),
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+    let served = tokio::time::timeout(Duration::from_secs(5), handle).await.expect("serve returned");
+    assert!(served.expect("joined").is_ok());
+    drop(idle);
+    assert!(TcpStream::connect(addr).await.is_err(), "the listener still accepts after shutdown");
+}

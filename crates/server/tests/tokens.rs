@@ -1,0 +1,65 @@
+//! The seat token stays out of URLs: a header for HTTP, a subprotocol for the WebSocket, and the
+//! pages use nothing else.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use futures_util::StreamExt;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tower::ServiceExt;
+
+mod common;
+use common::{call, serve_on_loopback};
+
+fn offer(url: &str, protocols: &str) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    let mut req = url.into_client_request().expect("request");
+    req.headers_mut().insert("sec-websocket-protocol", protocols.parse().expect("header"));
+    req
+}
+
+#[tokio::test]
+async fn a_websocket_takes_its_seat_from_the_offered_subprotocol() {
+    let (app, addr) = serve_on_loopback().await;
+    let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id");
+    let token = created["token"].as_str().expect("token");
+    let url = format!("ws://{addr}/api/tables/{id}/ws");
+
+    let (mut ws, answer) =
+        tokio_tungstenite::connect_async(offer(&url, &format!("tabletop, bearer.{token}"))).await.expect("seat socket");
+    assert_eq!(answer.headers().get("sec-websocket-protocol").and_then(|v| v.to_str().ok()), Some("tabletop"));
+    let first = ws.next().await.expect("message").expect("frame");
+    let state: Value = serde_json::from_str(first.to_text().expect("text")).expect("json");
+    assert_eq!(state["type"], "state");
+    assert_eq!(state["you"], 0, "the socket does not hold the creator's seat: {state}");
+
+    // A token that holds no seat is refused before the upgrade, as a header token would be.
+    let refused =
+        tokio_tungstenite::connect_async(offer(&url, "tabletop, bearer.00112233445566778899aabbccddeeff")).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), StatusCode::FORBIDDEN),
+        other => panic!("expected 403, got {other:?}"),
+    }
+
+    // Without a token offered: a spectator.
+    let (mut ws, _) = tokio_tungstenite::connect_async(offer(&url, "tabletop")).await.expect("spectator socket");
+    let first = ws.next().await.expect("message").expect("frame");
+    let state: Value = serde_json::from_str(first.to_text().expect("text")).expect("json");
+    assert_eq!(state["you"], Value::Null);
+}
+
+#[tokio::test]
+async fn the_pages_never_put_a_token_in_a_url() {
+    let (app, _) = serve_on_loopback().await;
+    for page in ["/uno.js", "/api.js", "/duel.js", "/index.html", "/uno.html"] {
+        let req = Request::builder().uri(page).body(Body::empty()).expect("request");
+        let resp = app.clone().oneshot(req).await.expect("response");
+        assert_eq!(resp.status(), StatusCode::OK, "{page}");
+        let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("token="), "{page} builds a URL with the token");
+    }
+}
