@@ -16,7 +16,7 @@ use uno::game::Game;
 use uno::{Rules, RulesError, Seat, SetupError};
 use uno_bots::{Bot, BotSpec};
 
-use crate::mapping::{decode, has_reaction, is_legal, legal_mask};
+use crate::mapping::{decode, has_reaction, is_legal, legal_mask_bits};
 use crate::observe::write_observation;
 use crate::space::{action, action_name, obs, MAX_SEATS};
 
@@ -440,8 +440,7 @@ impl VecEnv {
             return;
         }
         write_observation(&slot.game, slot.seat, slot.window, obs_row);
-        legal_mask(&slot.game, slot.seat, slot.window, &mut slot.legal, mask_row);
-        slot.legal_bits = Some(mask_row.iter().enumerate().fold(0u128, |bits, (k, &m)| bits | u128::from(m != 0) << k));
+        slot.legal_bits = Some(legal_mask_bits(&slot.game, slot.seat, slot.window, &mut slot.legal, mask_row));
         out.seat[i] = i32::from(slot.seat.0);
     }
 }
