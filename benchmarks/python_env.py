@@ -4,13 +4,18 @@ docs/python.md.
 
     python benchmarks/python_env.py            # after `pip install ./python`; rlcard optional
 
-Each row steps for about --seconds and reports steps per second (one learner decision each).
+Each row steps for about --seconds, --repeats times, and reports the median steps per second
+(one learner decision each) twice: per second of wall time, and per second of this process's CPU
+time. Everything runs on one thread, so the CPU rate is the rate of one core that the process
+has to itself: on a shared machine it stays comparable between runs where the wall rate does not.
 Actions are the first legal one (``mask.argmax``), the cheapest choice, so the figures measure
 the environments, not a policy. One process, one core.
 """
 
 import argparse
+import os
 import platform
+import statistics
 import time
 
 import numpy as np
@@ -19,15 +24,17 @@ from tabletop.uno import UnoVecEnv
 
 
 def timed(step, seconds):
-    """Calls ``step`` (returning the decisions it took) for about ``seconds``."""
+    """Calls ``step`` (returning the decisions it took) for about ``seconds`` of wall time;
+    returns (steps per wall second, steps per CPU second)."""
     steps = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     while True:
         for _ in range(10):
             steps += step()
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            return steps / elapsed, steps / max(time.process_time() - cpu, 1e-9)
 
 
 def vec_env(n, opponents, seconds):
@@ -169,21 +176,38 @@ def openspiel_crazy_eights(seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each row; the median is shown")
     args = parser.parse_args()
-    rows = []
+    benches = []
     for opponents in ("random", "heuristic"):
         for n in (1, 64, 1024, 4096):
-            rows.append((f"`UnoVecEnv` N={n}, {opponents} opponents", vec_env(n, opponents, args.seconds)))
-    rows.append(("PettingZoo AEC `uno_v0` (4 agents, every selection)", aec(args.seconds)))
-    rows.append(("PettingZoo do-nothing AEC env (floor)", do_nothing_aec(args.seconds)))
-    rows.append(("`tabletop.rlcard.UnoEnv` (2 players)", rlcard_compatible(args.seconds)))
-    rows.append(("RLCard 1.x `rlcard.make('uno')` (2 players)", rlcard_own(args.seconds)))
-    rows.append(("OpenSpiel `crazy_eights` from Python", openspiel_crazy_eights(args.seconds)))
-    print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:.0f} s a row\n")
-    print("| environment | learner steps/s |")
-    print("| --- | ---: |")
+            benches.append(
+                (f"`UnoVecEnv` N={n}, {opponents} opponents", lambda s, n=n, o=opponents: vec_env(n, o, s))
+            )
+    benches.append(("PettingZoo AEC `uno_v0` (4 agents, every selection)", aec))
+    benches.append(("PettingZoo do-nothing AEC env (floor)", do_nothing_aec))
+    benches.append(("`tabletop.rlcard.UnoEnv` (2 players)", rlcard_compatible))
+    benches.append(("RLCard 1.x `rlcard.make('uno')` (2 players)", rlcard_own))
+    benches.append(("OpenSpiel `crazy_eights` from Python", openspiel_crazy_eights))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    rows = []
+    for name, bench in benches:
+        runs = [bench(args.seconds) for _ in range(args.repeats)]
+        if any(r is None for r in runs):
+            rows.append((name, None))
+            continue
+        rows.append((name, (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))))
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s a row, "
+        f"median of {args.repeats}, load average {load:.1f} at the start\n"
+    )
+    print("| environment | learner steps/s (wall) | learner steps per CPU second |")
+    print("| --- | ---: | ---: |")
     for name, rate in rows:
-        print(f"| {name} | {'not installed' if rate is None else f'{rate:,.0f}'} |")
+        if rate is None:
+            print(f"| {name} | not installed | not installed |")
+        else:
+            print(f"| {name} | {rate[0]:,.0f} | {rate[1]:,.0f} |")
 
 
 if __name__ == "__main__":

@@ -99,7 +99,7 @@ class UnoState(pyspiel.State):
         if self.game is None:
             self.game = Game(self._rules, self._players, self._seed * self._deals + int(action), fast=True)
             return
-        self.game.apply(int(action))
+        self.game.play(int(action))
         self._actions += 1
 
     def _action_to_string(self, player, action):

@@ -67,7 +67,8 @@ def encode_planes(hand, top, color_in_play):
 
 
 class RawObs(Mapping):
-    """The engine's observation, decoded from its JSON on first use (most steps never read it)."""
+    """The engine's observation, decoded on first use (most steps never read it): from JSON
+    text, or from a ``Game.observation_snapshot`` turned into JSON only then."""
 
     __slots__ = ("_json", "_dict")
 
@@ -77,8 +78,14 @@ class RawObs(Mapping):
 
     def _data(self):
         if self._dict is None:
-            self._dict = json.loads(self._json)
+            text = self._json if isinstance(self._json, str) else self._json.json()
+            self._dict = json.loads(text)
         return self._dict
+
+    def __reduce__(self):
+        # Pickles and copies carry the text: a snapshot is an extension object.
+        text = self._json if isinstance(self._json, str) else self._json.json()
+        return (RawObs, (text,))
 
     def __getitem__(self, key):
         return self._data()[key]
@@ -158,7 +165,7 @@ class UnoEnv:
             # A copy replays its moves: step_back is for debugging and search, not for speed.
             self._history.append((self.game.copy(), self._actions, len(self.action_recorder)))
         self.action_recorder.append((player, ACTION_NAMES[index]))
-        self.game.apply(index)
+        self.game.play(index)
         self._actions += 1
         next_player = self.get_player_id()
         return self.get_state(next_player), next_player
@@ -187,8 +194,8 @@ class UnoEnv:
             self._legal = set(legal)
         return {
             "obs": self.game.rlcard_planes(player_id),
-            "legal_actions": OrderedDict((i, None) for i in legal),
-            "raw_obs": RawObs(self.game.observation_json(player_id)),
+            "legal_actions": OrderedDict.fromkeys(legal),
+            "raw_obs": RawObs(self.game.observation_snapshot(player_id)),
             "raw_legal_actions": [ACTION_NAMES[i] for i in legal],
             "action_record": self.action_recorder,
         }

@@ -220,6 +220,18 @@ impl UnoVecEnv {
     }
 }
 
+/// An engine observation taken at one moment (`Game.observation_snapshot`).
+#[pyclass(module = "tabletop._core", frozen)]
+struct Observation(uno::Observation);
+
+#[pymethods]
+impl Observation {
+    /// The observation as JSON text, the same as `Game.observation_json` gave when it was taken.
+    fn json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.0).map_err(value_error)
+    }
+}
+
 /// One game of UNO on any rule set: apply actions, read legal actions and observations,
 /// record and replay.
 #[pyclass(module = "tabletop._core")]
@@ -323,6 +335,32 @@ impl Game {
         events.iter().map(|e| serde_json::to_string(e).map_err(value_error)).collect()
     }
 
+    /// Applies an action like `apply` but returns no events: the adapters' per-step path, which
+    /// never reads them (turning every event into JSON costs more than the move itself).
+    #[pyo3(signature = (action, seat = None))]
+    fn play(&mut self, action: &Bound<'_, PyAny>, seat: Option<usize>) -> PyResult<()> {
+        let seat = seat_arg(&self.game, seat)?;
+        let action = self.action_arg(seat, action)?;
+        self.game.check(seat, action).map_err(value_error)?;
+        self.game.apply_unchecked(seat, action);
+        if let Some(record) = &mut self.record {
+            record.push(seat, action);
+        }
+        Ok(())
+    }
+
+    /// The observation vector and legal-action mask of `seat` in one call (`window`: in a
+    /// reaction window, which adds `DECLINE`).
+    #[pyo3(signature = (seat, window = false))]
+    fn observe<'py>(&self, py: Python<'py>, seat: usize, window: bool) -> PyResult<ObsAndMask<'py>> {
+        let seat = seat_arg(&self.game, Some(seat))?;
+        let mut o = vec![0.0; obs::SIZE];
+        let mut m = vec![0; action::COUNT];
+        write_observation(&self.game, seat, window, &mut o);
+        legal_mask(&self.game, seat, window, &mut Vec::new(), &mut m);
+        Ok((PyArray1::from_vec(py, o), PyArray1::from_vec(py, m)))
+    }
+
     /// The legal actions of `seat` (the player to act by default), as text.
     #[pyo3(signature = (seat = None))]
     fn legal_actions(&self, seat: Option<usize>) -> PyResult<Vec<String>> {
@@ -374,6 +412,14 @@ impl Game {
     fn observation_json(&self, seat: Option<usize>) -> PyResult<String> {
         let viewer = seat.map(|s| seat_arg(&self.game, Some(s))).transpose()?;
         serde_json::to_string(&self.game.observation(viewer)).map_err(value_error)
+    }
+
+    /// The engine's observation of `seat` kept as it is now, turned into JSON only when read:
+    /// the RLCard-compatible state carries one per step, and most steps never read it.
+    #[pyo3(signature = (seat = None))]
+    fn observation_snapshot(&self, seat: Option<usize>) -> PyResult<Observation> {
+        let viewer = seat.map(|s| seat_arg(&self.game, Some(s))).transpose()?;
+        Ok(Observation(self.game.observation(viewer)))
     }
 
     /// RLCard's 4×4×15 planes for `seat`: planes 0–2 mark the kinds held 0, 1 and 2+ times,
@@ -567,6 +613,7 @@ fn observation_layout() -> Vec<(&'static str, usize, usize)> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<UnoVecEnv>()?;
     m.add_class::<Game>()?;
+    m.add_class::<Observation>()?;
     m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(action_names, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;

@@ -16,7 +16,7 @@ use uno::game::Game;
 use uno::{Rules, RulesError, Seat, SetupError};
 use uno_bots::{Bot, BotSpec};
 
-use crate::mapping::{decode, has_reaction, is_legal, legal_mask};
+use crate::mapping::{decode, has_reaction, is_legal, legal_mask_bits};
 use crate::observe::write_observation;
 use crate::space::{action, action_name, obs, MAX_SEATS};
 
@@ -149,6 +149,10 @@ struct Slot {
     actions: u32,
     finished: bool,
     legal: Vec<uno::Action>,
+    /// The legal indices last written to the mask (bit `i` for index `i`), while the state is
+    /// the one they were computed for: a step checks its actions against them instead of asking
+    /// the engine again.
+    legal_bits: Option<u128>,
 }
 
 /// `N` environments stepped together.
@@ -211,6 +215,7 @@ impl VecEnv {
                 actions: 0,
                 finished: false,
                 legal: Vec::with_capacity(64),
+                legal_bits: None,
             });
         }
         let mut env = VecEnv { config, learners, slots };
@@ -311,7 +316,9 @@ impl VecEnv {
                 .ok()
                 .filter(|&i| i < action::COUNT)
                 .ok_or(EnvError::OutOfRange { env, action: a })?;
-            if !is_legal(&slot.game, slot.seat, slot.window, index) {
+            // The mask lists only legal indices, so a listed one needs no second look.
+            let listed = slot.legal_bits.is_some_and(|bits| bits >> index & 1 == 1);
+            if !listed && !is_legal(&slot.game, slot.seat, slot.window, index) {
                 return Err(EnvError::Illegal {
                     env,
                     action: index,
@@ -330,6 +337,7 @@ impl VecEnv {
     fn step_one(&mut self, i: usize, index: usize, out: &mut Buffers<'_>) {
         let slot = &mut self.slots[i];
         let actor = slot.seat;
+        slot.legal_bits = None;
         if index == action::DECLINE {
             slot.declined |= 1 << actor.0;
         } else if let Some(a) = decode(&slot.game, actor, index) {
@@ -370,6 +378,7 @@ impl VecEnv {
                 }
             }
             slot.episode = episode;
+            slot.legal_bits = None;
             slot.declined = 0;
             slot.actions = 0;
             slot.finished = false;
@@ -427,10 +436,11 @@ impl VecEnv {
             obs_row.fill(0.0);
             mask_row.fill(0);
             out.seat[i] = -1;
+            slot.legal_bits = None;
             return;
         }
         write_observation(&slot.game, slot.seat, slot.window, obs_row);
-        legal_mask(&slot.game, slot.seat, slot.window, &mut slot.legal, mask_row);
+        slot.legal_bits = Some(legal_mask_bits(&slot.game, slot.seat, slot.window, &mut slot.legal, mask_row));
         out.seat[i] = i32::from(slot.seat.0);
     }
 }

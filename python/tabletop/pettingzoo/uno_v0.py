@@ -28,6 +28,10 @@ from .._core import DECLINE, NUM_ACTIONS, OBS_SIZE, Game, episode_seed
 
 OBS_HIGH = 1000.0
 
+# The mask of a selection that can only let its window go by, copied for each observation.
+_DECLINE_ONLY = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_DECLINE_ONLY[DECLINE] = 1
+
 
 def env(**kwargs):
     """The AEC environment (PettingZoo's usual entry point)."""
@@ -65,6 +69,9 @@ class _Table:
         self.seed = None
         self.episode = 0
         self.game = None
+        # (seat, mask) of the current selection once computed: `act` checks against it instead
+        # of asking the engine again. Cleared whenever the state or the selection changes.
+        self._legal = None
 
     def deal(self, seed):
         if seed is not None:
@@ -81,6 +88,7 @@ class _Table:
         turn = self.game.current
         self.order = [(turn + k) % self.players for k in range(self.players)]
         self.position = 0
+        self._legal = None
 
     @property
     def selected(self):
@@ -91,35 +99,47 @@ class _Table:
 
     def mask(self, seat):
         """The legal actions of ``seat`` at its selection now."""
+        return self._selection(seat)[1].copy()
+
+    def _selection(self, seat):
+        """(observation, mask) of ``seat`` at its selection now, computed once per selection
+        (the caller copies what it hands out)."""
+        cached = self._legal
+        if cached is not None and cached[0] == seat:
+            return cached[1], cached[2]
         if self.position == 0 and seat == self.order[0]:
-            return self.game.legal_mask(seat)
-        if seat == self.game.current:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            mask[DECLINE] = 1
-            return mask
-        return self.game.legal_mask(seat, window=True)
+            obs, mask = self.game.observe(seat, False)
+        elif seat == self.game.current:
+            obs, mask = self.game.observation_vector(seat, True), _DECLINE_ONLY
+        else:
+            obs, mask = self.game.observe(seat, True)
+        self._legal = (seat, obs, mask)
+        return obs, mask
 
     def observation(self, seat, selected):
-        window = self.is_window(seat) if selected else seat != self.game.current
-        obs = self.game.observation_vector(seat, window)
-        mask = self.mask(seat) if selected else np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        if selected:
+            obs, mask = self._selection(seat)
+            return {"observation": obs.copy(), "action_mask": mask.copy()}
+        obs = self.game.observation_vector(seat, seat != self.game.current)
+        return {"observation": obs, "action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8)}
 
     def act(self, seat, action):
         """Applies ``seat``'s action at its selection; returns whether it was legal."""
         a = int(action)
-        legal = 0 <= a < NUM_ACTIONS and self.mask(seat)[a] == 1
+        legal = 0 <= a < NUM_ACTIONS and self._selection(seat)[1][a] == 1
         if not legal:
             if self.illegal_action == "raise":
                 raise ValueError(f"action {a} is not legal for player {seat} now")
             return False
         if a != DECLINE:
-            self.game.apply(a, seat)
+            self._legal = None
+            self.game.play(a, seat)
             self.actions += 1
         return True
 
     def advance(self):
         """Moves to the next selection; returns True when a cycle ended."""
+        self._legal = None
         self.position += 1
         if self.position == self.players:
             self.start_cycle()
@@ -149,6 +169,7 @@ class raw_env(AECEnv):
         super().__init__()
         self._table = _Table(rules, players, max_actions, illegal_action, illegal_reward)
         self.possible_agents, self.observation_spaces, self.action_spaces = _spaces(players)
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents = []
         self.max_cycles = max_cycles
         self.render_mode = render_mode
@@ -160,7 +181,7 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         t = self._table
         done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
         selected = agent == self.agent_selection and not done
@@ -183,9 +204,9 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         t = self._table
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         legal = t.act(seat, action)
         self.infos = {a: {} for a in self.agents}
         self.infos[agent]["illegal_action"] = not legal

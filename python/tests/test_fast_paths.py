@@ -1,0 +1,83 @@
+"""The adapters' per-step shortcuts give what the general calls give."""
+
+import copy
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+from tabletop import rlcard
+from tabletop._core import Game
+from tabletop.pettingzoo import uno_v0
+
+PRESETS = ["official", "uno-engine", "cs410", "two-color", "csce322"]
+
+
+def _first_legal(game):
+    return int(np.flatnonzero(game.legal_mask())[0])
+
+
+def test_play_changes_the_game_as_apply_does():
+    a = Game("official", 4, 5, fast=True)
+    b = Game("official", 4, 5, fast=True)
+    for _ in range(200):
+        if a.is_round_over():
+            break
+        index = _first_legal(a)
+        a.apply(index)
+        b.play(index)
+        assert a.state_hash() == b.state_hash()
+    assert a.is_round_over() or a.state_hash() == b.state_hash()
+
+
+def test_play_refuses_an_illegal_action_and_changes_nothing():
+    game = Game("official", 4, 5, fast=True)
+    before = game.state_hash()
+    illegal = int(np.flatnonzero(game.legal_mask() == 0)[0])
+    try:
+        game.play(illegal)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("an illegal action was taken")
+    assert game.state_hash() == before
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_observe_is_the_observation_vector_and_the_mask(rules):
+    game = Game(rules, 4, 9, fast=True)
+    for _ in range(100):
+        if game.is_round_over():
+            break
+        for seat in range(4):
+            for window in (False, True):
+                obs, mask = game.observe(seat, window)
+                assert np.array_equal(obs, game.observation_vector(seat, window))
+                assert np.array_equal(mask, game.legal_mask(seat, window=window))
+        game.play(_first_legal(game))
+
+
+def test_the_lazy_raw_observation_is_the_observation_when_it_was_taken():
+    env = rlcard.make("uno", config={"seed": 3})
+    state, player = env.reset()
+    expected = json.loads(env.game.observation_json(player))
+    env.step(next(iter(state["legal_actions"])))
+    assert dict(state["raw_obs"]) == expected
+    assert dict(pickle.loads(pickle.dumps(state["raw_obs"]))) == expected
+    assert dict(copy.deepcopy(state)["raw_obs"]) == expected
+
+
+def test_the_aec_mask_handed_out_is_a_copy():
+    env = uno_v0.env(rules="official", players=4)
+    env.reset(seed=2)
+    obs, *_ = env.last()
+    legal = int(obs["action_mask"].argmax())
+    obs["action_mask"][:] = 0
+    obs["observation"][:] = -1
+    again, *_ = env.last()
+    assert again["action_mask"][legal] == 1
+    assert (again["observation"] >= 0).all()
+    agent = env.agent_selection
+    env.step(legal)
+    assert env.infos[agent]["illegal_action"] is False
