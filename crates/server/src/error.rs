@@ -129,11 +129,11 @@ impl ApiError {
     pub fn body(&self) -> ErrorBody {
         let message = match self {
             ApiError::Internal(_) => {
-                eprintln!("tabletop: {self}");
+                tracing::error!(error = %self, "request failed inside the server");
                 "the server could not handle this request".to_string()
             }
             ApiError::Store(_) => {
-                eprintln!("tabletop: {self}");
+                tracing::warn!(error = %self, "the game store refused a request");
                 "the game store is unavailable; try again shortly".to_string()
             }
             _ => self.to_string(),

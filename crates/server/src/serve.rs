@@ -131,7 +131,7 @@ pub async fn serve_with(
                 Err(e) => {
                     // Out of descriptors (or a connection reset before its accept): the cap
                     // should prevent the first; pause rather than spin either way.
-                    eprintln!("tabletop: accept: {e}");
+                    tracing::warn!(error = %e, "accepting a connection failed");
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }

@@ -674,7 +674,7 @@ impl AppState {
                     self.inner.store.set_status(&g.id, StoreStatus::Finished).await?;
                 }
                 Err(e) => {
-                    eprintln!("tabletop: table {} cannot be rebuilt and is left out: {e}", g.id);
+                    tracing::warn!(table = %g.id, error = %e, "a stored table cannot be rebuilt and is left out");
                     self.inner.store.set_status(&g.id, StoreStatus::Abandoned).await?;
                 }
             }
@@ -686,11 +686,11 @@ impl AppState {
         let mut record: GameRecord = g.record.decode().map_err(|e| e.to_string())?;
         let meta: Meta = g.meta.decode().map_err(|e| e.to_string())?;
         if record.engine_version != uno::ENGINE_VERSION {
-            eprintln!(
-                "tabletop: table {} was recorded by engine {} (this is {}); replaying anyway",
-                g.id,
-                record.engine_version,
-                uno::ENGINE_VERSION
+            tracing::warn!(
+                table = %g.id,
+                recorded_by = %record.engine_version,
+                engine = uno::ENGINE_VERSION,
+                "a table recorded by another engine version; replaying it anyway"
             );
         }
         let rules = Rules::new(record.rules.clone()).map_err(|e| e.to_string())?;
@@ -1201,6 +1201,7 @@ impl AppState {
         let mut st = table.state.lock().await;
         let Ok((bot, action, obs)) = thought else {
             // The bot panicked; seat a fresh one so the table goes on.
+            tracing::error!(table = %table.id, seat, "a bot panicked; a fresh one takes its seat");
             if let Some(m) = st.meta.seats.get(seat) {
                 if let Some(spec) = m.bot.as_deref().and_then(|n| n.parse::<BotSpec>().ok()) {
                     let b = build_bot(spec, m.bot_seed, st.game.rules_arc());
