@@ -160,7 +160,7 @@ async fn act(
 ) -> Result<Json<TableView>, ApiError> {
     // Authentication first: an anonymous or forged request learns nothing about the body.
     let t = token(&headers, &q)?.ok_or(ApiError::MissingToken)?;
-    app.table(&id)?;
+    app.table(&id).await?;
     let req = body(req)?;
     Ok(Json(app.act(&id, Some(&t), req.action, req.version).await?))
 }

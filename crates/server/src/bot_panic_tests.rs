@@ -36,7 +36,7 @@ async fn a_panicking_bot_is_replaced_and_the_table_plays_on() {
     };
     let created = app.create_table(req, "local").await.expect("created");
     let token = created.token.expect("token");
-    let table = app.table(&created.id).expect("table");
+    let table = app.table(&created.id).await.expect("table");
     let calls = Arc::new(AtomicUsize::new(0));
     table.state.lock().await.bots[1] = Some(Box::new(Panicker(calls.clone())));
 

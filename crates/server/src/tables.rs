@@ -649,9 +649,38 @@ impl AppState {
         self.inner.tables.read().map(|t| t.len()).unwrap_or(0)
     }
 
-    pub(crate) fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+    /// The table `id`: in memory, or a finished table read back from the store (after a restart,
+    /// or after it left memory), kept again for `finished_ttl` so its result and a rematch stay
+    /// reachable.
+    pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        if let Some(t) = self.in_memory(id)? {
+            return Ok(t);
+        }
+        let missing = || ApiError::NoSuchTable(id.chars().take(64).collect());
+        // Ids are 64 characters at most: a longer one cannot be stored, so costs no lookup.
+        if id.len() > 64 {
+            return Err(missing());
+        }
+        let Some(g) = self.inner.store.load(id).await? else { return Err(missing()) };
+        if g.kind != Kind::Uno || g.status != StoreStatus::Finished {
+            return Err(missing());
+        }
+        let table = match self.rebuild_any(&g) {
+            Ok(t) => Arc::new(t),
+            Err(e) => {
+                tracing::warn!(table = %g.id, error = %e, "a finished table cannot be rebuilt");
+                return Err(missing());
+            }
+        };
+        table.state.lock().await.finished_at = Some(Instant::now());
+        let mut map = self.inner.tables.write().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
+        // Another request may have read it back first: keep one copy.
+        Ok(map.entry(id.to_string()).or_insert(table).clone())
+    }
+
+    fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
         let tables = self.inner.tables.read().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
-        tables.get(id).cloned().ok_or_else(|| ApiError::NoSuchTable(id.chars().take(64).collect()))
+        Ok(tables.get(id).cloned())
     }
 
     /// Rebuilds the active tables: replay each record, keeping the last events for readers.
@@ -682,7 +711,15 @@ impl AppState {
         Ok(())
     }
 
+    /// An unfinished table from its record (`None` when it turns out finished).
     fn rebuild(&self, g: &store::StoredGame) -> Result<Option<Table>, String> {
+        let table = self.rebuild_any(g)?;
+        let over = table.state.try_lock().map(|st| st.game.is_over()).unwrap_or(false);
+        Ok((!over).then_some(table))
+    }
+
+    /// A table from its record, finished or not.
+    fn rebuild_any(&self, g: &store::StoredGame) -> Result<Table, String> {
         let mut record: GameRecord = g.record.decode().map_err(|e| e.to_string())?;
         let meta: Meta = g.meta.decode().map_err(|e| e.to_string())?;
         if record.engine_version != uno::ENGINE_VERSION {
@@ -713,13 +750,10 @@ impl AppState {
             record.push(m.seat, m.action);
             push(meta.version_base + i as u64 + 1, evs);
         }
-        if game.is_over() {
-            return Ok(None);
-        }
         let bots = make_bots(&meta, game.rules_arc()).map_err(|e| e.to_string())?;
         let players = meta.seats.len();
         let creator = meta.creator.clone();
-        Ok(Some(Table::new(
+        Ok(Table::new(
             g.id.clone(),
             creator,
             TableState {
@@ -734,7 +768,7 @@ impl AppState {
                 finished_at: None,
                 turn_deadline: None,
             },
-        )))
+        ))
     }
 
     /// Creates a table; `client` identifies the creator for the per-client limit.
@@ -886,7 +920,7 @@ impl AppState {
     }
 
     pub async fn read_table(&self, id: &str, token: Option<&str>) -> Result<TableView, ApiError> {
-        let table = self.table(id)?;
+        let table = self.table(id).await?;
         let st = table.state.lock().await;
         let viewer = self.resolve(&st, token)?;
         Ok(st.full_view(id, viewer, "state"))
@@ -894,7 +928,7 @@ impl AppState {
 
     pub async fn join(&self, id: &str, name: &str, seat: Option<usize>) -> Result<Joined, ApiError> {
         let name = check_name(name, "name", limits::MAX_NAME_CHARS)?;
-        let table = self.table(id)?;
+        let table = self.table(id).await?;
         let mut st = table.state.lock().await;
         if st.game.is_over() {
             return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
@@ -926,7 +960,7 @@ impl AppState {
     /// Gives the seat up: the token stops working and the seat is open again; the game waits
     /// until someone takes it.
     pub async fn leave(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
-        let table = self.table(id)?;
+        let table = self.table(id).await?;
         let mut st = table.state.lock().await;
         let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
             return Err(ApiError::BadToken);
@@ -947,7 +981,7 @@ impl AppState {
     /// leaves memory, its bots stop, and its sockets close (4002). This frees a slot of the
     /// creator's table limit.
     pub async fn close(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
-        let table = self.table(id)?;
+        let table = self.table(id).await?;
         let mut st = table.state.lock().await;
         let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
             return Err(ApiError::BadToken);
@@ -977,7 +1011,7 @@ impl AppState {
         action: Action,
         version: u64,
     ) -> Result<TableView, ApiError> {
-        let table = self.table(id)?;
+        let table = self.table(id).await?;
         let mut st = table.state.lock().await;
         let viewer = match token {
             Some(t) => self.resolve(&st, Some(t))?,
@@ -1069,7 +1103,7 @@ impl AppState {
 
     /// A new game at a finished table, same seats and rules, new shuffle.
     pub async fn rematch(&self, id: &str, token: Option<&str>) -> Result<TableView, ApiError> {
-        let table = self.table(id)?;
+        let table = self.table(id).await?;
         let mut st = table.state.lock().await;
         let Viewer::Seat(seat) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
             return Err(ApiError::BadToken);

@@ -57,7 +57,7 @@ pub async fn upgrade(
         Some(t) => Some(t),
         None => token(&headers, &q)?,
     };
-    let table = app.table(&id)?;
+    let table = app.table(&id).await?;
     let (viewer, epoch) = {
         let st = table.state.lock().await;
         let viewer = app.resolve(&st, t.as_deref())?;
