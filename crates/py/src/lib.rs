@@ -312,6 +312,30 @@ impl Game {
         Ok(Game { game, record: Some(record), fast: false })
     }
 
+    /// The game's position as JSON: every field of its state, the generator included, so a
+    /// game started from it plays on exactly as this one would (`docs/positions.md`).
+    fn position(&self) -> PyResult<String> {
+        serde_json::to_string(&self.game.position()).map_err(value_error)
+    }
+
+    /// Starts a game from a position: its JSON (as `position()` gives) or its text form. The
+    /// position is checked against the rules (every card of the deck once, colours, phase, hand
+    /// sizes); a refusal raises `ValueError` naming what is wrong. The game is recorded from
+    /// that position, so `record()` replays it.
+    #[staticmethod]
+    #[pyo3(signature = (position, rules = "official"))]
+    fn from_position(position: &str, rules: &str) -> PyResult<Game> {
+        let rules = load_rules(rules)?;
+        let pos: uno::Position = if position.trim_start().starts_with('{') {
+            serde_json::from_str(position).map_err(value_error)?
+        } else {
+            position.parse().map_err(value_error)?
+        };
+        let game = Engine::from_position(rules.clone(), &pos).map_err(value_error)?;
+        let record = GameRecord::from_position(&rules, pos);
+        Ok(Game { game, record: Some(record), fast: false })
+    }
+
     /// The record of this game as JSON: rules, seats, seed and every move (what the CLI and
     /// the server replay).
     fn record(&self) -> PyResult<String> {
