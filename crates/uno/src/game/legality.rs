@@ -379,13 +379,13 @@ impl Game {
         if self.rules.uno_call() == UnoCall::Off {
             return Err(IllegalAction::UnoCallsOff);
         }
-        if self.uno_called(seat) {
+        let called = self.uno_called(seat);
+        if called {
             return Err(IllegalAction::UnoAlreadyCalled);
         }
-        let own_turn = seat == self.state.current
-            && matches!(self.state.phase, Phase::Play | Phase::DrawnCard)
-            && self.state.hands[seat.index()].len() <= 2;
-        if own_turn || self.state.uno_exposed == Some(seat) {
+        let own_turn = seat == self.state.current && matches!(self.state.phase, Phase::Play | Phase::DrawnCard);
+        let hand_len = self.state.hands[seat.index()].len();
+        if crate::effect::may_call_uno(called, own_turn, hand_len, self.state.uno_exposed == Some(seat)) {
             Ok(())
         } else {
             Err(IllegalAction::NothingToCall)
