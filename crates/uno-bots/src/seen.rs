@@ -205,7 +205,7 @@ impl Seen for View<'_> {
         View::is_legal(self, action)
     }
     fn playable(&self) -> CardSet {
-        self.playable_set()
+        View::playable(self)
     }
     fn wild_colors(&self) -> ColorList {
         let mut out = ColorList::default();

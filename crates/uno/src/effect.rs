@@ -5,7 +5,8 @@
 //! Skip). The engine, the simulation kernel, IS-MCTS inference and the seed checkers all read
 //! these tables and [`next_seat`]; none of them decides on its own what a card does.
 
-use crate::card::{Card, Direction, Face};
+use crate::card::{Card, Color, Direction, Face};
+use crate::hand::CardSet;
 use crate::rules::{FirstCard, SevenZero, Stacking, TwoPlayerRule, WildDrawFourRule};
 
 /// What playing one card kind does, under one rule set and table size.
@@ -126,6 +127,21 @@ pub fn next_seat(seat: usize, direction: Direction, players: usize, steps: usize
     } else {
         s
     }
+}
+
+/// The kinds of `held` that may go on `top` with `color` in play, no penalty pending: those
+/// of the colour or of the top card's face, and the wilds, less the Wild Draw Four when
+/// `wd4_refused` (the restricted rule, its player holding `color`).
+///
+/// The one matching rule: [`Game::playable`](crate::Game::playable) and the simulation kernel
+/// both ask it.
+#[inline]
+pub fn matching_plays(held: CardSet, top: Card, color: Color, wd4_refused: bool) -> CardSet {
+    let mut set = held.and(CardSet::matching(top, color));
+    if wd4_refused {
+        set.remove(Card::WILD_DRAW_FOUR);
+    }
+    set
 }
 
 /// Whether a seat may call UNO for itself: it has not called yet, and either it is on its
