@@ -20,38 +20,11 @@
 
 use rand::{Rng, SeedableRng};
 use uno::game::SimRng;
-use uno::rules::{DrawRule, Exhausted, FirstCard, FirstPlayer, JumpIn, SevenZero, Stacking, TwoPlayerRule, UnoCall};
+use uno::rules::{DrawRule, Exhausted, FirstPlayer, JumpIn, SevenZero, Stacking, UnoCall};
 use uno::rules::{WildDrawFourRule, MAX_PLAYERS};
-use uno::{Card, CardSet, Color, Direction, Face, Rules};
+use uno::{Card, CardEffect, CardSet, Color, Direction, FirstEffect, Rules};
 
 use crate::sim::{bot_seed, MAX_DECISIONS};
-
-/// What a card does when played under one rule set and table size, flattened from its face.
-#[derive(Clone, Copy, Default)]
-struct Effect {
-    /// Players skipped after the turn.
-    skip: u8,
-    /// Whether play changes direction.
-    flip: bool,
-    /// Cards the next player draws at once.
-    penalty: u8,
-    /// A Wild Draw Four under the challenge rule: the next player answers first.
-    challenge: bool,
-    /// Cards the next player draws when this card goes out (they score).
-    out_draw: u8,
-    /// The official first-card rule's part: skip the first player, or let the dealer start
-    /// the other way round, or make the first player draw two and skip them.
-    first: FirstEffect,
-}
-
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum FirstEffect {
-    #[default]
-    None,
-    Skip,
-    Reverse,
-    DrawTwo,
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -89,7 +62,8 @@ pub struct RandomKernel {
     hand_size: usize,
     deck: Vec<u8>,
     points: [u32; 64],
-    effect: [Effect; 64],
+    /// The rules' own effect table for this table size (see [`uno::effect`]).
+    effect: [CardEffect; 64],
     /// Kinds that match a card of this kind on top, colour aside: its face in every colour
     /// (nothing for a wild: a wild on top is matched through the declared colour).
     face_mask: [u64; 64],
@@ -97,14 +71,14 @@ pub struct RandomKernel {
     color_mask: [u64; 4],
     colors: Vec<u8>,
     first_player: FirstPlayer,
-    first_card: FirstCard,
     start_clockwise: bool,
     draw_rule: DrawRule,
     wd4: WildDrawFourRule,
     uno_calls: bool,
     reshuffle: bool,
     turn_cap: u32,
-    /// `advance[clockwise][steps]`: how far round the table `steps` places lie (mod n).
+    /// `advance[clockwise][steps]`: how far round the table `steps` places lie (mod n), as
+    /// [`uno::next_seat`] counts them from seat 0; kept as a table so a turn costs no division.
     advance: [[usize; 3]; 2],
 
     // ---- the round ----
@@ -155,25 +129,15 @@ impl RandomKernel {
             return None;
         }
         let mut points = [0u32; 64];
-        let mut effect = [Effect::default(); 64];
-        let reverse_skips = players == 2 && rules.two_players() == TwoPlayerRule::ReverseSkips;
-        let challenge = rules.wild_draw_four() == WildDrawFourRule::Challenge;
         let mut face_mask = [0u64; 64];
         for card in Card::all() {
             let i = card.index();
             points[i] = rules.points(card);
-            let plain = Effect::default();
-            effect[i] = match card.face() {
-                Face::Skip => Effect { skip: 1, first: FirstEffect::Skip, ..plain },
-                Face::Reverse if reverse_skips => Effect { skip: 1, first: FirstEffect::Skip, ..plain },
-                Face::Reverse => Effect { flip: true, first: FirstEffect::Reverse, ..plain },
-                Face::DrawTwo => Effect { skip: 1, penalty: 2, out_draw: 2, first: FirstEffect::DrawTwo, ..plain },
-                Face::WildDrawFour if challenge => Effect { challenge: true, out_draw: 4, ..plain },
-                Face::WildDrawFour => Effect { skip: 1, penalty: 4, out_draw: 4, ..plain },
-                Face::Digit(_) | Face::Wild => plain,
-            };
             face_mask[i] = if card.is_wild() { 0 } else { CardSet::of_face(card.face_index()).bits() };
         }
+        // 64 entries, not `Card::KINDS`: a card index masked to 6 bits needs no bounds check.
+        let mut effect = [CardEffect::default(); 64];
+        effect[..Card::KINDS].copy_from_slice(rules.effects(players));
         Some(RandomKernel {
             players,
             hand_size: rules.hand_size(),
@@ -184,7 +148,6 @@ impl RandomKernel {
             color_mask: Color::ALL.map(|c| CardSet::of_color(c).bits()),
             colors: rules.colors().iter().map(|c| c.index() as u8).collect(),
             first_player: rules.first_player(),
-            first_card: rules.first_card(),
             start_clockwise: rules.direction() == Direction::Clockwise,
             draw_rule: rules.draw_rule(),
             wd4: rules.wild_draw_four(),
@@ -192,7 +155,8 @@ impl RandomKernel {
             reshuffle: rules.exhausted() == Exhausted::Reshuffle,
             // Both end the game without a winner; the kernel does not tell the reasons apart.
             turn_cap: rules.turn_cap().unwrap_or(u32::MAX).min(rules.max_turns()),
-            advance: [[0, (players - 1) % players, (2 * players - 2) % players], [0, 1 % players, 2 % players]],
+            advance: [Direction::CounterClockwise, Direction::Clockwise]
+                .map(|d| [0, 1, 2].map(|steps| uno::next_seat(0, d, players, steps))),
             rng: SimRng::seed_from_u64(0),
             bots: std::array::from_fn(|_| SimRng::seed_from_u64(0)),
             pile: Vec::with_capacity(rules.deck().len()),
@@ -310,7 +274,9 @@ impl RandomKernel {
     /// fewer, not yet called. Returns the decisions that took (0 or 1), without a branch.
     #[inline]
     fn call_uno(&mut self, seat: usize, bit: u32) -> u32 {
-        let call = (self.uno_calls & (self.uno_called & bit == 0) & (self.sizes[seat] <= 2)) as u32;
+        // Only ever asked on the seat's own turn, and a random bot is never exposed.
+        let may = uno::effect::may_call_uno(self.uno_called & bit != 0, true, self.sizes[seat] as usize, false);
+        let call = (self.uno_calls & may) as u32;
         self.uno_called |= bit * call;
         call
     }
@@ -404,19 +370,20 @@ impl RandomKernel {
         // a coin toss the branch predictor cannot learn, and the common case (a plain card)
         // goes through the same straight line as the rest.
         self.clockwise ^= effect.flip;
-        if effect.penalty > 0 {
-            let victim = self.next_seat(1);
-            self.give(victim, effect.penalty as u32);
-        }
         if effect.challenge {
-            self.pending += 4;
+            self.pending += effect.penalty as u32;
             self.end_turn(0);
             if !self.over {
                 self.phase = Phase::Challenge;
             }
-        } else {
-            self.end_turn(effect.skip as usize);
+            return;
         }
+        // Without stacking (see `supports`) every other penalty is drawn at once.
+        if effect.penalty > 0 {
+            let victim = self.next_seat(1);
+            self.give(victim, effect.penalty as u32);
+        }
+        self.end_turn(effect.skip as usize);
     }
 
     /// A turn's draw (no penalty is ever pending in the `Play` phase without stacking).
@@ -585,17 +552,11 @@ impl RandomKernel {
     }
 
     fn turn_first_card(&mut self) {
-        let rule = self.first_card;
-        let refused = |c: u8| match rule {
-            FirstCard::Official => c as usize == Card::WILD_DRAW_FOUR.index(),
-            FirstCard::RedrawUntilNumber => c >= 52 || c % 13 >= 10,
-            FirstCard::NoEffect => false,
-            FirstCard::RedrawWilds => c >= 52,
-        };
         let card = loop {
             let Some(card) = self.pop_draw() else {
                 return;
             };
+            let refused = |c: u8| self.effect[c as usize & 63].first_refused;
             let back = refused(card) && self.pile.iter().any(|&c| !refused(c));
             if !back {
                 break card;
@@ -604,21 +565,18 @@ impl RandomKernel {
         };
         self.discard.push(card);
         self.color = if card >= 52 { self.colors[0] } else { card / 13 };
-        if card >= 52 {
-            self.phase = Phase::ChooseColor;
-        } else if matches!(rule, FirstCard::Official | FirstCard::RedrawWilds) {
-            match self.effect[card as usize].first {
-                FirstEffect::Skip => self.current = self.next_seat(1),
-                FirstEffect::Reverse => {
-                    self.clockwise = !self.clockwise;
-                    self.current = self.dealer;
-                }
-                FirstEffect::DrawTwo => {
-                    self.give(self.current, 2);
-                    self.acted = false;
-                    self.current = self.next_seat(1);
-                }
-                FirstEffect::None => {}
+        match self.effect[card as usize & 63].first {
+            FirstEffect::None => {}
+            FirstEffect::ChooseColor => self.phase = Phase::ChooseColor,
+            FirstEffect::Skip => self.current = self.next_seat(1),
+            FirstEffect::Reverse => {
+                self.clockwise = !self.clockwise;
+                self.current = self.dealer;
+            }
+            FirstEffect::DrawTwo => {
+                self.give(self.current, 2);
+                self.acted = false;
+                self.current = self.next_seat(1);
             }
         }
     }

@@ -32,7 +32,7 @@ impl Bot for RandomBot {
             return Action::CallUno;
         }
         let legal = &obs.legal_actions;
-        // The playable kinds in card-index order, as `View::playable_set` gives them.
+        // The playable kinds in card-index order, as `View::playable` gives them.
         let mut cards = CardSet::EMPTY;
         for a in legal {
             if let Action::Play { card, .. } = a {
@@ -72,7 +72,7 @@ impl Bot for RandomBot {
         if view.can_call_own_uno() {
             return Action::CallUno;
         }
-        let plays = view.playable_set();
+        let plays = view.playable();
         let pick = match plays.len() {
             0 => None,
             n => plays.nth(self.rng.below(n)),

@@ -45,21 +45,15 @@ pub trait Seen {
 
     /// The seat `steps` places after the current one in the direction of play.
     fn after_current(&self, steps: usize) -> Seat {
-        let n = self.players().max(1);
-        let cur = self.current().index();
-        let i = match self.direction() {
-            Direction::Clockwise => (cur + steps) % n,
-            Direction::CounterClockwise => (cur + n * (steps / n + 1) - steps) % n,
-        };
-        Seat(i as u8)
+        Seat(uno::next_seat(self.current().index(), self.direction(), self.players().max(1), steps) as u8)
     }
 
     /// Whether calling UNO now is a call for this seat itself (never a catch or a false call).
     fn can_call_own_uno(&self) -> bool {
         let me = self.me();
-        let own_turn =
-            me == self.current() && matches!(self.phase(), Phase::Play | Phase::DrawnCard) && self.hand().len() <= 2;
-        (own_turn || self.uno_exposed() == Some(me)) && !self.uno_called(me) && self.is_legal(Action::CallUno)
+        let own_turn = me == self.current() && matches!(self.phase(), Phase::Play | Phase::DrawnCard);
+        uno::effect::may_call_uno(self.uno_called(me), own_turn, self.hand().len(), self.uno_exposed() == Some(me))
+            && self.is_legal(Action::CallUno)
     }
 
     /// The seat this one may catch now for not calling UNO, if any.
@@ -211,7 +205,7 @@ impl Seen for View<'_> {
         View::is_legal(self, action)
     }
     fn playable(&self) -> CardSet {
-        self.playable_set()
+        View::playable(self)
     }
     fn wild_colors(&self) -> ColorList {
         let mut out = ColorList::default();

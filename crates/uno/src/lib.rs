@@ -16,6 +16,7 @@
 
 pub mod action;
 pub mod card;
+pub mod effect;
 pub mod event;
 pub mod game;
 pub mod hand;
@@ -27,6 +28,7 @@ pub mod rules;
 
 pub use action::{Action, ActionParseError, IllegalAction};
 pub use card::{Card, Color, Direction, Face, ParseError, Seat};
+pub use effect::{next_seat, CardEffect, FirstEffect};
 pub use event::{DrawReason, EndReason, Event, Outcome};
 pub use game::{Deal, Game, Phase, SetupError};
 pub use hand::{CardSet, Hand};

@@ -540,6 +540,8 @@ pub struct Rules {
     deck: Vec<Card>,
     colors: Vec<Color>,
     points: [u32; Card::KINDS],
+    /// What each card does: `[more than two players, two players]`, by card index.
+    effects: Box<crate::effect::EffectTables>,
 }
 
 impl Rules {
@@ -627,12 +629,31 @@ impl Rules {
                 Face::WildDrawFour => s.wild_draw_four,
             };
         }
-        Ok(Rules { config, deck, colors, points })
+        let p = &config.play;
+        let effects = Box::new(crate::effect::derive(
+            config.deal.first_card,
+            p.stacking,
+            p.wild_draw_four,
+            p.two_players,
+            p.seven_zero,
+        ));
+        Ok(Rules { config, deck, colors, points, effects })
     }
 
     /// A named preset (see [`PRESET_NAMES`]).
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         Rules::new(preset_config(name)?)
+    }
+
+    /// What playing `card` does at a table of `players`.
+    #[inline]
+    pub fn effect(&self, card: Card, players: usize) -> crate::effect::CardEffect {
+        self.effects[usize::from(players == 2)][card.index()]
+    }
+
+    /// Every card kind's effect at a table of `players`, by card index.
+    pub fn effects(&self, players: usize) -> &[crate::effect::CardEffect; Card::KINDS] {
+        &self.effects[usize::from(players == 2)]
     }
 
     pub fn config(&self) -> &RulesConfig {

@@ -34,8 +34,8 @@
 
 use rand::Rng;
 use uno::game::Game;
-use uno::rules::{DrawRule, JumpIn, SevenZero, Stacking, TwoPlayerRule, WildDrawFourRule};
-use uno::{Action, Card, CardSet, Color, Direction, Face, Observation, Phase, Rules, Seat};
+use uno::rules::{DrawRule, JumpIn, SevenZero, Stacking};
+use uno::{Action, Card, CardSet, Color, Direction, Observation, Phase, Rules, Seat};
 
 use crate::heuristic::{self, HeuristicConfig};
 use crate::seen::{ColorList, Seen};
@@ -107,13 +107,7 @@ struct Public {
 
 impl Public {
     fn next(&self, steps: usize) -> Seat {
-        let n = self.sizes.len();
-        let cur = self.current.index();
-        let i = match self.direction {
-            Direction::Clockwise => (cur + steps) % n,
-            Direction::CounterClockwise => (cur + n * (steps / n + 1) - steps) % n,
-        };
-        Seat(i as u8)
+        Seat(uno::next_seat(self.current.index(), self.direction, self.sizes.len(), steps) as u8)
     }
 
     fn end_turn(&mut self, skip: usize) {
@@ -474,30 +468,22 @@ fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[Card]) -> Ve
 /// What playing `card` does to the public state (the card is already counted out of the hand
 /// and on the pile).
 fn effects(q: &mut Public, seat: Seat, card: Card, rules: &Rules) {
-    match card.face() {
-        Face::Skip => q.end_turn(1),
-        Face::Reverse if q.sizes.len() == 2 && rules.two_players() == TwoPlayerRule::ReverseSkips => q.end_turn(1),
-        Face::Reverse => {
-            q.direction = q.direction.flipped();
-            q.end_turn(0);
-        }
-        Face::DrawTwo => {
-            let victim = q.next(1);
-            q.sizes[victim.index()] += 2 + std::mem::take(&mut q.pending) as usize;
-            q.end_turn(1);
-        }
-        Face::WildDrawFour if rules.wild_draw_four() == WildDrawFourRule::Challenge => {
-            q.pending += 4;
-            q.end_turn(0);
-            q.challenge = Some(seat);
-        }
-        Face::WildDrawFour => {
-            let victim = q.next(1);
-            q.sizes[victim.index()] += 4 + std::mem::take(&mut q.pending) as usize;
-            q.end_turn(1);
-        }
-        Face::Digit(_) | Face::Wild => q.end_turn(0),
+    let e = rules.effect(card, q.sizes.len());
+    if e.flip {
+        q.direction = q.direction.flipped();
     }
+    if e.challenge {
+        q.pending += u32::from(e.penalty);
+        q.end_turn(0);
+        q.challenge = Some(seat);
+        return;
+    }
+    // Without stacking (see `supported`) every other penalty is drawn at once.
+    if e.penalty > 0 {
+        let victim = q.next(1);
+        q.sizes[victim.index()] += usize::from(e.penalty) + std::mem::take(&mut q.pending) as usize;
+    }
+    q.end_turn(usize::from(e.skip));
 }
 
 /// Searches the other seats' turns from `p` for a sequence that plays exactly the `new` discard
@@ -695,7 +681,7 @@ mod tests {
 
     #[test]
     fn masks_cover_colour_face_and_wilds() {
-        let top = Card::colored(Color::Red, Face::Digit(5)).unwrap_or(Card::WILD);
+        let top = Card::colored(Color::Red, uno::Face::Digit(5)).unwrap_or(Card::WILD);
         let m = playable_mask(top, Some(Color::Red));
         assert_eq!(m.count_ones(), 13 + 3 + 2);
         assert_ne!(m & bit(Card::WILD_DRAW_FOUR), 0);

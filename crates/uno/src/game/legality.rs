@@ -35,18 +35,19 @@ impl Game {
                 out.push(a);
             }
         };
-        let hand = &self.state.hands[seat.index()];
-        let mut seen = [false; Card::KINDS];
-        for &card in hand {
-            if std::mem::replace(&mut seen[card.index()], true) {
+        let ok = self.playable(seat);
+        let mut seen = CardSet::EMPTY;
+        for &card in &self.state.hands[seat.index()] {
+            if !ok.contains(card) || seen.contains(card) {
                 continue;
             }
+            seen.insert(card);
             if card.is_wild() {
                 for &c in self.rules.colors() {
-                    consider(Action::Play { card, color: Some(c) }, out);
+                    out.push(Action::Play { card, color: Some(c) });
                 }
             } else {
-                consider(Action::Play { card, color: None }, out);
+                out.push(Action::Play { card, color: None });
             }
         }
         for a in [Action::Draw, Action::Pass, Action::Challenge, Action::Accept, Action::NextRound] {
@@ -74,53 +75,78 @@ impl Game {
         }
     }
 
-    /// The distinct cards `seat` may play now, in hand order: exactly the cards of the `Play`
-    /// actions `legal_actions_for(seat)` lists, found without allocating.
-    pub fn plays_for(&self, seat: Seat) -> Plays {
-        let mut out = Plays::default();
+    /// The kinds `seat` may play now, as a set (card-index order): the one answer to "which
+    /// cards may this seat play", read by [`Game::check`], the legal action lists and the bots.
+    ///
+    /// On its turn: in the `Play` phase the cards that match (or, with a penalty pending,
+    /// stack on it); after a draw only the drawn card, if it matches; while a Wild Draw Four
+    /// waits for an answer the cards that stack on it. Out of turn: a jump-in card.
+    #[inline]
+    pub fn playable(&self, seat: Seat) -> CardSet {
         if seat.index() >= self.state.players {
-            return out;
+            return CardSet::EMPTY;
         }
+        let held = self.state.hands[seat.index()].kinds();
         if seat != self.state.current {
-            // Out of turn only a jump-in can play: rare, so the general check is fine.
-            let mut seen = 0u64;
-            for &card in &self.state.hands[seat.index()] {
-                let bit = 1u64 << card.index();
-                if seen & bit == 0 && self.check(seat, Action::Play { card, color: self.play_color(card) }).is_ok() {
-                    out.push(card);
-                }
-                seen |= bit;
-            }
-            return out;
+            return self.jump_in_kinds(held);
         }
         match self.state.phase {
-            Phase::Play | Phase::Challenge { .. } => {}
-            Phase::DrawnCard => {
-                // Only the drawn card may follow a draw.
-                if let Some(card) = self.state.drawn {
-                    if self.state.hands[seat.index()].contains(&card)
-                        && self.check(seat, Action::Play { card, color: self.play_color(card) }).is_ok()
-                    {
-                        out.push(card);
-                    }
-                }
-                return out;
-            }
-            _ => return out,
+            Phase::Play => self.playable_among(seat, held),
+            Phase::DrawnCard => match self.state.drawn {
+                Some(card) if held.contains(card) => self.playable_among(seat, CardSet::single(card)),
+                _ => CardSet::EMPTY,
+            },
+            Phase::Challenge { .. } => self.stackable_among(held),
+            _ => CardSet::EMPTY,
         }
-        let ok = match self.state.phase {
-            Phase::Challenge { .. } => {
-                let top = self.top();
-                let mut set = CardSet::EMPTY;
-                for c in self.state.hands[seat.index()].kinds().iter() {
-                    if self.stackable(c, top) {
-                        set.insert(c);
-                    }
-                }
-                set
+    }
+
+    /// The cards of `among` that may go on the pile now for `seat`, on its turn: the matching
+    /// rule (with the restricted Wild Draw Four) or, with a penalty pending, the stacking rule.
+    #[inline]
+    fn playable_among(&self, seat: Seat, among: CardSet) -> CardSet {
+        if self.state.pending > 0 {
+            return self.stackable_among(among);
+        }
+        let restricted =
+            self.rules.wild_draw_four() == WildDrawFourRule::Restricted && self.holds_color(seat, self.state.color);
+        crate::effect::matching_plays(among, self.top(), self.state.color, restricted)
+    }
+
+    fn stackable_among(&self, among: CardSet) -> CardSet {
+        let top = self.top();
+        let mut out = CardSet::EMPTY;
+        for c in among.iter() {
+            if self.stackable(c, top) {
+                out.insert(c);
             }
-            _ => self.playable_kinds(seat),
-        };
+        }
+        out
+    }
+
+    /// The card a seat out of turn may jump in with: the top card, when it holds it.
+    fn jump_in_kinds(&self, held: CardSet) -> CardSet {
+        let top = self.top();
+        let open = self.rules.jump_in() == JumpIn::On
+            && self.state.phase == Phase::Play
+            && self.state.pending == 0
+            && !top.is_wild()
+            && !self.state.discard.is_empty();
+        if open && held.contains(top) {
+            CardSet::single(top)
+        } else {
+            CardSet::EMPTY
+        }
+    }
+
+    /// The distinct cards `seat` may play now, in hand order: [`Game::playable`] in the order
+    /// the hand holds them (a thin wrapper, for showing a hand).
+    pub fn plays_for(&self, seat: Seat) -> Plays {
+        let mut out = Plays::default();
+        let ok = self.playable(seat);
+        if ok.is_empty() {
+            return out;
+        }
         let mut seen = CardSet::EMPTY;
         for &card in self.state.hands[seat.index()].iter() {
             if ok.contains(card) && !seen.contains(card) {
@@ -131,26 +157,11 @@ impl Game {
         out
     }
 
-    /// A colour that makes `Play { card, color }` well-formed: any rule colour for a wild.
-    pub(super) fn play_color(&self, card: Card) -> Option<Color> {
-        card.is_wild().then(|| self.rules.colors()[0])
-    }
-
-    /// Whether `card` could be played by the current player in the `Play` phase right now,
-    /// ignoring whether it is in the hand.
+    /// Whether the current player could play `card` now, were it in their hand: a thin
+    /// wrapper over the rule [`Game::playable`] applies.
     #[inline]
     pub fn is_playable(&self, card: Card) -> bool {
-        let top = self.top();
-        if self.state.pending > 0 {
-            return self.stackable(card, top);
-        }
-        if !card.matches(top, self.state.color) {
-            return false;
-        }
-        if card == Card::WILD_DRAW_FOUR && self.rules.wild_draw_four() == WildDrawFourRule::Restricted {
-            return !self.holds_color(self.state.current, self.state.color);
-        }
-        true
+        self.playable_among(self.state.current, CardSet::single(card)).contains(card)
     }
 
     pub(super) fn stackable(&self, card: Card, top: Card) -> bool {
@@ -172,63 +183,10 @@ impl Game {
         self.state.hands[seat.index()].kinds().intersects(CardSet::of_color(color))
     }
 
-    pub(super) fn has_playable(&self, seat: Seat) -> bool {
-        !self.playable_kinds(seat).is_empty()
-    }
-
-    /// The kinds in `seat`'s hand that `is_playable` accepts, as one set: an AND of masks on
-    /// the common path, with the rare stacking answer filtered card by card.
-    #[inline]
-    pub(super) fn playable_kinds(&self, seat: Seat) -> CardSet {
-        let held = self.state.hands[seat.index()].kinds();
-        let top = self.top();
-        if self.state.pending > 0 {
-            let mut out = CardSet::EMPTY;
-            for c in held.iter() {
-                if self.stackable(c, top) {
-                    out.insert(c);
-                }
-            }
-            return out;
-        }
-        let mut set = held.and(CardSet::matching(top, self.state.color));
-        if self.rules.wild_draw_four() == WildDrawFourRule::Restricted
-            && held.intersects(CardSet::of_color(self.state.color))
-        {
-            set.remove(Card::WILD_DRAW_FOUR);
-        }
-        set
-    }
-
-    /// The kinds `seat` may play now, as a set (index order): the same cards as the `Play`
-    /// actions of `legal_actions_for(seat)` and as [`Game::plays_for`], without their order.
+    /// [`Game::playable`] under its former name: a thin wrapper kept for existing callers.
     #[inline]
     pub fn playable_set(&self, seat: Seat) -> CardSet {
-        if seat.index() >= self.state.players {
-            return CardSet::EMPTY;
-        }
-        if seat == self.state.current {
-            match self.state.phase {
-                Phase::Play => return self.playable_kinds(seat),
-                // After a draw only the drawn card may follow, and no penalty is pending.
-                Phase::DrawnCard => {
-                    return match self.state.drawn {
-                        Some(card)
-                            if self.state.hands[seat.index()].kinds().contains(card) && self.is_playable(card) =>
-                        {
-                            CardSet::single(card)
-                        }
-                        _ => CardSet::EMPTY,
-                    }
-                }
-                _ => {}
-            }
-        }
-        let mut out = CardSet::EMPTY;
-        for c in self.plays_for(seat).iter() {
-            out.insert(*c);
-        }
-        out
+        self.playable(seat)
     }
 
     /// Whether a card can still come from the draw pile (directly or by reshuffling).
@@ -268,35 +226,27 @@ impl Game {
                     return Err(IllegalAction::CardNotInHand);
                 }
                 check_color(&self.rules, card, color)?;
-                if self.state.phase == Phase::DrawnCard && self.state.drawn != Some(card) {
-                    return Err(IllegalAction::OnlyDrawnCard);
-                }
-                if let Phase::Challenge { .. } = self.state.phase {
-                    if !self.stackable(card, self.top()) {
-                        return Err(IllegalAction::MustAnswerChallenge);
-                    }
+                if self.playable(seat).contains(card) {
                     return Ok(());
                 }
-                if self.state.pending > 0 && !self.stackable(card, self.top()) {
-                    return Err(IllegalAction::MustAnswerDrawPenalty);
-                }
-                if !card.matches(self.top(), self.state.color) && self.state.pending == 0 {
-                    return Err(IllegalAction::DoesNotMatch);
-                }
-                if card == Card::WILD_DRAW_FOUR
-                    && self.state.pending == 0
-                    && self.rules.wild_draw_four() == WildDrawFourRule::Restricted
-                    && self.holds_color(seat, self.state.color)
-                {
-                    return Err(IllegalAction::WildDrawFourNotAllowed);
-                }
-                Ok(())
+                // Refused: name the rule that refuses it.
+                Err(if self.state.phase == Phase::DrawnCard && self.state.drawn != Some(card) {
+                    IllegalAction::OnlyDrawnCard
+                } else if let Phase::Challenge { .. } = self.state.phase {
+                    IllegalAction::MustAnswerChallenge
+                } else if self.state.pending > 0 {
+                    IllegalAction::MustAnswerDrawPenalty
+                } else if !card.matches(self.top(), self.state.color) {
+                    IllegalAction::DoesNotMatch
+                } else {
+                    IllegalAction::WildDrawFourNotAllowed
+                })
             }
             _ if !is_current => Err(IllegalAction::NotYourTurn),
             Action::Draw => match self.state.phase {
                 Phase::Play if self.state.pending > 0 => Ok(()),
                 Phase::Play => {
-                    let playable = self.has_playable(seat);
+                    let playable = !self.playable(seat).is_empty();
                     if playable && self.rules.forced_play() == ForcedPlay::Required {
                         Err(IllegalAction::MustPlayWhenAble)
                     } else if playable && !self.can_draw() {
@@ -313,8 +263,7 @@ impl Game {
             },
             Action::Pass => match self.state.phase {
                 Phase::DrawnCard => {
-                    let must = self.rules.draw_rule() == DrawRule::DrawOneMustPlay
-                        && self.state.drawn.is_some_and(|c| self.is_playable(c));
+                    let must = self.rules.draw_rule() == DrawRule::DrawOneMustPlay && !self.playable(seat).is_empty();
                     if must {
                         Err(IllegalAction::MustPlayDrawnCard)
                     } else {
@@ -353,13 +302,7 @@ impl Game {
     }
 
     pub(super) fn check_jump_in(&self, seat: Seat, card: Card, color: Option<Color>) -> Result<(), IllegalAction> {
-        let allowed = self.rules.jump_in() == JumpIn::On
-            && self.state.phase == Phase::Play
-            && self.state.pending == 0
-            && !card.is_wild()
-            && color.is_none()
-            && card == self.top()
-            && self.state.hands[seat.index()].contains(&card);
+        let allowed = color.is_none() && self.playable(seat).contains(card);
         if allowed {
             Ok(())
         } else if self.rules.jump_in() == JumpIn::Off {
@@ -379,13 +322,13 @@ impl Game {
         if self.rules.uno_call() == UnoCall::Off {
             return Err(IllegalAction::UnoCallsOff);
         }
-        if self.uno_called(seat) {
+        let called = self.uno_called(seat);
+        if called {
             return Err(IllegalAction::UnoAlreadyCalled);
         }
-        let own_turn = seat == self.state.current
-            && matches!(self.state.phase, Phase::Play | Phase::DrawnCard)
-            && self.state.hands[seat.index()].len() <= 2;
-        if own_turn || self.state.uno_exposed == Some(seat) {
+        let own_turn = seat == self.state.current && matches!(self.state.phase, Phase::Play | Phase::DrawnCard);
+        let hand_len = self.state.hands[seat.index()].len();
+        if crate::effect::may_call_uno(called, own_turn, hand_len, self.state.uno_exposed == Some(seat)) {
             Ok(())
         } else {
             Err(IllegalAction::NothingToCall)

@@ -1,15 +1,14 @@
 //! Changing the state: applying actions, turns, rounds, the deal.
 
 use crate::action::{Action, IllegalAction};
-use crate::card::{Card, Color, Direction, Face, Seat};
+use crate::card::{Card, Color, Seat};
+use crate::effect::{next_seat, FirstEffect};
 use crate::event::{DrawReason, EndReason, Event, Mute, Outcome, Sink};
 use crate::hand::Hand;
 use crate::rng::{shuffle, GameRng};
 use rand::Rng;
 
-use crate::rules::{
-    DrawRule, Exhausted, FirstCard, FirstPlayer, SevenZero, Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule,
-};
+use crate::rules::{DrawRule, Exhausted, FirstPlayer, UnoCall};
 
 use super::legality::UnoMeaning;
 use super::{Game, Phase};
@@ -118,71 +117,49 @@ impl Game {
         if left > 1 {
             self.state.uno_called &= !(1 << seat.0);
         }
+        let effect = self.rules.effect(card, self.state.players);
         if left == 0 {
             // Going out on a draw card still makes the next player draw; those cards score.
-            let extra = match card.face() {
-                Face::DrawTwo => 2,
-                Face::WildDrawFour => 4,
-                _ => 0,
-            };
-            if extra > 0 {
+            if effect.out_draw > 0 {
                 let victim = self.next_seat(1);
-                let n = self.state.pending + extra;
+                let n = self.state.pending + u32::from(effect.out_draw);
                 self.state.pending = 0;
                 self.give(victim, n, DrawReason::Penalty, sink);
             }
             self.end_round(seat, sink);
             return;
         }
-        let two = self.state.players == 2;
-        match card.face() {
-            Face::Digit(7) if self.rules.seven_zero() == SevenZero::On => {
-                self.state.phase = Phase::ChooseSwap;
-            }
-            Face::Digit(0) if self.rules.seven_zero() == SevenZero::On => {
-                self.rotate_hands();
-                let direction = self.state.direction;
-                sink.emit(|| Event::HandsRotated { direction });
+        if effect.swap {
+            self.state.phase = Phase::ChooseSwap;
+            return;
+        }
+        if effect.rotate {
+            self.rotate_hands();
+            let direction = self.state.direction;
+            sink.emit(|| Event::HandsRotated { direction });
+        }
+        if effect.flip {
+            self.state.direction = self.state.direction.flipped();
+            let direction = self.state.direction;
+            sink.emit(|| Event::DirectionReversed { direction });
+        }
+        if effect.penalty > 0 {
+            self.state.pending += u32::from(effect.penalty);
+            if effect.challenge {
+                self.state.wd4_guilty = guilty;
                 self.end_turn(0, sink);
-            }
-            Face::Digit(_) | Face::Wild => self.end_turn(0, sink),
-            Face::Skip => self.end_turn(1, sink),
-            Face::Reverse if two && self.rules.two_players() == TwoPlayerRule::ReverseSkips => self.end_turn(1, sink),
-            Face::Reverse => {
-                self.state.direction = self.state.direction.flipped();
-                let direction = self.state.direction;
-                sink.emit(|| Event::DirectionReversed { direction });
-                self.end_turn(0, sink);
-            }
-            Face::DrawTwo => {
-                if matches!(self.rules.stacking(), Stacking::DrawTwo | Stacking::Both | Stacking::Cross) {
-                    self.state.pending += 2;
-                    self.end_turn(0, sink);
-                } else {
-                    let n = std::mem::take(&mut self.state.pending) + 2;
-                    let victim = self.next_seat(1);
-                    self.give(victim, n, DrawReason::Penalty, sink);
-                    self.end_turn(1, sink);
+                if !self.is_round_over() {
+                    self.state.phase = Phase::Challenge { offender: seat };
                 }
+                return;
             }
-            Face::WildDrawFour => {
-                self.state.pending += 4;
-                if self.rules.wild_draw_four() == WildDrawFourRule::Challenge {
-                    self.state.wd4_guilty = guilty;
-                    self.end_turn(0, sink);
-                    if !self.is_round_over() {
-                        self.state.phase = Phase::Challenge { offender: seat };
-                    }
-                } else if matches!(self.rules.stacking(), Stacking::WildDrawFour | Stacking::Both | Stacking::Cross) {
-                    self.end_turn(0, sink);
-                } else {
-                    let n = std::mem::take(&mut self.state.pending);
-                    let victim = self.next_seat(1);
-                    self.give(victim, n, DrawReason::Penalty, sink);
-                    self.end_turn(1, sink);
-                }
+            if !effect.stacks {
+                let n = std::mem::take(&mut self.state.pending);
+                let victim = self.next_seat(1);
+                self.give(victim, n, DrawReason::Penalty, sink);
             }
         }
+        self.end_turn(usize::from(effect.skip), sink);
     }
 
     pub(super) fn draw<S: Sink>(&mut self, sink: &mut S) {
@@ -313,23 +290,14 @@ impl Game {
 
     #[inline]
     pub(super) fn next_seat(&self, steps: usize) -> Seat {
-        let n = self.state.players;
-        let cur = self.state.current.index();
-        let i = match self.state.direction {
-            Direction::Clockwise => (cur + steps) % n,
-            Direction::CounterClockwise => (cur + n * (steps / n + 1) - steps) % n,
-        };
-        Seat(i as u8)
+        Seat(next_seat(self.state.current.index(), self.state.direction, self.state.players, steps) as u8)
     }
 
     pub(super) fn rotate_hands(&mut self) {
         let n = self.state.players;
         let mut rotated = vec![Hand::default(); n];
         for (s, hand) in self.state.hands.drain(..).enumerate() {
-            let to = match self.state.direction {
-                Direction::Clockwise => (s + 1) % n,
-                Direction::CounterClockwise => (s + n - 1) % n,
-            };
+            let to = next_seat(s, self.state.direction, n, 1);
             rotated[to] = hand;
         }
         self.state.hands = rotated;
@@ -437,17 +405,14 @@ impl Game {
     }
 
     pub(crate) fn turn_first_card<S: Sink>(&mut self, sink: &mut S) {
-        let rule = self.rules.first_card();
+        let players = self.state.players;
+        let rules = std::sync::Arc::clone(&self.rules);
+        let effects = rules.effects(players);
         let card = loop {
             let Some(card) = self.pop_draw() else {
                 return;
             };
-            let refused = |c: Card| match rule {
-                FirstCard::Official => c == Card::WILD_DRAW_FOUR,
-                FirstCard::RedrawUntilNumber => !matches!(c.face(), Face::Digit(_)),
-                FirstCard::NoEffect => false,
-                FirstCard::RedrawWilds => c.is_wild(),
-            };
+            let refused = |c: Card| effects[c.index()].first_refused;
             // With a small deck every acceptable card may sit in the hands: then the card
             // stays, or turning cards would never end.
             let back = refused(card) && self.state.draw_pile.iter().any(|&c| !refused(c));
@@ -461,27 +426,21 @@ impl Game {
         };
         self.state.discard.push(card);
         self.state.color = card.color().unwrap_or(self.rules.colors()[0]);
-        if card.is_wild() {
-            self.state.phase = Phase::ChooseColor;
-        } else if matches!(rule, FirstCard::Official | FirstCard::RedrawWilds) {
-            match card.face() {
-                Face::Skip => self.skip_first_player(sink),
-                Face::Reverse if self.state.players == 2 && self.rules.two_players() == TwoPlayerRule::ReverseSkips => {
-                    self.skip_first_player(sink)
-                }
-                Face::Reverse => {
-                    // The dealer plays first and play goes the other way.
-                    self.state.direction = self.state.direction.flipped();
-                    self.state.current = self.state.dealer;
-                    let direction = self.state.direction;
-                    sink.emit(|| Event::DirectionReversed { direction });
-                }
-                Face::DrawTwo => {
-                    self.give(self.state.current, 2, DrawReason::Penalty, sink);
-                    self.state.acted = false;
-                    self.skip_first_player(sink);
-                }
-                _ => {}
+        match self.rules.effect(card, players).first {
+            FirstEffect::None => {}
+            FirstEffect::ChooseColor => self.state.phase = Phase::ChooseColor,
+            FirstEffect::Skip => self.skip_first_player(sink),
+            FirstEffect::Reverse => {
+                // The dealer plays first and play goes the other way.
+                self.state.direction = self.state.direction.flipped();
+                self.state.current = self.state.dealer;
+                let direction = self.state.direction;
+                sink.emit(|| Event::DirectionReversed { direction });
+            }
+            FirstEffect::DrawTwo => {
+                self.give(self.state.current, 2, DrawReason::Penalty, sink);
+                self.state.acted = false;
+                self.skip_first_player(sink);
             }
         }
         let seat = self.state.current;

@@ -122,15 +122,21 @@ impl<'a> View<'a> {
     pub fn scores(&self) -> &'a [u32] {
         &self.game.state.scores
     }
-    /// The distinct cards this seat may play now, in hand order.
+    /// The distinct cards this seat may play now, in hand order ([`View::playable`] in the
+    /// hand's order).
     #[inline]
     pub fn plays(&self) -> Plays {
         self.game.plays_for(self.seat)
     }
-    /// The same cards as [`View::plays`], as a set in card-index order: the cheapest form.
+    /// The kinds this seat may play now: [`Game::playable`] for this seat.
+    #[inline]
+    pub fn playable(&self) -> CardSet {
+        self.game.playable(self.seat)
+    }
+    /// [`View::playable`] under its former name: a thin wrapper kept for existing callers.
     #[inline]
     pub fn playable_set(&self) -> CardSet {
-        self.game.playable_set(self.seat)
+        self.playable()
     }
     pub fn is_legal(&self, action: Action) -> bool {
         self.game.check(self.seat, action).is_ok()

@@ -29,7 +29,7 @@ use thiserror::Error;
 
 use crate::card::{Card, Color, Direction, Face};
 use crate::game::Game;
-use crate::rules::{DrawRule, Rules, TwoPlayerRule};
+use crate::rules::{DrawRule, Rules};
 
 /// Why a card, a block or a transcript cannot be read or written in this format.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -167,24 +167,16 @@ fn list(cards: &[Card]) -> Result<String, Cs205Error> {
 fn after_last_card(game: &Game, winner: usize) -> (usize, Direction) {
     let n = game.players();
     let mut direction = game.direction();
-    let top = game.top();
-    let steps = match top.face() {
-        Face::Skip | Face::DrawTwo => 2,
-        Face::Reverse if n == 2 && game.rules().two_players() == TwoPlayerRule::ReverseSkips => 2,
-        Face::Reverse => {
-            direction = direction.flipped();
-            1
-        }
-        _ => 1,
-    };
+    let e = game.rules().effect(game.top(), n);
+    if e.flip {
+        direction = direction.flipped();
+    }
+    let steps = 1 + usize::from(e.skip);
     (step(winner, steps, direction, n), direction)
 }
 
 fn step(from: usize, steps: usize, direction: Direction, n: usize) -> usize {
-    match direction {
-        Direction::Clockwise => (from + steps) % n,
-        Direction::CounterClockwise => (from + n - steps % n) % n,
-    }
+    crate::effect::next_seat(from, direction, n, steps)
 }
 
 /// The line after the last block: `Player 2 (53)`, or empty when nobody won.
@@ -534,19 +526,14 @@ fn check_turn(prev: &Status, next: &Status, rules: &Rules) -> Result<Turn, Strin
             ));
         }
         let mut direction = prev.direction;
-        let steps = match card.face() {
-            Face::Skip => 2,
-            Face::DrawTwo => {
-                victim = Some(step(p, 1, direction, n));
-                2
-            }
-            Face::Reverse if n == 2 && rules.two_players() == TwoPlayerRule::ReverseSkips => 2,
-            Face::Reverse => {
-                direction = direction.flipped();
-                1
-            }
-            _ => 1,
-        };
+        let e = rules.effect(card, n);
+        if e.penalty > 0 {
+            victim = Some(step(p, 1, direction, n));
+        }
+        if e.flip {
+            direction = direction.flipped();
+        }
+        let steps = 1 + usize::from(e.skip);
         let mut discard: Vec<Card> = vec![card];
         discard.extend_from_slice(&prev.discard);
         let reshuffled = match victim {
@@ -556,7 +543,7 @@ fn check_turn(prev: &Status, next: &Status, rules: &Rules) -> Result<Turn, Strin
                 if after.len() < before.len() || after[..before.len()] != before[..] {
                     return Err(format!("{} lost cards to a Draw Two", player_name(v)));
                 }
-                check_draws(2, &prev.draw, &discard, &after[before.len()..], &next.draw, &next.discard)
+                check_draws(e.penalty.into(), &prev.draw, &discard, &after[before.len()..], &next.draw, &next.discard)
                     .map_err(|e| format!("{} after a Draw Two: {e}", player_name(v)))?
             }
             None => {

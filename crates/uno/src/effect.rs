@@ -1,0 +1,215 @@
+//! What each card does under one rule set, and how the turn moves round the table.
+//!
+//! [`Rules::new`](crate::Rules::new) derives a [`CardEffect`] for every card kind once (one
+//! table for two players, one for more, since a Reverse between two players may act as a
+//! Skip). The engine, the simulation kernel, IS-MCTS inference and the seed checkers all read
+//! these tables and [`next_seat`]; none of them decides on its own what a card does.
+
+use crate::card::{Card, Color, Direction, Face};
+use crate::hand::CardSet;
+use crate::rules::{FirstCard, SevenZero, Stacking, TwoPlayerRule, WildDrawFourRule};
+
+/// What playing one card kind does, under one rule set and table size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CardEffect {
+    /// Players skipped after the turn.
+    pub skip: u8,
+    /// Whether play changes direction.
+    pub flip: bool,
+    /// Cards the card adds to the draw penalty.
+    pub penalty: u8,
+    /// Whether the penalty stays pending for the next player to answer (stacking, or a Wild
+    /// Draw Four challenge) instead of being drawn by the next player at once.
+    pub stacks: bool,
+    /// A Wild Draw Four under the challenge rule: the next player may challenge it first.
+    pub challenge: bool,
+    /// Cards the next player draws when this card empties its player's hand (they score).
+    pub out_draw: u8,
+    /// Under the 7–0 rule: the player chooses a hand to swap with.
+    pub swap: bool,
+    /// Under the 7–0 rule: every hand passes one seat on in the direction of play.
+    pub rotate: bool,
+    /// What the card does when it is turned up as the round's first card.
+    pub first: FirstEffect,
+    /// Whether the first-card rule sends this card back into the deck when it is turned up.
+    pub first_refused: bool,
+}
+
+/// What the first card turned up does to the start of the round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FirstEffect {
+    /// Nothing: the first player plays on it.
+    #[default]
+    None,
+    /// A wild: the first player names the colour.
+    ChooseColor,
+    /// The first player is skipped.
+    Skip,
+    /// The dealer plays first and play goes the other way.
+    Reverse,
+    /// The first player draws two and is skipped.
+    DrawTwo,
+}
+
+/// The effect tables of one rule set: `[more than two players, two players]`, by card index.
+pub(crate) type EffectTables = [[CardEffect; Card::KINDS]; 2];
+
+/// Derives every card kind's effect from the rule choices that decide it.
+pub(crate) fn derive(
+    first_card: FirstCard,
+    stacking: Stacking,
+    wild_draw_four: WildDrawFourRule,
+    two_players: TwoPlayerRule,
+    seven_zero: SevenZero,
+) -> EffectTables {
+    let stacks_d2 = matches!(stacking, Stacking::DrawTwo | Stacking::Both | Stacking::Cross);
+    let stacks_wd4 = matches!(stacking, Stacking::WildDrawFour | Stacking::Both | Stacking::Cross);
+    let challenge = wild_draw_four == WildDrawFourRule::Challenge;
+    let seven_zero = seven_zero == SevenZero::On;
+    let first_acts = matches!(first_card, FirstCard::Official | FirstCard::RedrawWilds);
+    let mut tables = [[CardEffect::default(); Card::KINDS]; 2];
+    for (two, table) in tables.iter_mut().enumerate() {
+        let reverse_skips = two == 1 && two_players == TwoPlayerRule::ReverseSkips;
+        for card in Card::all() {
+            let plain = CardEffect::default();
+            let mut e = match card.face() {
+                Face::Digit(7) if seven_zero => CardEffect { swap: true, ..plain },
+                Face::Digit(0) if seven_zero => CardEffect { rotate: true, ..plain },
+                Face::Digit(_) | Face::Wild => plain,
+                Face::Skip => CardEffect { skip: 1, first: FirstEffect::Skip, ..plain },
+                Face::Reverse if reverse_skips => CardEffect { skip: 1, first: FirstEffect::Skip, ..plain },
+                Face::Reverse => CardEffect { flip: true, first: FirstEffect::Reverse, ..plain },
+                Face::DrawTwo => CardEffect {
+                    skip: u8::from(!stacks_d2),
+                    penalty: 2,
+                    stacks: stacks_d2,
+                    out_draw: 2,
+                    first: FirstEffect::DrawTwo,
+                    ..plain
+                },
+                Face::WildDrawFour => {
+                    let stacks = challenge || stacks_wd4;
+                    CardEffect { skip: u8::from(!stacks), penalty: 4, stacks, challenge, out_draw: 4, ..plain }
+                }
+            };
+            if !first_acts {
+                e.first = FirstEffect::None;
+            }
+            if card.is_wild() {
+                e.first = FirstEffect::ChooseColor;
+            }
+            e.first_refused = match first_card {
+                FirstCard::Official => card == Card::WILD_DRAW_FOUR,
+                FirstCard::RedrawUntilNumber => !matches!(card.face(), Face::Digit(_)),
+                FirstCard::NoEffect => false,
+                FirstCard::RedrawWilds => card.is_wild(),
+            };
+            table[card.index()] = e;
+        }
+    }
+    tables
+}
+
+/// The seat `steps` places after `seat` in `direction`, at a table of `players` seats.
+///
+/// The one place the turn's arithmetic lives. Written without a division on the common path
+/// (`steps < players`), since the simulators call it on every turn.
+#[inline]
+pub fn next_seat(seat: usize, direction: Direction, players: usize, steps: usize) -> usize {
+    let steps = if steps >= players { steps % players } else { steps };
+    let forward = match direction {
+        Direction::Clockwise => steps,
+        Direction::CounterClockwise => players - steps,
+    };
+    let s = seat + forward;
+    if s >= players {
+        s - players
+    } else {
+        s
+    }
+}
+
+/// The kinds of `held` that may go on `top` with `color` in play, no penalty pending: those
+/// of the colour or of the top card's face, and the wilds, less the Wild Draw Four when
+/// `wd4_refused` (the restricted rule, its player holding `color`).
+///
+/// The one matching rule: [`Game::playable`](crate::Game::playable) and the simulation kernel
+/// both ask it.
+#[inline]
+pub fn matching_plays(held: CardSet, top: Card, color: Color, wd4_refused: bool) -> CardSet {
+    let mut set = held.and(CardSet::matching(top, color));
+    if wd4_refused {
+        set.remove(Card::WILD_DRAW_FOUR);
+    }
+    set
+}
+
+/// Whether a seat may call UNO for itself: it has not called yet, and either it is on its
+/// own turn (`own_turn`: its `Play` or drawn-card decision) with two cards or fewer, or it
+/// is exposed (down to one card uncalled, before anyone caught it).
+///
+/// The one answer to "may this seat call UNO"; whether the rules have UNO calls at all is
+/// the caller's first question.
+#[inline]
+pub fn may_call_uno(called: bool, own_turn: bool, hand_len: usize, exposed: bool) -> bool {
+    !called && ((own_turn && hand_len <= 2) || exposed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_seat_agrees_with_modular_arithmetic() {
+        for n in 2..=10 {
+            for seat in 0..n {
+                for steps in 0..=25 {
+                    assert_eq!(next_seat(seat, Direction::Clockwise, n, steps), (seat + steps) % n);
+                    assert_eq!(
+                        next_seat(seat, Direction::CounterClockwise, n, steps),
+                        (seat + n * (steps / n + 1) - steps) % n
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_official_tables_say_what_the_cards_do() {
+        let t = derive(
+            FirstCard::Official,
+            Stacking::Off,
+            WildDrawFourRule::Challenge,
+            TwoPlayerRule::ReverseSkips,
+            SevenZero::Off,
+        );
+        let reverse = Card::all().find(|c| c.face() == Face::Reverse).map(|c| c.index()).unwrap_or(0);
+        assert!(t[0][reverse].flip);
+        assert_eq!((t[1][reverse].flip, t[1][reverse].skip), (false, 1));
+        let wd4 = t[0][Card::WILD_DRAW_FOUR.index()];
+        assert!(wd4.challenge && wd4.stacks && wd4.penalty == 4 && wd4.skip == 0 && wd4.first_refused);
+        assert_eq!(t[0][Card::WILD.index()].first, FirstEffect::ChooseColor);
+        let d2 = Card::all().find(|c| c.face() == Face::DrawTwo).map(|c| c.index()).unwrap_or(0);
+        assert_eq!((t[0][d2].skip, t[0][d2].penalty, t[0][d2].stacks), (1, 2, false));
+        let stacked = derive(
+            FirstCard::NoEffect,
+            Stacking::Both,
+            WildDrawFourRule::Unrestricted,
+            TwoPlayerRule::ReverseReverses,
+            SevenZero::On,
+        );
+        assert_eq!((stacked[0][d2].skip, stacked[0][d2].stacks), (0, true));
+        assert!(stacked[1][reverse].flip);
+        assert_eq!(stacked[0][reverse].first, FirstEffect::None);
+        assert!(stacked[0].iter().filter(|e| e.swap).count() >= 4);
+    }
+
+    #[test]
+    fn may_call_uno_needs_a_reason_and_no_earlier_call() {
+        assert!(may_call_uno(false, true, 2, false));
+        assert!(!may_call_uno(false, true, 3, false));
+        assert!(may_call_uno(false, false, 1, true));
+        assert!(!may_call_uno(true, true, 1, true));
+        assert!(!may_call_uno(false, false, 2, false));
+    }
+}
