@@ -493,8 +493,11 @@ async fn commit(
 
 /// A store started under the name of one before it (a restart) holds that one's games: the
 /// first write to such a game takes its lease back at the next epoch, fencing the old process
-/// should it still be alive. Committed on its own, before the batch, so the epoch held is the
-/// one in the database whatever becomes of the batch.
+/// should it still be alive. So does the first write to a game whose lease ran out (a game read
+/// from the store on demand, as Duel's are): were what the writer holds stale, the log's own
+/// checks (`OutOfOrder`, `Conflict`) refuse the write. Never a game this store lost: it is only
+/// adopted again. Committed on its own, before the batch, so the epoch held is the one in the
+/// database whatever becomes of the batch.
 async fn take_back(pool: &Pool, held: &Held, batch: &[(Write, Answer<()>)]) {
     let ids: HashSet<&str> = batch
         .iter()
@@ -514,9 +517,9 @@ async fn take_back(pool: &Pool, held: &Held, batch: &[(Write, Answer<()>)]) {
     // A database error leaves the games unheld: their writes are refused, as they would be.
     if let Ok(rows) = client
         .query(
-            "UPDATE leases SET epoch = epoch + 1,
+            "UPDATE leases SET owner = $2, epoch = epoch + 1,
                  expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
-             WHERE game_id = ANY ($1::text[]) AND owner = $2
+             WHERE game_id = ANY ($1::text[]) AND (owner = $2 OR expires_at < clock_timestamp())
              RETURNING game_id, epoch",
             &[&ids, &held.lease.owner, &held.millis()],
         )

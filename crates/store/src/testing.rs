@@ -341,6 +341,17 @@ pub async fn a_stale_owner_is_fenced(url: &str) {
     assert_eq!(adopted.len(), 1);
     assert_eq!(adopted[0].actions, entries(&["c 0"]));
     a.append("renewed", 1, entry("a 1")).await.expect("a appends after adopting");
+    // A game read on demand (as Duel's are) is taken over by its first write once its lease ran
+    // out; one whose lease runs is not.
+    let d = PgStore::connect_with(url, Lease { owner: "d".into(), duration: short }).await.expect("connect d");
+    d.create(new_game("on demand", Kind::Duel)).await.expect("create");
+    d.append("on demand", 0, entry("d 0")).await.expect("d appends");
+    assert!(matches!(b.append("on demand", 1, entry("b 1")).await, Err(StoreError::Fenced { .. })));
+    drop(d);
+    tokio::time::sleep(short * 2).await;
+    b.append("on demand", 1, entry("b 1")).await.expect("b takes the game over");
+    assert!(b.holds("on demand"));
+    assert_eq!(b.load("on demand").await.expect("load").expect("stored").actions, entries(&["d 0", "b 1"]));
 }
 
 /// While the database is down, every write is refused (so never acknowledged) and reads fail;
