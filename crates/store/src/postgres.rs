@@ -107,6 +107,8 @@ enum Cmd {
     /// Adopts the games whose lease ran out; answers every held active game of the kind, or
     /// (`false`) only the ones adopted now.
     Adopt(Kind, bool, Answer<Vec<StoredGame>>),
+    /// Stops renewing a game's lease, after the writes queued before.
+    Release(String),
     Load(String, Answer<Option<StoredGame>>),
     Results(Kind, Answer<Vec<GameResult>>),
 }
@@ -303,7 +305,7 @@ impl GameStore for PgStore {
 
     fn release(&self, id: &str) {
         // The lease row stays and runs out; the game is no longer active, so nobody adopts it.
-        self.held.release(id);
+        let _ = self.tx.send(Cmd::Release(id.to_string()));
     }
 
     fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
@@ -438,6 +440,11 @@ async fn writer(pool: Pool, held: Arc<Held>, mut rx: mpsc::UnboundedReceiver<Cmd
                         games
                     });
                     let _ = reply.send(r);
+                }
+                Some(Cmd::Release(id)) => {
+                    commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
+                    held.release(&id);
+                    next.remove(&id);
                 }
                 Some(read) => {
                     commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
@@ -787,7 +794,7 @@ async fn answer(pool: &Pool, cmd: Cmd) {
         Cmd::Results(kind, reply) => {
             let _ = reply.send(results(pool, kind).await);
         }
-        Cmd::Write(..) | Cmd::Adopt(..) => {}
+        Cmd::Write(..) | Cmd::Adopt(..) | Cmd::Release(_) => {}
     }
 }
 
