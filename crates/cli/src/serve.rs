@@ -37,6 +37,15 @@ pub struct Args {
     /// request on a kept-alive connection).
     #[arg(long, default_value_t = 10_000)]
     header_timeout_ms: u64,
+    /// PostgreSQL only: milliseconds a table's lease lasts unless its owner renews it (every
+    /// third of it); another instance adopts the table this long after its owner stopped.
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(100..))]
+    lease_ms: u64,
+    /// PostgreSQL only: the name this instance holds its tables under; each live instance needs
+    /// its own. A server started again under the same name takes its tables back at once.
+    /// Default: HOST/ADDR (this machine's name and `--addr`).
+    #[arg(long)]
+    instance: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -60,7 +69,9 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     // The store's message names the file and SQLite's reason; its source chain says the same again.
     let db = args.db.to_string_lossy();
     let store: store::SharedStore = if store::postgres::is_url(&db) {
-        store::PgStore::connect(&db).await.map_err(|e| anyhow::anyhow!("--db: {e}"))?.into()
+        let owner = args.instance.clone().unwrap_or_else(|| server::default_instance(&args.addr));
+        let lease = store::Lease { owner, duration: Duration::from_millis(args.lease_ms) };
+        store::PgStore::connect_with(&db, lease).await.map_err(|e| anyhow::anyhow!("--db: {e}"))?.into()
     } else {
         store::SqliteStore::open(&args.db).map_err(|e| anyhow::anyhow!("--db: {e}"))?.into()
     };

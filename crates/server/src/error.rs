@@ -59,6 +59,10 @@ pub enum ApiError {
     ServerFull,
     #[error("too many messages: at most {0} per second")]
     RateLimited(u32),
+    /// The table's lease is held by another instance (it adopted the table): this one does not
+    /// serve it. Until requests are forwarded between instances, the client must go there.
+    #[error("table {0} is served by another instance")]
+    OwnedElsewhere(String),
     #[error("the game store is unavailable: {0}")]
     Store(#[from] store::StoreError),
     #[error("internal error: {0}")]
@@ -84,6 +88,7 @@ impl ApiError {
             BadToken | SpectatorsNotAllowed | NotOwner => StatusCode::FORBIDDEN,
             NoSuchTable(_) | NoSuchRoute => StatusCode::NOT_FOUND,
             StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
+            OwnedElsewhere(_) => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
             Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             TooManyTables(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -118,6 +123,7 @@ impl ApiError {
             TooManyTables(_) => "too_many_tables",
             ServerFull => "server_full",
             RateLimited(_) => "rate_limited",
+            OwnedElsewhere(_) => "owned_elsewhere",
             Store(_) => "store_unavailable",
             Internal(_) => "internal",
         }

@@ -13,6 +13,7 @@
 pub mod api;
 pub mod duel_api;
 mod error;
+mod instance;
 pub mod limits;
 mod serve;
 mod tables;
@@ -24,6 +25,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::Router;
 
 pub use error::{ApiError, ErrorBody};
+pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
 pub use tables::{
     invite_path, AppState, Config, CreateTable, Created, HouseRules, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView,

@@ -633,6 +633,7 @@ impl AppState {
         let state = AppState { inner: Arc::new(Shared { store, config, tables: RwLock::new(HashMap::new()) }) };
         state.restore().await?;
         state.spawn_janitor();
+        state.spawn_adopter();
         Ok(state)
     }
 
@@ -654,6 +655,11 @@ impl AppState {
     /// reachable.
     pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
         if let Some(t) = self.in_memory(id)? {
+            if !self.inner.store.holds(id) {
+                // Another instance adopted it: what this one has in memory is stale.
+                self.drop_lost(&t);
+                return Err(ApiError::OwnedElsewhere(t.id.clone()));
+            }
             return Ok(t);
         }
         let missing = || ApiError::NoSuchTable(id.chars().take(64).collect());
@@ -683,9 +689,62 @@ impl AppState {
         Ok(tables.get(id).cloned())
     }
 
+    /// Forgets a table whose lease went to another instance: nothing acts at it any more here,
+    /// and its connections are closed (clients reload from whichever instance owns it).
+    fn drop_lost(&self, table: &Arc<Table>) {
+        table.closed.store(true, Ordering::Release);
+        if let Ok(mut map) = self.inner.tables.write() {
+            if map.get(&table.id).is_some_and(|t| Arc::ptr_eq(t, table)) {
+                map.remove(&table.id);
+                tracing::info!(table = %table.id, "the table is owned by another instance now; dropped here");
+            }
+        }
+    }
+
     /// Rebuilds the active tables: replay each record, keeping the last events for readers.
     async fn restore(&self) -> Result<(), ApiError> {
         let stored = self.inner.store.load_active(Kind::Uno).await?;
+        self.bring_in(stored).await
+    }
+
+    /// With a store shared by several instances: adopts, every half lease, the tables whose
+    /// owner stopped renewing its lease (rebuilt from the log, as at start), and drops those
+    /// whose lease went elsewhere.
+    fn spawn_adopter(&self) {
+        let Some(lease) = self.inner.store.lease() else { return };
+        let every = (lease / 2).max(Duration::from_millis(50));
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(inner) = weak.upgrade() else { return };
+                let state = AppState { inner };
+                let lost: Vec<Arc<Table>> = state
+                    .inner
+                    .tables
+                    .read()
+                    .map(|t| t.values().filter(|t| !state.inner.store.holds(&t.id)).cloned().collect())
+                    .unwrap_or_default();
+                for t in lost {
+                    state.drop_lost(&t);
+                }
+                match state.inner.store.adopt(Kind::Uno).await {
+                    Ok(games) if games.is_empty() => {}
+                    Ok(games) => {
+                        let n = games.len();
+                        match state.bring_in(games).await {
+                            Ok(()) => tracing::info!(tables = n, "adopted tables whose lease ran out"),
+                            Err(e) => tracing::warn!(error = %e, "adopting tables failed"),
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "looking for tables to adopt failed"),
+                }
+            }
+        });
+    }
+
+    /// Puts stored games in play: replayed, scheduled (bots, timers) and listed.
+    async fn bring_in(&self, stored: Vec<store::StoredGame>) -> Result<(), ApiError> {
         for g in stored {
             match self.rebuild(&g) {
                 Ok(Some(table)) => {
@@ -1072,6 +1131,10 @@ impl AppState {
             // Not stored, so not accepted: put the game back as it was.
             st.record.actions.pop();
             st.game = st.record.replay().map_err(|e| ApiError::Internal(e.to_string()))?;
+            if let store::StoreError::Fenced { .. } = e {
+                self.drop_lost(table);
+                return Err(ApiError::OwnedElsewhere(table.id.clone()));
+            }
             return Err(e.into());
         }
         let version = st.version();
@@ -1319,6 +1382,7 @@ impl AppState {
             if let Ok(mut map) = self.inner.tables.write() {
                 for id in gone {
                     map.remove(&id);
+                    self.inner.store.release(&id);
                 }
             }
         }

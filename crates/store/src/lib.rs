@@ -20,6 +20,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -32,7 +33,7 @@ pub mod sqlite;
 #[doc(hidden)]
 pub mod testing;
 
-pub use postgres::PgStore;
+pub use postgres::{Lease, PgStore};
 pub use sqlite::{exists, SqliteStore};
 
 #[derive(Debug, Error)]
@@ -54,6 +55,10 @@ pub enum StoreError {
     /// The action was written by someone else first (another server on the same database).
     #[error("game {id}: action number {seq} was already written by another writer")]
     Conflict { id: String, seq: i64 },
+    /// This store no longer holds the game's lease (another instance adopted it, at a later
+    /// epoch): nothing was written.
+    #[error("game {id} is owned by another instance now")]
+    Fenced { id: String },
     #[error("the store's writer has stopped")]
     Closed,
     #[error("commit failed: {0}")]
@@ -288,6 +293,24 @@ pub trait GameStore: Send + Sync + 'static {
     fn load(&self, id: &str) -> Reply<Option<StoredGame>>;
     /// The results kept for `kind`, oldest first.
     fn results(&self, kind: Kind) -> Reply<Vec<GameResult>>;
+
+    /// How long this store's lease on a game lasts, for a store that shares its database with
+    /// other instances (each game then has one owner at a time); `None` for a store that is the
+    /// only writer of its games.
+    fn lease(&self) -> Option<Duration> {
+        None
+    }
+    /// Whether this store may write the game: it holds its lease (always, without leases).
+    fn holds(&self, _id: &str) -> bool {
+        true
+    }
+    /// Takes over the active games of `kind` whose owner stopped renewing its lease, and
+    /// answers them with their logs, to be rebuilt; nothing without leases.
+    fn adopt(&self, _kind: Kind) -> Reply<Vec<StoredGame>> {
+        Reply::ready(Ok(Vec::new()))
+    }
+    /// The server is done with a game (finished, dropped from memory): stop renewing its lease.
+    fn release(&self, _id: &str) {}
 }
 
 /// A store as the server holds it: any backend.
@@ -345,11 +368,9 @@ mod tests {
             }
         };
         testing::run_all(open).await;
-        // Two servers on one database.
+        // Two instances on one database, each with its lease.
         let url = pg.create_database("two_writers").await.expect("create database");
-        let a = PgStore::connect(&url).await.expect("connect a");
-        let b = PgStore::connect(&url).await.expect("connect b");
-        testing::a_second_writer_of_an_action_is_refused(&a, &b).await;
+        testing::a_stale_owner_is_fenced(&url).await;
         // The database goes away and comes back.
         let url = pg.create_database("outage").await.expect("create database");
         let s = PgStore::connect(&url).await.expect("connect");

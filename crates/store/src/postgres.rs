@@ -10,7 +10,16 @@
 //! servers: an action number another writer already wrote is refused as
 //! [`StoreError::Conflict`], never overwritten; so is an action whose predecessor is not in the
 //! log (another writer started the game over), and every later append of the losing writer to
-//! that game. (Which server may write a game at all is for a lease with an epoch to settle.)
+//! that game.
+//!
+//! Which server may write a game at all is settled by a lease: a row of `leases` per game names
+//! its owner, an epoch and when the lease runs out (the database's clock). A store takes the
+//! lease of the games it creates, and adopts (epoch + 1) the active games whose lease ran out, or
+//! that its own owner name held before a restart; a task renews the leases it holds. Every write
+//! to a game carries the epoch the store holds it at and takes a share lock on the lease row in
+//! the transaction that writes, so an adoption (which updates the row) waits for a write in
+//! flight, and a write after an adoption finds the epoch moved on and is refused as
+//! [`StoreError::Fenced`]: a paused or cut-off old owner never writes after losing its lease.
 //!
 //! Connections come from a pool that replaces broken ones, so once the database is back after an
 //! outage, the next batch goes through. The connection is plain TCP or a Unix socket (no TLS):
@@ -18,6 +27,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
@@ -58,6 +68,15 @@ const MIGRATIONS: &[&str] = &[
         finished_at BIGINT NOT NULL
     );
     CREATE INDEX results_kind ON results (kind, finished_at);",
+    // 2: one owner per game, with an epoch that fences the owners before it. Games from before
+    // leases get one that has run out, so the first store to look adopts them.
+    "CREATE TABLE leases (
+        game_id    TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        owner      TEXT NOT NULL,
+        epoch      BIGINT NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+    );
+    INSERT INTO leases (game_id, owner, epoch, expires_at) SELECT id, '', 0, '-infinity' FROM games;",
 ];
 
 /// Taken (for the transaction) by whoever migrates, so two servers starting together on a new
@@ -85,9 +104,80 @@ enum Write {
 
 enum Cmd {
     Write(Write, Answer<()>),
-    LoadActive(Kind, Answer<Vec<StoredGame>>),
+    /// Adopts the games whose lease ran out; answers every held active game of the kind, or
+    /// (`false`) only the ones adopted now.
+    Adopt(Kind, bool, Answer<Vec<StoredGame>>),
+    /// Stops renewing a game's lease, after the writes queued before.
+    Release(String),
     Load(String, Answer<Option<StoredGame>>),
     Results(Kind, Answer<Vec<GameResult>>),
+}
+
+/// How a store holds its games: under which owner name, for how long a lease lasts.
+#[derive(Clone, Debug)]
+pub struct Lease {
+    /// The instance's name. A store that starts under the name of one before it (a restart)
+    /// takes that one's games back at once, without waiting for their leases to run out; two
+    /// live instances must have different names.
+    pub owner: String,
+    /// How long a lease lasts unless renewed; renewed every third of it. Another instance adopts
+    /// a game this long after its owner last renewed.
+    pub duration: Duration,
+}
+
+/// The lease a store gets unless told otherwise.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
+
+impl Default for Lease {
+    fn default() -> Lease {
+        Lease { owner: "tabletop".into(), duration: DEFAULT_LEASE }
+    }
+}
+
+/// The games a store holds, each at its epoch; shared by the writer, the renewer and `holds`.
+struct Held {
+    lease: Lease,
+    games: Mutex<HashMap<String, i64>>,
+    /// Games this store lost to another holder: never taken back under its own name (only
+    /// adopted once their lease runs out), since what this process holds of them is stale.
+    lost: Mutex<HashSet<String>>,
+}
+
+impl Held {
+    fn epoch(&self, id: &str) -> Option<i64> {
+        self.games.lock().ok().and_then(|g| g.get(id).copied())
+    }
+    fn insert(&self, id: &str, epoch: i64) {
+        if let Ok(mut g) = self.games.lock() {
+            g.insert(id.to_string(), epoch);
+        }
+    }
+    /// Forgets a game lost to another holder, unless it was taken again at another epoch
+    /// meanwhile.
+    fn lose(&self, id: &str, epoch: i64) {
+        if let Ok(mut g) = self.games.lock() {
+            if g.get(id).copied() == Some(epoch) {
+                g.remove(id);
+                if let Ok(mut lost) = self.lost.lock() {
+                    lost.insert(id.to_string());
+                }
+            }
+        }
+    }
+    fn release(&self, id: &str) {
+        if let Ok(mut g) = self.games.lock() {
+            g.remove(id);
+        }
+    }
+    fn may_take_back(&self, id: &str) -> bool {
+        self.epoch(id).is_none() && self.lost.lock().map(|l| !l.contains(id)).unwrap_or(false)
+    }
+    fn snapshot(&self) -> Vec<(String, i64)> {
+        self.games.lock().map(|g| g.iter().map(|(k, v)| (k.clone(), *v)).collect()).unwrap_or_default()
+    }
+    fn millis(&self) -> f64 {
+        self.lease.duration.as_secs_f64() * 1000.0
+    }
 }
 
 /// A handle to a PostgreSQL store; cheap to clone. The writer task stops when the last handle goes.
@@ -95,13 +185,20 @@ enum Cmd {
 pub struct PgStore {
     tx: mpsc::UnboundedSender<Cmd>,
     location: String,
+    held: Arc<Held>,
 }
 
 impl PgStore {
     /// Connects (a URL such as `postgres://user:password@host:5432/tabletop`, or
     /// `postgres://user@%2Frun%2Fpostgresql/tabletop` for a Unix socket) and runs the migrations.
-    /// Must be called inside a Tokio runtime: the writer is a task on it.
+    /// Must be called inside a Tokio runtime: the writer is a task on it. Holds games under the
+    /// default [`Lease`].
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        PgStore::connect_with(url, Lease::default()).await
+    }
+
+    /// [`PgStore::connect`], holding games under `lease`.
+    pub async fn connect_with(url: &str, lease: Lease) -> Result<PgStore, StoreError> {
         let mut config = tokio_postgres::Config::from_str(url)?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(5));
@@ -120,8 +217,15 @@ impl PgStore {
         migrate(&mut client).await?;
         drop(client);
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(writer(pool, rx));
-        Ok(PgStore { tx, location })
+        let held = Arc::new(Held { lease, games: Mutex::new(HashMap::new()), lost: Mutex::new(HashSet::new()) });
+        tokio::spawn(renewer(pool.clone(), Arc::downgrade(&held)));
+        tokio::spawn(writer(pool, held.clone(), rx));
+        Ok(PgStore { tx, location, held })
+    }
+
+    /// The owner name this store holds its games under.
+    pub fn owner(&self) -> &str {
+        &self.held.lease.owner
     }
 
     fn send<T>(&self, cmd: impl FnOnce(Answer<T>) -> Cmd) -> Reply<T> {
@@ -181,8 +285,27 @@ impl GameStore for PgStore {
         self.write(Write::Result(result))
     }
 
+    /// Adopts the games of `kind` whose lease ran out (or that this owner held before a
+    /// restart), and answers every active game of `kind` this store holds.
     fn load_active(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
-        self.send(|tx| Cmd::LoadActive(kind, tx))
+        self.send(|tx| Cmd::Adopt(kind, true, tx))
+    }
+
+    fn lease(&self) -> Option<Duration> {
+        Some(self.held.lease.duration)
+    }
+
+    fn holds(&self, id: &str) -> bool {
+        self.held.epoch(id).is_some()
+    }
+
+    fn adopt(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
+        self.send(|tx| Cmd::Adopt(kind, false, tx))
+    }
+
+    fn release(&self, id: &str) {
+        // The lease row stays and runs out; the game is no longer active, so nobody adopts it.
+        let _ = self.tx.send(Cmd::Release(id.to_string()));
     }
 
     fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
@@ -218,7 +341,81 @@ async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreErro
     Ok(())
 }
 
-async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Cmd>) {
+/// Renews every lease the store holds, a third of the lease time apart; a game whose lease has
+/// moved to another owner (or epoch) is forgotten, so `holds` says no and writes are refused
+/// without asking the database.
+async fn renewer(pool: Pool, held: Weak<Held>) {
+    let Some(every) = held.upgrade().map(|h| h.lease.duration / 3) else { return };
+    loop {
+        tokio::time::sleep(every).await;
+        let Some(held) = held.upgrade() else { return };
+        let games = held.snapshot();
+        if games.is_empty() {
+            continue;
+        }
+        let (ids, epochs): (Vec<String>, Vec<i64>) = games.iter().cloned().unzip();
+        let renewed = async {
+            let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
+            let rows = client
+                .query(
+                    "UPDATE leases l SET expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
+                     FROM unnest($1::text[], $2::bigint[]) AS h (id, epoch)
+                     WHERE l.game_id = h.id AND l.epoch = h.epoch AND l.owner = $4
+                     RETURNING l.game_id",
+                    &[&ids, &epochs, &held.millis(), &held.lease.owner],
+                )
+                .await?;
+            Ok::<_, StoreError>(rows.into_iter().map(|r| r.get::<_, String>(0)).collect::<HashSet<String>>())
+        }
+        .await;
+        match renewed {
+            Ok(kept) => {
+                for (id, epoch) in games {
+                    if !kept.contains(&id) {
+                        held.lose(&id, epoch);
+                    }
+                }
+            }
+            // The database is away: the leases may run out meanwhile, and then the writes are
+            // refused by the epoch when it is back.
+            Err(e) => tracing::warn!(error = %e, "renewing leases failed"),
+        }
+    }
+}
+
+/// Takes the leases of the active games of `kind` that ran out, or that this owner's name held
+/// before (a restart), at the next epoch; then reads them (all the held ones when `all`).
+async fn adopt(pool: &Pool, held: &Held, kind: Kind, all: bool) -> Result<(Vec<StoredGame>, Vec<String>), StoreError> {
+    let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
+    let mine: Vec<String> = held.snapshot().into_iter().map(|(id, _)| id).collect();
+    // Run alone, this statement commits before the log is read: an old owner's append still in
+    // flight holds a share lock on the row, so this waits for it, and reads it below.
+    let rows = client
+        .query(
+            "UPDATE leases l SET owner = $2, epoch = l.epoch + 1,
+                 expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
+             FROM games g
+             WHERE g.id = l.game_id AND g.kind = $1 AND g.status = 'active'
+               AND (l.expires_at < clock_timestamp() OR l.owner = $2)
+               AND NOT (l.game_id = ANY ($4::text[]))
+             RETURNING l.game_id, l.epoch",
+            &[&kind.as_str(), &held.lease.owner, &held.millis(), &mine],
+        )
+        .await?;
+    let mut adopted = Vec::with_capacity(rows.len());
+    for r in rows {
+        let id: String = r.get(0);
+        held.insert(&id, r.get(1));
+        adopted.push(id);
+    }
+    let ids: Vec<String> = if all { held.snapshot().into_iter().map(|(id, _)| id).collect() } else { adopted.clone() };
+    drop(client);
+    let games =
+        load_where(pool, "kind = $1 AND status = 'active' AND id = ANY ($2::text[])", &[&kind.as_str(), &ids]).await?;
+    Ok((games, adopted))
+}
+
+async fn writer(pool: Pool, held: Arc<Held>, mut rx: mpsc::UnboundedReceiver<Cmd>) {
     // The number the next append of each game must carry, as far as this writer knows: read
     // from the database on a game's first append, then kept, so an append is one INSERT.
     let mut next: HashMap<String, i64> = HashMap::new();
@@ -232,8 +429,25 @@ async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Cmd>) {
         loop {
             match cmd.take() {
                 Some(Cmd::Write(w, reply)) => batch.push((w, reply)),
+                Some(Cmd::Adopt(kind, all, reply)) => {
+                    commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
+                    let r = adopt(&pool, &held, kind, all).await.map(|(games, adopted)| {
+                        // Written by another owner meanwhile: what this writer knew is stale.
+                        for id in &adopted {
+                            next.remove(id);
+                            lost.remove(id);
+                        }
+                        games
+                    });
+                    let _ = reply.send(r);
+                }
+                Some(Cmd::Release(id)) => {
+                    commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
+                    held.release(&id);
+                    next.remove(&id);
+                }
                 Some(read) => {
-                    commit(&pool, &mut next, &mut lost, &mut batch).await;
+                    commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
                     answer(&pool, read).await;
                 }
                 None => {}
@@ -246,7 +460,7 @@ async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Cmd>) {
                 Err(_) => break,
             }
         }
-        commit(&pool, &mut next, &mut lost, &mut batch).await;
+        commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
     }
 }
 
@@ -254,6 +468,7 @@ async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Cmd>) {
 /// fails, all of them the same refusal.
 async fn commit(
     pool: &Pool,
+    held: &Held,
     next: &mut HashMap<String, i64>,
     lost: &mut HashSet<String>,
     batch: &mut Vec<(Write, Answer<()>)>,
@@ -261,9 +476,10 @@ async fn commit(
     if batch.is_empty() {
         return;
     }
+    take_back(pool, held, batch).await;
     let mut seen = HashMap::new();
     let mut now_lost = lost.clone();
-    match run_batch(pool, next, &mut seen, &mut now_lost, batch).await {
+    match run_batch(pool, held, next, &mut seen, &mut now_lost, batch).await {
         Ok(each) => {
             next.extend(seen);
             *lost = now_lost;
@@ -282,10 +498,51 @@ async fn commit(
     }
 }
 
+/// A store started under the name of one before it (a restart) holds that one's games: the
+/// first write to such a game takes its lease back at the next epoch, fencing the old process
+/// should it still be alive. So does the first write to a game whose lease ran out (a game read
+/// from the store on demand, as Duel's are): were what the writer holds stale, the log's own
+/// checks (`OutOfOrder`, `Conflict`) refuse the write. Never a game this store lost: it is only
+/// adopted again. Committed on its own, before the batch, so the epoch held is the one in the
+/// database whatever becomes of the batch.
+async fn take_back(pool: &Pool, held: &Held, batch: &[(Write, Answer<()>)]) {
+    let ids: HashSet<&str> = batch
+        .iter()
+        .filter_map(|(w, _)| match w {
+            Write::Append { id, .. } | Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. } => {
+                Some(id.as_str())
+            }
+            Write::Create(_) | Write::Result(_) => None,
+        })
+        .filter(|id| held.may_take_back(id))
+        .collect();
+    if ids.is_empty() {
+        return;
+    }
+    let ids: Vec<&str> = ids.into_iter().collect();
+    let Ok(client) = pool.get().await else { return };
+    // A database error leaves the games unheld: their writes are refused, as they would be.
+    if let Ok(rows) = client
+        .query(
+            "UPDATE leases SET owner = $2, epoch = epoch + 1,
+                 expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
+             WHERE game_id = ANY ($1::text[]) AND (owner = $2 OR expires_at < clock_timestamp())
+             RETURNING game_id, epoch",
+            &[&ids, &held.lease.owner, &held.millis()],
+        )
+        .await
+    {
+        for r in rows {
+            held.insert(r.get(0), r.get(1));
+        }
+    }
+}
+
 /// The outer error fails the whole batch; the inner ones are the writes refused on their own.
 /// `seen` collects the next numbers as this batch leaves them, for after the commit.
 async fn run_batch(
     pool: &Pool,
+    held: &Held,
     known: &HashMap<String, i64>,
     seen: &mut HashMap<String, i64>,
     lost: &mut HashSet<String>,
@@ -303,7 +560,7 @@ async fn run_batch(
         // waits for the group's answers, since it depends on them.
         match w {
             Write::Append { id, .. } if !group.games.contains(id.as_str()) => {}
-            _ => group.flush(&tx, &insert, &mut each, seen, lost).await?,
+            _ => group.flush(&tx, held, &insert, &mut each, seen, lost).await?,
         }
         let r = match w {
             Write::Create(g) => {
@@ -320,6 +577,17 @@ async fn run_batch(
                 if n == 0 {
                     Err(StoreError::Duplicate(g.id.clone()))
                 } else {
+                    tx.execute(
+                        &tx.prepare_cached(
+                            "INSERT INTO leases (game_id, owner, epoch, expires_at)
+                             VALUES ($1, $2, 1, clock_timestamp() + $3::float8 * interval '1 millisecond')",
+                        )
+                        .await?,
+                        &[&g.id, &held.lease.owner, &held.millis()],
+                    )
+                    .await?;
+                    // Should the commit fail, the renewer finds no such lease and forgets it.
+                    held.insert(&g.id, 1);
                     seen.insert(g.id.clone(), 0);
                     Ok(())
                 }
@@ -344,20 +612,32 @@ async fn run_batch(
                         row.map(|r| r.get::<_, i64>(0))
                     }
                 };
+                let epoch = held.epoch(id);
                 match expected {
                     None => Err(StoreError::NoSuchGame(id.clone())),
+                    Some(_) if epoch.is_none() => Err(StoreError::Fenced { id: id.clone() }),
                     Some(expected) if expected != *seq => {
                         seen.insert(id.clone(), expected);
                         Err(StoreError::OutOfOrder { id: id.clone(), expected, got: *seq })
                     }
                     Some(_) => {
                         // Answered when the group is flushed.
-                        group.inserts.push(Insert { at: each.len(), id, seq: *seq, json: entry.as_json() });
+                        let epoch = epoch.unwrap_or_default();
+                        group.inserts.push(Insert { at: each.len(), id, seq: *seq, json: entry.as_json(), epoch });
                         group.games.insert(id);
                         seen.insert(id.clone(), seq + 1);
                         Ok(())
                     }
                 }
+            }
+            Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. }
+                if !fence(&tx, held, id).await? =>
+            {
+                Err(if exists(&tx, id).await? {
+                    StoreError::Fenced { id: id.clone() }
+                } else {
+                    StoreError::NoSuchGame(id.clone())
+                })
             }
             Write::Meta { id, meta } => {
                 let n = tx
@@ -411,15 +691,39 @@ async fn run_batch(
         };
         each.push(r);
     }
-    group.flush(&tx, &insert, &mut each, seen, lost).await?;
+    group.flush(&tx, held, &insert, &mut each, seen, lost).await?;
     tx.commit().await?;
     Ok(each)
 }
 
-/// Appends the action unless its number is taken, or the action before it is not in the log.
+/// Whether this store still holds the game at its epoch; the row stays share-locked until the
+/// transaction ends, so no adoption slips in before the write commits.
+async fn fence(tx: &deadpool_postgres::Transaction<'_>, held: &Held, id: &str) -> Result<bool, StoreError> {
+    let Some(epoch) = held.epoch(id) else { return Ok(false) };
+    let row = tx
+        .query_opt(
+            &tx.prepare_cached("SELECT 1 FROM leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE")
+                .await?,
+            &[&id, &held.lease.owner, &epoch],
+        )
+        .await?;
+    if row.is_none() {
+        held.lose(id, epoch);
+    }
+    Ok(row.is_some())
+}
+
+async fn exists(tx: &deadpool_postgres::Transaction<'_>, id: &str) -> Result<bool, StoreError> {
+    Ok(tx.query_opt(&tx.prepare_cached("SELECT 1 FROM games WHERE id = $1").await?, &[&id]).await?.is_some())
+}
+
+/// Appends the action if this owner holds the game's lease at this epoch (share-locking the
+/// lease row until the commit), unless its number is taken, or the action before it is not in
+/// the log.
 const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, action)
      SELECT $1::text, $2::bigint, $3::text
-     WHERE $2::bigint = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1::text AND seq = $2::bigint - 1)
+     WHERE EXISTS (SELECT 1 FROM leases WHERE game_id = $1::text AND owner = $5::text AND epoch = $4::bigint FOR SHARE)
+       AND ($2::bigint = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1::text AND seq = $2::bigint - 1))
      ON CONFLICT (game_id, seq) DO NOTHING";
 
 struct Insert<'a> {
@@ -428,6 +732,7 @@ struct Insert<'a> {
     id: &'a String,
     seq: i64,
     json: &'a str,
+    epoch: i64,
 }
 
 /// Appends sent but not yet answered, at most one per game.
@@ -441,6 +746,7 @@ impl Group<'_> {
     async fn flush(
         &mut self,
         tx: &deadpool_postgres::Transaction<'_>,
+        held: &Held,
         insert: &tokio_postgres::Statement,
         each: &mut [Result<(), StoreError>],
         seen: &mut HashMap<String, i64>,
@@ -449,11 +755,15 @@ impl Group<'_> {
         if self.inserts.is_empty() {
             return Ok(());
         }
-        let params: Vec<[&(dyn tokio_postgres::types::ToSql + Sync); 3]> =
-            self.inserts.iter().map(|i| [i.id as _, &i.seq as _, &i.json as _]).collect();
+        let owner = &held.lease.owner;
+        let params: Vec<[&(dyn tokio_postgres::types::ToSql + Sync); 5]> =
+            self.inserts.iter().map(|i| [i.id as _, &i.seq as _, &i.json as _, &i.epoch as _, owner as _]).collect();
         let counts = futures_util::future::try_join_all(params.iter().map(|p| tx.execute(insert, p))).await?;
         for (i, n) in self.inserts.iter().zip(counts) {
-            if n == 0 {
+            if n == 0 && !fence(tx, held, i.id).await? {
+                seen.remove(i.id);
+                each[i.at] = Err(StoreError::Fenced { id: i.id.clone() });
+            } else if n == 0 {
                 // Someone else's action holds this number, or the action before it is gone
                 // (someone else started the game over): whatever this writer believed about the
                 // game is stale.
@@ -478,26 +788,27 @@ fn touched(n: u64, id: &str) -> Result<(), StoreError> {
 
 async fn answer(pool: &Pool, cmd: Cmd) {
     match cmd {
-        Cmd::LoadActive(kind, reply) => {
-            let _ = reply.send(load_where(pool, "kind = $1 AND status = 'active'", kind.as_str()).await);
-        }
         Cmd::Load(id, reply) => {
-            let _ = reply.send(load_where(pool, "id = $1", &id).await.map(|mut v| v.pop()));
+            let _ = reply.send(load_where(pool, "id = $1", &[&id]).await.map(|mut v| v.pop()));
         }
         Cmd::Results(kind, reply) => {
             let _ = reply.send(results(pool, kind).await);
         }
-        Cmd::Write(..) => {}
+        Cmd::Write(..) | Cmd::Adopt(..) | Cmd::Release(_) => {}
     }
 }
 
-async fn load_where(pool: &Pool, cond: &str, arg: &str) -> Result<Vec<StoredGame>, StoreError> {
+async fn load_where(
+    pool: &Pool,
+    cond: &str,
+    args: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<Vec<StoredGame>, StoreError> {
     let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
     let sql = format!(
         "SELECT id, kind, record, meta, status, created_at, updated_at FROM games WHERE {cond}
          ORDER BY created_at, id"
     );
-    let rows = client.query(&sql, &[&arg]).await?;
+    let rows = client.query(&sql, args).await?;
     let log = client.prepare_cached("SELECT action FROM actions WHERE game_id = $1 ORDER BY seq").await?;
     let mut games = Vec::with_capacity(rows.len());
     for r in rows {

@@ -268,26 +268,90 @@ where
     assert!(appended > 1_000, "the run appended {appended}");
 }
 
-/// Two stores on one database, as two servers would be: an action number one of them wrote is
-/// refused to the other, typed, and the log keeps the first writer's action.
-pub async fn a_second_writer_of_an_action_is_refused(a: &dyn GameStore, b: &dyn GameStore) {
-    a.create(new_game("shared", Kind::Uno)).await.expect("create");
-    a.append("shared", 0, entry("from a")).await.expect("a appends 0");
-    // b learns where the log is, then a writes the next action first.
-    assert!(matches!(b.append("shared", 5, entry("from b")).await, Err(StoreError::OutOfOrder { expected: 1, .. })));
-    a.append("shared", 1, entry("a again")).await.expect("a appends 1");
-    assert!(matches!(b.append("shared", 1, entry("from b")).await, Err(StoreError::Conflict { seq: 1, .. })));
-    // What b appends after that was made on top of its refused action: refused too, even
-    // where the number is free.
-    a.append("shared", 2, entry("a 2")).await.expect("a appends 2");
-    assert!(matches!(b.append("shared", 3, entry("b 3")).await, Err(StoreError::Conflict { seq: 3, .. })));
-    assert!(matches!(b.append("shared", 2, entry("b 2")).await, Err(StoreError::Conflict { seq: 2, .. })));
-    // Until b starts the game over.
-    b.reset("shared", Record::new(&"again").expect("record"), Meta::new(&"again").expect("meta")).await.expect("reset");
-    b.append("shared", 0, entry("b 0")).await.expect("b appends after its reset");
-    assert!(matches!(a.append("shared", 3, entry("a 3")).await, Err(StoreError::Conflict { seq: 3, .. })));
-    let g = b.load("shared").await.expect("load").expect("stored");
-    assert_eq!(g.actions, entries(&["b 0"]));
+/// Two instances on one database, each holding games under its own lease (PostgreSQL): a game
+/// has one owner at a time, the other's writes to it are refused as `Fenced`; once the owner's
+/// lease runs out the other adopts the game with exactly the log the owner got acknowledged, and
+/// from then on every write of the old owner is refused.
+pub async fn a_stale_owner_is_fenced(url: &str) {
+    use crate::{Lease, PgStore};
+    use std::time::Duration;
+    let long = Duration::from_secs(60);
+    let a = PgStore::connect_with(url, Lease { owner: "a".into(), duration: long }).await.expect("connect a");
+    let b = PgStore::connect_with(url, Lease { owner: "b".into(), duration: long }).await.expect("connect b");
+    a.create(new_game("fenced", Kind::Uno)).await.expect("create");
+    a.append("fenced", 0, entry("a 0")).await.expect("a appends 0");
+    assert!(a.holds("fenced") && !b.holds("fenced"));
+    // Not b's game while a's lease runs.
+    assert!(matches!(b.append("fenced", 1, entry("b 1")).await, Err(StoreError::Fenced { .. })));
+    assert!(matches!(b.set_meta("fenced", Meta::new(&"b").expect("meta")).await, Err(StoreError::Fenced { .. })));
+    assert!(b.adopt(Kind::Uno).await.expect("adopt").is_empty());
+    assert!(b.load_active(Kind::Uno).await.expect("load").is_empty());
+    // An unknown game is still unknown, not fenced.
+    assert!(matches!(b.set_status("nope", Status::Finished).await, Err(StoreError::NoSuchGame(_))));
+
+    // a keeps appending while its lease runs out and b adopts: b's log is exactly what a got
+    // acknowledged, and nothing a sends after that is taken.
+    let tickets: Vec<_> = (1..200).map(|i| a.append("fenced", i, entry(&format!("a {i}")))).collect();
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("connect");
+    tokio::spawn(conn);
+    client.execute("UPDATE leases SET expires_at = '-infinity' WHERE game_id = 'fenced'", &[]).await.expect("expire");
+    let adopted = b.adopt(Kind::Uno).await.expect("adopt");
+    let mut acked = 1;
+    let mut fenced = 0;
+    for t in tickets {
+        match t.await {
+            Ok(()) => {
+                assert_eq!(fenced, 0, "an append acknowledged after one was fenced");
+                acked += 1;
+            }
+            Err(StoreError::Fenced { .. }) => fenced += 1,
+            Err(e) => panic!("append: {e}"),
+        }
+    }
+    assert_eq!(adopted.len(), 1);
+    assert_eq!(adopted[0].actions.len(), acked, "b adopted the log a got acknowledged");
+    let seq = acked as u64;
+    assert!(matches!(a.append("fenced", seq, entry("a late")).await, Err(StoreError::Fenced { .. })));
+    assert!(b.holds("fenced") && !a.holds("fenced"));
+    let again = Record::new(&"again").expect("record");
+    assert!(matches!(
+        a.reset("fenced", again.clone(), Meta::new(&"a").expect("meta")).await,
+        Err(StoreError::Fenced { .. })
+    ));
+    assert!(matches!(a.set_status("fenced", Status::Abandoned).await, Err(StoreError::Fenced { .. })));
+    b.append("fenced", seq, entry("b")).await.expect("b appends");
+    let g = b.load("fenced").await.expect("load").expect("stored");
+    assert_eq!(g.actions.len(), acked + 1);
+    assert_eq!(g.actions.last(), Some(&entry("b")));
+    assert_eq!(g.status, Status::Active);
+    // a adopting now finds nothing: b's lease runs.
+    assert!(a.adopt(Kind::Uno).await.expect("adopt").is_empty());
+
+    // A short lease is renewed while its store lives: nobody adopts the game.
+    let short = Duration::from_millis(300);
+    let c = PgStore::connect_with(url, Lease { owner: "c".into(), duration: short }).await.expect("connect c");
+    c.create(new_game("renewed", Kind::Duel)).await.expect("create");
+    tokio::time::sleep(short * 4).await;
+    assert!(a.adopt(Kind::Duel).await.expect("adopt").is_empty());
+    c.append("renewed", 0, entry("c 0")).await.expect("c still owns it");
+    // Once c is gone, its lease runs out and another instance adopts the game.
+    drop(c);
+    tokio::time::sleep(short * 2).await;
+    let adopted = a.adopt(Kind::Duel).await.expect("adopt");
+    assert_eq!(adopted.len(), 1);
+    assert_eq!(adopted[0].actions, entries(&["c 0"]));
+    a.append("renewed", 1, entry("a 1")).await.expect("a appends after adopting");
+    // A game read on demand (as Duel's are) is taken over by its first write once its lease ran
+    // out; one whose lease runs is not.
+    let d = PgStore::connect_with(url, Lease { owner: "d".into(), duration: short }).await.expect("connect d");
+    d.create(new_game("on demand", Kind::Duel)).await.expect("create");
+    d.append("on demand", 0, entry("d 0")).await.expect("d appends");
+    assert!(matches!(b.append("on demand", 1, entry("b 1")).await, Err(StoreError::Fenced { .. })));
+    drop(d);
+    tokio::time::sleep(short * 2).await;
+    b.append("on demand", 1, entry("b 1")).await.expect("b takes the game over");
+    assert!(b.holds("on demand"));
+    assert_eq!(b.load("on demand").await.expect("load").expect("stored").actions, entries(&["d 0", "b 1"]));
 }
 
 /// While the database is down, every write is refused (so never acknowledged) and reads fail;
