@@ -4,12 +4,14 @@
 //! paused past its lease, the other adopts the table and plays on, and the old owner, resumed,
 //! has its next action refused by the epoch, drops the table, and the log is the new owner's.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+mod serving;
+use serving::{http, play_one};
 
 const LEASE_MS: u64 = 1_000;
 /// Adoption comes at most one lease after the owner's last renewal plus one scan (half a lease)
@@ -27,7 +29,7 @@ fn start(db: &str, instance: &str) -> (Child, String) {
     let out = child.stdout.take().expect("stdout");
     let mut line = String::new();
     BufReader::new(out).read_line(&mut line).expect("first line");
-    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("address").to_string();
+    let addr = serving::address(&line);
     (child, addr)
 }
 
@@ -44,43 +46,6 @@ impl Drop for Reaped {
 fn signal(child: &Child, sig: &str) {
     let ok = Command::new("kill").args([sig, &child.id().to_string()]).status().expect("kill").success();
     assert!(ok, "kill {sig}");
-}
-
-fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("write");
-    let mut text = String::new();
-    s.read_to_string(&mut text).expect("read");
-    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    // Bodies arrive chunked or not; the JSON object is between the first '{' and the last '}'.
-    let json = match (raw.find('{'), raw.rfind('}')) {
-        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
-        _ => Value::Null,
-    };
-    (status, json)
-}
-
-/// One move by whoever's turn it is; false when the game is over.
-fn play_one(addr: &str, id: &str, tokens: &[String; 2]) -> bool {
-    let (_, v) = http(addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
-    if v["status"] != "playing" {
-        return false;
-    }
-    let cur = v["view"]["current"].as_u64().expect("current") as usize;
-    let (_, mine) = http(addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[cur]), None);
-    let action = mine["legal_actions"][0].clone();
-    let body = json!({"action": action, "version": mine["version"]});
-    let (s, r) = http(addr, "POST", &format!("/api/tables/{id}/actions"), Some(&tokens[cur]), Some(&body));
-    assert_eq!(s, 200, "{r}");
-    true
 }
 
 /// A two-seat table made on `addr`, both seats taken: its id and the seats' tokens.

@@ -1,11 +1,13 @@
 //! Through the real binary: play, SIGKILL, start again on the same file: every acknowledged
 //! action is still there and each seat's view is exactly what it was.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
+
+mod serving;
+use serving::http;
 
 fn start(db: &std::path::Path) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
@@ -18,30 +20,8 @@ fn start(db: &std::path::Path) -> (Child, String) {
     let out = child.stdout.take().expect("stdout");
     let mut line = String::new();
     BufReader::new(out).read_line(&mut line).expect("first line");
-    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("address").to_string();
+    let addr = serving::address(&line);
     (child, addr)
-}
-
-fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("write");
-    let mut text = String::new();
-    s.read_to_string(&mut text).expect("read");
-    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    // Bodies arrive chunked or not; the JSON object is between the first '{' and the last '}'.
-    let json = match (raw.find('{'), raw.rfind('}')) {
-        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
-        _ => Value::Null,
-    };
-    (status, json)
 }
 
 #[test]

@@ -3,11 +3,13 @@
 //! is exactly what it was, and the game goes on; with PostgreSQL down, actions are refused (503
 //! `store_unavailable`), never acknowledged, and play resumes once it is back.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
+
+mod serving;
+use serving::{http, play_one};
 
 fn start(db: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
@@ -20,45 +22,8 @@ fn start(db: &str) -> (Child, String) {
     let out = child.stdout.take().expect("stdout");
     let mut line = String::new();
     BufReader::new(out).read_line(&mut line).expect("first line");
-    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("address").to_string();
+    let addr = serving::address(&line);
     (child, addr)
-}
-
-fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("write");
-    let mut text = String::new();
-    s.read_to_string(&mut text).expect("read");
-    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    // Bodies arrive chunked or not; the JSON object is between the first '{' and the last '}'.
-    let json = match (raw.find('{'), raw.rfind('}')) {
-        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
-        _ => Value::Null,
-    };
-    (status, json)
-}
-
-/// One move by whoever's turn it is; false when the game is over.
-fn play_one(addr: &str, id: &str, tokens: &[String; 2]) -> bool {
-    let (_, v) = http(addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
-    if v["status"] != "playing" {
-        return false;
-    }
-    let cur = v["view"]["current"].as_u64().expect("current") as usize;
-    let (_, mine) = http(addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[cur]), None);
-    let action = mine["legal_actions"][0].clone();
-    let body = json!({"action": action, "version": mine["version"]});
-    let (s, r) = http(addr, "POST", &format!("/api/tables/{id}/actions"), Some(&tokens[cur]), Some(&body));
-    assert_eq!(s, 200, "{r}");
-    true
 }
 
 #[test]

@@ -3,14 +3,16 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
+
+mod serving;
+use serving::try_http as http;
 
 /// The child, its address, its first line, and the rest of its standard output.
 fn start(db: &std::path::Path) -> (Child, String, String, BufReader<std::process::ChildStdout>) {
@@ -25,31 +27,8 @@ fn start(db: &std::path::Path) -> (Child, String, String, BufReader<std::process
     let mut out = BufReader::new(out);
     let mut line = String::new();
     out.read_line(&mut line).expect("first line");
-    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("address").to_string();
+    let addr = serving::address(&line);
     (child, addr, line, out)
-}
-
-/// One request; status 0 when the server did not answer (it is going away).
-fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
-    let Ok(mut s) = TcpStream::connect(addr) else { return (0, Value::Null) };
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    let sent = write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    let mut text = String::new();
-    if sent.is_err() || s.read_to_string(&mut text).is_err() {
-        return (0, Value::Null);
-    }
-    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    let json = match (raw.find('{'), raw.rfind('}')) {
-        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
-        _ => Value::Null,
-    };
-    (status, json)
 }
 
 #[test]
