@@ -113,10 +113,9 @@ def do_nothing_aec(seconds):
     return timed(step, seconds)
 
 
-def rlcard_compatible(seconds):
-    from tabletop import rlcard
-
-    env = rlcard.make("uno", config={"seed": 1})
+def rlcard_steps(make, seconds):
+    """Steps of an RLCard-style UNO environment taking its first legal action, reset at each end."""
+    env = make("uno", config={"seed": 1})
     state, _ = env.reset()
 
     def step():
@@ -128,6 +127,12 @@ def rlcard_compatible(seconds):
         return 1
 
     return timed(step, seconds)
+
+
+def rlcard_compatible(seconds):
+    from tabletop import rlcard
+
+    return rlcard_steps(rlcard.make, seconds)
 
 
 def rlcard_own(seconds):
@@ -135,18 +140,7 @@ def rlcard_own(seconds):
         import rlcard
     except ImportError:
         return None
-    env = rlcard.make("uno", config={"seed": 1})
-    state, _ = env.reset()
-
-    def step():
-        nonlocal state
-        if env.is_over():
-            state, _ = env.reset()
-            return 0
-        state, _ = env.step(next(iter(state["legal_actions"])))
-        return 1
-
-    return timed(step, seconds)
+    return rlcard_steps(rlcard.make, seconds)
 
 
 def openspiel_crazy_eights(seconds):
