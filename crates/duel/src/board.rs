@@ -23,11 +23,14 @@ pub const RANK_LIMITS: [u8; 6] = [3, 2, 2, 2, 2, 1];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The user's side; it moves first in every play round.
     Red,
+    /// The computer's side.
     Black,
 }
 
 impl Side {
+    /// The other side.
     pub fn opponent(self) -> Side {
         match self {
             Side::Red => Side::Black,
@@ -35,6 +38,7 @@ impl Side {
         }
     }
 
+    /// 0 for red, 1 for black: the index of per-side arrays (red first).
     pub fn index(self) -> usize {
         match self {
             Side::Red => 0,
@@ -42,6 +46,7 @@ impl Side {
         }
     }
 
+    /// `red` or `black`, as messages write it (also the `Display` form).
     pub fn name(self) -> &'static str {
         match self {
             Side::Red => "red",
@@ -62,10 +67,12 @@ impl fmt::Display for Side {
 pub struct Rank(u8);
 
 impl Rank {
+    /// The rank `n`, or `None` unless `n` is 1 to 6.
     pub fn new(n: u8) -> Option<Rank> {
         (1..=6).contains(&n).then_some(Rank(n))
     }
 
+    /// The number, 1 to 6.
     pub fn get(self) -> u8 {
         self.0
     }
@@ -105,7 +112,9 @@ pub(crate) fn beats(attacker: u8, defender: u8) -> bool {
 /// A piece: its side and its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Piece {
+    /// Whose piece it is.
     pub side: Side,
+    /// Its number.
     pub rank: Rank,
 }
 
@@ -113,8 +122,11 @@ pub struct Piece {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Cell {
+    /// Nothing: a piece may move here.
     Empty,
+    /// A block, placed in setup round 1; it never moves and nothing may move onto it.
     Block,
+    /// A red or black piece.
     Piece(Piece),
 }
 
@@ -133,11 +145,14 @@ impl Cell {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Coord {
+    /// The column, 0-based from the left (`a` is 0).
     pub col: u8,
+    /// The row, 0-based from the top (row `1` is 0).
     pub row: u8,
 }
 
 impl Coord {
+    /// The cell at 0-based `col` and `row`; whether it lies on a grid is the grid's question.
     pub fn new(col: u8, row: u8) -> Coord {
         Coord { col, row }
     }
@@ -189,13 +204,18 @@ impl From<Coord> for String {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
+    /// Towards row 1 (key `w`).
     Up,
+    /// Towards column `a` (key `a`).
     Left,
+    /// Towards the last row (key `s`).
     Down,
+    /// Towards the last column (key `d`).
     Right,
 }
 
 impl Dir {
+    /// The four directions in key order `w`, `a`, `s`, `d`.
     pub const ALL: [Dir; 4] = [Dir::Up, Dir::Left, Dir::Down, Dir::Right];
 
     /// Only the four lower-case letters count: `W` is not `w`.
@@ -209,6 +229,7 @@ impl Dir {
         }
     }
 
+    /// The key that makes this move: `w`, `a`, `s` or `d`.
     pub fn key(self) -> char {
         match self {
             Dir::Up => 'w',
@@ -218,6 +239,7 @@ impl Dir {
         }
     }
 
+    /// `up`, `left`, `down` or `right`, as messages write it.
     pub fn name(self) -> &'static str {
         match self {
             Dir::Up => "up",
@@ -231,7 +253,9 @@ impl Dir {
 /// A move in the compact form the search uses: cell indices (`row * width + col`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move {
+    /// The index of the cell the piece leaves.
     pub from: u16,
+    /// The index of the neighbouring cell it moves to (or attacks).
     pub to: u16,
 }
 
@@ -256,18 +280,23 @@ impl MoveList {
             self.len += 1;
         }
     }
+    /// Empties the list, keeping its storage.
     pub fn clear(&mut self) {
         self.len = 0;
     }
+    /// How many moves it holds (at most 48).
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Whether it holds no move.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The moves, in generation order.
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
+    /// The moves, for reordering in place (move ordering in the search).
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
@@ -377,7 +406,11 @@ pub struct Position {
 }
 
 impl Position {
-    /// An empty grid, red to move.
+    /// An empty grid of `width` columns and `height` rows, red to move.
+    ///
+    /// # Errors
+    ///
+    /// [`DuelError::BadSize`] unless both are 1 to [`MAX_DIMENSION`].
     pub fn empty(width: u8, height: u8) -> Result<Position, DuelError> {
         if width == 0 || height == 0 || width > MAX_DIMENSION || height > MAX_DIMENSION {
             return Err(DuelError::BadSize { width, height });
@@ -410,24 +443,31 @@ impl Position {
         self.counts = counts;
     }
 
+    /// Columns, 1 to [`MAX_DIMENSION`].
     pub fn width(&self) -> u8 {
         self.width
     }
+    /// Rows, 1 to [`MAX_DIMENSION`].
     pub fn height(&self) -> u8 {
         self.height
     }
+    /// The side whose turn it is.
     pub fn to_move(&self) -> Side {
         self.to_move
     }
+    /// Gives the turn to `side`, keeping the hash in step.
     pub fn set_to_move(&mut self, side: Side) {
         if side != self.to_move {
             self.to_move = side;
             self.hash ^= SIDE_KEY;
         }
     }
+    /// The Zobrist hash of the cells and the side to move: equal positions hash equal on any
+    /// grid size, and [`make`](Position::make)/[`unmake`](Position::unmake) keep it current.
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// Width × height: cell indices run from 0 to this, exclusive.
     pub fn num_cells(&self) -> usize {
         self.cells.len()
     }
@@ -436,12 +476,16 @@ impl Position {
         usize::from(self.counts[side.index()])
     }
 
+    /// Whether `c` lies on this grid.
     pub fn contains(&self, c: Coord) -> bool {
         c.col < self.width && c.row < self.height
     }
+    /// The cell index of `c` (`row * width + col`), the form [`Move`] uses; meaningful only
+    /// for a `c` the grid [`contains`](Position::contains).
     pub fn index(&self, c: Coord) -> usize {
         usize::from(c.row) * usize::from(self.width) + usize::from(c.col)
     }
+    /// The coordinate of a cell index, the inverse of [`index`](Position::index).
     pub fn coord(&self, index: usize) -> Coord {
         let w = usize::from(self.width);
         Coord::new((index % w) as u8, (index / w) as u8)
@@ -452,6 +496,7 @@ impl Position {
         self.contains(c).then(|| code_cell(self.cells[self.index(c)]))
     }
 
+    /// The cell at a cell index, which must be below [`num_cells`](Position::num_cells).
     pub fn cell_at(&self, index: usize) -> Cell {
         code_cell(self.cells[index])
     }
@@ -489,6 +534,7 @@ impl Position {
         }
     }
 
+    /// The direction `mv` goes, its two cells being neighbours.
     pub fn dir_of(&self, mv: Move) -> Dir {
         let (f, t) = (usize::from(mv.from), usize::from(mv.to));
         // Neighbours in one row differ by one index; on a one-column grid so do the cells above
@@ -606,12 +652,14 @@ impl Position {
         self.pseudo_moves(self.to_move, false, out);
     }
 
+    /// [`legal_moves`](Position::legal_moves) as a `Vec`, for callers outside the search.
     pub fn legal_moves_vec(&self) -> Vec<Move> {
         let mut l = MoveList::default();
         self.legal_moves(&mut l);
         l.as_slice().to_vec()
     }
 
+    /// Whether `mv` ends on a piece (of the other side, `mv` being legal): an attack.
     #[inline]
     pub fn is_capture(&self, mv: Move) -> bool {
         code_side(self.cells[usize::from(mv.to)]).is_some()

@@ -15,7 +15,9 @@ use crate::search::{Difficulty, SearchBot};
 /// one of `position.legal_moves` (so black's duty to attack is kept); `None` only when there
 /// is no legal move.
 pub trait Bot: Send {
+    /// How the bot is named in results and logs (`random`, `greedy`, `search:hard`).
     fn name(&self) -> String;
+    /// The move for `position`'s side to move.
     fn choose(&mut self, position: &Position) -> Option<Move>;
 }
 
@@ -25,6 +27,7 @@ pub struct RandomBot {
 }
 
 impl RandomBot {
+    /// A bot whose choices are fixed by `seed`.
     pub fn new(seed: u64) -> RandomBot {
         RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
@@ -47,6 +50,7 @@ pub struct GreedyBot {
 }
 
 impl GreedyBot {
+    /// A bot whose tie-breaks and random moves are fixed by `seed`.
     pub fn new(seed: u64) -> GreedyBot {
         GreedyBot { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
@@ -81,8 +85,11 @@ impl Bot for GreedyBot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BotKind {
+    /// [`RandomBot`].
     Random,
+    /// [`GreedyBot`].
     Greedy,
+    /// [`SearchBot`] at a difficulty.
     Search(Difficulty),
 }
 

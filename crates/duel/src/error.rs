@@ -12,19 +12,42 @@ use crate::board::{Coord, Dir, Side};
 pub enum DuelError {
     /// Setup round 1 accepts only the letter `b`.
     #[error("In round 1 of the setup only blocks can be placed: type the letter \"b\" (you typed \"{key}\"). Nothing was placed.")]
-    NotBlockKey { key: String },
+    NotBlockKey {
+        /// What the user typed instead.
+        key: String,
+    },
     /// Setup rounds 2 and 3 accept only the numbers 1 to 6.
     #[error("In this round of the setup only {side} pieces can be placed: type a number from 1 to 6 (you typed \"{key}\"). Nothing was placed.")]
-    NotRankKey { side: Side, key: String },
+    NotRankKey {
+        /// The side whose pieces this round places.
+        side: Side,
+        /// What the user typed instead.
+        key: String,
+    },
     /// Objects on the grid cannot be changed.
     #[error("Cell {cell} already holds {holds}; an object on the grid cannot be changed. Nothing changed.")]
-    CellOccupied { cell: Coord, holds: String },
+    CellOccupied {
+        /// The cell asked for.
+        cell: Coord,
+        /// What the cell holds, as the message names it (`a red 5`, `a block`).
+        holds: String,
+    },
     /// More pieces of one number than the seed allows.
     #[error("At most {limit} {side} {piece} may have the number {rank}. Nothing was placed.", piece = if *limit == 1 { "piece" } else { "pieces" })]
-    TooManyOfRank { side: Side, rank: u8, limit: u8 },
+    TooManyOfRank {
+        /// The side placing.
+        side: Side,
+        /// The number asked for, 1 to 6.
+        rank: u8,
+        /// How many pieces of that number one side may have ([`RANK_LIMITS`](crate::RANK_LIMITS)).
+        limit: u8,
+    },
     /// More than 12 pieces of one side.
     #[error("At most 12 {side} pieces may be placed. Nothing was placed.")]
-    TooManyPieces { side: Side },
+    TooManyPieces {
+        /// The side that already has 12 pieces.
+        side: Side,
+    },
     /// Proceeding from setup round 2 without a red piece.
     #[error("Place at least one red piece before proceeding to the next round.")]
     NoRedPiece,
@@ -33,31 +56,71 @@ pub enum DuelError {
     NoBlackPiece,
     /// A cell outside the grid was named.
     #[error("Cell {cell} is not on the {width}x{height} grid.")]
-    OutsideGrid { cell: Coord, width: u8, height: u8 },
+    OutsideGrid {
+        /// The cell named.
+        cell: Coord,
+        /// The grid's width in columns.
+        width: u8,
+        /// The grid's height in rows.
+        height: u8,
+    },
     /// A cell name that does not parse (the terminal and the API take `c4`).
     #[error("\"{text}\" is not a cell: name a column letter and a row number, like c4.")]
-    BadCell { text: String },
+    BadCell {
+        /// The text given as a cell.
+        text: String,
+    },
     /// A move key other than w, a, s, d.
     #[error("Type \"w\" (up), \"a\" (left), \"s\" (down) or \"d\" (right) to move the selected piece (you typed \"{key}\").")]
-    NotMoveKey { key: String },
+    NotMoveKey {
+        /// What the user typed instead.
+        key: String,
+    },
     /// The selected cell does not hold a piece of the side to move.
     #[error("Select one of the {side} pieces: cell {cell} holds {holds}.")]
-    NotOwnPiece { side: Side, cell: Coord, holds: String },
+    NotOwnPiece {
+        /// The side to move.
+        side: Side,
+        /// The cell selected.
+        cell: Coord,
+        /// What the cell holds, as the message names it (`nothing`, `a block`, `a black 3`).
+        holds: String,
+    },
     /// The move would leave the grid.
     #[error("The piece on {cell} cannot move {dir_name}: it would leave the grid. It did not move; move it another way or pick another piece.", dir_name = dir.name())]
-    OffGrid { cell: Coord, dir: Dir },
+    OffGrid {
+        /// The cell of the piece asked to move.
+        cell: Coord,
+        /// The direction asked for.
+        dir: Dir,
+    },
     /// The move would end on a block.
     #[error("The piece on {cell} cannot move {dir_name}: that cell holds a block. It did not move; move it another way or pick another piece.", dir_name = dir.name())]
-    OntoBlock { cell: Coord, dir: Dir },
+    OntoBlock {
+        /// The cell of the piece asked to move.
+        cell: Coord,
+        /// The direction asked for.
+        dir: Dir,
+    },
     /// The move would end on a piece of the same side.
     #[error("The piece on {cell} cannot move {dir_name}: that cell holds another {side} piece. It did not move; move it another way or pick another piece.", dir_name = dir.name())]
-    OntoOwnPiece { cell: Coord, dir: Dir, side: Side },
+    OntoOwnPiece {
+        /// The cell of the piece asked to move.
+        cell: Coord,
+        /// The direction asked for.
+        dir: Dir,
+        /// The side of both pieces.
+        side: Side,
+    },
     /// Black can attack a red piece, so it must.
     #[error("A black piece can attack a red piece, so black must attack.")]
     MustAttack,
     /// A move asked of a side whose turn it is not.
     #[error("It is not {side}'s turn.")]
-    NotTurnOf { side: Side },
+    NotTurnOf {
+        /// The side that was asked to move.
+        side: Side,
+    },
     /// Placing or proceeding after the setup stage.
     #[error("The setup stage is over; objects can no longer be placed.")]
     SetupOver,
@@ -69,10 +132,18 @@ pub enum DuelError {
     GameOver,
     /// A grid size outside 1..=26 in either direction.
     #[error("The grid must be 1 to 26 cells in each direction (asked for {width}x{height}).")]
-    BadSize { width: u8, height: u8 },
+    BadSize {
+        /// The width asked for, in columns.
+        width: u8,
+        /// The height asked for, in rows.
+        height: u8,
+    },
     /// A position text that does not parse.
     #[error("Not a position: {reason}.")]
-    BadPosition { reason: String },
+    BadPosition {
+        /// What is wrong with the text, ready to follow "Not a position: ".
+        reason: String,
+    },
     /// The computer opponent found no move (cannot happen in the play stage; kept typed).
     #[error("The computer has no move to play.")]
     NoBotMove,

@@ -14,12 +14,27 @@ use crate::error::DuelError;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "stage", rename_all = "snake_case")]
 pub enum Stage {
-    /// Setup round 1 places blocks, 2 red pieces, 3 black pieces.
-    Setup { round: u8 },
-    /// Play round `round` (from 1), `to_move` is the side whose turn it is.
-    Play { round: u32, to_move: Side },
+    /// Placing objects on the grid.
+    Setup {
+        /// 1 places blocks, 2 red pieces, 3 black pieces.
+        round: u8,
+    },
+    /// Moving pieces, red then black in every round.
+    Play {
+        /// The play round, from 1.
+        round: u32,
+        /// The side whose turn it is.
+        to_move: Side,
+    },
     /// The play stage is over; the game reacts to nothing.
-    End { round: u32, outcome: Outcome, reason: EndReason },
+    End {
+        /// The play round in which the game ended.
+        round: u32,
+        /// Who won, or a draw.
+        outcome: Outcome,
+        /// Why the play stage ended.
+        reason: EndReason,
+    },
 }
 
 /// How the game ended, as the seed defines it.
@@ -30,6 +45,7 @@ pub enum Outcome {
     RedWins,
     /// No red piece left: the computer wins.
     BlackWins,
+    /// Both sides still have pieces (or neither has).
     Draw,
 }
 
@@ -68,6 +84,7 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// The sentence shown at the end of the game, before the outcome's message.
     pub fn message(self) -> &'static str {
         match self {
             EndReason::UserEnded => "The play stage was ended by the user.",
@@ -84,19 +101,31 @@ impl EndReason {
 pub enum Action {
     /// Setup: type `key` on `cell` (`b` for a block in round 1, `1`–`6` for a piece in rounds
     /// 2 and 3). The key is the text typed, so a wrong key is reported, never dropped.
-    Place { cell: Coord, key: String },
+    Place {
+        /// The cell to place on.
+        cell: Coord,
+        /// The text typed.
+        key: String,
+    },
     /// Setup: the "next round" button.
     NextRound,
     /// Play: select the piece on `cell` and type `key` (`w`, `a`, `s`, `d`) for the side to move.
-    Move { cell: Coord, key: String },
+    Move {
+        /// The cell of the piece to move.
+        cell: Coord,
+        /// The text typed.
+        key: String,
+    },
     /// Play: the user ends the play stage.
     End,
 }
 
 impl Action {
+    /// [`Action::Place`] from any string-like key.
     pub fn place(cell: Coord, key: impl Into<String>) -> Action {
         Action::Place { cell, key: key.into() }
     }
+    /// [`Action::Move`] from any string-like key.
     pub fn mv(cell: Coord, key: impl Into<String>) -> Action {
         Action::Move { cell, key: key.into() }
     }
@@ -106,32 +135,52 @@ impl Action {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
+    /// A setup placement was accepted.
     Placed {
+        /// Where.
         cell: Coord,
+        /// What now stands there: a block or a piece.
         object: Cell,
     },
+    /// The next-round button moved the setup to round 2 or 3.
     SetupRoundStarted {
+        /// The setup round now open (2 or 3).
         round: u8,
     },
+    /// Setup round 3 closed and the play stage began (red to move).
     PlayStarted,
+    /// A new play round began (red to move); round 1 follows [`Event::PlayStarted`].
     RoundStarted {
+        /// The play round, from 1.
         round: u32,
     },
+    /// A piece moved onto an empty cell.
     Moved {
+        /// The side that moved.
         side: Side,
+        /// The cell it left.
         from: Coord,
+        /// The cell it reached.
         to: Coord,
+        /// The direction it went.
         dir: Dir,
     },
     /// A piece moved onto an enemy piece; `eliminated` lost.
     Combat {
+        /// The defender's cell, where the winner now stands.
         at: Coord,
+        /// The piece that moved.
         attacker: Piece,
+        /// The piece that stood on `at`.
         defender: Piece,
+        /// The side whose piece was removed.
         eliminated: Side,
     },
+    /// The play stage ended; the game is in [`Stage::End`].
     PlayEnded {
+        /// Why it ended.
         reason: EndReason,
+        /// Who won, or a draw.
         outcome: Outcome,
     },
 }
@@ -139,10 +188,13 @@ pub enum Event {
 /// The status line of the seed plus the stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Status {
+    /// The stage, as [`DuelGame::stage`] gives it.
     pub stage: Stage,
     /// The play round (0 during setup).
     pub round: u32,
+    /// Red pieces on the grid.
     pub red_left: usize,
+    /// Black pieces on the grid.
     pub black_left: usize,
     /// Whose turn it is in the play stage.
     pub to_move: Option<Side>,
@@ -172,6 +224,10 @@ impl Default for DuelGame {
 
 impl DuelGame {
     /// A new game in setup round 1 on an empty `width` × `height` grid (1..=26 each).
+    ///
+    /// # Errors
+    ///
+    /// [`DuelError::BadSize`] when either dimension is outside 1..=26.
     pub fn new(width: u8, height: u8) -> Result<DuelGame, DuelError> {
         Ok(DuelGame { position: Position::empty(width, height)?, stage: Stage::Setup { round: 1 }, max_rounds: None })
     }
@@ -191,15 +247,19 @@ impl DuelGame {
         self.max_rounds = max_rounds;
     }
 
+    /// The grid and the side to move, in the compact form bots and the search read.
     pub fn position(&self) -> &Position {
         &self.position
     }
+    /// Where the game is: setup round, play round and side to move, or the end.
     pub fn stage(&self) -> Stage {
         self.stage
     }
+    /// The grid's columns.
     pub fn width(&self) -> u8 {
         self.position.width()
     }
+    /// The grid's rows.
     pub fn height(&self) -> u8 {
         self.position.height()
     }
@@ -209,6 +269,7 @@ impl DuelGame {
         self.position.get(c)
     }
 
+    /// The status line: stage, round, pieces left, side to move and outcome.
     pub fn status(&self) -> Status {
         let (round, to_move, outcome) = match self.stage {
             Stage::Setup { .. } => (0, None, None),
@@ -225,12 +286,21 @@ impl DuelGame {
         }
     }
 
+    /// Whether the game is in the end stage.
     pub fn is_over(&self) -> bool {
         matches!(self.stage, Stage::End { .. })
     }
 
     /// Applies one action. On error nothing changes and the error's `Display` is the message
     /// for the user.
+    ///
+    /// # Errors
+    ///
+    /// The [`DuelError`] naming the first rule the action breaks: [`DuelError::GameOver`] in
+    /// the end stage, [`DuelError::NotPlaying`] or [`DuelError::SetupOver`] for an action of
+    /// the other stage, and for a placement or a move the check that failed (wrong key,
+    /// occupied or missing cell, a piece limit, a move off the grid or onto a block or an own
+    /// piece, black's duty to attack).
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, DuelError> {
         match (self.stage, action) {
             (Stage::End { .. }, _) => Err(DuelError::GameOver),
@@ -407,6 +477,12 @@ impl DuelGame {
     }
 
     /// Asks `bot` for the move of the side to move and plays it (the computer's turn).
+    ///
+    /// # Errors
+    ///
+    /// [`DuelError::NotPlaying`] in setup, [`DuelError::GameOver`] in the end stage,
+    /// [`DuelError::NoBotMove`] if the bot finds no move, and any refusal the user's move
+    /// would meet if the bot's move breaks a rule (the game is then unchanged).
     pub fn bot_move(&mut self, bot: &mut dyn Bot) -> Result<Vec<Event>, DuelError> {
         let side = match self.stage {
             Stage::Play { to_move, .. } => to_move,
@@ -422,6 +498,10 @@ impl DuelGame {
     }
 
     /// The computer's turn for black: refused unless it is black's turn.
+    ///
+    /// # Errors
+    ///
+    /// [`DuelError::NotTurnOf`] when red is to move, otherwise as [`DuelGame::bot_move`].
     pub fn computer_move(&mut self, bot: &mut dyn Bot) -> Result<Vec<Event>, DuelError> {
         match self.stage {
             Stage::Play { to_move: Side::Red, .. } => Err(DuelError::NotTurnOf { side: Side::Black }),
@@ -429,8 +509,13 @@ impl DuelGame {
         }
     }
 
-    /// Plays a move for the side to move, as a bot would; `None` if the move is not legal.
-    /// Used by simulations.
+    /// Plays a move for the side to move, as a bot would, through the user's checks. Used by
+    /// simulations.
+    ///
+    /// # Errors
+    ///
+    /// [`DuelError::NotPlaying`] in setup, [`DuelError::GameOver`] in the end stage, and the
+    /// refusal the user would see if `mv` is not legal (the game is then unchanged).
     pub fn play_move(&mut self, mv: Move) -> Result<Vec<Event>, DuelError> {
         let Stage::Play { to_move, .. } = self.stage else {
             return Err(if self.is_over() { DuelError::GameOver } else { DuelError::NotPlaying });

@@ -71,6 +71,8 @@
 //! the opponent trait with [`RandomBot`], [`GreedyBot`] and [`SearchBot`]; [`random_setup`]
 //! draws legal setups and [`sim`] plays bot against bot.
 
+#![warn(missing_docs, clippy::missing_errors_doc)]
+
 mod board;
 mod bot;
 mod endgame;

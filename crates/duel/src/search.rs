@@ -38,8 +38,10 @@ pub enum Difficulty {
 }
 
 impl Difficulty {
+    /// Every difficulty, easiest first.
     pub const ALL: [Difficulty; 4] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard, Difficulty::Expert];
 
+    /// The budget a bot of this difficulty gets per move.
     pub fn limits(self) -> Limits {
         let time = Duration::from_millis(200);
         match self {
@@ -78,17 +80,26 @@ impl FromStr for Difficulty {
 /// The budget of one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// Deepest iteration of iterative deepening, in plies.
     pub max_depth: u32,
+    /// Positions visited before the search stops and keeps its best move so far.
     pub max_nodes: u64,
+    /// Wall-clock cap per move; `Duration::MAX` for none.
     pub time: Duration,
 }
 
 /// What the last search did (for benchmarks and logs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// The last iteration that finished, in plies (0 when no search ran: one legal move, or
+    /// the endgame solver answered).
     pub depth: u32,
+    /// Positions visited.
     pub nodes: u64,
+    /// The chosen move's score for the side to move: about 100 per piece of material, or
+    /// within 1,000 of ±[`WIN`] for a forced win or loss.
     pub score: i32,
+    /// Wall-clock time the move took.
     pub elapsed: Duration,
     /// The move came from the exact endgame solver.
     pub solved: bool,
@@ -145,6 +156,7 @@ pub struct SearchBot {
 }
 
 impl SearchBot {
+    /// A bot with the budget of `difficulty`.
     pub fn new(difficulty: Difficulty) -> SearchBot {
         SearchBot::with_limits(difficulty, difficulty.limits())
     }
@@ -167,6 +179,7 @@ impl SearchBot {
         }
     }
 
+    /// The difficulty it was built with (its name).
     pub fn difficulty(&self) -> Difficulty {
         self.difficulty
     }

@@ -81,6 +81,10 @@ fn zone(len: u8) -> u8 {
 /// A random legal position ready for the play stage (red to move): 1–12 pieces per side drawn
 /// from the allowed army and placed in the side's zone (see `SetupMode`), up to one block per 6
 /// cells anywhere. Needs at least two cells.
+///
+/// # Errors
+///
+/// [`DuelError::BadSize`] when the grid is outside 1..=26 either way or has fewer than two cells.
 pub fn random_setup<R: Rng + ?Sized>(
     width: u8,
     height: u8,

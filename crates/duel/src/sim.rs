@@ -13,24 +13,38 @@ use crate::setup::{random_setup, SetupMode};
 /// What one simulation run plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimConfig {
+    /// The bot playing red (moving first).
     pub red: BotKind,
+    /// The bot playing black.
     pub black: BotKind,
+    /// The run's seed: with it, game `index`'s setup and bots are fixed ([`game_seed`]).
     pub seed: u64,
+    /// Grid columns, 1 to 26.
     pub width: u8,
+    /// Grid rows, 1 to 26 (the grid needs at least two cells).
     pub height: u8,
+    /// Play rounds after which a game ends in a draw ([`EndReason::RoundLimit`]).
     pub max_rounds: u32,
+    /// How the random setups are drawn.
     pub setup: SetupMode,
 }
 
 /// How one game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// Who won, or a draw.
     pub outcome: Outcome,
+    /// Why the play stage ended.
     pub reason: EndReason,
+    /// The play round in which it ended.
     pub rounds: u32,
 }
 
 /// Plays a game from `position` (red first) to its end or the round cap.
+///
+/// # Errors
+///
+/// What [`DuelGame::bot_move`] refuses: a bot that finds no move or offers an illegal one.
 pub fn play_game(
     position: Position,
     red: &mut dyn Bot,
@@ -64,12 +78,20 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// The setup of game `index` of a run.
+///
+/// # Errors
+///
+/// [`DuelError::BadSize`] when `cfg`'s grid cannot hold a setup (see [`random_setup`]).
 pub fn setup_for(cfg: &SimConfig, index: u64) -> Result<Position, DuelError> {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(cfg.seed, index));
     random_setup(cfg.width, cfg.height, cfg.setup, &mut rng)
 }
 
 /// Plays game `index` of a run.
+///
+/// # Errors
+///
+/// As [`setup_for`] and [`play_game`].
 pub fn simulate_one(cfg: &SimConfig, index: u64) -> Result<GameRecord, DuelError> {
     let position = setup_for(cfg, index)?;
     let s = game_seed(cfg.seed, index);
@@ -81,13 +103,18 @@ pub fn simulate_one(cfg: &SimConfig, index: u64) -> Result<GameRecord, DuelError
 /// Wins, draws and losses with scores and a 95% confidence interval.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
+    /// Games red won.
     pub red_wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games black won.
     pub black_wins: u64,
+    /// Play rounds summed over all games.
     pub rounds: u64,
 }
 
 impl Tally {
+    /// Counts one finished game.
     pub fn add(&mut self, r: &GameRecord) {
         match r.outcome {
             Outcome::RedWins => self.red_wins += 1,
@@ -97,6 +124,7 @@ impl Tally {
         self.rounds += u64::from(r.rounds);
     }
 
+    /// Games counted.
     pub fn games(&self) -> u64 {
         self.red_wins + self.draws + self.black_wins
     }
@@ -110,6 +138,7 @@ impl Tally {
         (self.red_wins as f64 + 0.5 * self.draws as f64) / n as f64
     }
 
+    /// Black's mean score, 1 minus red's (0 with no games).
     pub fn black_score(&self) -> f64 {
         if self.games() == 0 {
             0.0
