@@ -15,7 +15,9 @@ pub enum Action {
     /// Play a card from the hand; a wild names the colour that follows it. Played by a seat
     /// whose turn it is not, it is a jump-in (house rule).
     Play {
+        /// The card, which must be in the player's hand.
         card: Card,
+        /// The colour that follows a wild card; required for a wild, refused for any other.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         color: Option<Color>,
     },
@@ -24,13 +26,19 @@ pub enum Action {
     /// Keep the card just drawn and end the turn.
     Pass,
     /// Name the colour when the first card turned up is a wild.
-    DeclareColor { color: Color },
+    DeclareColor {
+        /// The colour to be in play; one of the rules' colours.
+        color: Color,
+    },
     /// Challenge the Wild Draw Four just played on you.
     Challenge,
     /// Take the Wild Draw Four penalty without challenging.
     Accept,
     /// After playing a 7 (7–0 house rule): swap hands with this seat.
-    SwapHands { with: Seat },
+    SwapHands {
+        /// Another seat at the table.
+        with: Seat,
+    },
     /// Call UNO for yourself: on your turn with two cards or fewer, or with one card just
     /// after playing it, until the next player acts. Under rules with a false-call penalty
     /// (`uno.false_call_penalty`), a call with nothing to call costs the caller that many cards.
@@ -38,7 +46,10 @@ pub enum Action {
     /// Catch `seat`, who went down to one card without calling UNO, before the next player
     /// acts: they draw `uno.penalty` cards. A catch of a seat that cannot be caught is refused,
     /// or, under rules with a false-call penalty, costs the catcher that many cards.
-    CatchUno { seat: Seat },
+    CatchUno {
+        /// The player to catch.
+        seat: Seat,
+    },
     /// Deal the next round of a match.
     NextRound,
 }
@@ -64,7 +75,10 @@ impl fmt::Display for Action {
 /// Why an action text did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("cannot read action '{0}': expected play CARD [COLOUR], draw, pass, color COLOUR, challenge, accept, swap SEAT, uno, catch SEAT or next")]
-pub struct ActionParseError(pub String);
+pub struct ActionParseError(
+    /// The text that did not parse.
+    pub String,
+);
 
 impl FromStr for Action {
     type Err = ActionParseError;
@@ -96,70 +110,107 @@ impl FromStr for Action {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IllegalAction {
+    /// Any action after the game ended.
     #[error("the game is over")]
     GameOver,
+    /// Anything but [`Action::NextRound`] between the rounds of a match.
     #[error("the round is over: deal the next round")]
     RoundOver,
+    /// The acting seat, or the seat caught, is not at this table.
     #[error("no such seat")]
     NoSuchSeat,
+    /// An action only the player to act may take, taken by another seat (also a play out of
+    /// turn when the rules have no jump-ins).
     #[error("it is not your turn")]
     NotYourTurn,
+    /// A play of a card the player does not hold.
     #[error("that card is not in your hand")]
     CardNotInHand,
+    /// A play that matches neither the colour in play nor the top card's face.
     #[error("that card does not match the top card or the colour in play")]
     DoesNotMatch,
+    /// A wild card played without a colour.
     #[error("a wild card needs a colour named")]
     ColorRequired,
+    /// A coloured card played with a colour.
     #[error("only a wild card takes a colour")]
     ColorNotAllowed,
+    /// A colour named that the rules' deck does not use.
     #[error("that colour is not in this game")]
     ColorNotInGame,
+    /// A play that does not stack on the pending draw penalty.
     #[error("a draw penalty is pending: stack a draw card on it or draw")]
     MustAnswerDrawPenalty,
+    /// A draw while holding a playable card, under rules that force a play.
     #[error("you must play a card when you can")]
     MustPlayWhenAble,
+    /// A pass before drawing.
     #[error("you must draw before passing")]
     MustDrawBeforePass,
+    /// A second draw in one turn.
     #[error("you have already drawn this turn")]
     AlreadyDrawn,
+    /// After a draw, a play of a card other than the one drawn.
     #[error("after drawing, only the drawn card may be played")]
     OnlyDrawnCard,
+    /// A pass after drawing a playable card, under rules where it must be played.
     #[error("the drawn card matches and must be played")]
     MustPlayDrawnCard,
+    /// A draw with no card left to draw (none to reshuffle either) while holding a
+    /// playable card.
     #[error("nothing can be drawn: the draw pile is empty")]
     DrawPileEmpty,
+    /// A Wild Draw Four played while holding the colour in play, under rules that
+    /// forbid it outright (rather than leave it to a challenge).
     #[error("Wild Draw Four may only be played without a card of the colour in play")]
     WildDrawFourNotAllowed,
+    /// Anything but [`Action::Challenge`] or [`Action::Accept`] while a Wild Draw Four
+    /// waits for its answer.
     #[error("answer the Wild Draw Four: challenge or accept")]
     MustAnswerChallenge,
+    /// A challenge or accept with no Wild Draw Four to answer.
     #[error("there is no Wild Draw Four to challenge")]
     NoChallengePending,
+    /// Anything but [`Action::DeclareColor`] while a first-card Wild waits for its colour.
     #[error("name the colour first")]
     MustDeclareColor,
+    /// A colour declared when none is asked for.
     #[error("there is no colour to name now")]
     NoColorToDeclare,
+    /// Anything but [`Action::SwapHands`] after a 7 under the seven-zero rule.
     #[error("choose whom to swap hands with")]
     MustChooseSwap,
+    /// A swap when no 7 asks for one.
     #[error("there is no swap to choose")]
     NoSwapPending,
+    /// A swap with oneself or a seat not at the table.
     #[error("you cannot swap hands with that seat")]
     InvalidSwapTarget,
+    /// A play out of turn that is not a valid jump-in under rules that allow them.
     #[error("a jump-in needs a card identical to the top card, outside a penalty, under the jump-in rule")]
     JumpInNotAllowed,
+    /// An UNO call or catch under rules without UNO calls.
     #[error("UNO calls are not part of these rules")]
     UnoCallsOff,
+    /// An own UNO call outside its window, under rules without a false-call penalty.
     #[error("there is nothing to call UNO on: call it on your turn with two cards or fewer, or just after going down to one")]
     NothingToCall,
+    /// A second own UNO call; refused, never punished.
     #[error("you have already called UNO")]
     UnoAlreadyCalled,
+    /// A catch naming the catcher.
     #[error("you cannot catch yourself: call UNO instead")]
     CannotCatchYourself,
+    /// A catch of a player who called UNO.
     #[error("that player called UNO in time")]
     UnoCalledInTime,
+    /// A catch of a player on one card after the next player acted.
     #[error("too late to catch that player: the next player has already acted")]
     CatchTooLate,
+    /// A catch of a player who does not hold exactly one card.
     #[error("that player does not hold exactly one card")]
     NotOnOneCard,
+    /// [`Action::NextRound`] while a round is being played.
     #[error("the round is not over")]
     RoundNotOver,
 }

@@ -13,19 +13,26 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// Red, letter `R`.
     Red = 0,
+    /// Yellow, letter `Y`.
     Yellow = 1,
+    /// Green, letter `G`.
     Green = 2,
+    /// Blue, letter `B`.
     Blue = 3,
 }
 
 impl Color {
+    /// The four colours in index order.
     pub const ALL: [Color; 4] = [Color::Red, Color::Yellow, Color::Green, Color::Blue];
 
+    /// 0 to 3 in the order red, yellow, green, blue: the index of per-colour tables.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The colour of [`Color::index`] `i`; `None` for 4 and above.
     pub const fn from_index(i: usize) -> Option<Color> {
         match i {
             0 => Some(Color::Red),
@@ -46,6 +53,7 @@ impl Color {
         }
     }
 
+    /// The lower-case English name (`red`), the `Display` and serde form.
     pub const fn name(self) -> &'static str {
         match self {
             Color::Red => "red",
@@ -108,11 +116,18 @@ impl<'de> Deserialize<'de> for Color {
 /// What is printed on a card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Face {
+    /// A number card, 0 to 9 (a [`Card`] never holds a larger digit).
     Digit(u8),
+    /// Skip: what it does is the rules' (by default the next player loses their turn).
     Skip,
+    /// Reverse: by default flips the direction of play (a Skip with two players).
     Reverse,
+    /// Draw Two: by default the next player draws two and loses their turn.
     DrawTwo,
+    /// Wild: matches anything; its player names the colour in play.
     Wild,
+    /// Wild Draw Four: a Wild whose next player draws four (and may challenge, under rules
+    /// that allow it).
     WildDrawFour,
 }
 
@@ -148,6 +163,7 @@ impl Face {
         }
     }
 
+    /// Whether the face is Wild or Wild Draw Four, the colourless cards.
     pub const fn is_wild(self) -> bool {
         matches!(self, Face::Wild | Face::WildDrawFour)
     }
@@ -166,6 +182,7 @@ impl Face {
         }
     }
 
+    /// The face named by [`Face::key`]'s text; `None` for any other text.
     pub fn from_key(key: &str) -> Option<Face> {
         Face::ALL.into_iter().find(|f| f.key() == key)
     }
@@ -210,7 +227,9 @@ pub struct Card(u8);
 impl Card {
     /// The number of distinct cards (52 coloured, Wild, Wild Draw Four).
     pub const KINDS: usize = 54;
+    /// The Wild card (index 52).
     pub const WILD: Card = Card(52);
+    /// The Wild Draw Four card (index 53).
     pub const WILD_DRAW_FOUR: Card = Card(53);
 
     /// A coloured card. Returns `None` for a wild face (wilds have no colour) or a digit > 9.
@@ -232,6 +251,7 @@ impl Card {
         }
     }
 
+    /// The card of [`Card::index`] `i`; `None` from [`Card::KINDS`] on.
     pub const fn from_index(i: usize) -> Option<Card> {
         if i < Card::KINDS {
             Some(Card(i as u8))
@@ -240,6 +260,8 @@ impl Card {
         }
     }
 
+    /// The card's place in `0..Card::KINDS`: `color * 13 + face` for coloured cards, 52 and
+    /// 53 for the wilds. Equal cards (the deck has copies) have equal indices.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -253,6 +275,7 @@ impl Card {
         }
     }
 
+    /// What is printed on the card.
     #[inline]
     pub const fn face(self) -> Face {
         // A table: `play` asks every card its face, and a load beats a division and a match.
@@ -274,6 +297,7 @@ impl Card {
         FACES[self.0 as usize % Card::KINDS]
     }
 
+    /// Whether the card is Wild or Wild Draw Four.
     pub const fn is_wild(self) -> bool {
         self.0 >= 52
     }
@@ -354,12 +378,14 @@ impl<'de> Deserialize<'de> for Card {
     }
 }
 
-/// A place at the table, numbered from 0 in seat order.
+/// A place at the table, numbered from 0 in seat order. Any number 0 to 255 makes a `Seat`;
+/// whether it is at a given table is that game's question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 
 impl Seat {
+    /// The seat number as an index into per-seat tables (hands, scores).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -382,11 +408,14 @@ impl FromStr for Seat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
+    /// Seat numbers increase, wrapping from the last seat to 0.
     Clockwise,
+    /// Seat numbers decrease, wrapping from 0 to the last seat.
     CounterClockwise,
 }
 
 impl Direction {
+    /// The other direction (what a Reverse does).
     pub const fn flipped(self) -> Direction {
         match self {
             Direction::Clockwise => Direction::CounterClockwise,
@@ -418,12 +447,17 @@ impl FromStr for Direction {
 /// Why a text form did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParseError {
+    /// Not a colour name or letter (also a card whose first letter is no colour); holds the
+    /// text.
     #[error("unknown colour '{0}' (expected red, yellow, green or blue)")]
     UnknownColor(String),
+    /// Not a card's short form; holds the text.
     #[error("unknown card '{0}' (expected e.g. R7, BS, GR, YD2, W, W4)")]
     UnknownCard(String),
+    /// Not a seat number 0 to 255; holds the text.
     #[error("bad seat '{0}' (expected a number from 0)")]
     BadSeat(String),
+    /// Not `clockwise`, `counter_clockwise` or an accepted short form; holds the text.
     #[error("bad direction '{0}' (expected clockwise or counter_clockwise)")]
     BadDirection(String),
 }

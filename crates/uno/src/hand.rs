@@ -14,6 +14,7 @@ use crate::card::{Card, Color};
 pub struct CardSet(u64);
 
 impl CardSet {
+    /// No kind.
     pub const EMPTY: CardSet = CardSet(0);
     /// Both wild kinds.
     pub const WILDS: CardSet = CardSet(0b11 << 52);
@@ -40,48 +41,59 @@ impl CardSet {
         CardSet(CardSet::of_color(color).0 | face | CardSet::WILDS.0)
     }
 
+    /// The set of `card`'s kind alone.
     #[inline]
     pub const fn single(card: Card) -> CardSet {
         CardSet(1 << card.index())
     }
+    /// The raw mask: bit `i` set when `Card::from_index(i)` is in the set (bits 54 to 63
+    /// never are).
     #[inline]
     pub const fn bits(self) -> u64 {
         self.0
     }
+    /// Whether no kind is in the set.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// How many kinds are in the set (copies are not counted: it is not a multiset).
     #[inline]
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
+    /// Whether `card`'s kind is in the set.
     #[inline]
     pub const fn contains(self, card: Card) -> bool {
         self.0 & (1 << card.index()) != 0
     }
+    /// Whether the two sets share a kind.
     #[inline]
     pub const fn intersects(self, other: CardSet) -> bool {
         self.0 & other.0 != 0
     }
+    /// The kinds in both sets.
     #[inline]
     pub const fn and(self, other: CardSet) -> CardSet {
         CardSet(self.0 & other.0)
     }
+    /// The kinds of `self` that are not in `other`.
     #[inline]
     pub const fn without(self, other: CardSet) -> CardSet {
         CardSet(self.0 & !other.0)
     }
+    /// Adds `card`'s kind (no change if it is there).
     #[inline]
     pub fn insert(&mut self, card: Card) {
         self.0 |= 1 << card.index();
     }
+    /// Removes `card`'s kind (no change if it is not there).
     #[inline]
     pub fn remove(&mut self, card: Card) {
         self.0 &= !(1 << card.index());
     }
 
-    /// The `n`-th kind in index order (`n < len()`).
+    /// The `n`-th kind in index order, counting from 0; `None` when `n >= len()`.
     #[inline]
     pub fn nth(self, n: usize) -> Option<Card> {
         let mut bits = self.0;
@@ -119,10 +131,12 @@ pub struct Hand {
 }
 
 impl Hand {
+    /// An empty hand with room for `n` cards before it reallocates.
     pub fn with_capacity(n: usize) -> Hand {
         Hand { cards: Vec::with_capacity(n), kinds: CardSet::EMPTY }
     }
 
+    /// A hand holding `cards`, the first being the left-most (the first to have arrived).
     pub fn from_cards(cards: Vec<Card>) -> Hand {
         let mut kinds = CardSet::EMPTY;
         for &c in &cards {
@@ -137,6 +151,7 @@ impl Hand {
         self.kinds
     }
 
+    /// The cards, left-most (oldest) first; also reachable through `Deref`.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {
         &self.cards

@@ -16,39 +16,64 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// One accepted action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Move {
+    /// The seat that acted.
     pub seat: Seat,
+    /// What it did.
     pub action: Action,
 }
 
 /// Everything needed to rebuild a game: what the store keeps and a replay file holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The [`ENGINE_VERSION`] that made the record.
     pub engine_version: String,
+    /// The rules, as configured (the derived tables are rebuilt from them).
     pub rules: RulesConfig,
+    /// How many seats play.
     pub players: usize,
+    /// The seed [`Game::new`] deals from: every shuffle and random choice of the game follows
+    /// it.
     pub seed: u64,
     /// The position the game starts from instead of a deal from `seed` (which then is the
     /// position's seed); `players` is its number of hands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Position>,
+    /// Every accepted action, in order.
     pub actions: Vec<Move>,
 }
 
+/// Why a record does not rebuild a game.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ReplayError {
+    /// The record's rules do not make a rule set.
     #[error(transparent)]
     Rules(#[from] RulesError),
+    /// The rules cannot deal for the record's number of players.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// The start position is not a valid position under the record's rules.
     #[error("start position: {0}")]
     Position(#[from] PositionError),
+    /// An action the game refuses: the record does not belong to this engine version, or it
+    /// was altered.
     #[error("action {index} ({action} by seat {seat}) is illegal: {reason}")]
-    Illegal { index: usize, seat: Seat, action: Action, reason: IllegalAction },
+    Illegal {
+        /// The action's place in [`GameRecord::actions`], from 0.
+        index: usize,
+        /// The seat that took it.
+        seat: Seat,
+        /// The action.
+        action: Action,
+        /// Why the game refused it.
+        reason: IllegalAction,
+    },
+    /// The text is not a record's JSON; holds the parser's message.
     #[error("record: {0}")]
     Syntax(String),
 }
 
 impl GameRecord {
+    /// An empty record of the game [`Game::new`] deals with these arguments.
     pub fn new(rules: &Rules, players: usize, seed: u64) -> GameRecord {
         GameRecord {
             engine_version: ENGINE_VERSION.to_string(),
@@ -72,11 +97,17 @@ impl GameRecord {
         }
     }
 
+    /// Appends an action the game accepted.
     pub fn push(&mut self, seat: Seat, action: Action) {
         self.actions.push(Move { seat, action });
     }
 
     /// The game as dealt (or as its start position), before any action.
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError::Rules`], [`ReplayError::Setup`] or [`ReplayError::Position`] when the
+    /// record's rules, player count or start position do not make a game.
     pub fn start(&self) -> Result<Game, ReplayError> {
         let rules = Rules::new(self.rules.clone())?;
         match &self.start {
@@ -86,6 +117,11 @@ impl GameRecord {
     }
 
     /// Deals and applies every action, checking each one.
+    ///
+    /// # Errors
+    ///
+    /// As [`GameRecord::start`], and [`ReplayError::Illegal`] for the first action the game
+    /// refuses.
     pub fn replay(&self) -> Result<Game, ReplayError> {
         let mut game = self.start()?;
         for (index, m) in self.actions.iter().enumerate() {
@@ -99,10 +135,17 @@ impl GameRecord {
         Ok(game)
     }
 
+    /// The record as pretty-printed JSON, the form of replay files and the store.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Reads a record written by [`GameRecord::to_json`].
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError::Syntax`] when the text is not a record's JSON. The record is not
+    /// replayed: call [`GameRecord::replay`] to check it.
     pub fn from_json(text: &str) -> Result<GameRecord, ReplayError> {
         serde_json::from_str(text).map_err(|e| ReplayError::Syntax(e.to_string()))
     }

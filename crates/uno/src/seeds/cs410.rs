@@ -33,19 +33,30 @@ use crate::rules::{preset_config, Rules, RulesConfig, RulesError, MAX_PLAYERS};
 /// Why `start_game` cannot make a game from the counts it was given.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum StartError {
+    /// Fewer than 2 players; holds the count given.
     #[error("a game needs at least 2 players, got {0}")]
     TooFewPlayers(u32),
+    /// More players than the engine seats; holds the count given.
     #[error("a game takes at most {MAX_PLAYERS} players, got {0}")]
     TooManyPlayers(u32),
+    /// A hand size of 0.
     #[error("every player must be dealt at least one card")]
     NoInitialCards,
+    /// All three card counts are 0.
     #[error("the counts make a deck with no card at all")]
     EmptyDeck,
+    /// The deck cannot deal every hand and turn one card.
     #[error("the deck has {have} cards; dealing the hands and starting the discard pile needs {needed}")]
-    DeckTooSmall { needed: u64, have: u64 },
+    DeckTooSmall {
+        /// Players × hand size + 1.
+        needed: u64,
+        /// Cards the counts make.
+        have: u64,
+    },
     /// A count beyond what the engine accepts (more than 64 copies of one card).
     #[error(transparent)]
     Rules(RulesError),
+    /// The engine refused to deal (or, for [`GameState::from_deal`], the position).
     #[error(transparent)]
     Setup(SetupError),
 }
@@ -59,6 +70,7 @@ pub struct TurnView<'a> {
     pub hand: &'a [Card],
     /// The distinct playable cards, in hand order. Never empty when a card is asked for.
     pub playable: &'a [Card],
+    /// The top card of the discard pile.
     pub top: Card,
     /// The colour in play (the declared colour when the top card is a wild).
     pub color: Color,
@@ -123,7 +135,13 @@ impl std::fmt::Debug for GameState {
     }
 }
 
-/// The `cs410` rules with the deck and hand size made from the counts.
+/// The `cs410` rules with the deck and hand size made from the counts: `count_digit_cards_per_color`
+/// copies of each digit and `count_special_cards_per_color` of each Skip, Reverse and Draw
+/// Two in every colour, and `count_wild_cards` Wilds.
+///
+/// # Errors
+///
+/// The [`StartError`] naming the count that cannot make a game.
 pub fn rules_from_counts(
     count_players: u32,
     count_initial_cards_per_player: u32,
@@ -162,6 +180,10 @@ pub fn rules_from_counts(
 impl GameState {
     /// Deals a game from the five counts, with a random shuffle: the state just before the
     /// first player's first turn. Player 1 (seat 0) plays first and play goes up the seats.
+    ///
+    /// # Errors
+    ///
+    /// As [`rules_from_counts`].
     pub fn start_game(
         count_players: u32,
         count_initial_cards_per_player: u32,
@@ -180,6 +202,10 @@ impl GameState {
     }
 
     /// [`GameState::start_game`] with the shuffles fixed by `seed`.
+    ///
+    /// # Errors
+    ///
+    /// As [`rules_from_counts`].
     pub fn start_game_seeded(
         seed: u64,
         count_players: u32,
@@ -200,6 +226,10 @@ impl GameState {
     }
 
     /// A game from a given position under the `cs410` rules (for tests that need exact cards).
+    ///
+    /// # Errors
+    ///
+    /// [`StartError::Setup`] when the engine refuses the position.
     pub fn from_deal(deal: Deal, seed: u64) -> Result<GameState, StartError> {
         let mut config = preset_config("cs410").map_err(StartError::Rules)?;
         config.deal.hand_size = 1;
@@ -309,6 +339,7 @@ impl GameState {
     pub fn game(&self) -> &Game {
         &self.game
     }
+    /// How many players the game seats.
     pub fn count_players(&self) -> usize {
         self.game.players()
     }
@@ -316,6 +347,7 @@ impl GameState {
     pub fn hand(&self, player: usize) -> &[Card] {
         self.game.hand(Seat(player.min(255) as u8))
     }
+    /// Every hand in seat order, each in the order its cards were received.
     pub fn hands(&self) -> &[crate::hand::Hand] {
         self.game.hands()
     }
@@ -327,6 +359,7 @@ impl GameState {
     pub fn discard_pile(&self) -> Vec<Card> {
         self.game.discard_pile().iter().rev().copied().collect()
     }
+    /// The top card of the discard pile.
     pub fn top_card(&self) -> Card {
         self.game.top()
     }

@@ -30,20 +30,29 @@ use crate::seeds::notation::{bracketed, card_code, card_text, Entry, Position};
 /// The precedence rule that chose a move (numbered as in the seed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
+    /// 1: put a Wild Draw Four on the Wild Draw Four on top.
     ExtendWildDrawFour = 1,
+    /// 2: put a Draw Two on the Draw Two on top.
     ExtendDrawTwo = 2,
+    /// 3: the left-most card whose colour character matches the top's.
     ColourMatch = 3,
+    /// 4: the left-most Wild Draw Four.
     WildDrawFour = 4,
+    /// 5: the left-most card whose symbol character matches the top's.
     SymbolMatch = 5,
+    /// 6: the left-most Wild.
     Wild = 6,
+    /// 7: draw the deck's first card.
     Draw = 7,
 }
 
 impl Rule {
+    /// The rule's number in the seed's list, 1 to 7.
     pub const fn number(self) -> u8 {
         self as u8
     }
 
+    /// A few words naming the rule, as traces print it (`colour match`).
     pub const fn describe(self) -> &'static str {
         match self {
             Rule::ExtendWildDrawFour => "extend a Wild Draw Four",
@@ -68,12 +77,29 @@ impl fmt::Display for Rule {
 pub enum Action {
     /// Plays the card at `index` of the hand; `declared` is the entry put on top of it
     /// (a colour marker, or `-,-` when a wild empties the hand), if any.
-    Play { index: usize, card: Card, declared: Option<Entry> },
+    Play {
+        /// The card's place in the hand, 0 for the left-most.
+        index: usize,
+        /// The card played.
+        card: Card,
+        /// The entry put on top of it, if any.
+        declared: Option<Entry>,
+    },
     /// Draws the deck's first card to the back of the hand.
-    Draw { card: Card },
+    Draw {
+        /// The card drawn.
+        card: Card,
+    },
     /// Cannot extend: draws `drawn` of the `owed` cards (none when the deck is empty) and puts
     /// `marker` on top.
-    ServePenalty { owed: usize, drawn: usize, marker: Color },
+    ServePenalty {
+        /// Cards built up by the draw cards on the pile.
+        owed: usize,
+        /// Cards actually drawn: `owed`, or what the deck had left.
+        drawn: usize,
+        /// The colour of the marker put on top, which ends the build-up.
+        marker: Color,
+    },
     /// Can neither play nor draw, in many-players-one-move: the turn is taken and passes on.
     Pass,
 }
@@ -81,7 +107,9 @@ pub enum Action {
 /// A move with the rule that chose it (for a penalty, the rule that could not be followed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The rule that chose it (for a penalty, the rule that could not be followed).
     pub rule: Rule,
+    /// What the turn did.
     pub action: Action,
 }
 
@@ -276,13 +304,18 @@ pub fn take_turn(position: &mut Position, player: usize) -> Option<Move> {
 /// Seed 000's four operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operation {
+    /// The first hand takes one turn (a play, a draw or a penalty).
     OnePlayerOneMove,
+    /// The first hand takes turns until it is empty or it can neither play nor draw.
     OnePlayerManyMoves,
+    /// n turns for n players, Player 1 first; a player who can do nothing passes.
     ManyPlayersOneMove,
+    /// Turns until a player empties their hand or the player to move can do nothing.
     ManyPlayersManyMoves,
 }
 
 impl Operation {
+    /// The four operations in the seed's order.
     pub const ALL: [Operation; 4] = [
         Operation::OnePlayerOneMove,
         Operation::OnePlayerManyMoves,
@@ -312,9 +345,13 @@ impl fmt::Display for Operation {
     }
 }
 
+/// A name that is not one of [`Operation::name`]'s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("unknown operation {0:?} (expected one-player-one-move, one-player-many-moves, many-players-one-move or many-players-many-moves)")]
-pub struct UnknownOperation(pub String);
+pub struct UnknownOperation(
+    /// The name given.
+    pub String,
+);
 
 impl FromStr for Operation {
     type Err = UnknownOperation;
@@ -330,6 +367,7 @@ pub struct Step {
     pub turn: usize,
     /// 1-based, as the seed numbers players (Player 1 is the first line of the hands file).
     pub player: usize,
+    /// What the player did and why.
     pub mv: Move,
 }
 
@@ -345,9 +383,15 @@ pub enum Stop {
     /// The operation took all the turns it takes (one, or n for n players).
     TurnsTaken,
     /// Player `player` (1-based) emptied their hand.
-    HandEmptied { player: usize },
+    HandEmptied {
+        /// The player, from 1.
+        player: usize,
+    },
     /// Player `player` (1-based) could neither play nor draw.
-    CannotContinue { player: usize },
+    CannotContinue {
+        /// The player, from 1.
+        player: usize,
+    },
     /// The position was already over: `-,-` on top, or an empty hand that would play.
     AlreadyOver,
 }
@@ -368,8 +412,11 @@ impl fmt::Display for Stop {
 /// The result of an operation: the position it leaves, each turn, and why it stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// The position after the last turn.
     pub position: Position,
+    /// Every turn taken, in order.
     pub steps: Vec<Step>,
+    /// Why the operation stopped.
     pub stop: Stop,
 }
 

@@ -45,6 +45,7 @@ impl Entry {
         }
     }
 
+    /// The card, `None` for a marker or the end marker.
     pub fn card(self) -> Option<Card> {
         match self {
             Entry::Card(c) => Some(c),
@@ -52,6 +53,7 @@ impl Entry {
         }
     }
 
+    /// Whether the entry is a colour marker `c,-`.
     pub fn is_marker(self) -> bool {
         matches!(self, Entry::Marker(_))
     }
@@ -109,8 +111,11 @@ const MAX_QUOTED: usize = 24;
 /// Which of the three files a problem was found in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FileKind {
+    /// The deck file.
     Deck,
+    /// The discard pile file.
     Discard,
+    /// The hands file.
     Hands,
 }
 
@@ -128,28 +133,40 @@ impl FileKind {
 /// What is wrong, without the location.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum Problem {
+    /// Nothing between two separators.
     #[error("empty card (two `;` in a row, or a `;` at an end)")]
     EmptyCard,
+    /// Not two characters around one comma.
     #[error("expected colour,symbol such as r,7")]
     Malformed,
+    /// A colour character outside `r g b y w -`; holds it.
     #[error("unknown colour {0:?} (expected r, g, b, y or w)")]
     UnknownColour(char),
+    /// A symbol character outside `0-9 s r d -`; holds it.
     #[error("unknown symbol {0:?} (expected 0-9, s, r, d or -)")]
     UnknownSymbol(char),
+    /// A `w` card other than `w,-` and `w,d`.
     #[error("a wild card is w,- (Wild) or w,d (Wild Draw Four)")]
     BadWild,
+    /// A colour marker in the deck or a hand.
     #[error("a colour marker appears only in the discard pile")]
     MarkerOutsideDiscard,
+    /// `-,-` anywhere but on top of the discard pile.
     #[error("the end marker -,- appears only on top of the discard pile")]
     EndMarkerMisplaced,
+    /// A `-` colour with a symbol other than `-`.
     #[error("-,- is the only entry with colour '-'")]
     BadEnd,
+    /// An empty hands file.
     #[error("the hands file holds no hand")]
     NoHands,
+    /// A hands file of empty lines only.
     #[error("every line of the hands file is empty: write each player's cards on a line of their own")]
     AllHandsEmpty,
+    /// A file over [`MAX_FILE_BYTES`].
     #[error("the file is larger than {max} bytes, the most a .uno file may hold", max = MAX_FILE_BYTES)]
     TooLarge,
+    /// A discard file with no entry.
     #[error("the discard pile is empty: the first player has nothing to match")]
     EmptyDiscard,
 }
@@ -159,6 +176,7 @@ pub enum Problem {
 /// Displays as `hands.uno:2: card 4 "x,7": unknown colour 'x'`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub struct NotationError {
+    /// Which of the three files.
     pub kind: FileKind,
     /// The file's name as the user gave it.
     pub file: String,
@@ -166,6 +184,7 @@ pub struct NotationError {
     pub line: Option<usize>,
     /// 1-based card number (within the line for hands, within the file otherwise) and its text.
     pub card: Option<(usize, String)>,
+    /// What is wrong.
     pub problem: Problem,
 }
 
@@ -186,7 +205,9 @@ impl fmt::Display for NotationError {
 /// A file's name and content, as handed to [`Position::parse_files`].
 #[derive(Clone, Copy, Debug)]
 pub struct UnoFile<'a> {
+    /// The name messages give the file (as the user named it).
     pub name: &'a str,
+    /// The file's content.
     pub bytes: &'a [u8],
 }
 
@@ -204,16 +225,24 @@ pub struct Position {
 /// Why [`Position::new`] refused parts that each parsed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionError {
+    /// No entry in the discard pile.
     #[error("the discard pile is empty")]
     EmptyDiscard,
+    /// `-,-` below the top; holds its place, 1 being the top.
     #[error("the end marker -,- is at position {0} of the discard pile, not on top")]
     EndMarkerMisplaced(usize),
+    /// No hand.
     #[error("there is no hand")]
     NoHands,
 }
 
 impl Position {
-    /// Builds a position from its parts, refusing the impossible ones.
+    /// Builds a position from its parts, refusing the impossible ones. `deck` lists the card
+    /// drawn next first, `discard` the most recent entry first, `hands` Player 1 first.
+    ///
+    /// # Errors
+    ///
+    /// The [`PositionError`] naming the broken invariant.
     pub fn new(deck: Vec<Card>, discard: Vec<Entry>, hands: Vec<Vec<Card>>) -> Result<Position, PositionError> {
         if discard.is_empty() {
             return Err(PositionError::EmptyDiscard);
@@ -228,6 +257,10 @@ impl Position {
     }
 
     /// Parses the three files with their default names (`deck.uno`, …) in messages.
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::parse_files`].
     pub fn parse(deck: &[u8], discard: &[u8], hands: &[u8]) -> Result<Position, NotationError> {
         Position::parse_files(
             UnoFile { name: FileKind::Deck.default_name(), bytes: deck },
@@ -237,6 +270,11 @@ impl Position {
     }
 
     /// Parses the three files; errors name the file as given.
+    ///
+    /// # Errors
+    ///
+    /// The first [`NotationError`] met, deck file first: which file, the line and card where
+    /// known, and the [`Problem`].
     pub fn parse_files(deck: UnoFile<'_>, discard: UnoFile<'_>, hands: UnoFile<'_>) -> Result<Position, NotationError> {
         let deck = parse_deck(deck.name, deck.bytes)?;
         let discard = parse_discard(discard.name, discard.bytes)?;
@@ -470,12 +508,22 @@ fn card_only(kind: FileKind, file: &str, t: &Token) -> Result<Card, NotationErro
 }
 
 /// Parses a deck file (`file` names it in errors).
+///
+/// # Errors
+///
+/// A [`NotationError`] for a file over [`MAX_FILE_BYTES`], a card that does not parse, or
+/// a marker in the deck.
 pub fn parse_deck(file: &str, bytes: &[u8]) -> Result<Vec<Card>, NotationError> {
     let bytes = content(FileKind::Deck, file, bytes)?;
     tokens_ignoring_breaks(bytes).iter().map(|t| card_only(FileKind::Deck, file, t)).collect()
 }
 
 /// Parses a discard file: at least one entry, `-,-` only on top.
+///
+/// # Errors
+///
+/// A [`NotationError`] for a file over [`MAX_FILE_BYTES`], an empty pile, an entry that
+/// does not parse, or `-,-` below the top.
 pub fn parse_discard(file: &str, bytes: &[u8]) -> Result<Vec<Entry>, NotationError> {
     let kind = FileKind::Discard;
     let tokens = tokens_ignoring_breaks(content(kind, file, bytes)?);
@@ -501,6 +549,11 @@ pub fn parse_discard(file: &str, bytes: &[u8]) -> Result<Vec<Entry>, NotationErr
 
 /// Parses a hands file: one hand per line (an empty line is a player without cards); empty
 /// lines at the end are not players, so a hands file cannot show an empty last hand.
+///
+/// # Errors
+///
+/// A [`NotationError`] for a file over [`MAX_FILE_BYTES`], no hand or only empty ones, a
+/// card that does not parse, or a marker in a hand.
 pub fn parse_hands(file: &str, bytes: &[u8]) -> Result<Vec<Vec<Card>>, NotationError> {
     let kind = FileKind::Hands;
     let bytes = content(kind, file, bytes)?;

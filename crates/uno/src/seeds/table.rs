@@ -47,22 +47,29 @@ use crate::rules::{Rules, RulesError, MAX_PLAYERS};
 /// Why the table refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TableError {
+    /// A number of names (or of a position's hands) the table cannot seat; holds it.
     #[error("a table seats 2 to {MAX_PLAYERS} players, got {0}")]
     PlayerCount(usize),
+    /// A name given twice; holds it.
     #[error("player names must be unique: '{0}' is given twice")]
     DuplicateName(String),
+    /// An empty or blank name.
     #[error("a player needs a name")]
     EmptyName,
+    /// An action or a question about the game before the first deal.
     #[error("no game yet: call new_game first")]
     NoGame,
+    /// A name not at the table; holds it.
     #[error("no player is called '{0}'")]
     UnknownPlayer(String),
     /// The engine's reason: `CardNotInHand`, `DoesNotMatch`, `ColorRequired` (a wild with no
     /// colour named), `MustDrawBeforePass`, `AlreadyDrawn`, `RoundOver`, `GameOver`, …
     #[error(transparent)]
     Refused(#[from] IllegalAction),
+    /// The `uno-engine` preset did not load, or the rules do not seat this many players.
     #[error(transparent)]
     Rules(#[from] RulesError),
+    /// The engine refused to deal, or refused the position given.
     #[error(transparent)]
     Setup(#[from] SetupError),
 }
@@ -71,11 +78,26 @@ pub enum TableError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableEvent {
     /// `cardplay`: a card was played; `color` is the colour named for a wild.
-    CardPlay { card: Card, color: Option<Color>, played_by: String },
+    CardPlay {
+        /// The card played.
+        card: Card,
+        /// The colour named for a wild; `None` for a coloured card.
+        color: Option<Color>,
+        /// The player's name.
+        played_by: String,
+    },
     /// `nextplayer`: a turn begins.
-    NextPlayer { player: String },
+    NextPlayer {
+        /// The name of the player to act.
+        player: String,
+    },
     /// `end`: a player has no card left; `score` is what the other hands are worth to them.
-    End { winner: String, score: u32 },
+    End {
+        /// The name of the player who emptied their hand.
+        winner: String,
+        /// The points the round won them.
+        score: u32,
+    },
     /// Everything else the engine reports (draws, skips, UNO calls, challenges, …).
     Other(Event),
 }
@@ -107,9 +129,11 @@ pub struct Player<'a> {
 }
 
 impl<'a> Player<'a> {
+    /// The player's name.
     pub fn name(&self) -> &'a str {
         self.name
     }
+    /// The player's seat: their place in the names given to the table, from 0.
     pub fn seat(&self) -> Seat {
         self.seat
     }
@@ -142,16 +166,30 @@ pub enum Yell {
 
 impl Table {
     /// A table for these players (2–10 unique, non-empty names), shuffled at random.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::with_rules`].
     pub fn new<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Result<Table, TableError> {
         Table::with_seed(names, rand::random())
     }
 
     /// A table whose deals all follow `seed`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::with_rules`].
     pub fn with_seed<S: Into<String>>(names: impl IntoIterator<Item = S>, seed: u64) -> Result<Table, TableError> {
         Table::with_rules(names, Rules::preset("uno-engine")?, seed)
     }
 
     /// A table playing other rules (a preset or a house-rules file).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::PlayerCount`], [`TableError::EmptyName`] or
+    /// [`TableError::DuplicateName`] for the names, [`TableError::Rules`] when the rules do not
+    /// seat that many players.
     pub fn with_rules<S: Into<String>>(
         names: impl IntoIterator<Item = S>,
         rules: Rules,
@@ -180,6 +218,11 @@ impl Table {
     }
 
     /// A table already dealt from a given position (for tests and puzzles); `names` in seat order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::with_rules`]; [`TableError::PlayerCount`] when the position has not one
+    /// hand per name, [`TableError::Setup`] when the engine refuses it.
     pub fn from_deal<S: Into<String>>(
         names: impl IntoIterator<Item = S>,
         rules: Rules,
@@ -202,6 +245,10 @@ impl Table {
     /// Deals a new game (scores back to zero): shuffles, deals 7 cards each, picks a dealer at
     /// random (the player after them plays first) and turns the first card, which takes effect
     /// as the official rules say.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Setup`] when the engine cannot deal.
     pub fn new_game(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let mut events = Vec::new();
         let seed = self.rng.gen();
@@ -211,16 +258,26 @@ impl Table {
 
     /// Deals the next round of a match, keeping the scores (after an `End`, while nobody has
     /// reached the target).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal, [`TableError::Refused`] while the round
+    /// is still being played or the match is over.
     pub fn next_round(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let seat = self.game()?.current();
         self.act(seat, Action::NextRound)
     }
 
     /// The engine game, once dealt.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal.
     pub fn game(&self) -> Result<&Game, TableError> {
         self.game.as_ref().ok_or(TableError::NoGame)
     }
 
+    /// The players' names in seat order.
     pub fn names(&self) -> &[String] {
         &self.names
     }
@@ -251,6 +308,7 @@ impl Table {
         self.seat_of(name).ok().map(|s| self.view(s))
     }
 
+    /// Every player in seat order (with empty hands before the first deal).
     pub fn players(&self) -> Vec<Player<'_>> {
         (0..self.names.len()).map(|i| self.view(Seat(i as u8))).collect()
     }
@@ -284,6 +342,11 @@ impl Table {
 
     /// The current player plays `card` from their hand; `color` names the colour of a wild and
     /// must be `None` for any other card.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal; [`TableError::Refused`] with the
+    /// engine's reason when the play breaks the rules.
     pub fn play(&mut self, card: Card, color: Option<Color>) -> Result<Vec<TableEvent>, TableError> {
         let seat = self.game()?.current();
         self.act(seat, Action::Play { card, color })
@@ -291,6 +354,11 @@ impl Table {
 
     /// The current player draws a card. Facing a Wild Draw Four, drawing takes its four cards
     /// (use [`Table::challenge`] to challenge it instead).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal; [`TableError::Refused`] when the player
+    /// has already drawn, must name a colour, or the round is over.
     pub fn draw(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let game = self.game()?;
         let seat = game.current();
@@ -299,18 +367,33 @@ impl Table {
     }
 
     /// The current player keeps the card they drew and ends the turn; an error unless they drew.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal; [`TableError::Refused`] before a draw
+    /// (or when the rules say the drawn card must be played).
     pub fn pass(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let seat = self.game()?.current();
         self.act(seat, Action::Pass)
     }
 
     /// The current player challenges the Wild Draw Four played on them.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal; [`TableError::Refused`] when no Wild
+    /// Draw Four waits for an answer.
     pub fn challenge(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let seat = self.game()?.current();
         self.act(seat, Action::Challenge)
     }
 
     /// The first player names the colour when the first card turned up is a Wild.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal; [`TableError::Refused`] when no colour
+    /// is asked for.
     pub fn choose_color(&mut self, color: Color) -> Result<Vec<TableEvent>, TableError> {
         let seat = self.game()?.current();
         self.act(seat, Action::DeclareColor { color })
@@ -321,6 +404,12 @@ impl Table {
     /// a player who has just gone down to one card, until the next player acts. Otherwise the
     /// player with one card who did not yell in time draws two, or, when there is none, the
     /// yeller draws two.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoGame`] before the first deal, [`TableError::UnknownPlayer`] for a
+    /// name not at the table, [`TableError::Refused`] when the engine refuses the yell (the
+    /// round is over).
     pub fn uno(&mut self, name: Option<&str>) -> Result<(Yell, Vec<TableEvent>), TableError> {
         let game = self.game()?;
         let seat = match name {

@@ -7,6 +7,11 @@ use crate::rules::{DrawRule, Rules};
 impl Transcript {
     /// Checks every block and every turn against `rules` (a rule set without wild cards in
     /// which a turn is one play or one draw, as seed 004's). Returns what the game did.
+    ///
+    /// # Errors
+    ///
+    /// The first [`Violation`] found: the block where the transcript breaks the rules (or
+    /// where it meets rules the checker does not know) and why.
     pub fn check(&self, rules: &Rules) -> Result<Summary, Violation> {
         let fail = |block: usize, reason: String| Violation { block, reason };
         let first = self.blocks.first().ok_or_else(|| fail(0, "no status block".into()))?;
@@ -100,10 +105,15 @@ impl Transcript {
 /// What a checked transcript shows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Turns played: blocks after the set-up.
     pub turns: usize,
+    /// Turns in which a card was played.
     pub plays: usize,
+    /// Turns in which a card was drawn.
     pub draws: usize,
+    /// Times the draw pile was rebuilt from the discard pile.
     pub reshuffles: usize,
+    /// The winner's seat (0-based) and the points they won; `None` when nobody won.
     pub winner: Option<(usize, u32)>,
 }
 

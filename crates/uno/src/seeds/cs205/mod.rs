@@ -38,12 +38,23 @@ use crate::card::{Card, Color, Direction, Face};
 /// Why a card, a block or a transcript cannot be read or written in this format.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Cs205Error {
+    /// A wild card, which the format cannot write.
     #[error("the cs205 format has no notation for {0} (wild cards are not in seed 004's deck)")]
     NoNotation(Card),
+    /// Text that is not a card of the format; holds the text.
     #[error("unknown card '{0}' (expected e.g. 7R, 0B, SB, RR, DB)")]
     UnknownCard(String),
+    /// A line that does not read as the line the format expects there.
     #[error("line {line}: expected {expected}, found '{found}'")]
-    Syntax { line: usize, expected: String, found: String },
+    Syntax {
+        /// The line's number, from 1.
+        line: usize,
+        /// What the format expects there.
+        expected: String,
+        /// The line as found (or `end of text`).
+        found: String,
+    },
+    /// Empty text.
     #[error("the transcript has no status block")]
     Empty,
 }
@@ -52,11 +63,17 @@ pub enum Cs205Error {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("block {block}: {reason}")]
 pub struct Violation {
+    /// The block where the rules were broken, 0 for the set-up, `n` after turn `n`.
     pub block: usize,
+    /// What is wrong, in words.
     pub reason: String,
 }
 
 /// A card in the course's notation: face (`0`-`9`, `S`, `R`, `D`) then colour letter.
+///
+/// # Errors
+///
+/// [`Cs205Error::NoNotation`] for a wild card.
 pub fn card_text(card: Card) -> Result<String, Cs205Error> {
     let color = card.color().ok_or(Cs205Error::NoNotation(card))?;
     let face = match card.face() {
@@ -69,7 +86,11 @@ pub fn card_text(card: Card) -> Result<String, Cs205Error> {
     Ok(format!("{face}{}", color.letter()))
 }
 
-/// Reads a card written as [`card_text`] writes it.
+/// Reads a card written as [`card_text`] writes it (surrounding spaces allowed).
+///
+/// # Errors
+///
+/// [`Cs205Error::UnknownCard`] for any other text.
 pub fn parse_card(text: &str) -> Result<Card, Cs205Error> {
     let bad = || Cs205Error::UnknownCard(text.to_string());
     let t = text.trim();

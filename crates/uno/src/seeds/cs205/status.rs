@@ -15,6 +15,7 @@ pub struct Status {
     pub discard: Vec<Card>,
     /// The seat (0-based) whose turn it is.
     pub current: usize,
+    /// The direction of play (`Right` is clockwise).
     pub direction: Direction,
     /// Hands in seat order, each in the order the cards were received.
     pub hands: Vec<Vec<Card>>,
@@ -40,6 +41,10 @@ impl Status {
     }
 
     /// The block's lines, each ending in `\n`.
+    ///
+    /// # Errors
+    ///
+    /// [`Cs205Error::NoNotation`] when a pile or hand holds a wild card.
     pub fn render(&self) -> Result<String, Cs205Error> {
         let mut out = String::new();
         let _ = writeln!(out, "Draw: {}", list(&self.draw)?);

@@ -8,6 +8,7 @@ use crate::card::{Card, Direction};
 /// A whole printed game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Transcript {
+    /// The set-up's block, then one block after every turn.
     pub blocks: Vec<Status>,
     /// The winner's seat and the points they won; `None` for the empty last line.
     pub winner: Option<(usize, u32)>,
@@ -112,7 +113,13 @@ fn parse_winner(text: &str) -> Option<(usize, u32)> {
 }
 
 impl Transcript {
-    /// Reads a transcript as `tabletop uno watch --format cs205` prints it.
+    /// Reads a transcript as `tabletop uno watch --format cs205` prints it. Only the form is
+    /// read here; [`Transcript::check`] judges the play.
+    ///
+    /// # Errors
+    ///
+    /// [`Cs205Error::Empty`] for empty text, [`Cs205Error::Syntax`] (with the line) for
+    /// anything that does not read as blocks and a winner line.
     pub fn parse(text: &str) -> Result<Transcript, Cs205Error> {
         let mut lines = Lines { lines: text.lines().collect(), at: 0 };
         if lines.peek().is_none() {
