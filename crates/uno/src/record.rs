@@ -31,8 +31,8 @@ pub struct GameRecord {
     pub rules: RulesConfig,
     /// How many seats play.
     pub players: usize,
-    /// The seed [`Game::new`] deals from: every shuffle and random choice of the game follows
-    /// it.
+    /// The seed every shuffle and random choice follows: [`Game::new`] deals from it (with a
+    /// `start`, it is the position's seed).
     pub seed: u64,
     /// The position the game starts from instead of a deal from `seed` (which then is the
     /// position's seed); `players` is its number of hands.

@@ -357,8 +357,8 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// [`TableError::NoGame`] before the first deal; [`TableError::Refused`] when the player
-    /// has already drawn, must name a colour, or the round is over.
+    /// [`TableError::NoGame`] before the first deal; [`TableError::Refused`] with the engine's
+    /// reason (already drawn this turn, a colour to name first, the round over, …).
     pub fn draw(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let game = self.game()?;
         let seat = game.current();
