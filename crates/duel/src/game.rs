@@ -154,13 +154,13 @@ pub enum Event {
         /// The play round, from 1.
         round: u32,
     },
-    /// A piece moved onto an empty cell.
+    /// A piece moved; when it moved onto an enemy piece, [`Event::Combat`] follows.
     Moved {
         /// The side that moved.
         side: Side,
         /// The cell it left.
         from: Coord,
-        /// The cell it reached.
+        /// The cell it moved to (for an attack, the defender's).
         to: Coord,
         /// The direction it went.
         dir: Dir,

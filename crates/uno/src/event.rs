@@ -111,7 +111,8 @@ pub enum Event {
         /// The direction now in force.
         direction: Direction,
     },
-    /// A player lost their turn (a Skip, a Draw Two, or the first card's effect).
+    /// A player lost their turn to a card: a Skip, a Draw Two, a Reverse where the rules make it
+    /// a Skip, or the first card turned.
     PlayerSkipped {
         /// Who was skipped.
         seat: Seat,
