@@ -13,31 +13,45 @@ use crate::game::{Game, Phase};
 pub struct Observation {
     /// `None` for a spectator.
     pub viewer: Option<Seat>,
+    /// How many seats the table has.
     pub players: usize,
     /// The viewer's own hand (empty for a spectator).
     pub hand: Vec<Card>,
+    /// How many cards each seat holds, in seat order.
     pub hand_sizes: Vec<usize>,
+    /// Whether each seat has called UNO for its current low hand, in seat order.
     pub uno_called: Vec<bool>,
     /// The seat that can be caught for not calling UNO, if any.
     pub uno_exposed: Option<Seat>,
+    /// The top card of the discard pile: the card a play must match.
     pub top: Card,
     /// The colour in play (declared, when the top card is a wild).
     pub color: Color,
     /// The whole discard pile, bottom card first: it is face up.
     pub discard: Vec<Card>,
+    /// How many cards the draw pile holds; their order is hidden.
     pub draw_pile_size: usize,
+    /// The seat to act (see [`Game::current`]).
     pub current: Seat,
+    /// The direction play goes in.
     pub direction: Direction,
+    /// The seat that dealt this round.
     pub dealer: Seat,
+    /// Who must decide what now.
     pub phase: Phase,
+    /// Cards the player to act must draw unless they stack.
     pub pending_draw: u32,
     /// The card the viewer just drew, while deciding about it.
     pub drawn_card: Option<Card>,
+    /// Completed turns this round.
     pub turns: u32,
+    /// The round being played (see [`Game::round`]).
     pub round: u32,
+    /// The points each seat has won so far, in seat order (see [`Game::scores`]).
     pub scores: Vec<u32>,
     /// What the viewer may do now (empty for a spectator).
     pub legal_actions: Vec<Action>,
+    /// How the game ended, once it has.
     pub outcome: Option<Outcome>,
 }
 

@@ -42,14 +42,38 @@ use crate::rules::{DrawRule, Rules, WildDrawFourRule};
 /// Why an observation cannot be dealt out under a rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SampleError {
+    /// The observation's table has fewer than two seats or more than the engine seats.
     #[error("the observation has {players} players, the rules allow {min} to {max}")]
-    Players { players: usize, min: usize, max: usize },
+    Players {
+        /// The seats the observation counts.
+        players: usize,
+        /// The fewest players the rules allow, for the message.
+        min: usize,
+        /// The most players the rules allow, for the message.
+        max: usize,
+    },
+    /// The viewer's hand and the discard pile hold more copies of a card than the rules' deck
+    /// (or, from [`Sampler::set_known`], a card that is not among the unseen ones).
     #[error("the observation shows more copies of {0} than the deck holds")]
-    TooManyCopies(Card),
+    TooManyCopies(
+        /// The card shown once too often.
+        Card,
+    ),
+    /// The cards the viewer has not seen are not exactly enough for the hidden hands and the
+    /// draw pile.
     #[error("{unseen} unseen cards cannot fill hidden hands and a draw pile of {needed} cards")]
-    CardCount { unseen: usize, needed: usize },
+    CardCount {
+        /// The cards of the deck the viewer has not seen.
+        unseen: usize,
+        /// The cards the other hands and the draw pile hold, by the observation's counts.
+        needed: usize,
+    },
+    /// The observation contradicts itself: a per-seat list without one entry per seat, or
+    /// the viewer's hand not the size its seat's count says (or, from
+    /// [`Sampler::set_known`], a seat that cannot take those cards).
     #[error("the observation's per-seat lists do not have one entry per seat")]
     Malformed,
+    /// The observation has no card on the discard pile, so no top card to match.
     #[error("the observation has an empty discard pile")]
     EmptyDiscard,
 }
@@ -79,6 +103,13 @@ pub struct Sampler {
 impl Sampler {
     /// Prepares to deal worlds for `obs` under `rules` (the rules the observed game runs on:
     /// an observation does not carry them).
+    ///
+    /// # Errors
+    ///
+    /// A [`SampleError`] when the observation cannot be dealt out under `rules`: a table the
+    /// engine cannot seat, per-seat lists of the wrong length, an empty discard pile, more
+    /// copies of a card than the deck holds, or unseen cards that do not add up to the hidden
+    /// hands and the draw pile.
     pub fn new(obs: &Observation, rules: Arc<Rules>) -> Result<Sampler, SampleError> {
         let players = obs.players;
         if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
@@ -191,6 +222,12 @@ impl Sampler {
     /// Fixes cards known to be in `seat`'s hand (seen in a 7–0 swap, say): every world deals
     /// them there. Replaces what was known of that seat before. Refused, changing nothing, for
     /// the viewer's own seat, for more cards than the seat holds, or for cards not unseen.
+    ///
+    /// # Errors
+    ///
+    /// [`SampleError::Malformed`] for the viewer's seat, a seat not at the table, or more
+    /// cards than the seat holds; [`SampleError::TooManyCopies`] for a card not among the
+    /// unseen ones (those already known in this seat count as unseen again).
     pub fn set_known(&mut self, seat: Seat, cards: &[Card]) -> Result<(), SampleError> {
         let s = seat.index();
         if s >= self.hidden.len() || Some(seat) == self.viewer || cards.len() > self.hidden[s] {
@@ -397,6 +434,10 @@ fn take<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
 impl Observation {
     /// One world consistent with this observation under `rules` (see the module docs): a game
     /// whose observation for the same viewer is this one.
+    ///
+    /// # Errors
+    ///
+    /// As [`Sampler::new`].
     pub fn sample_world<R: Rng + ?Sized>(&self, rules: &Arc<Rules>, rng: &mut R) -> Result<Game, SampleError> {
         Ok(Sampler::new(self, rules.clone())?.sample(rng))
     }

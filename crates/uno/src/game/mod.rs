@@ -37,7 +37,10 @@ pub enum Phase {
     /// The first card turned up is a wild: the current player names the colour.
     ChooseColor,
     /// A Wild Draw Four was played on the current player: challenge or accept.
-    Challenge { offender: Seat },
+    Challenge {
+        /// The seat that played the Wild Draw Four, whose hand a challenge inspects.
+        offender: Seat,
+    },
     /// The current player played a 7 (7–0 rule) and chooses whom to swap hands with.
     ChooseSwap,
     /// A round of a match ended; `NextRound` deals the next.
@@ -49,14 +52,27 @@ pub enum Phase {
 /// Why a game cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SetupError {
+    /// The rules refuse the table: too few or too many players for them, or a deck too small
+    /// to deal every hand and a first card (see [`Rules::check_players`]).
     #[error(transparent)]
     Rules(#[from] RulesError),
+    /// A [`Deal`] with fewer than two hands, or more than the engine seats.
     #[error("a position needs between 2 and {max} hands, got {got}")]
-    Hands { got: usize, max: usize },
+    Hands {
+        /// The number of hands given.
+        got: usize,
+        /// The most seats the engine has ([`MAX_PLAYERS`](crate::rules::MAX_PLAYERS)).
+        max: usize,
+    },
+    /// A [`Deal`] with no card on the discard pile: play needs a top card to match.
     #[error("a position needs a card on the discard pile")]
     EmptyDiscard,
+    /// A [`Deal`] whose player to act or dealer is not at the table.
     #[error("seat {0} does not exist")]
-    NoSuchSeat(Seat),
+    NoSuchSeat(
+        /// The seat named that has no hand.
+        Seat,
+    ),
 }
 
 /// A position to start from, for tests, scenarios and the seed layers: hands in seat order,
@@ -65,13 +81,19 @@ pub enum SetupError {
 /// [`Position`](crate::Position) is the checked form that can stand in any phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
+    /// Each seat's hand, in seat order: one hand per player.
     pub hands: Vec<Vec<Card>>,
+    /// The draw pile, top card (the next one drawn) first.
     pub draw_pile: Vec<Card>,
+    /// The discard pile, top card (the one to match) first; it must not be empty.
     pub discard: Vec<Card>,
     /// The colour in play; defaults to the top card's colour (or the first rule colour).
     pub color: Option<Color>,
+    /// The seat to play first.
     pub current: Seat,
+    /// The direction play goes in.
     pub direction: Direction,
+    /// The seat that dealt: in a match, the next round's deal passes on from it.
     pub dealer: Seat,
 }
 
@@ -84,7 +106,7 @@ impl Deal {
 }
 
 /// A game: its rules, its generator and its state. Everything that changes as the game is
-/// played lives in [`State`]; the rules are shared and never change.
+/// played lives in its state; the rules are shared and never change.
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(crate) rules: Arc<Rules>,
@@ -96,12 +118,20 @@ pub struct Game {
 
 impl Game {
     /// Deals a new game of `players` seats; everything random follows `seed`.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError::Rules`] when the rules refuse `players` seats.
     pub fn new(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let mut events = Vec::new();
         Game::new_with_events(rules, players, seed, &mut events)
     }
 
     /// Like [`Game::new`], also returning the events of the deal (start card, first turn).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::new`]; `events` is then left as it was.
     pub fn new_with_events(
         rules: impl Into<Arc<Rules>>,
         players: usize,
@@ -116,6 +146,10 @@ impl Game {
     }
 
     /// Like [`Game::new`] without events, for simulation.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::new`].
     pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         rules.check_players(players)?;
@@ -129,6 +163,10 @@ impl Game {
     /// seed gives the same game on every platform, but not the game `Game::new` deals; records
     /// and the store keep using `Game::new`. Its draw pile has no fixed order: each draw takes
     /// a uniformly random card of it (see `pop_draw`), so `draw_pile()` lists its cards only.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::new`].
     pub fn new_fast(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         rules.check_players(players)?;
@@ -161,7 +199,14 @@ impl Game {
     }
 
     /// Starts from a given position instead of dealing. The cards need not form the rules'
-    /// deck; conservation is then about the cards given.
+    /// deck; conservation is then about the cards given. The rules' player range is not
+    /// checked, only the engine's: a test may seat two players under rules made for more.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError::Hands`] for fewer than two hands or more than the engine seats,
+    /// [`SetupError::NoSuchSeat`] when the player to act or the dealer has no hand, and
+    /// [`SetupError::EmptyDiscard`] for an empty discard pile.
     pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = deal.hands.len();
@@ -199,27 +244,37 @@ impl Game {
 
     // ---- reading the state ----
 
+    /// The rules this game runs on.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+    /// The rules, shared: to start another game on them without copying them.
     pub fn rules_arc(&self) -> &Arc<Rules> {
         &self.rules
     }
+    /// The seed the generator started from: the one this game was made (or last restarted)
+    /// with.
     pub fn seed(&self) -> u64 {
         self.seed
     }
+    /// How many seats the table has.
     pub fn players(&self) -> usize {
         self.state.players
     }
+    /// Who must decide what now.
     pub fn phase(&self) -> Phase {
         self.state.phase
     }
+    /// The seat to act: the player whose turn it is, who also answers what the phase asks (a
+    /// colour, a challenge, a swap).
     pub fn current(&self) -> Seat {
         self.state.current
     }
+    /// The direction play goes in.
     pub fn direction(&self) -> Direction {
         self.state.direction
     }
+    /// The seat that dealt this round.
     pub fn dealer(&self) -> Seat {
         self.state.dealer
     }
@@ -227,13 +282,16 @@ impl Game {
     pub fn color(&self) -> Color {
         self.state.color
     }
+    /// The top card of the discard pile: the card a play must match.
     pub fn top(&self) -> Card {
         // Every phase after the deal has a card on the discard pile.
         self.state.discard.last().copied().unwrap_or(Card::WILD)
     }
+    /// `seat`'s cards in the order they arrived; empty for a seat not at the table.
     pub fn hand(&self, seat: Seat) -> &[Card] {
         self.state.hands.get(seat.index()).map(Hand::as_slice).unwrap_or(&[])
     }
+    /// Every seat's hand, in seat order.
     pub fn hands(&self) -> &[Hand] {
         &self.state.hands
     }
@@ -253,6 +311,8 @@ impl Game {
     pub fn drawn_card(&self) -> Option<Card> {
         self.state.drawn
     }
+    /// Whether `seat` has called UNO for its current low hand; false for a seat not at the
+    /// table.
     pub fn uno_called(&self, seat: Seat) -> bool {
         // A seat past the table (or past the mask's 16 bits) has called nothing.
         seat.index() < self.state.players && self.state.uno_called & (1 << seat.0) != 0
@@ -265,15 +325,21 @@ impl Game {
     pub fn turns(&self) -> u32 {
         self.state.turns
     }
+    /// The round being played, counted from 1; a single game is round 1 throughout.
     pub fn round(&self) -> u32 {
         self.state.round
     }
+    /// The points each seat has won so far, in seat order: a round's winner scores the cards
+    /// left in the other hands.
     pub fn scores(&self) -> &[u32] {
         &self.state.scores
     }
+    /// The seat that won the current round by emptying its hand, once one has; `None` while
+    /// the round is played and when it ended without a winner.
     pub fn round_winner(&self) -> Option<Seat> {
         self.state.round_winner
     }
+    /// Whether the game (or the match) is over: no action is legal any more.
     pub fn is_over(&self) -> bool {
         self.state.phase == Phase::GameOver
     }
@@ -281,6 +347,7 @@ impl Game {
     pub fn is_round_over(&self) -> bool {
         matches!(self.state.phase, Phase::RoundOver | Phase::GameOver)
     }
+    /// How the game ended, once it has.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.state.outcome.as_ref()
     }

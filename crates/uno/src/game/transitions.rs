@@ -16,6 +16,10 @@ use super::{Game, Phase};
 impl Game {
     /// Validates and applies an action; returns the events, or the reason it was refused
     /// (then nothing changed).
+    ///
+    /// # Errors
+    ///
+    /// The [`IllegalAction`] [`Game::check`] finds; the game is then untouched.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
         self.check(seat, action)?;
         let mut events = Vec::new();

@@ -28,6 +28,7 @@ impl Plays {
             self.len += 1;
         }
     }
+    /// The cards as a slice (`Plays` also dereferences to it).
     #[inline]
     pub fn as_slice(&self) -> &[Card] {
         &self.cards[..self.len as usize]
@@ -57,42 +58,55 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// The seat this view belongs to.
     pub fn seat(&self) -> Seat {
         self.seat
     }
+    /// The rules the game runs on.
     pub fn rules(&self) -> &'a Rules {
         &self.game.rules
     }
+    /// How many seats the table has.
     pub fn players(&self) -> usize {
         self.game.state.players
     }
+    /// This seat's own cards, in the order they arrived.
     pub fn hand(&self) -> &'a [Card] {
         self.game.hand(self.seat)
     }
+    /// How many cards `seat` holds (public for every seat); 0 for a seat not at the table.
     pub fn hand_size(&self, seat: Seat) -> usize {
         self.game.hand(seat).len()
     }
+    /// The top card of the discard pile: the card a play must match.
     pub fn top(&self) -> Card {
         self.game.top()
     }
+    /// The colour in play (the declared colour when the top card is a wild).
     pub fn color(&self) -> Color {
         self.game.state.color
     }
+    /// The seat to act (see [`Game::current`]).
     pub fn current(&self) -> Seat {
         self.game.state.current
     }
+    /// Whether this seat is the one to act.
     pub fn is_my_turn(&self) -> bool {
         self.game.state.current == self.seat
     }
+    /// The direction play goes in.
     pub fn direction(&self) -> Direction {
         self.game.state.direction
     }
+    /// The seat that dealt this round.
     pub fn dealer(&self) -> Seat {
         self.game.state.dealer
     }
+    /// Who must decide what now.
     pub fn phase(&self) -> Phase {
         self.game.state.phase
     }
+    /// Cards the player to act must draw unless they stack.
     pub fn pending_draw(&self) -> u32 {
         self.game.state.pending
     }
@@ -104,21 +118,27 @@ impl<'a> View<'a> {
     pub fn discard_pile(&self) -> &'a [Card] {
         &self.game.state.discard
     }
+    /// How many cards the draw pile holds; their order is hidden.
     pub fn draw_pile_size(&self) -> usize {
         self.game.state.draw_pile.len()
     }
+    /// Whether `seat` has called UNO for its current low hand (see [`Game::uno_called`]).
     pub fn uno_called(&self, seat: Seat) -> bool {
         self.game.uno_called(seat)
     }
+    /// The seat that can be caught for not calling UNO, if any.
     pub fn uno_exposed(&self) -> Option<Seat> {
         self.game.state.uno_exposed
     }
+    /// Completed turns this round.
     pub fn turns(&self) -> u32 {
         self.game.state.turns
     }
+    /// The round being played (see [`Game::round`]).
     pub fn round(&self) -> u32 {
         self.game.state.round
     }
+    /// The points each seat has won so far, in seat order (see [`Game::scores`]).
     pub fn scores(&self) -> &'a [u32] {
         &self.game.state.scores
     }
@@ -138,12 +158,15 @@ impl<'a> View<'a> {
     pub fn playable_set(&self) -> CardSet {
         self.playable()
     }
+    /// Whether this seat may take `action` now (see [`Game::check`] for why not).
     pub fn is_legal(&self, action: Action) -> bool {
         self.game.check(self.seat, action).is_ok()
     }
+    /// Every action this seat may take now; empty when it may take none.
     pub fn legal_actions(&self) -> Vec<Action> {
         self.game.legal_actions_for(self.seat)
     }
+    /// [`View::legal_actions`] written into `out` (cleared first), reusing its buffer.
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         self.game.legal_actions_into(self.seat, out);
     }
