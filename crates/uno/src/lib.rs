@@ -1,6 +1,8 @@
 //! The UNO rules engine: one state machine for every rule set, rules as data.
 //!
-//! No IO happens here: the CLI and the server are thin shells around this crate.
+//! No IO happens here: the CLI, the server and the Python package are thin shells around this
+//! crate, and the bots play through it. Everything random follows a seed, with generators that
+//! deal the same game on every platform.
 //!
 //! ```
 //! use uno::{Game, Rules, Seat};
@@ -13,6 +15,39 @@
 //! }
 //! assert!(game.outcome().is_some() || game.round_winner().is_some());
 //! ```
+//!
+//! # The vocabulary
+//!
+//! Each module holds one idea; the types most callers need are also at the crate root.
+//!
+//! * **Cards** ([`card`], [`hand`]): a [`Card`] is a [`Face`] with a [`Color`] (none for the
+//!   wilds) and a short text form (`R7`, `BS`, `W4`); a [`Seat`] numbers the players from 0
+//!   and a [`Direction`] says which way play goes. A [`Hand`] keeps its cards in the order they
+//!   arrived; a [`CardSet`] is a set of card kinds, which makes matching one mask operation.
+//! * **Rules** ([`rules`], [`effect`]): a [`RulesConfig`] (what a TOML or JSON file says) is
+//!   validated once into [`Rules`] (what a game runs on); [`Rules::preset`] loads the shipped
+//!   rule sets named in [`PRESET_NAMES`]. From the rules, [`CardEffect`] says what each card
+//!   kind does and [`next_seat`] how the turn moves on.
+//! * **Playing** ([`game`], [`action`], [`event`]): [`Game::new`] deals (or [`Game::from_deal`]
+//!   starts from given hands, a [`Deal`]); the [`Phase`] says who must decide what;
+//!   [`Game::legal_actions`] lists the [`Action`]s the player to act may take, and
+//!   [`Game::apply`] takes one, returning the [`Event`]s it caused, or refuses it with an
+//!   [`IllegalAction`] and changes nothing. A finished game has an [`Outcome`].
+//! * **Observations** ([`observation`]): an [`Observation`] is what one seat (or a spectator)
+//!   may know, and all a bot or a client ever receives; [`Game::view`] gives the same as a
+//!   borrowed [`View`](game::View), which allocates nothing, for bots deciding every turn.
+//! * **Positions** ([`position`]): a [`Position`] is a whole game state written down, hidden
+//!   parts and the generator included; [`Game::position`] takes one and
+//!   [`Game::from_position`] checks one against a rule set and plays on from it.
+//! * **Records** ([`record`]): a [`GameRecord`] (engine version, rules, seed, players and every
+//!   [`Move`]) rebuilds its game exactly with [`GameRecord::replay`]; a record names the
+//!   [`ENGINE_VERSION`] that made it, since another version may not replay it the same.
+//! * **Seeds** ([`seeds`]): the course seeds' own interfaces, each a thin layer over [`Game`]
+//!   or beside it, in the words of its seed document.
+//! * **Sampling** ([`sample`]): a [`Sampler`](sample::Sampler) deals the cards an observer
+//!   cannot see, consistently with its [`Observation`], for search bots;
+//!   [`Observation::sample_world`] deals one such game. Simulation draws from the fast
+//!   [`SimRng`](game::SimRng) ([`Game::new_fast`]) instead of the generator records replay.
 
 pub mod action;
 pub mod card;
@@ -25,19 +60,29 @@ pub mod position;
 pub mod record;
 mod rng;
 pub mod rules;
-
-pub use action::{Action, ActionParseError, IllegalAction};
-pub use card::{Card, Color, Direction, Face, ParseError, Seat};
-pub use effect::{next_seat, CardEffect, FirstEffect};
-pub use event::{DrawReason, EndReason, Event, Outcome};
-pub use game::{Deal, Game, Phase, SetupError};
-pub use hand::{CardSet, Hand};
-pub use observation::Observation;
-pub use position::{Position, PositionError, RngState};
-pub use record::{GameRecord, Move, ReplayError, ENGINE_VERSION};
-pub use rules::{Rules, RulesConfig, RulesError, PRESET_NAMES};
 pub mod sample;
 pub mod seeds;
+
+#[doc(inline)]
+pub use action::{Action, ActionParseError, IllegalAction};
+#[doc(inline)]
+pub use card::{Card, Color, Direction, Face, ParseError, Seat};
+#[doc(inline)]
+pub use effect::{next_seat, CardEffect, FirstEffect};
+#[doc(inline)]
+pub use event::{DrawReason, EndReason, Event, Outcome};
+#[doc(inline)]
+pub use game::{Deal, Game, Phase, SetupError};
+#[doc(inline)]
+pub use hand::{CardSet, Hand};
+#[doc(inline)]
+pub use observation::Observation;
+#[doc(inline)]
+pub use position::{Position, PositionError, RngState};
+#[doc(inline)]
+pub use record::{GameRecord, Move, ReplayError, ENGINE_VERSION};
+#[doc(inline)]
+pub use rules::{Rules, RulesConfig, RulesError, PRESET_NAMES};
 
 /// The Rust examples of `docs/positions.md`, run as doctests.
 #[cfg(doctest)]
