@@ -58,7 +58,7 @@ fn check_invariants(game: &Game, deck: &[Card]) {
         let json = serde_json::to_string(&obs).expect("observation serializes");
         for (o, hand) in game.hands().iter().enumerate() {
             if o != s {
-                // Another hand may only show through cards the viewer also holds or sees.
+                // Another hand shows as its size; the card count below proves it shows no more.
                 assert_eq!(obs.hand_sizes[o], hand.len());
             }
         }
