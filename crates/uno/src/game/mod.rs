@@ -93,7 +93,7 @@ pub struct Deal {
     pub current: Seat,
     /// The direction play goes in.
     pub direction: Direction,
-    /// The seat that dealt: in a match, the next round's deal passes on from it.
+    /// The seat that dealt this round.
     pub dealer: Seat,
 }
 
