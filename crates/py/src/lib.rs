@@ -575,7 +575,6 @@ impl Bot {
         if game.game.legal_actions_for(seat).is_empty() {
             return Err(value_error(format!("seat {} has nothing to do", seat.index())));
         }
-        self.bot.set_rules(game.game.rules_arc());
         Ok(self.bot.choose_view(&game.game.view(seat)).to_string())
     }
 

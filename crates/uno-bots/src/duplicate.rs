@@ -193,9 +193,6 @@ pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Re
         // The seat, not the entrant, owns the seed: a bot's luck stays with the cards.
         let mut bots: Vec<Box<dyn Bot>> =
             seating.iter().enumerate().map(|(s, &e)| config.bots[e].build(bot_seed(seed, s))).collect();
-        for bot in &mut bots {
-            bot.set_rules(&config.rules);
-        }
         let mut decisions = 0u32;
         let mut stuck = false;
         while !game.is_round_over() {

@@ -297,7 +297,4 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
     fn reseed(&mut self, seed: u64) {
         (**self).reseed(seed)
     }
-    fn set_rules(&mut self, rules: &Arc<Rules>) {
-        (**self).set_rules(rules)
-    }
 }

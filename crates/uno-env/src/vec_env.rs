@@ -201,9 +201,7 @@ impl VecEnv {
             let mut bots: Vec<Option<Box<dyn Bot>>> = (0..config.players).map(|_| None).collect();
             for (k, &s) in bot_seats.iter().enumerate() {
                 let spec = config.opponents[if given == 1 { 0 } else { k }];
-                let mut bot = spec.build(bot_seed(seed, Seat(s as u8)));
-                bot.set_rules(&config.rules);
-                bots[s] = Some(bot);
+                bots[s] = Some(spec.build(bot_seed(seed, Seat(s as u8))));
             }
             slots.push(Slot {
                 game,

@@ -77,9 +77,9 @@ pub struct Sampler {
 }
 
 impl Sampler {
-    /// Prepares to deal worlds for `obs` under `rules` (the rules the observed game runs on:
-    /// an observation does not carry them).
-    pub fn new(obs: &Observation, rules: Arc<Rules>) -> Result<Sampler, SampleError> {
+    /// Prepares to deal worlds for `obs`, under the rules it carries.
+    pub fn new(obs: &Observation) -> Result<Sampler, SampleError> {
+        let rules = obs.rules.clone();
         let players = obs.players;
         if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
             return Err(SampleError::Players { players, min: rules.min_players(), max: rules.max_players() });
@@ -395,10 +395,10 @@ fn take<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
 }
 
 impl Observation {
-    /// One world consistent with this observation under `rules` (see the module docs): a game
-    /// whose observation for the same viewer is this one.
-    pub fn sample_world<R: Rng + ?Sized>(&self, rules: &Arc<Rules>, rng: &mut R) -> Result<Game, SampleError> {
-        Ok(Sampler::new(self, rules.clone())?.sample(rng))
+    /// One world consistent with this observation (see the module docs): a game whose
+    /// observation for the same viewer is this one.
+    pub fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
+        Ok(Sampler::new(self)?.sample(rng))
     }
 }
 
