@@ -57,15 +57,10 @@ pub(crate) fn player_count(rules: &Rules, asked: Option<usize>) -> anyhow::Resul
     }
 }
 
-/// Each seat's bot seed: distinct per seat, fixed by the game seed.
-pub(crate) fn bot_seed(seed: u64, seat: usize) -> u64 {
-    seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1)
-}
-
 /// Builds the bots for `seats` seats from `--bots` (one name for all, or one per seat).
 pub(crate) fn make_bots(specs: &[BotSpec], seats: &[usize], seed: u64) -> anyhow::Result<Vec<Box<dyn Bot>>> {
     let specs = crate::bots_arg::per_seat(specs, seats.len())?;
-    Ok(seats.iter().zip(specs).map(|(&seat, spec)| spec.build(bot_seed(seed, seat))).collect())
+    Ok(seats.iter().zip(specs).map(|(&seat, spec)| spec.build(seeding::table_bot_seed(seed, seat))).collect())
 }
 
 /// A card in words: `red 7`, `blue Skip`, `Wild Draw Four`.

@@ -606,7 +606,7 @@ fn action_names() -> Vec<String> {
 /// The deal seed of episode `episode` of environment `env` in a vector env seeded `seed`.
 #[pyfunction]
 fn episode_seed(seed: u64, env: u64, episode: u64) -> u64 {
-    uno_env::episode_seed(seed, env, episode)
+    seeding::episode_seed(seed, env, episode)
 }
 
 /// The observation layout: block name → (offset, length).

@@ -864,7 +864,7 @@ impl AppState {
                     // Parsed once, here: what is stored is the spec's own canonical name.
                     let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?.parse::<BotSpec>()?.to_string();
                     check_delay(*delay_ms)?;
-                    let bot_seed = bot_seed.unwrap_or(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
+                    let bot_seed = bot_seed.unwrap_or(seeding::table_bot_seed(seed, i));
                     SeatMeta {
                         kind: SeatKind::Bot,
                         name: Some(bot.clone()),
