@@ -98,7 +98,11 @@ fn name(seat: Seat) -> String {
 fn show(out: &mut impl Write, game: &Game) -> std::io::Result<()> {
     let obs = game.observation(Some(YOU));
     writeln!(out)?;
-    let declared = if obs.top.is_wild() { format!(" (colour in play: {})", obs.color.name()) } else { String::new() };
+    let declared = if obs.top.is_wild() {
+        format!(" (colour in play: {})", obs.color.map_or("not chosen yet", |c| c.name()))
+    } else {
+        String::new()
+    };
     writeln!(out, "Top card: {}{declared}; draw pile: {} cards.", card_words(obs.top), obs.draw_pile_size)?;
     let others: Vec<String> = (1..obs.players)
         .map(|s| {

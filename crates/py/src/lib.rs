@@ -467,12 +467,10 @@ impl Game {
             }
         }
         let top = self.game.top();
-        match top.color() {
+        match self.game.color() {
             Some(c) => planes[[3, ROW[c.index()], top.face_index()]] = 1,
-            None if self.game.phase() == uno::Phase::ChooseColor => {
-                (0..4).for_each(|r| planes[[3, r, top.face_index()]] = 1);
-            }
-            None => planes[[3, ROW[self.game.color().index()], top.face_index()]] = 1,
+            // A first-card Wild waiting for its colour: every row.
+            None => (0..4).for_each(|r| planes[[3, r, top.face_index()]] = 1),
         }
         Ok(PyArray3::from_owned_array(py, planes))
     }

@@ -15,8 +15,8 @@ pub trait Seen {
     fn hand(&self) -> &[Card];
     fn hand_size(&self, seat: Seat) -> usize;
     fn top(&self) -> Card;
-    /// The colour in play.
-    fn color(&self) -> Color;
+    /// The colour in play; `None` while a first-card Wild waits for its colour.
+    fn color(&self) -> Option<Color>;
     fn current(&self) -> Seat;
     fn direction(&self) -> Direction;
     fn phase(&self) -> Phase;
@@ -109,7 +109,7 @@ impl Seen for Observation {
     fn top(&self) -> Card {
         self.top
     }
-    fn color(&self) -> Color {
+    fn color(&self) -> Option<Color> {
         self.color
     }
     fn current(&self) -> Seat {
@@ -172,7 +172,7 @@ impl Seen for View<'_> {
     fn top(&self) -> Card {
         View::top(self)
     }
-    fn color(&self) -> Color {
+    fn color(&self) -> Option<Color> {
         View::color(self)
     }
     fn current(&self) -> Seat {

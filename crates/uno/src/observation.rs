@@ -29,8 +29,9 @@ pub struct Observation {
     /// The seat that can be caught for not calling UNO, if any.
     pub uno_exposed: Option<Seat>,
     pub top: Card,
-    /// The colour in play (declared, when the top card is a wild).
-    pub color: Color,
+    /// The colour in play (declared, when the top card is a wild); `None` (JSON `null`) while a
+    /// first-card Wild waits for its colour.
+    pub color: Option<Color>,
     /// The whole discard pile, bottom card first: it is face up.
     pub discard: Vec<Card>,
     pub draw_pile_size: usize,

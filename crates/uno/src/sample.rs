@@ -142,7 +142,7 @@ impl Sampler {
             hands,
             draw_pile: Vec::with_capacity(obs.draw_pile_size),
             discard: obs.discard.clone(),
-            color: obs.color,
+            color: obs.color.unwrap_or(rules.colors()[0]),
             current: obs.current,
             direction: obs.direction,
             dealer: obs.dealer,

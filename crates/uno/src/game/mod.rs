@@ -223,9 +223,10 @@ impl Game {
     pub fn dealer(&self) -> Seat {
         self.state.dealer
     }
-    /// The colour in play (the declared colour when the top card is a wild).
-    pub fn color(&self) -> Color {
-        self.state.color
+    /// The colour in play (the declared colour when the top card is a wild); `None` while a
+    /// first-card Wild waits for its colour (phase [`Phase::ChooseColor`]).
+    pub fn color(&self) -> Option<Color> {
+        (self.state.phase != Phase::ChooseColor).then_some(self.state.color)
     }
     pub fn top(&self) -> Card {
         // Every phase after the deal has a card on the discard pile.

@@ -75,8 +75,9 @@ impl<'a> View<'a> {
     pub fn top(&self) -> Card {
         self.game.top()
     }
-    pub fn color(&self) -> Color {
-        self.game.state.color
+    /// The colour in play; `None` while a first-card Wild waits for its colour.
+    pub fn color(&self) -> Option<Color> {
+        self.game.color()
     }
     pub fn current(&self) -> Seat {
         self.game.state.current
