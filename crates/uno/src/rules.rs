@@ -736,8 +736,13 @@ impl Rules {
     pub fn points(&self, card: Card) -> u32 {
         self.points[card.index()]
     }
-    /// Whether the deck can seat `players` and deal them.
-    pub fn check_players(&self, players: usize) -> Result<(), RulesError> {
+    /// `players` as a checked count, if these rules seat that many and the deck can deal them.
+    ///
+    /// # Errors
+    /// [`RulesError::PlayerCount`] outside the rules' range (which lies within
+    /// `2..=`[`MAX_PLAYERS`]); [`RulesError::DeckTooSmall`] when the hands and the first card
+    /// need more cards than the deck has.
+    pub fn check_players(&self, players: usize) -> Result<crate::PlayerCount, RulesError> {
         if players < self.min_players() || players > self.max_players() {
             return Err(RulesError::PlayerCount { players, min: self.min_players(), max: self.max_players() });
         }
@@ -750,7 +755,12 @@ impl Rules {
                 have: self.deck.len() as u32,
             });
         }
-        Ok(())
+        // `Rules::new` keeps the range within a table's, so the count is always one.
+        crate::PlayerCount::new(players).map_err(|_| RulesError::PlayerCount {
+            players,
+            min: self.min_players(),
+            max: self.max_players(),
+        })
     }
 }
 
@@ -814,7 +824,7 @@ mod tests {
         assert_eq!(err, RulesError::PlayerCount { players: 5, min: 2, max: 4 });
         assert_eq!(err.to_string(), "these rules seat 2 to 4 players, not 5");
         assert_eq!(rules.check_players(1), Err(RulesError::PlayerCount { players: 1, min: 2, max: 4 }));
-        assert_eq!(rules.check_players(4), Ok(()));
+        assert_eq!(rules.check_players(4).map(crate::PlayerCount::get), Ok(4));
     }
 
     #[test]

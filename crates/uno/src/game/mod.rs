@@ -14,6 +14,7 @@ use thiserror::Error;
 use crate::card::{Card, Color, Direction, Seat};
 use crate::event::{Event, Mute, Outcome};
 use crate::hand::Hand;
+use crate::players::PlayerCount;
 use crate::rules::{Rules, RulesError};
 
 mod legality;
@@ -109,7 +110,7 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<Game, SetupError> {
         let rules = rules.into();
-        rules.check_players(players)?;
+        let players = rules.check_players(players)?.get();
         let mut game = Game::empty(rules, players, seed);
         game.start_round(events);
         Ok(game)
@@ -118,7 +119,7 @@ impl Game {
     /// Like [`Game::new`] without events, for simulation.
     pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
-        rules.check_players(players)?;
+        let players = rules.check_players(players)?.get();
         let mut game = Game::empty(rules, players, seed);
         game.start_round(&mut Mute);
         Ok(game)
@@ -131,7 +132,7 @@ impl Game {
     /// a uniformly random card of it (see `pop_draw`), so `draw_pile()` lists its cards only.
     pub fn new_fast(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
-        rules.check_players(players)?;
+        let players = rules.check_players(players)?.get();
         let mut game = Game::empty(rules, players, seed);
         game.rng = GameRng::Fast(SimRng::seed_from_u64(seed));
         game.start_round(&mut Mute);
@@ -165,9 +166,9 @@ impl Game {
     pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = deal.hands.len();
-        if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
-            return Err(SetupError::Hands { got: players, max: crate::rules::MAX_PLAYERS });
-        }
+        let players = PlayerCount::new(players)
+            .map_err(|_| SetupError::Hands { got: players, max: crate::rules::MAX_PLAYERS })?
+            .get();
         if deal.current.index() >= players {
             return Err(SetupError::NoSuchSeat(deal.current));
         }
@@ -210,6 +211,11 @@ impl Game {
     }
     pub fn players(&self) -> usize {
         self.state.players
+    }
+    /// The number of players as the checked count it was made from.
+    pub fn player_count(&self) -> PlayerCount {
+        // Every constructor checks the count (`Rules::check_players`, `PlayerCount::new`).
+        PlayerCount::new(self.state.players).unwrap_or(PlayerCount::MIN)
     }
     pub fn phase(&self) -> Phase {
         self.state.phase
