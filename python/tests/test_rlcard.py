@@ -139,7 +139,6 @@ def test_the_fast_planes_equal_the_planes_from_card_texts():
         for states in trajectories:
             for state in states[::2]:
                 raw = state["raw_obs"]
-                # A first-card wild waiting for its colour has none in play yet.
-                color = None if raw["phase"]["phase"] == "choose_color" else raw["color"]
-                expected = rlcard.encode_planes(raw["hand"], raw["top"], color)
+                # A first-card wild waiting for its colour has none in play yet (None).
+                expected = rlcard.encode_planes(raw["hand"], raw["top"], raw["color"])
                 assert np.array_equal(state["obs"], expected)

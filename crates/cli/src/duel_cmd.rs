@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use duel::sim::{game_seed, simulate_one, SimConfig, Tally};
+use duel::sim::{simulate_one, SimConfig, Tally};
 use duel::{
     Action, Bot, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, SearchBot, SetupMode, Side, Stage,
     DEFAULT_HEIGHT, DEFAULT_WIDTH,
@@ -494,9 +494,9 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
     let mut i = 0u64;
     while (positions.len() as u64) < a.positions && i < a.positions * 20 {
         let mut game = DuelGame::from_position(duel::sim::setup_for(&cfg, i).map_err(anyhow::Error::new)?);
-        let plies = (game_seed(a.seed, i) % 30) * 2 + 1;
-        let mut red = BotKind::Random.build(game_seed(a.seed, i) ^ 1);
-        let mut black = BotKind::Random.build(game_seed(a.seed, i) ^ 2);
+        let plies = (seeding::duel_game_seed(a.seed, i) % 30) * 2 + 1;
+        let mut red = BotKind::Random.build(seeding::duel_game_seed(a.seed, i) ^ 1);
+        let mut black = BotKind::Random.build(seeding::duel_game_seed(a.seed, i) ^ 2);
         for p in 0..plies {
             if game.is_over() {
                 break;

@@ -98,7 +98,11 @@ fn name(seat: Seat) -> String {
 fn show(out: &mut impl Write, game: &Game) -> std::io::Result<()> {
     let obs = game.observation(Some(YOU));
     writeln!(out)?;
-    let declared = if obs.top.is_wild() { format!(" (colour in play: {})", obs.color.name()) } else { String::new() };
+    let declared = if obs.top.is_wild() {
+        format!(" (colour in play: {})", obs.color.map_or("not chosen yet", |c| c.name()))
+    } else {
+        String::new()
+    };
     writeln!(out, "Top card: {}{declared}; draw pile: {} cards.", card_words(obs.top), obs.draw_pile_size)?;
     let others: Vec<String> = (1..obs.players)
         .map(|s| {
@@ -237,7 +241,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let players = player_count(&rules, args.players)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let bot_seats: Vec<usize> = (1..players).collect();
-    let mut bots = make_bots(&args.bots, &bot_seats, seed, &rules)?;
+    let mut bots = make_bots(&args.bots, &bot_seats, seed)?;
     let mut out = crate::output::Out::new();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -259,11 +263,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     tell(&mut out, &events)?;
     let mut bot_decisions = 0;
     let mut shown = false;
-    let mut precedence = precedence_decides(game.rules()).then(|| {
-        let mut bot = uno_bots::BotSpec::Precedence.build(0);
-        bot.set_rules(game.rules_arc());
-        bot
-    });
+    let mut precedence = precedence_decides(game.rules()).then(|| uno_bots::BotSpec::Precedence.build(0));
     while !game.is_over() {
         if game.phase() == Phase::RoundOver {
             write!(out, "{}", round_summary(&game))?;

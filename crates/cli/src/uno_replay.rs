@@ -76,7 +76,7 @@ fn state(game: &Game, viewer: Option<Seat>) -> String {
     let top = card_words(game.top());
     out += &format!(
         "  top: {top} · colour: {} · {} to act · draw pile {}\n",
-        game.color().name(),
+        game.color().map_or("not chosen yet", |c| c.name()),
         player_name(game.current().index()),
         game.draw_pile().len()
     );

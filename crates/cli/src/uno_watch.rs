@@ -57,28 +57,10 @@ pub(crate) fn player_count(rules: &Rules, asked: Option<usize>) -> anyhow::Resul
     }
 }
 
-/// Each seat's bot seed: distinct per seat, fixed by the game seed.
-pub(crate) fn bot_seed(seed: u64, seat: usize) -> u64 {
-    seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1)
-}
-
 /// Builds the bots for `seats` seats from `--bots` (one name for all, or one per seat).
-pub(crate) fn make_bots(
-    specs: &[BotSpec],
-    seats: &[usize],
-    seed: u64,
-    rules: &Arc<Rules>,
-) -> anyhow::Result<Vec<Box<dyn Bot>>> {
+pub(crate) fn make_bots(specs: &[BotSpec], seats: &[usize], seed: u64) -> anyhow::Result<Vec<Box<dyn Bot>>> {
     let specs = crate::bots_arg::per_seat(specs, seats.len())?;
-    Ok(seats
-        .iter()
-        .zip(specs)
-        .map(|(&seat, spec)| {
-            let mut bot = spec.build(bot_seed(seed, seat));
-            bot.set_rules(rules);
-            bot
-        })
-        .collect())
+    Ok(seats.iter().zip(specs).map(|(&seat, spec)| spec.build(seeding::table_bot_seed(seed, seat))).collect())
 }
 
 /// A card in words: `red 7`, `blue Skip`, `Wild Draw Four`.
@@ -169,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = Arc::new(args.rules.load()?);
     let players = player_count(&rules, args.players)?;
     let seats: Vec<usize> = (0..players).collect();
-    let mut bots = make_bots(&args.bots, &seats, args.seed, &rules)?;
+    let mut bots = make_bots(&args.bots, &seats, args.seed)?;
     if args.format == Format::Cs205 {
         if let Some(&wild) = rules.deck().iter().find(|c| c.is_wild()) {
             bail!("--format cs205 cannot print {} (seed 004's deck has no wild card)", card_words(wild));

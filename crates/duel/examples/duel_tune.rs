@@ -80,7 +80,7 @@ fn main() {
 #[allow(dead_code)]
 pub fn trace(cfg: &SimConfig, index: u64) {
     let pos = duel::sim::setup_for(cfg, index).expect("setup");
-    let s = duel::sim::game_seed(cfg.seed, index);
+    let s = seeding::duel_game_seed(cfg.seed, index);
     let mut red = cfg.red.build(s ^ 0x5245_4400);
     let mut black = duel::SearchBot::new(duel::Difficulty::Hard);
     let mut g = duel::DuelGame::from_position(pos);

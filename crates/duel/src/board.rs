@@ -361,10 +361,7 @@ fn zobrist(cell: u16, code: u8) -> u64 {
     if code == EMPTY {
         return 0;
     }
-    let mut z = (u64::from(cell) << 4 | u64::from(code)).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    seeding::splitmix(u64::from(cell) << 4 | u64::from(code))
 }
 
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C908;

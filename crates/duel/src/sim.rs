@@ -68,22 +68,13 @@ pub fn play_game(
     }
 }
 
-/// A seed per game derived from the run's seed, so a game's result depends only on
-/// (seed, index), never on how games are spread over threads.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The setup of game `index` of a run.
 ///
 /// # Errors
 ///
 /// [`DuelError::BadSize`] when `cfg`'s grid cannot hold a setup (see [`random_setup`]).
 pub fn setup_for(cfg: &SimConfig, index: u64) -> Result<Position, DuelError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(cfg.seed, index));
+    let mut rng = ChaCha8Rng::seed_from_u64(seeding::duel_game_seed(cfg.seed, index));
     random_setup(cfg.width, cfg.height, cfg.setup, &mut rng)
 }
 
@@ -94,9 +85,9 @@ pub fn setup_for(cfg: &SimConfig, index: u64) -> Result<Position, DuelError> {
 /// As [`setup_for`] and [`play_game`].
 pub fn simulate_one(cfg: &SimConfig, index: u64) -> Result<GameRecord, DuelError> {
     let position = setup_for(cfg, index)?;
-    let s = game_seed(cfg.seed, index);
-    let mut red = cfg.red.build_deterministic(s ^ 0x5245_4400);
-    let mut black = cfg.black.build_deterministic(s ^ 0x424c_4143_4b00);
+    let s = seeding::duel_game_seed(cfg.seed, index);
+    let mut red = cfg.red.build_deterministic(seeding::duel_red_seed(s));
+    let mut black = cfg.black.build_deterministic(seeding::duel_black_seed(s));
     play_game(position, red.as_mut(), black.as_mut(), cfg.max_rounds)
 }
 

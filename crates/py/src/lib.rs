@@ -467,12 +467,10 @@ impl Game {
             }
         }
         let top = self.game.top();
-        match top.color() {
+        match self.game.color() {
             Some(c) => planes[[3, ROW[c.index()], top.face_index()]] = 1,
-            None if self.game.phase() == uno::Phase::ChooseColor => {
-                (0..4).for_each(|r| planes[[3, r, top.face_index()]] = 1);
-            }
-            None => planes[[3, ROW[self.game.color().index()], top.face_index()]] = 1,
+            // A first-card Wild waiting for its colour: every row.
+            None => (0..4).for_each(|r| planes[[3, r, top.face_index()]] = 1),
         }
         Ok(PyArray3::from_owned_array(py, planes))
     }
@@ -575,7 +573,6 @@ impl Bot {
         if game.game.legal_actions_for(seat).is_empty() {
             return Err(value_error(format!("seat {} has nothing to do", seat.index())));
         }
-        self.bot.set_rules(game.game.rules_arc());
         Ok(self.bot.choose_view(&game.game.view(seat)).to_string())
     }
 
@@ -607,7 +604,7 @@ fn action_names() -> Vec<String> {
 /// The deal seed of episode `episode` of environment `env` in a vector env seeded `seed`.
 #[pyfunction]
 fn episode_seed(seed: u64, env: u64, episode: u64) -> u64 {
-    uno_env::episode_seed(seed, env, episode)
+    seeding::episode_seed(seed, env, episode)
 }
 
 /// The observation layout: block name → (offset, length).

@@ -327,8 +327,8 @@ impl Table {
 
 /// Builds a bot for a seat: search bots also stop after [`limits::MAX_BOT_MOVE_TIME`], so no
 /// name can hold a core for longer than that a move.
-fn build_bot(spec: BotSpec, seed: u64, rules: &Arc<Rules>) -> Box<dyn Bot> {
-    let mut bot = match spec {
+fn build_bot(spec: BotSpec, seed: u64) -> Box<dyn Bot> {
+    match spec {
         BotSpec::Ismcts { iterations, playout } => Box::new(IsmctsBot::new(
             IsmctsConfig {
                 iterations,
@@ -339,9 +339,7 @@ fn build_bot(spec: BotSpec, seed: u64, rules: &Arc<Rules>) -> Box<dyn Bot> {
             seed,
         )) as Box<dyn Bot>,
         other => other.build(seed),
-    };
-    bot.set_rules(rules);
-    bot
+    }
 }
 
 /// Who is asking: a seat (by token) or a spectator.
@@ -602,11 +600,11 @@ impl TableState {
     }
 }
 
-fn make_bots(meta: &Meta, rules: &Arc<Rules>) -> Result<Vec<Option<Box<dyn Bot>>>, ApiError> {
+fn make_bots(meta: &Meta) -> Result<Vec<Option<Box<dyn Bot>>>, ApiError> {
     meta.seats
         .iter()
         .map(|s| match (&s.kind, &s.bot) {
-            (SeatKind::Bot, Some(name)) => Ok(Some(build_bot(name.parse::<BotSpec>()?, s.bot_seed, rules))),
+            (SeatKind::Bot, Some(name)) => Ok(Some(build_bot(name.parse::<BotSpec>()?, s.bot_seed))),
             _ => Ok(None),
         })
         .collect()
@@ -809,7 +807,7 @@ impl AppState {
             record.push(m.seat, m.action);
             push(meta.version_base + i as u64 + 1, evs);
         }
-        let bots = make_bots(&meta, game.rules_arc()).map_err(|e| e.to_string())?;
+        let bots = make_bots(&meta).map_err(|e| e.to_string())?;
         let players = meta.seats.len();
         let creator = meta.creator.clone();
         Ok(Table::new(
@@ -866,7 +864,7 @@ impl AppState {
                     // Parsed once, here: what is stored is the spec's own canonical name.
                     let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?.parse::<BotSpec>()?.to_string();
                     check_delay(*delay_ms)?;
-                    let bot_seed = bot_seed.unwrap_or(seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)));
+                    let bot_seed = bot_seed.unwrap_or(seeding::table_bot_seed(seed, i));
                     SeatMeta {
                         kind: SeatKind::Bot,
                         name: Some(bot.clone()),
@@ -909,7 +907,7 @@ impl AppState {
         let mut deal = Vec::new();
         let game =
             Game::new_with_events(rules, players, seed, &mut deal).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let bots = make_bots(&meta, game.rules_arc())?;
+        let bots = make_bots(&meta)?;
         let id = random_hex(8);
         let new =
             NewGame { id: id.clone(), kind: Kind::Uno, record: stored_header(&record)?, meta: stored_meta(&meta)? };
@@ -1301,7 +1299,7 @@ impl AppState {
             tracing::error!(table = %table.id, seat, "a bot panicked; a fresh one takes its seat");
             if let Some(m) = st.meta.seats.get(seat) {
                 if let Some(spec) = m.bot.as_deref().and_then(|n| n.parse::<BotSpec>().ok()) {
-                    let b = build_bot(spec, m.bot_seed, st.game.rules_arc());
+                    let b = build_bot(spec, m.bot_seed);
                     if let Some(slot) = st.bots.get_mut(seat) {
                         *slot = Some(b);
                     }

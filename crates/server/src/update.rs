@@ -68,7 +68,7 @@ struct PublicView<'a> {
     uno_called: Vec<bool>,
     uno_exposed: Option<Seat>,
     top: Card,
-    color: Color,
+    color: Option<Color>,
     draw_pile_size: usize,
     current: Seat,
     direction: Direction,

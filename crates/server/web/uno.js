@@ -727,8 +727,8 @@ function render(v) {
   // The pile.
   const top = el('div', { class: `${cardClass(o.top)} big`, role: 'img', 'aria-label': `Top card: ${cardWords(o.top)}` }, ...cardFace(o.top));
   $('top-card').replaceChildren(top);
-  // After a first-card wild nobody has chosen yet: say so rather than name the engine's placeholder.
-  const undecided = o.phase.phase === 'choose_color' && parseCard(o.top).wild;
+  // After a first-card wild nobody has chosen yet, the colour is null.
+  const undecided = o.color === null || o.color === undefined;
   $('color-in-play').replaceChildren(
     'Colour in play: ',
     undecided ? el('strong', {}, `not chosen yet (${o.current === me ? 'you choose' : `${who(o.current)} chooses`})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),

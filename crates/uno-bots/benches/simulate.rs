@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use uno::{Game, Rules};
-use uno_bots::sim::{bot_seed, game_seed};
 use uno_bots::{simulate, Bot, RandomBot, SimConfig};
 
 const GAMES: u64 = 20_000;
@@ -50,10 +49,10 @@ fn engine_block(rules: &Arc<Rules>, players: usize) -> u64 {
     let mut bots: Vec<RandomBot> = (0..players).map(|_| RandomBot::new(0)).collect();
     let mut turns = 0;
     for g in 0..GAMES {
-        let seed = game_seed(1, g);
+        let seed = seeding::sim_game_seed(1, g);
         game.restart(seed);
         for (s, bot) in bots.iter_mut().enumerate() {
-            bot.reseed(bot_seed(seed, s));
+            bot.reseed(seeding::sim_bot_seed(seed, s));
         }
         while !game.is_round_over() {
             let seat = game.current();

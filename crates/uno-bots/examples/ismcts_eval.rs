@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use uno::{Game, Rules};
-use uno_bots::sim::{bot_seed, game_seed, wilson};
+use uno_bots::sim::wilson;
 use uno_bots::{make_bot, Bot, IsmctsBot, IsmctsConfig};
 
 #[derive(Default, Clone)]
@@ -42,12 +42,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (0..games)
             .into_par_iter()
             .map(|g| {
-                let seed = game_seed(11, g);
+                let seed = seeding::sim_game_seed(11, g);
                 let hero = (g % 4) as usize;
                 let mut game = Game::new_fast(rules.clone(), 4, seed).expect("four seats fit");
-                let mut search = IsmctsBot::new(config.clone(), bot_seed(seed, hero));
-                let mut others: Vec<Box<dyn Bot>> =
-                    (0..4).map(|s| make_bot(&opponent, bot_seed(seed, s)).expect("checked above")).collect();
+                let mut search = IsmctsBot::new(config.clone(), seeding::sim_bot_seed(seed, hero));
+                let mut others: Vec<Box<dyn Bot>> = (0..4)
+                    .map(|s| make_bot(&opponent, seeding::sim_bot_seed(seed, s)).expect("checked above"))
+                    .collect();
                 let mut t = Tally { games: 1, ..Tally::default() };
                 let know = std::env::var("KNOW_HANDS").is_ok();
                 while !game.is_round_over() {

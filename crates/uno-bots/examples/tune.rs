@@ -5,13 +5,13 @@
 use std::sync::Arc;
 
 use uno::{Game, Rules};
-use uno_bots::sim::{bot_seed, game_seed, wilson};
+use uno_bots::sim::wilson;
 use uno_bots::{Bot, HeuristicBot, HeuristicConfig, RandomBot};
 
 fn run(rules: &Arc<Rules>, config: &HeuristicConfig, field: &str, games: u64) -> (u64, u64) {
     let mut wins = 0;
     for g in 0..games {
-        let seed = game_seed(7, g);
+        let seed = seeding::sim_game_seed(7, g);
         let mut game = match Game::new_fast(rules.clone(), 4, seed) {
             Ok(game) => game,
             Err(_) => return (0, 0),
@@ -22,7 +22,7 @@ fn run(rules: &Arc<Rules>, config: &HeuristicConfig, field: &str, games: u64) ->
                 if s == hero {
                     Box::new(HeuristicBot::with_config(config.clone()))
                 } else if field == "random" {
-                    Box::new(RandomBot::new(bot_seed(seed, s)))
+                    Box::new(RandomBot::new(seeding::sim_bot_seed(seed, s)))
                 } else {
                     Box::new(HeuristicBot::with_config(HeuristicConfig::default()))
                 }

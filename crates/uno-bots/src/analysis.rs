@@ -17,12 +17,10 @@
 //! Everything random is seeded from the analysis seed and the decision's index, so the same
 //! record, seat, seed and sample count give the same numbers.
 
-use std::sync::Arc;
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use uno::{Action, Game, GameRecord, Phase, ReplayError, Rules, Seat};
+use uno::{Action, Game, GameRecord, Phase, ReplayError, Seat};
 
 use crate::{Bot, HeuristicBot};
 
@@ -121,21 +119,14 @@ pub struct Analysis {
 
 /// Whether `seat` won the round after `action` in each of `samples` worlds sampled from the
 /// seat's observation of `game`; world `k` and its playout bots are seeded from `(seed, k)`.
-fn playouts(
-    game: &Game,
-    rules: &Arc<Rules>,
-    seat: Seat,
-    action: Action,
-    samples: u32,
-    seed: u64,
-) -> Result<Vec<bool>, String> {
+fn playouts(game: &Game, seat: Seat, action: Action, samples: u32, seed: u64) -> Result<Vec<bool>, String> {
     let obs = game.observation(Some(seat));
     let players = game.players();
     let mut wins = Vec::with_capacity(samples as usize);
     for k in 0..samples {
         let world_seed = seed ^ (u64::from(k) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut rng = ChaCha8Rng::seed_from_u64(world_seed);
-        let mut world = obs.sample_world(rules, &mut rng).map_err(|e| e.to_string())?;
+        let mut world = obs.sample_world(&mut rng).map_err(|e| e.to_string())?;
         if world.check(seat, action).is_err() {
             // The sampled world cannot hold what the seat saw: never the case for a sound sampler.
             return Err(format!("{action} is not legal in a sampled world"));
@@ -190,7 +181,6 @@ pub fn analyse(
     let seat = config.seat;
     // First pass: check the record and find the seat's decisions.
     let mut game = record.start()?;
-    let rules = game.rules_arc().clone();
     let mut moments = Vec::new();
     let mut winners: Vec<(u32, Option<Seat>)> = Vec::new();
     for (index, m) in record.actions.iter().enumerate() {
@@ -218,7 +208,7 @@ pub fn analyse(
             let seed = config.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
             let mut tried = Vec::new();
             for action in game.legal_actions_for(seat) {
-                let wins = playouts(&game, &rules, seat, action, config.samples, seed)
+                let wins = playouts(&game, seat, action, config.samples, seed)
                     .map_err(|reason| AnalysisError::Sample { index, reason })?;
                 tried.push((action, wins));
             }
@@ -271,6 +261,7 @@ pub fn analyse(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use uno::Rules;
 
     /// Plays a whole round with heuristic bots and records it.
     fn recorded(preset: &str, players: usize, seed: u64) -> GameRecord {

@@ -20,7 +20,7 @@ use serde::Serialize;
 use uno::{Game, Rules};
 
 use crate::ratings::{RatingData, Ratings};
-use crate::sim::{bot_seed, game_seed, MAX_DECISIONS};
+use crate::sim::MAX_DECISIONS;
 use crate::sprt::{Decision, Sprt, SprtReport};
 use crate::{Bot, BotSpec, SimError};
 
@@ -183,7 +183,7 @@ pub struct GameRecord {
 
 /// Plays deal `deal` of a match once per seating, every seating on the same seeds.
 pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Result<Vec<GameRecord>, SimError> {
-    let seed = game_seed(config.seed, deal);
+    let seed = seeding::sim_game_seed(config.seed, deal);
     let mut out = Vec::with_capacity(seatings.len());
     let mut game = Game::new_fast(config.rules.clone(), config.players, seed)?;
     for (k, seating) in seatings.iter().enumerate() {
@@ -192,10 +192,7 @@ pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Re
         }
         // The seat, not the entrant, owns the seed: a bot's luck stays with the cards.
         let mut bots: Vec<Box<dyn Bot>> =
-            seating.iter().enumerate().map(|(s, &e)| config.bots[e].build(bot_seed(seed, s))).collect();
-        for bot in &mut bots {
-            bot.set_rules(&config.rules);
-        }
+            seating.iter().enumerate().map(|(s, &e)| config.bots[e].build(seeding::sim_bot_seed(seed, s))).collect();
         let mut decisions = 0u32;
         let mut stuck = false;
         while !game.is_round_over() {

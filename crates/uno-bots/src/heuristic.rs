@@ -255,7 +255,7 @@ pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnc
 
 /// Whether a drawn wild is worth playing rather than keeping.
 fn spend_wild<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
-    let bluff = card == Card::WILD_DRAW_FOUR && s.hand().iter().any(|c| c.color() == Some(s.color()));
+    let bluff = card == Card::WILD_DRAW_FOUR && s.hand().iter().any(|c| s.color().is_some() && c.color() == s.color());
     s.hand().len() <= cfg.play_drawn_wild_at && !bluff
 }
 
@@ -297,7 +297,7 @@ fn score_plays<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut ea
     };
     let someone_close = (0..s.players()).map(|i| Seat(i as u8)).any(|o| o != me && s.hand_size(o) <= cfg.threat_cards);
     let per_point = cfg.points + if someone_close { cfg.points_under_threat } else { 0.0 };
-    let holds_colour = hand.iter().any(|c| c.color() == Some(s.color()));
+    let holds_colour = hand.iter().any(|c| s.color().is_some() && c.color() == s.color());
     let playable = s.playable();
     let mut seen = 0u64;
     for (i, &card) in hand.iter().enumerate() {

@@ -34,10 +34,7 @@
 //! same moves) and, optionally, a wall-clock limit that stops the search earlier (not
 //! reproducible; not for simulations).
 //!
-//! The search needs the rules, which an observation does not carry: `choose_view` reads them
-//! from the view, `choose` uses the ones given with [`Bot::set_rules`], or, failing that, the
-//! first preset whose deck and seats fit the observation (which can be the wrong one: two
-//! presets may share a deck).
+//! The search reads the rules from the observation (or the view), which carries them.
 
 mod infer;
 
@@ -48,7 +45,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use uno::game::{SimRng, View};
 use uno::sample::Sampler;
-use uno::{Action, Card, Game, Observation, Phase, Rules, Seat, PRESET_NAMES};
+use uno::{Action, Card, Game, Observation, Phase, Rules, Seat};
 
 use crate::heuristic::{self, HeuristicConfig};
 use crate::seen::Seen;
@@ -148,7 +145,6 @@ pub struct SearchStats {
 pub struct IsmctsBot {
     config: IsmctsConfig,
     rng: SimRng,
-    rules: Option<Arc<Rules>>,
     heuristic: HeuristicConfig,
     /// Cards known to be in other hands, for the next decision only.
     known: Vec<(Seat, Vec<Card>)>,
@@ -169,7 +165,6 @@ impl IsmctsBot {
         IsmctsBot {
             config,
             rng: SimRng::seed_from_u64(seed),
-            rules: None,
             heuristic: HeuristicConfig::default(),
             known: Vec::new(),
             nodes: Vec::new(),
@@ -217,21 +212,21 @@ impl IsmctsBot {
         (self.tracker.explained, self.tracker.unexplained)
     }
 
-    /// The decision for `obs` under `rules`, remembered for the next decision's inference.
-    fn decide(&mut self, obs: &Observation, rules: Option<Arc<Rules>>) -> Action {
-        let rules = rules.or_else(|| guess_rules(obs));
-        match (&rules, self.config.infer_draws) {
-            (Some(r), true) => self.tracker.observe(obs, r, self.config.infer_wilds, &mut self.rng),
-            _ => self.tracker.reset(),
+    /// The decision for `obs`, remembered for the next decision's inference.
+    fn decide(&mut self, obs: &Observation) -> Action {
+        if self.config.infer_draws {
+            self.tracker.observe(obs, &obs.rules, self.config.infer_wilds, &mut self.rng);
+        } else {
+            self.tracker.reset();
         }
-        let action = self.decide_now(obs, rules);
+        let action = self.decide_now(obs);
         if self.config.infer_draws {
             self.tracker.acted(obs, action);
         }
         action
     }
 
-    fn decide_now(&mut self, obs: &Observation, rules: Option<Arc<Rules>>) -> Action {
+    fn decide_now(&mut self, obs: &Observation) -> Action {
         let known = std::mem::take(&mut self.known);
         let Some(&first) = obs.legal_actions.first() else { return Action::Draw };
         let fallback = || heuristic::decide(&self.heuristic, obs, || first);
@@ -248,8 +243,8 @@ impl IsmctsBot {
             [only] => return *only,
             _ => {}
         }
-        let Some(rules) = rules else { return fallback() };
-        let Ok(mut sampler) = Sampler::new(obs, rules.clone()) else { return fallback() };
+        let rules = obs.rules.clone();
+        let Ok(mut sampler) = Sampler::new(obs) else { return fallback() };
         // An offender believed to have had nothing else to play is innocent by that belief; a
         // prior would fight it (and the sampler would redeal in vain for a guilty hand).
         let believed_innocent = match obs.phase {
@@ -472,36 +467,17 @@ fn is_uno_call(a: Action) -> bool {
     matches!(a, Action::CallUno | Action::CatchUno { .. })
 }
 
-/// The first preset the observation fits (its cards, seats and counts, whether UNO can be
-/// called), for callers that did not give the rules.
-fn guess_rules(obs: &Observation) -> Option<Arc<Rules>> {
-    PRESET_NAMES.iter().filter_map(|n| Rules::preset(n).ok()).map(Arc::new).find(|r| {
-        r.check_players(obs.players).is_ok()
-            && Sampler::new(obs, r.clone()).is_ok()
-            && (r.uno_call() != uno::rules::UnoCall::Off || !obs.legal_actions.contains(&Action::CallUno))
-    })
-}
-
 impl Bot for IsmctsBot {
     fn name(&self) -> &str {
         "ismcts"
     }
 
     fn choose(&mut self, obs: &Observation) -> Action {
-        let rules = self.rules.clone();
-        self.decide(obs, rules)
+        self.decide(obs)
     }
 
     fn choose_view(&mut self, view: &View<'_>) -> Action {
-        let rules = match &self.rules {
-            Some(r) if **r == *view.rules() => r.clone(),
-            _ => {
-                let r = Arc::new(view.rules().clone());
-                self.rules = Some(r.clone());
-                r
-            }
-        };
-        self.decide(&view.observation(), Some(rules))
+        self.decide(&view.observation())
     }
 
     fn reseed(&mut self, seed: u64) {
@@ -509,9 +485,5 @@ impl Bot for IsmctsBot {
         self.playout.reseed(seed);
         self.known.clear();
         self.tracker.reset();
-    }
-
-    fn set_rules(&mut self, rules: &Arc<Rules>) {
-        self.rules = Some(rules.clone());
     }
 }

@@ -24,7 +24,7 @@ use uno::rules::{DrawRule, Exhausted, FirstPlayer, JumpIn, SevenZero, Stacking, 
 use uno::rules::{WildDrawFourRule, MAX_PLAYERS};
 use uno::{Card, CardEffect, CardSet, Color, Direction, FirstEffect, Rules};
 
-use crate::sim::{bot_seed, MAX_DECISIONS};
+use crate::sim::MAX_DECISIONS;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -182,7 +182,7 @@ impl RandomKernel {
     }
 
     /// Plays the round `Game::new_fast(rules, players, seed)` deals, every seat a
-    /// `RandomBot` seeded `bot_seed(seed, seat)`, as the simulation runner seats them.
+    /// `RandomBot` seeded `seeding::sim_bot_seed(seed, seat)`, as the simulation runner seats them.
     pub fn play(&mut self, seed: u64) -> Round {
         self.deal(seed);
         let mut round = Round::default();
@@ -515,7 +515,7 @@ impl RandomKernel {
         let n = self.players;
         self.rng = SimRng::seed_from_u64(seed);
         for (s, bot) in self.bots.iter_mut().enumerate().take(n) {
-            *bot = SimRng::seed_from_u64(bot_seed(seed, s));
+            *bot = SimRng::seed_from_u64(seeding::sim_bot_seed(seed, s));
         }
         self.pile.clear();
         self.pile.extend_from_slice(&self.deck);

@@ -1,7 +1,8 @@
 //! Bots for the UNO engine, and the parallel simulation runner.
 //!
 //! A bot sees only what its seat may know: an owned [`Observation`] (`choose`) or the borrowed,
-//! allocation-free [`View`] (`choose_view`, the simulation hot path). Every bot is seeded and
+//! allocation-free [`View`] (`choose_view`, the simulation hot path). Both carry the rules, and
+//! both answer the [`seen::Seen`] trait, so a policy is written once, against it. Every bot is seeded and
 //! deterministic: the same views in the same order give the same actions.
 
 pub mod analysis;
@@ -17,10 +18,8 @@ pub mod sim;
 pub mod spec;
 pub mod sprt;
 
-use std::sync::Arc;
-
 use uno::game::View;
-use uno::{Action, Observation, Phase, Rules};
+use uno::{Action, Observation};
 
 pub use duplicate::{play_match, Format, MatchConfig, MatchError, MatchResults};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
@@ -47,19 +46,6 @@ pub trait Bot: Send {
     /// Starts the bot's random stream afresh, as `make_bot(name, seed)` would: lets a
     /// simulation reuse one bot for many games without allocating.
     fn reseed(&mut self, _seed: u64) {}
-    /// Tells the bot the table's rules, which an [`Observation`] does not carry (a [`View`]
-    /// does). Bots that only read the observation ignore it; a bot that simulates the game
-    /// (`ismcts`) needs it to answer through `choose` as it does through `choose_view`.
-    fn set_rules(&mut self, _rules: &Arc<Rules>) {}
-}
-
-/// Whether calling UNO now is a call for oneself (never a false call or a catch).
-pub fn should_call_uno(obs: &Observation) -> bool {
-    let Some(me) = obs.viewer else { return false };
-    let own_turn = me == obs.current && matches!(obs.phase, Phase::Play | Phase::DrawnCard);
-    let called = obs.uno_called.get(me.index()).copied().unwrap_or(true);
-    uno::effect::may_call_uno(called, own_turn, obs.hand.len(), obs.uno_exposed == Some(me))
-        && obs.legal_actions.contains(&Action::CallUno)
 }
 
 /// Always the first legal action: plays before draws, the engine's listing order.
@@ -95,20 +81,9 @@ pub type UnknownBot = BotSpecError;
 /// iteration budget after a colon, `ismcts:500`, and optionally its playout policy after another,
 /// `ismcts:500:heuristic`; the default is `random`); `heuristic` uses its default weights.
 ///
-/// Callers that drive a bot through `choose` should also give it the rules with
-/// [`Bot::set_rules`].
-///
 /// # Errors
 /// The name's [`BotSpecError`]: unknown, parameters where none are taken, an iteration count
 /// outside 1..=[`MAX_ISMCTS_ITERATIONS`], an unknown playout.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     Ok(name.parse::<BotSpec>()?.build(seed))
-}
-
-/// [`make_bot`] for a game on `rules`: the bot is told the rules at once, as every caller that
-/// seats it at a table must ([`Bot::set_rules`]).
-pub fn make_bot_for(name: &str, seed: u64, rules: &Arc<Rules>) -> Result<Box<dyn Bot>, UnknownBot> {
-    let mut bot = make_bot(name, seed)?;
-    bot.set_rules(rules);
-    Ok(bot)
 }

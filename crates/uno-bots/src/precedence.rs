@@ -51,7 +51,7 @@ pub(crate) fn decide<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Actio
         Phase::Play | Phase::Challenge { .. } => {
             let answering = s.pending_draw() > 0 || matches!(phase, Phase::Challenge { .. });
             let (top, color) = (s.top(), s.color());
-            let colour = |c: Card| c.color() == Some(color);
+            let colour = |c: Card| color.is_some() && c.color() == color;
             let symbol = |c: Card| !top.is_wild() && !c.is_wild() && c.face_index() == top.face_index();
             let playable = s.playable();
             let allowed = |c: Card| playable.contains(c);

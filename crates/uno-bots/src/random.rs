@@ -2,16 +2,17 @@
 
 use rand::SeedableRng;
 use uno::game::{SimRng, View};
-use uno::{Action, CardSet, Observation, Phase, Seat};
+use uno::{Action, Color, Observation, Phase, Seat};
 
-use crate::{should_call_uno, Bot};
+use crate::seen::Seen;
+use crate::Bot;
 
 /// The policy behind the peer engines' speed figures: a uniformly random playable card when
 /// it has one (a random colour for a wild), otherwise draw and play the drawn card if it can,
 /// otherwise pass. Always calls UNO, never challenges.
 ///
-/// `choose` and `choose_view` draw the same random numbers in the same order, so a game
-/// played through observations and one played through views are the same game.
+/// `choose` and `choose_view` run the one policy ([`Seen`]), so a game played through
+/// observations and one played through views are the same game.
 pub struct RandomBot {
     rng: SimRng,
 }
@@ -22,84 +23,65 @@ impl RandomBot {
     }
 }
 
+/// The `random` policy, for an observation and a view alike. `fallback` answers for a seat
+/// asked out of turn with nothing to play (a catch, say): the first legal action.
+#[inline]
+fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -> Action {
+    if s.can_call_own_uno() {
+        return Action::CallUno;
+    }
+    let plays = s.playable();
+    let pick = match plays.len() {
+        0 => None,
+        n => plays.nth(rng.below(n)),
+    };
+    if let Some(card) = pick {
+        if !card.is_wild() {
+            return Action::Play { card, color: None };
+        }
+        return Action::Play { card, color: pick_colour(rng, s) };
+    }
+    if s.me() != s.current() {
+        return fallback();
+    }
+    match s.phase() {
+        Phase::ChooseColor => match pick_colour(rng, s) {
+            Some(color) => Action::DeclareColor { color },
+            None => fallback(),
+        },
+        Phase::ChooseSwap => {
+            // Every other seat, in seat order, as `legal_actions` lists them.
+            let k = rng.below(s.players() - 1);
+            let with = if k >= s.me().index() { k + 1 } else { k };
+            Action::SwapHands { with: Seat(with as u8) }
+        }
+        Phase::Challenge { .. } => Action::Accept,
+        Phase::Play => Action::Draw,
+        Phase::DrawnCard => Action::Pass,
+        Phase::RoundOver | Phase::GameOver => Action::NextRound,
+    }
+}
+
+/// A colour for a wild, uniformly among the rules' colours.
+fn pick_colour<S: Seen>(rng: &mut SimRng, s: &S) -> Option<Color> {
+    let colors = s.wild_colors();
+    let k = rng.below(colors.iter().count());
+    let color = colors.iter().nth(k);
+    color
+}
+
 impl Bot for RandomBot {
     fn name(&self) -> &str {
         "random"
     }
 
     fn choose(&mut self, obs: &Observation) -> Action {
-        if should_call_uno(obs) {
-            return Action::CallUno;
-        }
-        let legal = &obs.legal_actions;
-        // The playable kinds in card-index order, as `View::playable` gives them.
-        let mut cards = CardSet::EMPTY;
-        for a in legal {
-            if let Action::Play { card, .. } = a {
-                cards.insert(*card);
-            }
-        }
-        let pick = match cards.len() {
-            0 => None,
-            n => cards.nth(self.rng.below(n)),
-        };
-        if let Some(card) = pick {
-            if !card.is_wild() {
-                return Action::Play { card, color: None };
-            }
-            let options: Vec<Action> =
-                legal.iter().copied().filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card)).collect();
-            return options[self.rng.below(options.len())];
-        }
-        let choices: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::DeclareColor { .. } | Action::SwapHands { .. }))
-            .collect();
-        if !choices.is_empty() {
-            return choices[self.rng.below(choices.len())];
-        }
-        let pick = |a: Action| legal.contains(&a).then_some(a);
-        pick(Action::Accept)
-            .or_else(|| pick(Action::Draw))
-            .or_else(|| pick(Action::Pass))
-            .or_else(|| pick(Action::NextRound))
-            .unwrap_or(legal[0])
+        decide(&mut self.rng, obs, || obs.legal_actions.first().copied().unwrap_or(Action::Draw))
     }
 
     #[inline]
     fn choose_view(&mut self, view: &View<'_>) -> Action {
-        if view.can_call_own_uno() {
-            return Action::CallUno;
-        }
-        let plays = view.playable();
-        let pick = match plays.len() {
-            0 => None,
-            n => plays.nth(self.rng.below(n)),
-        };
-        if let Some(card) = pick {
-            if !card.is_wild() {
-                return Action::Play { card, color: None };
-            }
-            let colors = view.rules().colors();
-            return Action::Play { card, color: Some(colors[self.rng.below(colors.len())]) };
-        }
-        match view.phase() {
-            Phase::ChooseColor => {
-                let colors = view.rules().colors();
-                Action::DeclareColor { color: colors[self.rng.below(colors.len())] }
-            }
-            Phase::ChooseSwap => {
-                // Every other seat, in seat order, as `legal_actions` lists them.
-                let k = self.rng.below(view.players() - 1);
-                let with = if k >= view.seat().index() { k + 1 } else { k };
-                Action::SwapHands { with: Seat(with as u8) }
-            }
-            Phase::Challenge { .. } => Action::Accept,
-            Phase::Play => Action::Draw,
-            Phase::DrawnCard => Action::Pass,
-            Phase::RoundOver | Phase::GameOver => Action::NextRound,
-        }
+        decide(&mut self.rng, view, || view.legal_actions().first().copied().unwrap_or(Action::Draw))
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -2,10 +2,8 @@
 //! borrowed [`View`]. A bot written against [`Seen`] answers alike through `choose` and
 //! `choose_view` by construction, and pays nothing for it on the hot path.
 //!
-//! It offers only what an observation shows. An observation does not carry the rules, so
-//! nothing here reads them beyond what the legal actions show anyway (the colours a wild may
-//! name): a View could tell more (point values, the deck), and a bot that used it would answer
-//! differently through the two entry points.
+//! It lives beside the bots, not in `uno`: the engine gives the two forms; what a policy asks
+//! of them (the 7–0 swap's choice, "may I call UNO for myself") is the bots' vocabulary.
 
 use uno::game::View;
 use uno::{Action, Card, CardSet, Color, Direction, Observation, Phase, Seat};
@@ -17,8 +15,8 @@ pub trait Seen {
     fn hand(&self) -> &[Card];
     fn hand_size(&self, seat: Seat) -> usize;
     fn top(&self) -> Card;
-    /// The colour in play.
-    fn color(&self) -> Color;
+    /// The colour in play; `None` while a first-card Wild waits for its colour.
+    fn color(&self) -> Option<Color>;
     fn current(&self) -> Seat;
     fn direction(&self) -> Direction;
     fn phase(&self) -> Phase;
@@ -32,8 +30,7 @@ pub trait Seen {
     fn is_legal(&self, action: Action) -> bool;
     /// The card kinds this seat may play now (the cards of the legal `Play` actions).
     fn playable(&self) -> CardSet;
-    /// The colours a wild may name now, in the rules' order. Only meaningful while a wild can
-    /// be played or a colour must be named (an observation shows the colours only then).
+    /// The colours a wild may name, in the rules' order.
     fn wild_colors(&self) -> ColorList;
 
     /// The 7–0 swap both rule-following bots make: the smallest other hand, the first in seat
@@ -86,6 +83,16 @@ impl ColorList {
     }
 }
 
+impl FromIterator<Color> for ColorList {
+    fn from_iter<I: IntoIterator<Item = Color>>(colors: I) -> ColorList {
+        let mut out = ColorList::default();
+        for c in colors {
+            out.push(c);
+        }
+        out
+    }
+}
+
 impl Seen for Observation {
     fn me(&self) -> Seat {
         self.viewer.unwrap_or(Seat(0))
@@ -102,7 +109,7 @@ impl Seen for Observation {
     fn top(&self) -> Card {
         self.top
     }
-    fn color(&self) -> Color {
+    fn color(&self) -> Option<Color> {
         self.color
     }
     fn current(&self) -> Seat {
@@ -145,13 +152,7 @@ impl Seen for Observation {
         set
     }
     fn wild_colors(&self) -> ColorList {
-        let mut out = ColorList::default();
-        for a in &self.legal_actions {
-            if let Action::Play { color: Some(c), .. } | Action::DeclareColor { color: c } = *a {
-                out.push(c);
-            }
-        }
-        out
+        self.rules.colors().iter().copied().collect()
     }
 }
 
@@ -171,7 +172,7 @@ impl Seen for View<'_> {
     fn top(&self) -> Card {
         View::top(self)
     }
-    fn color(&self) -> Color {
+    fn color(&self) -> Option<Color> {
         View::color(self)
     }
     fn current(&self) -> Seat {
@@ -208,10 +209,6 @@ impl Seen for View<'_> {
         View::playable(self)
     }
     fn wild_colors(&self) -> ColorList {
-        let mut out = ColorList::default();
-        for &c in self.rules().colors() {
-            out.push(c);
-        }
-        out
+        self.rules().colors().iter().copied().collect()
     }
 }

@@ -1,7 +1,7 @@
 //! The simulation runner: many independent rounds, spread over threads, with results that do
 //! not depend on the thread count.
 //!
-//! Game `g` of a run seeded `s` is dealt from [`game_seed`]`(s, g)` and each bot is reseeded
+//! Game `g` of a run seeded `s` is dealt from [`seeding::sim_game_seed`]`(s, g)` and each bot is reseeded
 //! from it, so every game is the same whichever thread plays it and in whatever order;
 //! totals are integer sums, so the reduction order does not matter either.
 
@@ -140,23 +140,6 @@ pub enum SimError {
     Threads(String),
 }
 
-/// SplitMix64's finaliser: spreads neighbouring inputs over the whole range.
-pub fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The deal seed of game `g` in a run seeded `seed`.
-pub fn game_seed(seed: u64, g: u64) -> u64 {
-    mix(seed.wrapping_add(mix(g.wrapping_add(0x5EED))))
-}
-
-/// The seed of the bot in `seat` for a game dealt from `game_seed`.
-pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
-    mix(game_seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1))
-}
-
 /// Plays `config.games` rounds and totals them. `progress` is called from the worker threads
 /// with the number of games just finished.
 pub fn simulate(config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Result<SimResults, SimError> {
@@ -210,7 +193,7 @@ fn run_block(config: &SimConfig, range: std::ops::Range<u64>) -> SimResults {
     if all_random && !config.checked {
         if let Some(mut kernel) = RandomKernel::new(&config.rules, players) {
             for g in range {
-                out.add_round(&kernel.play(game_seed(config.seed, g)));
+                out.add_round(&kernel.play(seeding::sim_game_seed(config.seed, g)));
             }
             return out;
         }
@@ -232,7 +215,7 @@ fn play_block<B: Bot>(config: &SimConfig, range: std::ops::Range<u64>, bots: &mu
     let players = config.players;
     let mut game: Option<Game> = None;
     for g in range {
-        let seed = game_seed(config.seed, g);
+        let seed = seeding::sim_game_seed(config.seed, g);
         let game = match &mut game {
             Some(game) => {
                 game.restart(seed);
@@ -244,7 +227,7 @@ fn play_block<B: Bot>(config: &SimConfig, range: std::ops::Range<u64>, bots: &mu
             },
         };
         for (s, bot) in bots.iter_mut().enumerate() {
-            bot.reseed(bot_seed(seed, s));
+            bot.reseed(seeding::sim_bot_seed(seed, s));
         }
         let mut decisions = 0u32;
         while !game.is_round_over() {
@@ -296,8 +279,5 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
     }
     fn reseed(&mut self, seed: u64) {
         (**self).reseed(seed)
-    }
-    fn set_rules(&mut self, rules: &Arc<Rules>) {
-        (**self).set_rules(rules)
     }
 }

@@ -25,7 +25,7 @@ fn seat_counts(rules: &Rules) -> Vec<usize> {
 }
 
 /// Plays one round with `names[s % names.len()]` in seat `s`; every decision goes through
-/// `choose_view` of one bot and `choose` of its twin (same name, same seed, told the rules),
+/// `choose_view` of one bot and `choose` of its twin (same name, same seed),
 /// which must agree, and the action through the checked `Game::apply`. Returns the actions.
 fn play_checked(rules: &Arc<Rules>, players: usize, names: &[String], seed: u64) -> Vec<(Seat, Action)> {
     let mut game = Game::new(rules.clone(), players, seed).expect("valid setup");
@@ -35,9 +35,7 @@ fn play_checked(rules: &Arc<Rules>, players: usize, names: &[String], seed: u64)
         let name = &names[s % names.len()];
         let bot_seed = seed.wrapping_mul(31).wrapping_add(s as u64);
         viewing.push(make_bot(name, bot_seed).expect("a known bot"));
-        let mut twin = make_bot(name, bot_seed).expect("a known bot");
-        twin.set_rules(rules);
-        observing.push(twin);
+        observing.push(make_bot(name, bot_seed).expect("a known bot"));
     }
     let mut log = Vec::new();
     // Uniform play calls UNO falsely so often (two cards each time) that a round may never
@@ -124,11 +122,9 @@ fn a_seeded_bot_is_a_pure_function_of_its_seed_and_its_inputs() {
     let game = Game::new(rules.clone(), 4, 9).expect("setup");
     let seat = game.current();
     let mut used = IsmctsBot::new(IsmctsConfig { iterations: 64, ..IsmctsConfig::default() }, 1);
-    used.set_rules(&rules);
     let _ = used.choose(&game.observation(Some(seat)));
     used.reseed(5);
     let mut fresh = IsmctsBot::new(IsmctsConfig { iterations: 64, ..IsmctsConfig::default() }, 5);
-    fresh.set_rules(&rules);
     for _ in 0..3 {
         assert_eq!(used.choose_view(&game.view(seat)), fresh.choose_view(&game.view(seat)));
     }
@@ -289,15 +285,24 @@ fn the_search_goes_out_when_it_can() {
 }
 
 #[test]
-fn the_search_answers_through_choose_without_being_told_the_rules() {
-    // Without `set_rules` it takes the first preset the observation fits, and still answers
-    // with one of the legal actions.
-    for rules in presets() {
-        let game = Game::new(rules.clone(), 3.min(rules.max_players()), 4).expect("setup");
-        let obs = game.observation(Some(game.current()));
-        let mut bot = IsmctsBot::new(IsmctsConfig { iterations: 16, ..IsmctsConfig::default() }, 2);
-        let a = bot.choose(&obs);
-        assert!(obs.legal_actions.contains(&a), "{}: {a}", rules.name());
+fn an_observation_read_back_from_json_carries_its_custom_rules_to_the_search() {
+    // Rules no preset has (a 3-card UNO penalty on the two-colour deck): the observation's JSON
+    // carries them whole, and the search answers from the read-back observation as from the view.
+    let mut config = uno::rules::preset_config("two-color").expect("preset");
+    config.name = "house".into();
+    config.uno.penalty = 3;
+    let rules = Arc::new(Rules::new(config).expect("valid"));
+    for seed in 0..4 {
+        let game = Game::new(rules.clone(), 3, seed).expect("setup");
+        let seat = game.current();
+        let json = serde_json::to_string(&game.observation(Some(seat))).expect("serialises");
+        let obs: uno::Observation = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(*obs.rules, *rules, "the rules travel whole");
+        assert_eq!(obs, game.observation(Some(seat)));
+        let config = IsmctsConfig { iterations: 32, ..IsmctsConfig::default() };
+        let by_obs = IsmctsBot::new(config.clone(), seed).choose(&obs);
+        let by_view = IsmctsBot::new(config, seed).choose_view(&game.view(seat));
+        assert_eq!(by_obs, by_view, "seed {seed}");
     }
 }
 
@@ -317,7 +322,6 @@ fn unknown_bot_names_are_refused() {
     assert_eq!(game.phase(), Phase::RoundOver);
     for name in bot_names() {
         let mut bot = make_bot(&name, 0).expect("known");
-        bot.set_rules(&rules);
         assert_eq!(bot.choose(&game.observation(Some(Seat(1)))), Action::NextRound, "{name}");
     }
 }

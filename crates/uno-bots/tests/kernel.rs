@@ -10,13 +10,12 @@ use std::sync::Arc;
 use uno::rules::{DrawRule, Exhausted, FirstCard, FirstPlayer, Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule};
 use uno::{Direction, Game, Rules, RulesConfig, Seat, PRESET_NAMES};
 use uno_bots::kernel::{RandomKernel, Round};
-use uno_bots::sim::{bot_seed, game_seed};
 use uno_bots::{simulate, Bot, RandomBot, SimConfig};
 
 /// The general path, as the runner took it before the kernel: engine, bots, checked apply.
 fn engine_round(rules: &Arc<Rules>, players: usize, seed: u64) -> Round {
     let mut game = Game::new_fast(rules.clone(), players, seed).expect("valid setup");
-    let mut bots: Vec<RandomBot> = (0..players).map(|s| RandomBot::new(bot_seed(seed, s))).collect();
+    let mut bots: Vec<RandomBot> = (0..players).map(|s| RandomBot::new(seeding::sim_bot_seed(seed, s))).collect();
     let mut round = Round::default();
     while !game.is_round_over() {
         assert!(round.decisions < 100_000, "a random round that never ends");
@@ -42,7 +41,7 @@ fn assert_same_games(rules: &Arc<Rules>, players: usize, games: u64) {
         .unwrap_or_else(|| panic!("{} with {players} players should be supported", rules.name()));
     let mut ended = 0;
     for g in 0..games {
-        let seed = game_seed(7, g);
+        let seed = seeding::sim_game_seed(7, g);
         let expected = engine_round(rules, players, seed);
         let got = kernel.play(seed);
         assert_eq!(got, expected, "{} with {players} players, game {g} (seed {seed})", rules.name());

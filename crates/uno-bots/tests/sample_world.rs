@@ -78,7 +78,7 @@ proptest! {
         // Seat `players` and beyond: a spectator.
         let viewer = (viewer < players).then_some(Seat(viewer as u8));
         let obs = game.observation(viewer);
-        let mut sampler = Sampler::new(&obs, rules.clone()).expect("a real game's observation deals");
+        let mut sampler = Sampler::new(&obs).expect("a real game's observation deals");
         sampler.set_wd4_guilt(prior);
         let mut rng = ChaCha8Rng::seed_from_u64(sample_seed);
         let mut world = sampler.sample(&mut rng);
@@ -128,7 +128,7 @@ fn the_unseen_cards_are_the_deck_less_the_hand_and_the_discard_pile() {
     let rules = Arc::new(Rules::preset("official").expect("preset"));
     let game = random_game(&rules, 4, 7, 40);
     let obs = game.observation(Some(Seat(2)));
-    let sampler = Sampler::new(&obs, rules.clone()).expect("deals");
+    let sampler = Sampler::new(&obs).expect("deals");
     let mut expected: Vec<_> = game
         .hands()
         .iter()
@@ -149,8 +149,8 @@ fn hidden_hands_differ_between_samples_but_the_viewers_never_does() {
     let game = random_game(&rules, 4, 11, 12);
     let obs = game.observation(Some(Seat(0)));
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let a = obs.sample_world(&rules, &mut rng).expect("deals");
-    let b = obs.sample_world(&rules, &mut rng).expect("deals");
+    let a = obs.sample_world(&mut rng).expect("deals");
+    let b = obs.sample_world(&mut rng).expect("deals");
     assert_eq!(a.hand(Seat(0)), b.hand(Seat(0)));
     assert!((1..4).any(|s| a.hand(Seat(s)) != b.hand(Seat(s))), "the other hands are resampled");
 }
@@ -163,10 +163,10 @@ fn an_observation_that_no_deck_can_explain_is_refused() {
     // Two-colour decks hold no wilds: a hand with one cannot be dealt around.
     obs.hand.push(uno::Card::WILD);
     obs.hand_sizes[1] += 1;
-    assert!(Sampler::new(&obs, rules.clone()).is_err());
+    assert!(Sampler::new(&obs).is_err());
     let mut obs = game.observation(Some(Seat(1)));
     obs.draw_pile_size += 1;
-    assert!(Sampler::new(&obs, rules).is_err());
+    assert!(Sampler::new(&obs).is_err());
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn a_guilt_prior_sets_how_often_the_offender_was_guilty() {
         .find(|g| matches!(g.phase(), Phase::Challenge { .. }))
         .expect("some random game reaches a challenge");
     let obs = game.observation(Some(game.current()));
-    let mut sampler = Sampler::new(&obs, rules).expect("deals");
+    let mut sampler = Sampler::new(&obs).expect("deals");
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let guilty_share = |sampler: &mut Sampler, rng: &mut ChaCha8Rng| {
         let mut guilty = 0;
@@ -229,7 +229,7 @@ fn every_kind_of_state_samples_to_the_same_observation() {
                 for k in kinds {
                     *seen.entry(Box::leak(k.into_boxed_str())).or_default() += 1;
                 }
-                let world = obs.sample_world(&rules, &mut rng).expect("deals");
+                let world = obs.sample_world(&mut rng).expect("deals");
                 assert_eq!(world.observation(Some(viewer)), obs, "{} after {steps} steps", rules.name());
                 let seat = if rng.gen_bool(0.15) { viewer } else { game.current() };
                 if let Some(a) = random_action(&game, seat, &mut rng) {
@@ -251,7 +251,7 @@ fn known_cards_are_always_dealt_to_their_seat() {
     let rules = Arc::new(Rules::preset("official").expect("preset"));
     let game = random_game(&rules, 4, 31, 30);
     let obs = game.observation(Some(Seat(0)));
-    let mut sampler = Sampler::new(&obs, rules.clone()).expect("deals");
+    let mut sampler = Sampler::new(&obs).expect("deals");
     let known: Vec<_> = game.hand(Seat(2)).iter().copied().take(3).collect();
     sampler.set_known(Seat(2), &known).expect("real cards of that hand");
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -278,7 +278,7 @@ fn beliefs_shape_the_hands_while_the_deck_allows_and_give_way_when_not() {
     let game = random_game(&rules, 4, 41, 12);
     let obs = game.observation(Some(Seat(0)));
     let red: u64 = uno::Card::all().filter(|c| c.color() == Some(uno::Color::Red)).fold(0, |m, c| m | 1 << c.index());
-    let mut sampler = Sampler::new(&obs, rules.clone()).expect("deals");
+    let mut sampler = Sampler::new(&obs).expect("deals");
     let size = obs.hand_sizes[1];
     sampler.set_beliefs(Seat(1), &[(size, red)]);
     let mut rng = ChaCha8Rng::seed_from_u64(2);

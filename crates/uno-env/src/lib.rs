@@ -22,6 +22,4 @@ pub mod space;
 pub mod vec_env;
 
 pub use space::{action, action_name, obs, MAX_SEATS};
-pub use vec_env::{
-    bot_seed, episode_seed, round_rewards, Buffers, EnvConfig, EnvError, OwnedBuffers, VecEnv, DEFAULT_MAX_ACTIONS,
-};
+pub use vec_env::{round_rewards, Buffers, EnvConfig, EnvError, OwnedBuffers, VecEnv, DEFAULT_MAX_ACTIONS};

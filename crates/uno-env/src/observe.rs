@@ -32,8 +32,8 @@ pub fn write_observation(game: &Game, seat: Seat, window: bool, out: &mut [f32])
         out[o::HAND + card.index()] += 1.0;
     }
     out[o::TOP + view.top().index()] = 1.0;
-    if view.phase() != Phase::ChooseColor {
-        out[o::COLOR + view.color().index()] = 1.0;
+    if let Some(color) = view.color() {
+        out[o::COLOR + color.index()] = 1.0;
     }
     for s in 0..view.players() {
         let other = Seat(s as u8);

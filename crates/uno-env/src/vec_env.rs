@@ -6,8 +6,8 @@
 //! With `auto_reset` the finished environment deals its next episode at once, and the arrays show
 //! that episode's first decision (the reward and flags still describe the step that ended).
 //!
-//! Seeding: episode `e` of environment `i` is dealt by [`episode_seed`]`(seed, i, e)` and its bots
-//! are seeded by [`bot_seed`], so an environment's games do not depend on the batch size.
+//! Seeding: episode `e` of environment `i` is dealt by [`seeding::episode_seed`]`(seed, i, e)` and its bots
+//! are seeded by [`seeding::episode_bot_seed`], so an environment's games do not depend on the batch size.
 
 use std::sync::Arc;
 
@@ -72,24 +72,6 @@ pub enum EnvError {
     Finished { env: usize },
     #[error("buffer '{name}' holds {got} values, expected {expected}")]
     Buffer { name: &'static str, got: usize, expected: usize },
-}
-
-/// SplitMix64's finaliser: a bijective mix of 64 bits.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The deal seed (for `Game::new_fast`) of episode `episode` of environment `env`.
-pub fn episode_seed(seed: u64, env: u64, episode: u64) -> u64 {
-    mix(mix(mix(seed) ^ env) ^ episode)
-}
-
-/// The seed of the bot at `seat` in an episode dealt with `episode_seed`.
-pub fn bot_seed(episode_seed: u64, seat: Seat) -> u64 {
-    mix(episode_seed ^ (u64::from(seat.0) + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93))
 }
 
 /// The arrays a step fills, one row per environment (row-major).
@@ -196,14 +178,12 @@ impl VecEnv {
         }
         let mut slots = Vec::with_capacity(num_envs);
         for i in 0..num_envs {
-            let seed = episode_seed(config.seed, i as u64, 0);
+            let seed = seeding::episode_seed(config.seed, i as u64, 0);
             let game = Game::new_fast(config.rules.clone(), config.players, seed)?;
             let mut bots: Vec<Option<Box<dyn Bot>>> = (0..config.players).map(|_| None).collect();
             for (k, &s) in bot_seats.iter().enumerate() {
                 let spec = config.opponents[if given == 1 { 0 } else { k }];
-                let mut bot = spec.build(bot_seed(seed, Seat(s as u8)));
-                bot.set_rules(&config.rules);
-                bots[s] = Some(bot);
+                bots[s] = Some(spec.build(seeding::episode_bot_seed(seed, s)));
             }
             slots.push(Slot {
                 game,
@@ -370,11 +350,11 @@ impl VecEnv {
         let mut episode = episode;
         loop {
             let slot = &mut self.slots[i];
-            let seed = episode_seed(self.config.seed, i as u64, episode);
+            let seed = seeding::episode_seed(self.config.seed, i as u64, episode);
             slot.game.restart(seed);
             for (s, bot) in slot.bots.iter_mut().enumerate() {
                 if let Some(bot) = bot {
-                    bot.reseed(bot_seed(seed, Seat(s as u8)));
+                    bot.reseed(seeding::episode_bot_seed(seed, s));
                 }
             }
             slot.episode = episode;

@@ -11,7 +11,7 @@ use uno::{Action, Rules, RulesConfig, Seat, PRESET_NAMES};
 use uno_bots::BotSpec;
 use uno_env::mapping::{decode, is_legal, legal_mask};
 use uno_env::observe::write_observation;
-use uno_env::{action, episode_seed, obs, EnvConfig, EnvError, OwnedBuffers, VecEnv, MAX_SEATS};
+use uno_env::{action, obs, EnvConfig, EnvError, OwnedBuffers, VecEnv, MAX_SEATS};
 
 fn rules(name: &str) -> Arc<Rules> {
     Arc::new(Rules::preset(name).expect("a shipped preset"))
@@ -120,7 +120,7 @@ fn resampling_every_hidden_card_changes_no_observation() {
             let seen = game.observation(Some(seat));
             let before = (obs_of(game, seat, window), mask_of(game, seat, window));
             for _ in 0..3 {
-                let world = seen.sample_world(game.rules_arc(), rng).expect("a consistent world");
+                let world = seen.sample_world(rng).expect("a consistent world");
                 assert_eq!(world.observation(Some(seat)), seen, "the sampler keeps the observation");
                 let after = (obs_of(&world, seat, window), mask_of(&world, seat, window));
                 assert_eq!(after, before, "seat {s} sees a hidden card");
@@ -198,7 +198,7 @@ fn self_play_is_the_engines_game_action_for_action() {
         let mut env = VecEnv::new(1, cfg).expect("env");
         let mut buf = OwnedBuffers::new(1);
         env.reset(None, &mut buf.as_buffers()).expect("reset");
-        let mut game = Game::new_fast(rules.clone(), players, episode_seed(5, 0, 0)).expect("deal");
+        let mut game = Game::new_fast(rules.clone(), players, seeding::episode_seed(5, 0, 0)).expect("deal");
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut episodes = 0;
         for _ in 0..3000 {
@@ -224,7 +224,7 @@ fn self_play_is_the_engines_game_action_for_action() {
                 }
                 episodes += 1;
                 let e = env.episode(0).expect("env 0");
-                game = Game::new_fast(rules.clone(), players, episode_seed(5, 0, e)).expect("deal");
+                game = Game::new_fast(rules.clone(), players, seeding::episode_seed(5, 0, e)).expect("deal");
             } else {
                 let live = env.game(0).expect("env 0");
                 assert_eq!(live.state_hash(), game.state_hash(), "{name}");

@@ -56,6 +56,7 @@ pub mod event;
 pub mod game;
 pub mod hand;
 pub mod observation;
+pub mod players;
 pub mod position;
 pub mod record;
 mod rng;
@@ -77,6 +78,8 @@ pub use game::{Deal, Game, Phase, SetupError};
 pub use hand::{CardSet, Hand};
 #[doc(inline)]
 pub use observation::Observation;
+#[doc(inline)]
+pub use players::{PlayerCount, PlayerCountError};
 #[doc(inline)]
 pub use position::{Position, PositionError, RngState};
 #[doc(inline)]

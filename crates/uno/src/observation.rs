@@ -1,16 +1,24 @@
 //! What one viewer may know: the only thing a bot or a client ever receives.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
 use crate::card::{Card, Color, Direction, Seat};
 use crate::event::Outcome;
 use crate::game::{Game, Phase};
+use crate::rules::Rules;
 
 /// A seat's (or a spectator's) view of the game: its own hand, the sizes of the others,
-/// and everything public.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// and everything public, the rules included: a bot needs nothing else to decide.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
+    /// The table's rules. In JSON: their configuration (what a rules file holds, as
+    /// `RulesConfig`), validated again when read back, so an observation of a custom rule set
+    /// round-trips whole.
+    #[serde(with = "rules_as_config")]
+    pub rules: Arc<Rules>,
     /// `None` for a spectator.
     pub viewer: Option<Seat>,
     /// How many seats the table has.
@@ -25,8 +33,9 @@ pub struct Observation {
     pub uno_exposed: Option<Seat>,
     /// The top card of the discard pile: the card a play must match.
     pub top: Card,
-    /// The colour in play (declared, when the top card is a wild).
-    pub color: Color,
+    /// The colour in play (declared, when the top card is a wild); `None` (JSON `null`) while a
+    /// first-card Wild waits for its colour.
+    pub color: Option<Color>,
     /// The whole discard pile, bottom card first: it is face up.
     pub discard: Vec<Card>,
     /// How many cards the draw pile holds; their order is hidden.
@@ -61,6 +70,7 @@ impl Game {
         let seat = viewer.filter(|s| s.index() < self.players());
         let players = self.players();
         Observation {
+            rules: self.rules_arc().clone(),
             viewer: seat,
             players,
             hand: seat.map(|s| self.hand(s).to_vec()).unwrap_or_default(),
@@ -83,5 +93,24 @@ impl Game {
             legal_actions: seat.map(|s| self.legal_actions_for(s)).unwrap_or_default(),
             outcome: self.outcome().cloned(),
         }
+    }
+}
+
+/// The rules travel as their configuration; reading them back validates it again.
+mod rules_as_config {
+    use std::sync::Arc;
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::rules::{Rules, RulesConfig};
+
+    pub fn serialize<S: Serializer>(rules: &Arc<Rules>, s: S) -> Result<S::Ok, S::Error> {
+        rules.config().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Rules>, D::Error> {
+        let config = RulesConfig::deserialize(d)?;
+        Rules::new(config).map(Arc::new).map_err(D::Error::custom)
     }
 }

@@ -101,16 +101,16 @@ pub struct Sampler {
 }
 
 impl Sampler {
-    /// Prepares to deal worlds for `obs` under `rules` (the rules the observed game runs on:
-    /// an observation does not carry them).
+    /// Prepares to deal worlds for `obs`, under the rules it carries.
     ///
     /// # Errors
     ///
-    /// A [`SampleError`] when the observation cannot be dealt out under `rules`: a table the
+    /// A [`SampleError`] when the observation cannot be dealt out under its rules: a table the
     /// engine cannot seat, per-seat lists of the wrong length, an empty discard pile, more
     /// copies of a card than the deck holds, or unseen cards that do not add up to the hidden
     /// hands and the draw pile.
-    pub fn new(obs: &Observation, rules: Arc<Rules>) -> Result<Sampler, SampleError> {
+    pub fn new(obs: &Observation) -> Result<Sampler, SampleError> {
+        let rules = obs.rules.clone();
         let players = obs.players;
         if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
             return Err(SampleError::Players { players, min: rules.min_players(), max: rules.max_players() });
@@ -173,7 +173,7 @@ impl Sampler {
             hands,
             draw_pile: Vec::with_capacity(obs.draw_pile_size),
             discard: obs.discard.clone(),
-            color: obs.color,
+            color: obs.color.unwrap_or(rules.colors()[0]),
             current: obs.current,
             direction: obs.direction,
             dealer: obs.dealer,
@@ -432,14 +432,14 @@ fn take<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
 }
 
 impl Observation {
-    /// One world consistent with this observation under `rules` (see the module docs): a game
-    /// whose observation for the same viewer is this one.
+    /// One world consistent with this observation, under the rules it carries (see the module
+    /// docs): a game whose observation for the same viewer is this one.
     ///
     /// # Errors
     ///
     /// As [`Sampler::new`].
-    pub fn sample_world<R: Rng + ?Sized>(&self, rules: &Arc<Rules>, rng: &mut R) -> Result<Game, SampleError> {
-        Ok(Sampler::new(self, rules.clone())?.sample(rng))
+    pub fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
+        Ok(Sampler::new(self)?.sample(rng))
     }
 }
 

@@ -76,9 +76,16 @@ fn first_card_wild_the_first_player_names_the_colour() {
     let (mut game, _) = first_card(Face::Wild);
     let first = after_dealer(&game, 1);
     assert_eq!((game.current(), game.phase()), (first, Phase::ChooseColor));
+    assert_eq!(game.color(), None, "no colour is in play until one is named");
+    for viewer in [None, Some(first)] {
+        assert_eq!(game.observation(viewer).color, None);
+    }
+    let json = serde_json::to_value(game.observation(None)).expect("json");
+    assert_eq!(json["color"], serde_json::Value::Null);
     assert!(game.apply(first, Action::Draw).is_err(), "the colour comes first");
     game.apply(first, Action::DeclareColor { color: Color::Green }).expect("declare");
-    assert_eq!((game.color(), game.phase(), game.current()), (Color::Green, Phase::Play, first));
+    assert_eq!((game.color(), game.phase(), game.current()), (Some(Color::Green), Phase::Play, first));
+    assert_eq!(game.observation(None).color, Some(Color::Green));
 }
 
 #[test]
@@ -123,7 +130,7 @@ fn challenge_guilty_the_offender_draws_four_and_the_challenger_plays_on() {
     game.apply(Seat(1), Action::Challenge).expect("challenge");
     assert_eq!(game.hand(Seat(0)).len(), 5);
     assert_eq!(game.hand(Seat(1)).len(), 1);
-    assert_eq!((game.current(), game.phase(), game.color()), (Seat(1), Phase::Play, Color::Green));
+    assert_eq!((game.current(), game.phase(), game.color()), (Seat(1), Phase::Play, Some(Color::Green)));
 }
 
 #[test]

@@ -229,7 +229,7 @@ fn card(text: &str) -> Card {
 fn the_base_position_is_valid() {
     let p = base(card("R5"), None);
     let game = Game::from_position(official(), &p).expect("valid");
-    assert_eq!(game.color(), Color::Red, "a coloured top gives its colour");
+    assert_eq!(game.color(), Some(Color::Red), "a coloured top gives its colour");
     assert!(Game::from_position(official(), &base(card("W"), Some(Color::Blue))).is_ok());
 }
 

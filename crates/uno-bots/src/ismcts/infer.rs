@@ -381,7 +381,7 @@ fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[Card]) -> Ve
         current: prev.current,
         direction: prev.direction,
         top: prev.top,
-        color: Some(prev.color),
+        color: prev.color,
         sizes: prev.hand_sizes.clone(),
         turns: prev.turns,
         challenge,
@@ -511,7 +511,7 @@ fn replay(
             && p.turns == target.turns
             && p.sizes == target.hand_sizes
             && p.direction == target.direction
-            && p.color.is_none_or(|c| c == target.color)
+            && p.color.is_none_or(|c| Some(c) == target.color)
             && p.challenge == challenge;
     }
     let mark = steps.len();
@@ -621,8 +621,8 @@ impl Seen for PastView<'_> {
     fn top(&self) -> Card {
         self.past.top
     }
-    fn color(&self) -> Color {
-        self.past.color
+    fn color(&self) -> Option<Color> {
+        Some(self.past.color)
     }
     fn current(&self) -> Seat {
         self.past.seat

@@ -323,6 +323,9 @@ impl Game {
     /// Whether `seat` may call UNO for itself now: on its turn with two cards or fewer, or
     /// exposed with one card. `Err` names why not; a repeated call is refused, never punished.
     pub(super) fn own_uno(&self, seat: Seat) -> Result<(), IllegalAction> {
+        if seat.index() >= self.state.players {
+            return Err(IllegalAction::NoSuchSeat);
+        }
         if self.rules.uno_call() == UnoCall::Off {
             return Err(IllegalAction::UnoCallsOff);
         }

@@ -14,6 +14,7 @@ use thiserror::Error;
 use crate::card::{Card, Color, Direction, Seat};
 use crate::event::{Event, Mute, Outcome};
 use crate::hand::Hand;
+use crate::players::PlayerCount;
 use crate::rules::{Rules, RulesError};
 
 mod legality;
@@ -139,7 +140,7 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<Game, SetupError> {
         let rules = rules.into();
-        rules.check_players(players)?;
+        let players = rules.check_players(players)?.get();
         let mut game = Game::empty(rules, players, seed);
         game.start_round(events);
         Ok(game)
@@ -152,7 +153,7 @@ impl Game {
     /// As [`Game::new`].
     pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
-        rules.check_players(players)?;
+        let players = rules.check_players(players)?.get();
         let mut game = Game::empty(rules, players, seed);
         game.start_round(&mut Mute);
         Ok(game)
@@ -169,7 +170,7 @@ impl Game {
     /// As [`Game::new`].
     pub fn new_fast(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
-        rules.check_players(players)?;
+        let players = rules.check_players(players)?.get();
         let mut game = Game::empty(rules, players, seed);
         game.rng = GameRng::Fast(SimRng::seed_from_u64(seed));
         game.start_round(&mut Mute);
@@ -210,9 +211,9 @@ impl Game {
     pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = deal.hands.len();
-        if !(2..=crate::rules::MAX_PLAYERS).contains(&players) {
-            return Err(SetupError::Hands { got: players, max: crate::rules::MAX_PLAYERS });
-        }
+        let players = PlayerCount::new(players)
+            .map_err(|_| SetupError::Hands { got: players, max: crate::rules::MAX_PLAYERS })?
+            .get();
         if deal.current.index() >= players {
             return Err(SetupError::NoSuchSeat(deal.current));
         }
@@ -261,6 +262,11 @@ impl Game {
     pub fn players(&self) -> usize {
         self.state.players
     }
+    /// The number of players as the checked count it was made from.
+    pub fn player_count(&self) -> PlayerCount {
+        // Every constructor checks the count (`Rules::check_players`, `PlayerCount::new`).
+        PlayerCount::new(self.state.players).unwrap_or(PlayerCount::MIN)
+    }
     /// Who must decide what now.
     pub fn phase(&self) -> Phase {
         self.state.phase
@@ -278,9 +284,10 @@ impl Game {
     pub fn dealer(&self) -> Seat {
         self.state.dealer
     }
-    /// The colour in play (the declared colour when the top card is a wild).
-    pub fn color(&self) -> Color {
-        self.state.color
+    /// The colour in play (the declared colour when the top card is a wild); `None` while a
+    /// first-card Wild waits for its colour (phase [`Phase::ChooseColor`]).
+    pub fn color(&self) -> Option<Color> {
+        (self.state.phase != Phase::ChooseColor).then_some(self.state.color)
     }
     /// The top card of the discard pile: the card a play must match.
     pub fn top(&self) -> Card {

@@ -82,9 +82,10 @@ impl<'a> View<'a> {
     pub fn top(&self) -> Card {
         self.game.top()
     }
-    /// The colour in play (the declared colour when the top card is a wild).
-    pub fn color(&self) -> Color {
-        self.game.state.color
+    /// The colour in play (the declared colour when the top card is a wild); `None` while a
+    /// first-card Wild waits for its colour.
+    pub fn color(&self) -> Option<Color> {
+        self.game.color()
     }
     /// The seat to act (see [`Game::current`]).
     pub fn current(&self) -> Seat {

@@ -315,7 +315,7 @@ impl GameState {
             hand: &hand,
             playable: &playable,
             top: self.game.top(),
-            color: self.game.color(),
+            color: self.game.state.color,
         };
         let mut card = strategy.choose_card(&view);
         if !playable.contains(&card) {
@@ -365,7 +365,8 @@ impl GameState {
     }
     /// The colour in play: the top card's, or the one declared for a wild.
     pub fn current_color(&self) -> Color {
-        self.game.color()
+        // The seed turns a first Wild with no effect: a colour is always in play.
+        self.game.state.color
     }
     /// The player (0-based) whose turn is next.
     pub fn current_player(&self) -> usize {

@@ -320,7 +320,7 @@ impl Table {
 
     /// The colour in play: the top card's, or the one named for a wild.
     pub fn color(&self) -> Option<Color> {
-        self.game.as_ref().map(Game::color)
+        self.game.as_ref().and_then(Game::color)
     }
 
     /// Points won so far, by player, in seat order.

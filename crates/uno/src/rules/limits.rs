@@ -1,0 +1,99 @@
+//! Why a rules file is refused: the bounds on every number and text it may hold, and the
+//! error that names what is wrong.
+
+use thiserror::Error;
+
+use super::{DigitPoints, RulesConfig, PRESET_NAMES};
+use crate::card::Color;
+
+/// The most seats a table can have.
+pub const MAX_PLAYERS: usize = 10;
+/// Copies of one card kind a deck may hold; keeps hostile rules files from allocating wildly.
+pub const MAX_COPIES: u32 = 64;
+/// The highest match target: a match to it ends in a bounded number of rounds.
+pub const MAX_TARGET: u32 = 10_000;
+/// The longest turn cap.
+pub const MAX_TURN_CAP: u32 = 100_000;
+/// The most points one card may score: with [`MAX_COPIES`] and every colour, a round's score
+/// stays far below `u32::MAX`, so totals cannot wrap.
+pub const MAX_CARD_POINTS: u32 = 1_000;
+/// The most cards an UNO penalty may draw.
+pub const MAX_PENALTY: u32 = 50;
+/// The longest rules name, in characters (it is shown in lists and pages).
+pub const MAX_NAME_CHARS: usize = 64;
+/// The longest rules description, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 1_000;
+
+/// Why a rules file cannot make a game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesError {
+    #[error("rules file: {0}")]
+    Syntax(String),
+    #[error("unknown preset '{0}' (known: {known})", known = PRESET_NAMES.join(", "))]
+    UnknownPreset(String),
+    #[error("deck.colors is empty: a deck needs at least one colour")]
+    NoColors,
+    #[error("deck.colors lists {0} twice")]
+    DuplicateColor(Color),
+    #[error("deck.per_color: unknown face '{0}' (expected 0-9, skip, reverse, draw_two)")]
+    UnknownColoredFace(String),
+    #[error("deck.wild: unknown wild '{0}' (expected wild, wild_draw_four)")]
+    UnknownWildFace(String),
+    #[error("deck: {count} copies of {face} is more than the limit of {MAX_COPIES}")]
+    TooManyCopies { face: String, count: u32 },
+    #[error("the deck has no card")]
+    EmptyDeck,
+    #[error("players: min {min} and max {max} must satisfy 2 <= min <= max <= {MAX_PLAYERS}")]
+    PlayersOutOfRange { min: u32, max: u32 },
+    #[error("deal.hand_size must be at least 1")]
+    EmptyHands,
+    #[error("these rules seat {min} to {max} players, not {players}")]
+    PlayerCount { players: usize, min: usize, max: usize },
+    #[error("deal.hand_size {hand_size} is too large for {players} players: dealing it and turning up the first card needs {needed} cards, the deck has {have}")]
+    DeckTooSmall { players: u32, hand_size: u32, needed: u32, have: u32 },
+    #[error("deal.first_card = redraw_until_number needs number cards in the deck")]
+    NoNumberCards,
+    #[error("deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else")]
+    OnlyWildDrawFours,
+    #[error("play.turn_cap must be at least 1")]
+    ZeroTurnCap,
+    #[error("scoring.target must be at least 1")]
+    ZeroTarget,
+    #[error("end.max_turns must be at least 1")]
+    ZeroMaxTurns,
+    /// A number above its documented maximum (kept small so no game runs unbounded or wraps).
+    #[error("{field} is {value}, more than the limit of {max}")]
+    OverLimit { field: &'static str, value: u64, max: u64 },
+}
+
+/// The bounds on every number and text a rules file may hold.
+pub(super) fn check_limits(config: &RulesConfig) -> Result<(), RulesError> {
+    let over = |field: &'static str, value: u64, max: u64| {
+        if value > max {
+            Err(RulesError::OverLimit { field, value, max })
+        } else {
+            Ok(())
+        }
+    };
+    over("name (characters)", config.name.chars().count() as u64, MAX_NAME_CHARS as u64)?;
+    over("description (characters)", config.description.chars().count() as u64, MAX_DESCRIPTION_CHARS as u64)?;
+    over("scoring.target", config.scoring.target.unwrap_or(0).into(), MAX_TARGET.into())?;
+    over("play.turn_cap", config.play.turn_cap.unwrap_or(0).into(), MAX_TURN_CAP.into())?;
+    over("end.max_turns", config.end.max_turns.into(), MAX_TURN_CAP.into())?;
+    over("uno.penalty", config.uno.penalty.into(), MAX_PENALTY.into())?;
+    over("uno.false_call_penalty", config.uno.false_call_penalty.into(), MAX_PENALTY.into())?;
+    let s = &config.scoring;
+    if let DigitPoints::Fixed(p) = s.digits {
+        over("scoring.digits", p.into(), MAX_CARD_POINTS.into())?;
+    }
+    for (field, p) in [
+        ("scoring.skip", s.skip),
+        ("scoring.reverse", s.reverse),
+        ("scoring.draw_two", s.draw_two),
+        ("scoring.wild", s.wild),
+        ("scoring.wild_draw_four", s.wild_draw_four),
+    ] {
+        over(field, p.into(), MAX_CARD_POINTS.into())?;
+    }
+    Ok(())
+}

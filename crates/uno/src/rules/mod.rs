@@ -1,0 +1,358 @@
+//! Rules as data: a `RulesConfig` (what a TOML or JSON file says, possibly invalid) is
+//! validated once into `Rules` (what the game runs on).
+//!
+//! Every choice is an enum. Missing sections take the `official` values, so a house-rules
+//! file only needs to name what it changes.
+
+mod config;
+mod limits;
+mod presets;
+
+pub use config::*;
+pub use limits::*;
+pub use presets::{preset_config, preset_toml, PRESET_NAMES};
+
+use crate::card::{Card, Color, Face};
+
+/// A validated rule set. Build it with [`Rules::new`] or [`Rules::preset`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    config: RulesConfig,
+    deck: Vec<Card>,
+    colors: Vec<Color>,
+    points: [u32; Card::KINDS],
+    /// What each card does: `[more than two players, two players]`, by card index.
+    effects: Box<crate::effect::EffectTables>,
+}
+
+impl Rules {
+    pub fn new(config: RulesConfig) -> Result<Rules, RulesError> {
+        let colors = config.deck.colors.clone();
+        if colors.is_empty() {
+            return Err(RulesError::NoColors);
+        }
+        for (i, c) in colors.iter().enumerate() {
+            if colors[..i].contains(c) {
+                return Err(RulesError::DuplicateColor(*c));
+            }
+        }
+        let mut deck = Vec::new();
+        for &color in &colors {
+            for (key, &count) in &config.deck.per_color {
+                let face = Face::from_key(key)
+                    .filter(|f| !f.is_wild())
+                    .ok_or_else(|| RulesError::UnknownColoredFace(key.clone()))?;
+                if count > MAX_COPIES {
+                    return Err(RulesError::TooManyCopies { face: key.clone(), count });
+                }
+                if let Some(card) = Card::colored(color, face) {
+                    deck.extend(std::iter::repeat_n(card, count as usize));
+                }
+            }
+        }
+        for (key, &count) in &config.deck.wild {
+            let card = match Face::from_key(key) {
+                Some(Face::Wild) => Card::WILD,
+                Some(Face::WildDrawFour) => Card::WILD_DRAW_FOUR,
+                _ => return Err(RulesError::UnknownWildFace(key.clone())),
+            };
+            if count > MAX_COPIES {
+                return Err(RulesError::TooManyCopies { face: key.clone(), count });
+            }
+            deck.extend(std::iter::repeat_n(card, count as usize));
+        }
+        deck.sort();
+        if deck.is_empty() {
+            return Err(RulesError::EmptyDeck);
+        }
+        let (min, max) = (config.players.min, config.players.max);
+        if min < 2 || min > max || max as usize > MAX_PLAYERS {
+            return Err(RulesError::PlayersOutOfRange { min, max });
+        }
+        let hand_size = config.deal.hand_size;
+        if hand_size == 0 {
+            return Err(RulesError::EmptyHands);
+        }
+        let needed = min.saturating_mul(hand_size).saturating_add(1);
+        if needed as usize > deck.len() {
+            return Err(RulesError::DeckTooSmall { players: min, hand_size, needed, have: deck.len() as u32 });
+        }
+        if config.deal.first_card == FirstCard::RedrawUntilNumber
+            && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_)))
+        {
+            return Err(RulesError::NoNumberCards);
+        }
+        if config.deal.first_card == FirstCard::Official && deck.iter().all(|&c| c == Card::WILD_DRAW_FOUR) {
+            return Err(RulesError::OnlyWildDrawFours);
+        }
+        if config.play.turn_cap == Some(0) {
+            return Err(RulesError::ZeroTurnCap);
+        }
+        if config.scoring.target == Some(0) {
+            return Err(RulesError::ZeroTarget);
+        }
+        if config.end.max_turns == 0 {
+            return Err(RulesError::ZeroMaxTurns);
+        }
+        check_limits(&config)?;
+        let s = &config.scoring;
+        let mut points = [0u32; Card::KINDS];
+        for card in Card::all() {
+            points[card.index()] = match card.face() {
+                Face::Digit(d) => match s.digits {
+                    DigitPoints::FaceValue => d as u32,
+                    DigitPoints::Fixed(p) => p,
+                },
+                Face::Skip => s.skip,
+                Face::Reverse => s.reverse,
+                Face::DrawTwo => s.draw_two,
+                Face::Wild => s.wild,
+                Face::WildDrawFour => s.wild_draw_four,
+            };
+        }
+        let p = &config.play;
+        let effects = Box::new(crate::effect::derive(
+            config.deal.first_card,
+            p.stacking,
+            p.wild_draw_four,
+            p.two_players,
+            p.seven_zero,
+        ));
+        Ok(Rules { config, deck, colors, points, effects })
+    }
+
+    /// A named preset (see [`PRESET_NAMES`]).
+    pub fn preset(name: &str) -> Result<Rules, RulesError> {
+        Rules::new(preset_config(name)?)
+    }
+
+    /// What playing `card` does at a table of `players`.
+    #[inline]
+    pub fn effect(&self, card: Card, players: usize) -> crate::effect::CardEffect {
+        self.effects[usize::from(players == 2)][card.index()]
+    }
+
+    /// Every card kind's effect at a table of `players`, by card index.
+    pub fn effects(&self, players: usize) -> &[crate::effect::CardEffect; Card::KINDS] {
+        &self.effects[usize::from(players == 2)]
+    }
+
+    pub fn config(&self) -> &RulesConfig {
+        &self.config
+    }
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+    /// Every card of the deck, sorted by card index.
+    pub fn deck(&self) -> &[Card] {
+        &self.deck
+    }
+    /// The colours in play, in the order the rules list them.
+    pub fn colors(&self) -> &[Color] {
+        &self.colors
+    }
+    pub fn min_players(&self) -> usize {
+        self.config.players.min as usize
+    }
+    pub fn max_players(&self) -> usize {
+        self.config.players.max as usize
+    }
+    pub fn hand_size(&self) -> usize {
+        self.config.deal.hand_size as usize
+    }
+    pub fn first_player(&self) -> FirstPlayer {
+        self.config.deal.first_player
+    }
+    pub fn first_card(&self) -> FirstCard {
+        self.config.deal.first_card
+    }
+    pub fn direction(&self) -> crate::card::Direction {
+        self.config.deal.direction
+    }
+    pub fn draw_rule(&self) -> DrawRule {
+        self.config.play.draw
+    }
+    pub fn forced_play(&self) -> ForcedPlay {
+        self.config.play.forced_play
+    }
+    pub fn stacking(&self) -> Stacking {
+        self.config.play.stacking
+    }
+    pub fn wild_draw_four(&self) -> WildDrawFourRule {
+        self.config.play.wild_draw_four
+    }
+    pub fn two_players(&self) -> TwoPlayerRule {
+        self.config.play.two_players
+    }
+    pub fn jump_in(&self) -> JumpIn {
+        self.config.play.jump_in
+    }
+    pub fn seven_zero(&self) -> SevenZero {
+        self.config.play.seven_zero
+    }
+    pub fn exhausted(&self) -> Exhausted {
+        self.config.play.exhausted_draw_pile
+    }
+    pub fn turn_cap(&self) -> Option<u32> {
+        self.config.play.turn_cap
+    }
+    /// Turns after which a round ends the game as a stalemate (see [`EndConfig::max_turns`]).
+    pub fn max_turns(&self) -> u32 {
+        self.config.end.max_turns
+    }
+    pub fn uno_call(&self) -> UnoCall {
+        self.config.uno.call
+    }
+    pub fn uno_penalty(&self) -> u32 {
+        self.config.uno.penalty
+    }
+    pub fn false_call_penalty(&self) -> u32 {
+        self.config.uno.false_call_penalty
+    }
+    pub fn target(&self) -> Option<u32> {
+        self.config.scoring.target
+    }
+    /// Points a card in a loser's hand is worth to the round's winner.
+    #[inline]
+    pub fn points(&self, card: Card) -> u32 {
+        self.points[card.index()]
+    }
+    /// `players` as a checked count, if these rules seat that many and the deck can deal them.
+    ///
+    /// # Errors
+    /// [`RulesError::PlayerCount`] outside the rules' range (which lies within
+    /// `2..=`[`MAX_PLAYERS`]); [`RulesError::DeckTooSmall`] when the hands and the first card
+    /// need more cards than the deck has.
+    pub fn check_players(&self, players: usize) -> Result<crate::PlayerCount, RulesError> {
+        if players < self.min_players() || players > self.max_players() {
+            return Err(RulesError::PlayerCount { players, min: self.min_players(), max: self.max_players() });
+        }
+        let needed = players * self.hand_size() + 1;
+        if needed > self.deck.len() {
+            return Err(RulesError::DeckTooSmall {
+                players: players as u32,
+                hand_size: self.hand_size() as u32,
+                needed: needed as u32,
+                have: self.deck.len() as u32,
+            });
+        }
+        // `Rules::new` keeps the range within a table's, so the count is always one.
+        crate::PlayerCount::new(players).map_err(|_| RulesError::PlayerCount {
+            players,
+            min: self.min_players(),
+            max: self.max_players(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_round_trips_through_toml_and_json() {
+        for name in PRESET_NAMES {
+            let rules = Rules::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(rules.name(), name);
+            let toml = rules.config().to_toml();
+            assert_eq!(RulesConfig::from_toml(&toml).as_ref(), Ok(rules.config()), "{name}");
+            let json = serde_json::to_string(rules.config()).expect("json");
+            assert_eq!(RulesConfig::parse(&json).as_ref(), Ok(rules.config()), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_match_target_is_points_or_one_round_and_nothing_else() {
+        let target = |text: &str| RulesConfig::from_toml(text).map(|c| c.scoring.target);
+        assert_eq!(target(""), Ok(Some(500)), "absent: the official target");
+        assert_eq!(target("[scoring]\ntarget = 200"), Ok(Some(200)));
+        assert_eq!(target("[scoring]\ntarget = \"one_round\""), Ok(None));
+        assert_eq!(RulesConfig::from_json(r#"{"scoring": {"target": null}}"#).map(|c| c.scoring.target), Ok(None));
+        let err = target("[scoring]\ntarget = \"forever\"").expect_err("an unknown name");
+        assert!(err.to_string().contains("one_round"), "{err}");
+        assert_eq!(Rules::preset("two-color").map(|r| r.target()), Ok(None), "seed 004 plays one round");
+    }
+
+    #[test]
+    fn a_player_count_the_rules_do_not_seat_says_so() {
+        let rules = Rules::preset("two-color").expect("preset");
+        let err = rules.check_players(5).expect_err("seed 004 seats 2-4");
+        assert_eq!(err, RulesError::PlayerCount { players: 5, min: 2, max: 4 });
+        assert_eq!(err.to_string(), "these rules seat 2 to 4 players, not 5");
+        assert_eq!(rules.check_players(1), Err(RulesError::PlayerCount { players: 1, min: 2, max: 4 }));
+        assert_eq!(rules.check_players(4).map(crate::PlayerCount::get), Ok(4));
+    }
+
+    #[test]
+    fn deck_sizes_match_the_seeds() {
+        let size = |n: &str| Rules::preset(n).map(|r| r.deck().len()).unwrap_or(0);
+        assert_eq!(size("official"), 108);
+        assert_eq!(size("two-color"), 50);
+        assert_eq!(size("csce322"), 108);
+        let r = Rules::new(RulesConfig { deck: RulesConfig::deck_from_counts(1, 0, 0), ..RulesConfig::default() })
+            .expect("valid");
+        assert_eq!(r.deck().len(), 40);
+    }
+
+    #[test]
+    fn numbers_a_client_may_send_are_bounded() {
+        let over = |c: RulesConfig| matches!(Rules::new(c), Err(RulesError::OverLimit { .. }));
+        let base = RulesConfig::default;
+        let mut c = base();
+        c.scoring.target = Some(u32::MAX);
+        assert!(over(c));
+        let mut c = base();
+        c.scoring.target = Some(MAX_TARGET);
+        assert!(Rules::new(c).is_ok());
+        let mut c = base();
+        c.play.turn_cap = Some(u32::MAX);
+        assert!(over(c));
+        let mut c = base();
+        c.scoring.wild = u32::MAX;
+        assert!(over(c));
+        let mut c = base();
+        c.scoring.digits = DigitPoints::Fixed(MAX_CARD_POINTS + 1);
+        assert!(over(c));
+        let mut c = base();
+        c.uno.penalty = MAX_PENALTY + 1;
+        assert!(over(c));
+        let mut c = base();
+        c.name = "n".repeat(MAX_NAME_CHARS + 1);
+        assert!(over(c));
+        let mut c = base();
+        c.description = "d".repeat(MAX_DESCRIPTION_CHARS + 1);
+        assert!(over(c));
+    }
+
+    #[test]
+    fn invalid_rules_name_the_reason() {
+        let base = RulesConfig::default();
+        let mut c = base.clone();
+        c.deck.colors.clear();
+        assert_eq!(Rules::new(c), Err(RulesError::NoColors));
+        let mut c = base.clone();
+        c.players = PlayersConfig { min: 1, max: 4 };
+        assert!(matches!(Rules::new(c), Err(RulesError::PlayersOutOfRange { .. })));
+        let mut c = base.clone();
+        c.deal.hand_size = 60;
+        assert!(matches!(Rules::new(c), Err(RulesError::DeckTooSmall { .. })));
+        let mut c = base.clone();
+        c.deck.per_color.insert("eleven".into(), 1);
+        assert_eq!(Rules::new(c), Err(RulesError::UnknownColoredFace("eleven".into())));
+        let mut c = base;
+        c.deck.per_color.insert("wild".into(), 1);
+        assert_eq!(Rules::new(c), Err(RulesError::UnknownColoredFace("wild".into())));
+        assert!(matches!(RulesConfig::from_toml("[deck]\ncolors = [\"purple\"]"), Err(RulesError::Syntax(_))));
+        assert!(matches!(RulesConfig::from_toml("[play]\nstacking = \"sometimes\""), Err(RulesError::Syntax(_))));
+        assert!(matches!(RulesConfig::from_toml("nonsense = 1"), Err(RulesError::Syntax(_))));
+        assert_eq!(Rules::preset("nope"), Err(RulesError::UnknownPreset("nope".into())));
+    }
+
+    #[test]
+    fn a_partial_file_takes_official_values_for_the_rest() {
+        let c = RulesConfig::from_toml("name = \"stacky\"\n[play]\nstacking = \"both\"\n").expect("valid");
+        assert_eq!(c.play.stacking, Stacking::Both);
+        assert_eq!(c.deck, DeckConfig::default());
+        assert_eq!(c.uno, UnoConfig::default());
+    }
+}
