@@ -42,14 +42,31 @@ use crate::rules::{DrawRule, Rules, WildDrawFourRule};
 /// Why an observation cannot be dealt out under a rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SampleError {
+    /// More seats than a table has, or fewer than two.
     #[error("the observation has {players} players, the rules allow {min} to {max}")]
-    Players { players: usize, min: usize, max: usize },
+    Players {
+        /// The observation's seats.
+        players: usize,
+        /// The fewest the rules seat.
+        min: usize,
+        /// The most the rules seat.
+        max: usize,
+    },
+    /// The viewer's hand and the discard pile hold more of a card than the deck.
     #[error("the observation shows more copies of {0} than the deck holds")]
     TooManyCopies(Card),
+    /// The cards the viewer has not seen are not as many as the hidden places to fill.
     #[error("{unseen} unseen cards cannot fill hidden hands and a draw pile of {needed} cards")]
-    CardCount { unseen: usize, needed: usize },
+    CardCount {
+        /// Cards of the deck the viewer has not seen.
+        unseen: usize,
+        /// Hidden cards in hands and the draw pile.
+        needed: usize,
+    },
+    /// Per-seat lists of another length than the seat count.
     #[error("the observation's per-seat lists do not have one entry per seat")]
     Malformed,
+    /// Nothing on the discard pile (no game shows that).
     #[error("the observation has an empty discard pile")]
     EmptyDiscard,
 }
@@ -78,6 +95,9 @@ pub struct Sampler {
 
 impl Sampler {
     /// Prepares to deal worlds for `obs`, under the rules it carries.
+    ///
+    /// # Errors
+    /// A [`SampleError`] when no deal of the rules' deck can give this observation.
     pub fn new(obs: &Observation) -> Result<Sampler, SampleError> {
         let rules = obs.rules.clone();
         let players = obs.players;
@@ -191,6 +211,9 @@ impl Sampler {
     /// Fixes cards known to be in `seat`'s hand (seen in a 7–0 swap, say): every world deals
     /// them there. Replaces what was known of that seat before. Refused, changing nothing, for
     /// the viewer's own seat, for more cards than the seat holds, or for cards not unseen.
+    ///
+    /// # Errors
+    /// A [`SampleError`] when the cards cannot be in `seat`'s hand.
     pub fn set_known(&mut self, seat: Seat, cards: &[Card]) -> Result<(), SampleError> {
         let s = seat.index();
         if s >= self.hidden.len() || Some(seat) == self.viewer || cards.len() > self.hidden[s] {
@@ -397,6 +420,9 @@ fn take<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
 impl Observation {
     /// One world consistent with this observation (see the module docs): a game whose
     /// observation for the same viewer is this one.
+    ///
+    /// # Errors
+    /// As [`Sampler::new`].
     pub fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
         Ok(Sampler::new(self)?.sample(rng))
     }

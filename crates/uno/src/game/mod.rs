@@ -38,7 +38,10 @@ pub enum Phase {
     /// The first card turned up is a wild: the current player names the colour.
     ChooseColor,
     /// A Wild Draw Four was played on the current player: challenge or accept.
-    Challenge { offender: Seat },
+    Challenge {
+        /// The seat that played the Wild Draw Four.
+        offender: Seat,
+    },
     /// The current player played a 7 (7–0 rule) and chooses whom to swap hands with.
     ChooseSwap,
     /// A round of a match ended; `NextRound` deals the next.
@@ -50,12 +53,21 @@ pub enum Phase {
 /// Why a game cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SetupError {
+    /// The rules cannot seat or deal this many players.
     #[error(transparent)]
     Rules(#[from] RulesError),
+    /// A [`Deal`] with fewer than 2 or more than `max` hands.
     #[error("a position needs between 2 and {max} hands, got {got}")]
-    Hands { got: usize, max: usize },
+    Hands {
+        /// The hands given.
+        got: usize,
+        /// The most a table seats.
+        max: usize,
+    },
+    /// A [`Deal`] with nothing on the discard pile.
     #[error("a position needs a card on the discard pile")]
     EmptyDiscard,
+    /// A [`Deal`] naming a seat past its hands.
     #[error("seat {0} does not exist")]
     NoSuchSeat(Seat),
 }
@@ -66,26 +78,35 @@ pub enum SetupError {
 /// [`Position`](crate::Position) is the checked form that can stand in any phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
+    /// Each seat's hand, in seat order.
     pub hands: Vec<Vec<Card>>,
+    /// The draw pile, top card first.
     pub draw_pile: Vec<Card>,
+    /// The discard pile, top card (the card in play) first.
     pub discard: Vec<Card>,
     /// The colour in play; defaults to the top card's colour (or the first rule colour).
     pub color: Option<Color>,
+    /// The seat to play.
     pub current: Seat,
+    /// The direction of play.
     pub direction: Direction,
+    /// The seat that dealt (the first-card rules count from it).
     pub dealer: Seat,
 }
 
 impl Deal {
     /// A position with `current` to play, going clockwise, dealt by seat 0, the colour in play
     /// that of the top card: the usual start for a test or a scenario.
+    ///
+    /// # Errors
+    /// [`SetupError::Rules`] when the rules do not seat `players` or cannot deal them.
     pub fn new(hands: Vec<Vec<Card>>, draw_pile: Vec<Card>, discard: Vec<Card>, current: Seat) -> Deal {
         Deal { hands, draw_pile, discard, color: None, current, direction: Direction::Clockwise, dealer: Seat(0) }
     }
 }
 
 /// A game: its rules, its generator and its state. Everything that changes as the game is
-/// played lives in [`State`]; the rules are shared and never change.
+/// played lives in `State`; the rules are shared and never change.
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(crate) rules: Arc<Rules>,
@@ -103,6 +124,9 @@ impl Game {
     }
 
     /// Like [`Game::new`], also returning the events of the deal (start card, first turn).
+    ///
+    /// # Errors
+    /// As [`Game::new`].
     pub fn new_with_events(
         rules: impl Into<Arc<Rules>>,
         players: usize,
@@ -117,6 +141,9 @@ impl Game {
     }
 
     /// Like [`Game::new`] without events, for simulation.
+    ///
+    /// # Errors
+    /// As [`Game::new`].
     pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = rules.check_players(players)?.get();
@@ -130,6 +157,9 @@ impl Game {
     /// seed gives the same game on every platform, but not the game `Game::new` deals; records
     /// and the store keep using `Game::new`. Its draw pile has no fixed order: each draw takes
     /// a uniformly random card of it (see `pop_draw`), so `draw_pile()` lists its cards only.
+    ///
+    /// # Errors
+    /// As [`Game::new`].
     pub fn new_fast(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = rules.check_players(players)?.get();
@@ -163,6 +193,10 @@ impl Game {
 
     /// Starts from a given position instead of dealing. The cards need not form the rules'
     /// deck; conservation is then about the cards given.
+    ///
+    /// # Errors
+    /// [`SetupError::Hands`] for fewer than 2 or more than 10 hands, [`SetupError::NoSuchSeat`]
+    /// for a current seat or dealer past them, [`SetupError::EmptyDiscard`].
     pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = deal.hands.len();
@@ -200,15 +234,19 @@ impl Game {
 
     // ---- reading the state ----
 
+    /// The rules the game runs on.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+    /// The rules, shared: what an observation carries and a new game may reuse.
     pub fn rules_arc(&self) -> &Arc<Rules> {
         &self.rules
     }
+    /// The seed the game was dealt from.
     pub fn seed(&self) -> u64 {
         self.seed
     }
+    /// The number of seats.
     pub fn players(&self) -> usize {
         self.state.players
     }
@@ -217,15 +255,19 @@ impl Game {
         // Every constructor checks the count (`Rules::check_players`, `PlayerCount::new`).
         PlayerCount::new(self.state.players).unwrap_or(PlayerCount::MIN)
     }
+    /// Who must decide what now.
     pub fn phase(&self) -> Phase {
         self.state.phase
     }
+    /// The seat to act.
     pub fn current(&self) -> Seat {
         self.state.current
     }
+    /// The direction of play.
     pub fn direction(&self) -> Direction {
         self.state.direction
     }
+    /// The seat that dealt this round.
     pub fn dealer(&self) -> Seat {
         self.state.dealer
     }
@@ -234,13 +276,16 @@ impl Game {
     pub fn color(&self) -> Option<Color> {
         (self.state.phase != Phase::ChooseColor).then_some(self.state.color)
     }
+    /// The card in play: the top of the discard pile.
     pub fn top(&self) -> Card {
         // Every phase after the deal has a card on the discard pile.
         self.state.discard.last().copied().unwrap_or(Card::WILD)
     }
+    /// The cards `seat` holds (none for a seat past the table).
     pub fn hand(&self, seat: Seat) -> &[Card] {
         self.state.hands.get(seat.index()).map(Hand::as_slice).unwrap_or(&[])
     }
+    /// Every hand, in seat order.
     pub fn hands(&self) -> &[Hand] {
         &self.state.hands
     }
@@ -260,6 +305,7 @@ impl Game {
     pub fn drawn_card(&self) -> Option<Card> {
         self.state.drawn
     }
+    /// Whether `seat` has called UNO for its current hand (false for a seat past the table).
     pub fn uno_called(&self, seat: Seat) -> bool {
         // A seat past the table (or past the mask's 16 bits) has called nothing.
         seat.index() < self.state.players && self.state.uno_called & (1 << seat.0) != 0
@@ -272,15 +318,19 @@ impl Game {
     pub fn turns(&self) -> u32 {
         self.state.turns
     }
+    /// The round of the match, from 1.
     pub fn round(&self) -> u32 {
         self.state.round
     }
+    /// Each seat's match points so far, in seat order.
     pub fn scores(&self) -> &[u32] {
         &self.state.scores
     }
+    /// The seat that won the round just ended, if one did.
     pub fn round_winner(&self) -> Option<Seat> {
         self.state.round_winner
     }
+    /// Whether the game (or the match) has ended.
     pub fn is_over(&self) -> bool {
         self.state.phase == Phase::GameOver
     }
@@ -288,6 +338,7 @@ impl Game {
     pub fn is_round_over(&self) -> bool {
         matches!(self.state.phase, Phase::RoundOver | Phase::GameOver)
     }
+    /// How the game ended, once it has.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.state.outcome.as_ref()
     }

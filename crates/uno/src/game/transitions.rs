@@ -16,6 +16,9 @@ use super::{Game, Phase};
 impl Game {
     /// Validates and applies an action; returns the events, or the reason it was refused
     /// (then nothing changed).
+    ///
+    /// # Errors
+    /// The [`IllegalAction`] that [`Game::check`] names; the game is then unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
         self.check(seat, action)?;
         let mut events = Vec::new();

@@ -28,6 +28,7 @@ impl Plays {
             self.len += 1;
         }
     }
+    /// The cards, in order.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {
         &self.cards[..self.len as usize]
@@ -57,21 +58,27 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// The seat this view belongs to.
     pub fn seat(&self) -> Seat {
         self.seat
     }
+    /// The rules the game runs on.
     pub fn rules(&self) -> &'a Rules {
         &self.game.rules
     }
+    /// The number of seats.
     pub fn players(&self) -> usize {
         self.game.state.players
     }
+    /// This seat's own hand.
     pub fn hand(&self) -> &'a [Card] {
         self.game.hand(self.seat)
     }
+    /// How many cards `seat` holds (public; 0 past the table).
     pub fn hand_size(&self, seat: Seat) -> usize {
         self.game.hand(seat).len()
     }
+    /// The card in play.
     pub fn top(&self) -> Card {
         self.game.top()
     }
@@ -79,21 +86,27 @@ impl<'a> View<'a> {
     pub fn color(&self) -> Option<Color> {
         self.game.color()
     }
+    /// The seat to act.
     pub fn current(&self) -> Seat {
         self.game.state.current
     }
+    /// Whether this seat is the one to act.
     pub fn is_my_turn(&self) -> bool {
         self.game.state.current == self.seat
     }
+    /// The direction of play.
     pub fn direction(&self) -> Direction {
         self.game.state.direction
     }
+    /// The seat that dealt this round.
     pub fn dealer(&self) -> Seat {
         self.game.state.dealer
     }
+    /// Who must decide what now.
     pub fn phase(&self) -> Phase {
         self.game.state.phase
     }
+    /// Cards a stacked penalty makes the seat to act draw, if it does not stack on it.
     pub fn pending_draw(&self) -> u32 {
         self.game.state.pending
     }
@@ -105,21 +118,27 @@ impl<'a> View<'a> {
     pub fn discard_pile(&self) -> &'a [Card] {
         &self.game.state.discard
     }
+    /// Cards left in the draw pile.
     pub fn draw_pile_size(&self) -> usize {
         self.game.state.draw_pile.len()
     }
+    /// Whether `seat` has called UNO for its current hand.
     pub fn uno_called(&self, seat: Seat) -> bool {
         self.game.uno_called(seat)
     }
+    /// The seat that can be caught for not calling UNO, if any.
     pub fn uno_exposed(&self) -> Option<Seat> {
         self.game.state.uno_exposed
     }
+    /// Completed turns this round.
     pub fn turns(&self) -> u32 {
         self.game.state.turns
     }
+    /// The round of the match, from 1.
     pub fn round(&self) -> u32 {
         self.game.state.round
     }
+    /// Each seat's match points so far.
     pub fn scores(&self) -> &'a [u32] {
         &self.game.state.scores
     }
@@ -139,12 +158,15 @@ impl<'a> View<'a> {
     pub fn playable_set(&self) -> CardSet {
         self.playable()
     }
+    /// Whether this seat may take `action` now.
     pub fn is_legal(&self, action: Action) -> bool {
         self.game.check(self.seat, action).is_ok()
     }
+    /// What this seat may do now (allocates; see `legal_actions_into`).
     pub fn legal_actions(&self) -> Vec<Action> {
         self.game.legal_actions_for(self.seat)
     }
+    /// What this seat may do now, into `out` (cleared first), without allocating.
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         self.game.legal_actions_into(self.seat, out);
     }
