@@ -21,42 +21,42 @@ pub struct Observation {
     pub rules: Arc<Rules>,
     /// `None` for a spectator.
     pub viewer: Option<Seat>,
-    /// How many seats the table has.
+    /// The number of seats.
     pub players: usize,
     /// The viewer's own hand (empty for a spectator).
     pub hand: Vec<Card>,
     /// How many cards each seat holds, in seat order.
     pub hand_sizes: Vec<usize>,
-    /// Whether each seat has called UNO for its current low hand, in seat order.
+    /// Whether each seat has called UNO for its current hand.
     pub uno_called: Vec<bool>,
     /// The seat that can be caught for not calling UNO, if any.
     pub uno_exposed: Option<Seat>,
-    /// The top card of the discard pile: the card a play must match.
+    /// The card in play: the top of the discard pile.
     pub top: Card,
     /// The colour in play (declared, when the top card is a wild); `None` (JSON `null`) while a
     /// first-card Wild waits for its colour.
     pub color: Option<Color>,
     /// The whole discard pile, bottom card first: it is face up.
     pub discard: Vec<Card>,
-    /// How many cards the draw pile holds; their order is hidden.
+    /// Cards left in the draw pile.
     pub draw_pile_size: usize,
-    /// The seat to act (see [`Game::current`]).
+    /// The seat to act.
     pub current: Seat,
-    /// The direction play goes in.
+    /// The direction of play.
     pub direction: Direction,
     /// The seat that dealt this round.
     pub dealer: Seat,
     /// Who must decide what now.
     pub phase: Phase,
-    /// Cards the player to act must draw unless they stack.
+    /// Cards a stacked penalty makes the seat to act draw, if it does not stack on it.
     pub pending_draw: u32,
     /// The card the viewer just drew, while deciding about it.
     pub drawn_card: Option<Card>,
     /// Completed turns this round.
     pub turns: u32,
-    /// The round being played (see [`Game::round`]).
+    /// The round of the match, from 1.
     pub round: u32,
-    /// The points each seat has won so far, in seat order (see [`Game::scores`]).
+    /// Each seat's match points so far.
     pub scores: Vec<u32>,
     /// What the viewer may do now (empty for a spectator).
     pub legal_actions: Vec<Action>,

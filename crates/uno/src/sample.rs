@@ -42,38 +42,31 @@ use crate::rules::{DrawRule, Rules, WildDrawFourRule};
 /// Why an observation cannot be dealt out under a rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SampleError {
-    /// The observation's table has fewer than two seats or more than the engine seats.
+    /// More seats than a table has, or fewer than two.
     #[error("the observation has {players} players, the rules allow {min} to {max}")]
     Players {
-        /// The seats the observation counts.
+        /// The observation's seats.
         players: usize,
-        /// The fewest players the rules allow, for the message.
+        /// The fewest the rules seat.
         min: usize,
-        /// The most players the rules allow, for the message.
+        /// The most the rules seat.
         max: usize,
     },
-    /// The viewer's hand and the discard pile hold more copies of a card than the rules' deck
-    /// (or, from [`Sampler::set_known`], a card that is not among the unseen ones).
+    /// The viewer's hand and the discard pile hold more of a card than the deck.
     #[error("the observation shows more copies of {0} than the deck holds")]
-    TooManyCopies(
-        /// The card shown once too often.
-        Card,
-    ),
-    /// The cards the viewer has not seen are not exactly enough for the hidden hands and the
-    /// draw pile.
+    TooManyCopies(Card),
+    /// The cards the viewer has not seen are not as many as the hidden places to fill.
     #[error("{unseen} unseen cards cannot fill hidden hands and a draw pile of {needed} cards")]
     CardCount {
-        /// The cards of the deck the viewer has not seen.
+        /// Cards of the deck the viewer has not seen.
         unseen: usize,
-        /// The cards the other hands and the draw pile hold, by the observation's counts.
+        /// Hidden cards in hands and the draw pile.
         needed: usize,
     },
-    /// The observation contradicts itself: a per-seat list without one entry per seat, or
-    /// the viewer's hand not the size its seat's count says (or, from
-    /// [`Sampler::set_known`], a seat that cannot take those cards).
+    /// Per-seat lists of another length than the seat count.
     #[error("the observation's per-seat lists do not have one entry per seat")]
     Malformed,
-    /// The observation has no card on the discard pile, so no top card to match.
+    /// Nothing on the discard pile (no game shows that).
     #[error("the observation has an empty discard pile")]
     EmptyDiscard,
 }
@@ -104,11 +97,7 @@ impl Sampler {
     /// Prepares to deal worlds for `obs`, under the rules it carries.
     ///
     /// # Errors
-    ///
-    /// A [`SampleError`] when the observation cannot be dealt out under its rules: a table the
-    /// engine cannot seat, per-seat lists of the wrong length, an empty discard pile, more
-    /// copies of a card than the deck holds, or unseen cards that do not add up to the hidden
-    /// hands and the draw pile.
+    /// A [`SampleError`] when no deal of the rules' deck can give this observation.
     pub fn new(obs: &Observation) -> Result<Sampler, SampleError> {
         let rules = obs.rules.clone();
         let players = obs.players;
@@ -224,10 +213,7 @@ impl Sampler {
     /// the viewer's own seat, for more cards than the seat holds, or for cards not unseen.
     ///
     /// # Errors
-    ///
-    /// [`SampleError::Malformed`] for the viewer's seat, a seat not at the table, or more
-    /// cards than the seat holds; [`SampleError::TooManyCopies`] for a card not among the
-    /// unseen ones (those already known in this seat count as unseen again).
+    /// A [`SampleError`] when the cards cannot be in `seat`'s hand.
     pub fn set_known(&mut self, seat: Seat, cards: &[Card]) -> Result<(), SampleError> {
         let s = seat.index();
         if s >= self.hidden.len() || Some(seat) == self.viewer || cards.len() > self.hidden[s] {
@@ -432,11 +418,10 @@ fn take<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
 }
 
 impl Observation {
-    /// One world consistent with this observation, under the rules it carries (see the module
-    /// docs): a game whose observation for the same viewer is this one.
+    /// One world consistent with this observation (see the module docs): a game whose
+    /// observation for the same viewer is this one.
     ///
     /// # Errors
-    ///
     /// As [`Sampler::new`].
     pub fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
         Ok(Sampler::new(self)?.sample(rng))

@@ -198,8 +198,7 @@ impl Game {
     /// Validates an action without applying it.
     ///
     /// # Errors
-    ///
-    /// The [`IllegalAction`] saying why `seat` may not take `action` now.
+    /// The [`IllegalAction`] that names why `seat` may not take `action` now.
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         if seat.index() >= self.state.players {
             return Err(IllegalAction::NoSuchSeat);

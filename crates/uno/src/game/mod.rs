@@ -39,7 +39,7 @@ pub enum Phase {
     ChooseColor,
     /// A Wild Draw Four was played on the current player: challenge or accept.
     Challenge {
-        /// The seat that played the Wild Draw Four, whose hand a challenge inspects.
+        /// The seat that played the Wild Draw Four.
         offender: Seat,
     },
     /// The current player played a 7 (7–0 rule) and chooses whom to swap hands with.
@@ -53,22 +53,21 @@ pub enum Phase {
 /// Why a game cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SetupError {
-    /// The rules refuse the table: too few or too many players for them, or a deck too small
-    /// to deal every hand and a first card (see [`Rules::check_players`]).
+    /// The rules cannot seat or deal this many players.
     #[error(transparent)]
     Rules(#[from] RulesError),
-    /// A [`Deal`] with fewer than two hands, or more than the engine seats.
+    /// A [`Deal`] with fewer than 2 or more than `max` hands.
     #[error("a position needs between 2 and {max} hands, got {got}")]
     Hands {
-        /// The number of hands given.
+        /// The hands given.
         got: usize,
-        /// The most seats the engine has ([`MAX_PLAYERS`](crate::rules::MAX_PLAYERS)).
+        /// The most a table seats.
         max: usize,
     },
-    /// A [`Deal`] with no card on the discard pile: play needs a top card to match.
+    /// A [`Deal`] with nothing on the discard pile.
     #[error("a position needs a card on the discard pile")]
     EmptyDiscard,
-    /// A [`Deal`] whose player to act or dealer is not at the table.
+    /// A [`Deal`] naming a seat past its hands.
     #[error("seat {0} does not exist")]
     NoSuchSeat(
         /// The seat named that has no hand.
@@ -82,19 +81,19 @@ pub enum SetupError {
 /// [`Position`](crate::Position) is the checked form that can stand in any phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
-    /// Each seat's hand, in seat order: one hand per player.
+    /// Each seat's hand, in seat order.
     pub hands: Vec<Vec<Card>>,
-    /// The draw pile, top card (the next one drawn) first.
+    /// The draw pile, top card first.
     pub draw_pile: Vec<Card>,
-    /// The discard pile, top card (the one to match) first; it must not be empty.
+    /// The discard pile, top card (the card in play) first.
     pub discard: Vec<Card>,
     /// The colour in play; defaults to the top card's colour (or the first rule colour).
     pub color: Option<Color>,
-    /// The seat to play first.
+    /// The seat to play.
     pub current: Seat,
-    /// The direction play goes in.
+    /// The direction of play.
     pub direction: Direction,
-    /// The seat that dealt this round.
+    /// The seat that dealt (the first-card rules count from it).
     pub dealer: Seat,
 }
 
@@ -107,7 +106,7 @@ impl Deal {
 }
 
 /// A game: its rules, its generator and its state. Everything that changes as the game is
-/// played lives in its state; the rules are shared and never change.
+/// played lives in `State`; the rules are shared and never change.
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(crate) rules: Arc<Rules>,
@@ -131,8 +130,7 @@ impl Game {
     /// Like [`Game::new`], also returning the events of the deal (start card, first turn).
     ///
     /// # Errors
-    ///
-    /// As [`Game::new`]; `events` is then left as it was.
+    /// As [`Game::new`].
     pub fn new_with_events(
         rules: impl Into<Arc<Rules>>,
         players: usize,
@@ -149,7 +147,6 @@ impl Game {
     /// Like [`Game::new`] without events, for simulation.
     ///
     /// # Errors
-    ///
     /// As [`Game::new`].
     pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
@@ -166,7 +163,6 @@ impl Game {
     /// a uniformly random card of it (see `pop_draw`), so `draw_pile()` lists its cards only.
     ///
     /// # Errors
-    ///
     /// As [`Game::new`].
     pub fn new_fast(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
@@ -200,14 +196,11 @@ impl Game {
     }
 
     /// Starts from a given position instead of dealing. The cards need not form the rules'
-    /// deck; conservation is then about the cards given. The rules' player range is not
-    /// checked, only the engine's: a test may seat two players under rules made for more.
+    /// deck; conservation is then about the cards given.
     ///
     /// # Errors
-    ///
-    /// [`SetupError::Hands`] for fewer than two hands or more than the engine seats,
-    /// [`SetupError::NoSuchSeat`] when the player to act or the dealer has no hand, and
-    /// [`SetupError::EmptyDiscard`] for an empty discard pile.
+    /// [`SetupError::Hands`] for fewer than 2 or more than 10 hands, [`SetupError::NoSuchSeat`]
+    /// for a current seat or dealer past them, [`SetupError::EmptyDiscard`].
     pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = deal.hands.len();
@@ -245,20 +238,19 @@ impl Game {
 
     // ---- reading the state ----
 
-    /// The rules this game runs on.
+    /// The rules the game runs on.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
-    /// The rules, shared: to start another game on them without copying them.
+    /// The rules, shared: what an observation carries and a new game may reuse.
     pub fn rules_arc(&self) -> &Arc<Rules> {
         &self.rules
     }
-    /// The seed the generator started from: the one this game was made (or last restarted)
-    /// with.
+    /// The seed the game was dealt from.
     pub fn seed(&self) -> u64 {
         self.seed
     }
-    /// How many seats the table has.
+    /// The number of seats.
     pub fn players(&self) -> usize {
         self.state.players
     }
@@ -271,12 +263,11 @@ impl Game {
     pub fn phase(&self) -> Phase {
         self.state.phase
     }
-    /// The seat to act: the player whose turn it is, who also answers what the phase asks (a
-    /// colour, a challenge, a swap).
+    /// The seat to act.
     pub fn current(&self) -> Seat {
         self.state.current
     }
-    /// The direction play goes in.
+    /// The direction of play.
     pub fn direction(&self) -> Direction {
         self.state.direction
     }
@@ -289,16 +280,16 @@ impl Game {
     pub fn color(&self) -> Option<Color> {
         (self.state.phase != Phase::ChooseColor).then_some(self.state.color)
     }
-    /// The top card of the discard pile: the card a play must match.
+    /// The card in play: the top of the discard pile.
     pub fn top(&self) -> Card {
         // Every phase after the deal has a card on the discard pile.
         self.state.discard.last().copied().unwrap_or(Card::WILD)
     }
-    /// `seat`'s cards in the order they arrived; empty for a seat not at the table.
+    /// The cards `seat` holds (none for a seat past the table).
     pub fn hand(&self, seat: Seat) -> &[Card] {
         self.state.hands.get(seat.index()).map(Hand::as_slice).unwrap_or(&[])
     }
-    /// Every seat's hand, in seat order.
+    /// Every hand, in seat order.
     pub fn hands(&self) -> &[Hand] {
         &self.state.hands
     }
@@ -318,8 +309,7 @@ impl Game {
     pub fn drawn_card(&self) -> Option<Card> {
         self.state.drawn
     }
-    /// Whether `seat` has called UNO for its current low hand; false for a seat not at the
-    /// table.
+    /// Whether `seat` has called UNO for its current hand (false for a seat past the table).
     pub fn uno_called(&self, seat: Seat) -> bool {
         // A seat past the table (or past the mask's 16 bits) has called nothing.
         seat.index() < self.state.players && self.state.uno_called & (1 << seat.0) != 0
@@ -332,21 +322,19 @@ impl Game {
     pub fn turns(&self) -> u32 {
         self.state.turns
     }
-    /// The round being played, counted from 1; a single game is round 1 throughout.
+    /// The round of the match, from 1.
     pub fn round(&self) -> u32 {
         self.state.round
     }
-    /// The points each seat has won so far, in seat order: a round's winner scores the cards
-    /// left in the other hands.
+    /// Each seat's match points so far, in seat order.
     pub fn scores(&self) -> &[u32] {
         &self.state.scores
     }
-    /// The seat that won the current round by emptying its hand, once one has; `None` while
-    /// the round is played and when it ended without a winner.
+    /// The seat that won the round just ended, if one did.
     pub fn round_winner(&self) -> Option<Seat> {
         self.state.round_winner
     }
-    /// Whether the game (or the match) is over: no action is legal any more.
+    /// Whether the game (or the match) has ended.
     pub fn is_over(&self) -> bool {
         self.state.phase == Phase::GameOver
     }

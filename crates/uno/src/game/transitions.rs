@@ -18,8 +18,7 @@ impl Game {
     /// (then nothing changed).
     ///
     /// # Errors
-    ///
-    /// The [`IllegalAction`] [`Game::check`] finds; the game is then untouched.
+    /// The [`IllegalAction`] that [`Game::check`] names; the game is then unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
         self.check(seat, action)?;
         let mut events = Vec::new();

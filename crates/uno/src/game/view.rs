@@ -28,7 +28,7 @@ impl Plays {
             self.len += 1;
         }
     }
-    /// The cards as a slice (`Plays` also dereferences to it).
+    /// The cards, in order.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {
         &self.cards[..self.len as usize]
@@ -66,19 +66,19 @@ impl<'a> View<'a> {
     pub fn rules(&self) -> &'a Rules {
         &self.game.rules
     }
-    /// How many seats the table has.
+    /// The number of seats.
     pub fn players(&self) -> usize {
         self.game.state.players
     }
-    /// This seat's own cards, in the order they arrived.
+    /// This seat's own hand.
     pub fn hand(&self) -> &'a [Card] {
         self.game.hand(self.seat)
     }
-    /// How many cards `seat` holds (public for every seat); 0 for a seat not at the table.
+    /// How many cards `seat` holds (public; 0 past the table).
     pub fn hand_size(&self, seat: Seat) -> usize {
         self.game.hand(seat).len()
     }
-    /// The top card of the discard pile: the card a play must match.
+    /// The card in play.
     pub fn top(&self) -> Card {
         self.game.top()
     }
@@ -87,7 +87,7 @@ impl<'a> View<'a> {
     pub fn color(&self) -> Option<Color> {
         self.game.color()
     }
-    /// The seat to act (see [`Game::current`]).
+    /// The seat to act.
     pub fn current(&self) -> Seat {
         self.game.state.current
     }
@@ -95,7 +95,7 @@ impl<'a> View<'a> {
     pub fn is_my_turn(&self) -> bool {
         self.game.state.current == self.seat
     }
-    /// The direction play goes in.
+    /// The direction of play.
     pub fn direction(&self) -> Direction {
         self.game.state.direction
     }
@@ -107,7 +107,7 @@ impl<'a> View<'a> {
     pub fn phase(&self) -> Phase {
         self.game.state.phase
     }
-    /// Cards the player to act must draw unless they stack.
+    /// Cards a stacked penalty makes the seat to act draw, if it does not stack on it.
     pub fn pending_draw(&self) -> u32 {
         self.game.state.pending
     }
@@ -119,11 +119,11 @@ impl<'a> View<'a> {
     pub fn discard_pile(&self) -> &'a [Card] {
         &self.game.state.discard
     }
-    /// How many cards the draw pile holds; their order is hidden.
+    /// Cards left in the draw pile.
     pub fn draw_pile_size(&self) -> usize {
         self.game.state.draw_pile.len()
     }
-    /// Whether `seat` has called UNO for its current low hand (see [`Game::uno_called`]).
+    /// Whether `seat` has called UNO for its current hand.
     pub fn uno_called(&self, seat: Seat) -> bool {
         self.game.uno_called(seat)
     }
@@ -135,11 +135,11 @@ impl<'a> View<'a> {
     pub fn turns(&self) -> u32 {
         self.game.state.turns
     }
-    /// The round being played (see [`Game::round`]).
+    /// The round of the match, from 1.
     pub fn round(&self) -> u32 {
         self.game.state.round
     }
-    /// The points each seat has won so far, in seat order (see [`Game::scores`]).
+    /// Each seat's match points so far.
     pub fn scores(&self) -> &'a [u32] {
         &self.game.state.scores
     }
@@ -159,15 +159,15 @@ impl<'a> View<'a> {
     pub fn playable_set(&self) -> CardSet {
         self.playable()
     }
-    /// Whether this seat may take `action` now (see [`Game::check`] for why not).
+    /// Whether this seat may take `action` now.
     pub fn is_legal(&self, action: Action) -> bool {
         self.game.check(self.seat, action).is_ok()
     }
-    /// Every action this seat may take now; empty when it may take none.
+    /// What this seat may do now (allocates; see `legal_actions_into`).
     pub fn legal_actions(&self) -> Vec<Action> {
         self.game.legal_actions_for(self.seat)
     }
-    /// [`View::legal_actions`] written into `out` (cleared first), reusing its buffer.
+    /// What this seat may do now, into `out` (cleared first), without allocating.
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         self.game.legal_actions_into(self.seat, out);
     }

@@ -9,34 +9,51 @@ use serde::{Deserialize, Serialize};
 use super::RulesError;
 use crate::card::Color;
 
-/// A rule set as written in a file. Validate it with [`Rules::new`].
+/// A rule set as written in a file. Validate it with [`Rules::new`](super::Rules::new).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RulesConfig {
+    /// The rule set's name, shown in lists and pages.
     pub name: String,
+    /// What the rule set is, in a sentence or two.
     pub description: String,
+    /// How many may play.
     pub players: PlayersConfig,
+    /// How a round starts.
     pub deal: DealConfig,
+    /// The cards.
     pub deck: DeckConfig,
+    /// How a turn goes.
     pub play: PlayConfig,
+    /// Calling UNO.
     pub uno: UnoConfig,
+    /// Points and the match.
     pub scoring: ScoringConfig,
+    /// When a round is cut short.
     pub end: EndConfig,
 }
 
+/// The `[players]` section: the seats the rules allow.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PlayersConfig {
+    /// The fewest players (at least 2).
     pub min: u32,
+    /// The most players (at most 10).
     pub max: u32,
 }
 
+/// The `[deal]` section: how a round starts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DealConfig {
+    /// Cards dealt to each player.
     pub hand_size: u32,
+    /// Who plays first.
     pub first_player: FirstPlayer,
+    /// The direction of play at the start.
     pub direction: crate::card::Direction,
+    /// What the first card turned up does.
     pub first_card: FirstCard,
 }
 
@@ -45,29 +62,43 @@ pub struct DealConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DeckConfig {
+    /// The colours, in order (each colour gets every card of `per_color`).
     pub colors: Vec<Color>,
+    /// Copies of each coloured face per colour, by face key (`0`–`9`, `skip`, `reverse`, `draw_two`).
     pub per_color: BTreeMap<String, u32>,
+    /// Copies of each wild, by key (`wild`, `wild_draw_four`).
     pub wild: BTreeMap<String, u32>,
 }
 
+/// The `[play]` section: how a turn goes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PlayConfig {
+    /// What a player who draws does next.
     pub draw: DrawRule,
+    /// Whether a player who can play must.
     pub forced_play: ForcedPlay,
+    /// Which draw cards stack on a pending penalty.
     pub stacking: Stacking,
+    /// When a Wild Draw Four may be played and challenged.
     pub wild_draw_four: WildDrawFourRule,
+    /// What Reverse does with two players.
     pub two_players: TwoPlayerRule,
+    /// Whether identical cards may be played out of turn.
     pub jump_in: JumpIn,
+    /// Whether 7s swap hands and 0s pass them round.
     pub seven_zero: SevenZero,
+    /// What happens when the draw pile runs out.
     pub exhausted_draw_pile: Exhausted,
     /// Stop the game after this many turns (seed 004: 100). Absent: no cap.
     pub turn_cap: Option<u32>,
 }
 
+/// The `[uno]` section: calling UNO and its penalties.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct UnoConfig {
+    /// Whether players call UNO.
     pub call: UnoCall,
     /// Cards drawn by a player caught with one card who did not call UNO.
     pub penalty: u32,
@@ -90,15 +121,21 @@ pub struct EndConfig {
 /// Turns a round may last when a rules file does not say (see [`EndConfig::max_turns`]).
 pub const DEFAULT_MAX_TURNS: u32 = 10_000;
 
+/// The `[scoring]` section: what each card left in a hand is worth, and the match target.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ScoringConfig {
     /// Points for a digit card: its face value, or a fixed number.
     pub digits: DigitPoints,
+    /// Points for a Skip.
     pub skip: u32,
+    /// Points for a Reverse.
     pub reverse: u32,
+    /// Points for a Draw Two.
     pub draw_two: u32,
+    /// Points for a Wild.
     pub wild: u32,
+    /// Points for a Wild Draw Four.
     pub wild_draw_four: u32,
     /// Play rounds until a player's total reaches this (absent: 500, the official target);
     /// `None`, written `target = "one_round"`, makes one round the whole game.
@@ -141,10 +178,13 @@ mod match_target {
     }
 }
 
+/// What a digit card is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DigitPoints {
+    /// Its face value (official).
     FaceValue,
+    /// The same number for every digit.
     #[serde(untagged)]
     Fixed(u32),
 }
@@ -188,7 +228,9 @@ impl<'de> Deserialize<'de> for DigitPoints {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FirstPlayer {
+    /// The seat after the dealer, play passing to the left (official).
     LeftOfDealer,
+    /// The seat after the dealer, play passing to the right (seed 004).
     RightOfDealer,
     /// Seat 0 starts (seeds 000 and 002: "Player 1 first").
     Seat0,
@@ -226,6 +268,7 @@ pub enum DrawRule {
     DrawUntilPlayable,
 }
 
+/// Whether a player holding a playable card may draw instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ForcedPlay {
@@ -239,6 +282,7 @@ pub enum ForcedPlay {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stacking {
+    /// Not played.
     Off,
     /// Draw Two on Draw Two.
     DrawTwo,
@@ -250,6 +294,7 @@ pub enum Stacking {
     Cross,
 }
 
+/// When a Wild Draw Four may be played, and whether it can be challenged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WildDrawFourRule {
@@ -262,6 +307,7 @@ pub enum WildDrawFourRule {
     Challenge,
 }
 
+/// What a Reverse does at a table of two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TwoPlayerRule {
@@ -271,22 +317,27 @@ pub enum TwoPlayerRule {
     ReverseReverses,
 }
 
+/// Whether a card identical to the top card may be played out of turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JumpIn {
+    /// Not played.
     Off,
     /// A player holding a card identical to the top card may play it out of turn.
     On,
 }
 
+/// The 7–0 house rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SevenZero {
+    /// Not played.
     Off,
     /// Playing a 7 swaps hands with a chosen player; playing a 0 passes every hand along.
     On,
 }
 
+/// What an empty draw pile does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Exhausted {
@@ -296,9 +347,11 @@ pub enum Exhausted {
     NoReshuffle,
 }
 
+/// Whether players call UNO.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnoCall {
+    /// Not played.
     Off,
     /// A player left with one card must call UNO before the next player begins a turn, or
     /// anyone may catch them and they draw `penalty` cards.
@@ -399,16 +452,25 @@ impl Default for ScoringConfig {
 
 impl RulesConfig {
     /// Reads a rules file in TOML.
+    ///
+    /// # Errors
+    /// [`RulesError::Syntax`] when the text is not valid TOML or does not fit [`RulesConfig`].
     pub fn from_toml(text: &str) -> Result<RulesConfig, RulesError> {
         toml::from_str(text).map_err(|e| RulesError::Syntax(e.to_string()))
     }
 
     /// Reads a rules file in JSON.
+    ///
+    /// # Errors
+    /// [`RulesError::Syntax`] when the text is not valid JSON or does not fit [`RulesConfig`].
     pub fn from_json(text: &str) -> Result<RulesConfig, RulesError> {
         serde_json::from_str(text).map_err(|e| RulesError::Syntax(e.to_string()))
     }
 
     /// Reads TOML or JSON, whichever the text is (JSON starts with `{`).
+    ///
+    /// # Errors
+    /// [`RulesError::Syntax`], as [`RulesConfig::from_toml`] or [`RulesConfig::from_json`].
     pub fn parse(text: &str) -> Result<RulesConfig, RulesError> {
         if text.trim_start().starts_with('{') {
             Self::from_json(text)
@@ -417,6 +479,7 @@ impl RulesConfig {
         }
     }
 
+    /// The configuration as a TOML rules file.
     pub fn to_toml(&self) -> String {
         // A config is plain data with string keys: serializing it cannot fail.
         toml::to_string_pretty(self).unwrap_or_default()

@@ -26,6 +26,12 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Validates `config` and derives what the game reads from it (the deck, card points, every card's effect).
+    ///
+    /// # Errors
+    /// The first [`RulesError`] found: no or repeated colours, an unknown card, too many copies,
+    /// an empty deck, a player range outside 2..=10, a deck too small to deal, a first-card rule
+    /// the deck cannot meet, a zero cap or target, a number over its limit.
     pub fn new(config: RulesConfig) -> Result<Rules, RulesError> {
         let colors = config.deck.colors.clone();
         if colors.is_empty() {
@@ -122,6 +128,9 @@ impl Rules {
     }
 
     /// A named preset (see [`PRESET_NAMES`]).
+    ///
+    /// # Errors
+    /// [`RulesError::UnknownPreset`] for a name not in [`PRESET_NAMES`].
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         Rules::new(preset_config(name)?)
     }
@@ -137,9 +146,11 @@ impl Rules {
         &self.effects[usize::from(players == 2)]
     }
 
+    /// The configuration these rules were made from.
     pub fn config(&self) -> &RulesConfig {
         &self.config
     }
+    /// The rule set's name.
     pub fn name(&self) -> &str {
         &self.config.name
     }
@@ -151,48 +162,63 @@ impl Rules {
     pub fn colors(&self) -> &[Color] {
         &self.colors
     }
+    /// The fewest players these rules seat.
     pub fn min_players(&self) -> usize {
         self.config.players.min as usize
     }
+    /// The most players these rules seat.
     pub fn max_players(&self) -> usize {
         self.config.players.max as usize
     }
+    /// Cards dealt to each player.
     pub fn hand_size(&self) -> usize {
         self.config.deal.hand_size as usize
     }
+    /// Who plays first in a round.
     pub fn first_player(&self) -> FirstPlayer {
         self.config.deal.first_player
     }
+    /// What the first card turned up does.
     pub fn first_card(&self) -> FirstCard {
         self.config.deal.first_card
     }
+    /// The direction of play at the start of a round.
     pub fn direction(&self) -> crate::card::Direction {
         self.config.deal.direction
     }
+    /// What a player who draws does next.
     pub fn draw_rule(&self) -> DrawRule {
         self.config.play.draw
     }
+    /// Whether a player who can play must.
     pub fn forced_play(&self) -> ForcedPlay {
         self.config.play.forced_play
     }
+    /// Which draw cards may be stacked on a pending penalty.
     pub fn stacking(&self) -> Stacking {
         self.config.play.stacking
     }
+    /// When a Wild Draw Four may be played, and whether it can be challenged.
     pub fn wild_draw_four(&self) -> WildDrawFourRule {
         self.config.play.wild_draw_four
     }
+    /// What Reverse does with two players.
     pub fn two_players(&self) -> TwoPlayerRule {
         self.config.play.two_players
     }
+    /// Whether a player may play an identical card out of turn.
     pub fn jump_in(&self) -> JumpIn {
         self.config.play.jump_in
     }
+    /// Whether a 7 swaps hands and a 0 passes them round.
     pub fn seven_zero(&self) -> SevenZero {
         self.config.play.seven_zero
     }
+    /// What happens when the draw pile runs out.
     pub fn exhausted(&self) -> Exhausted {
         self.config.play.exhausted_draw_pile
     }
+    /// Turns after which a round ends, scored as it stands, if any.
     pub fn turn_cap(&self) -> Option<u32> {
         self.config.play.turn_cap
     }
@@ -200,15 +226,19 @@ impl Rules {
     pub fn max_turns(&self) -> u32 {
         self.config.end.max_turns
     }
+    /// Whether players call UNO, and how a missed call is punished.
     pub fn uno_call(&self) -> UnoCall {
         self.config.uno.call
     }
+    /// Cards drawn by a player caught not calling UNO.
     pub fn uno_penalty(&self) -> u32 {
         self.config.uno.penalty
     }
+    /// Cards drawn for calling UNO when nobody can be caught (0: no penalty).
     pub fn false_call_penalty(&self) -> u32 {
         self.config.uno.false_call_penalty
     }
+    /// The points that win a match; `None`: one round is the game.
     pub fn target(&self) -> Option<u32> {
         self.config.scoring.target
     }

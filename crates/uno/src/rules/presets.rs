@@ -14,6 +14,9 @@ const PRESET_FILES: [(&str, &str); 5] = [
 ];
 
 /// The TOML text of a preset, as shipped.
+///
+/// # Errors
+/// [`RulesError::UnknownPreset`] for a name not in [`PRESET_NAMES`].
 pub fn preset_toml(name: &str) -> Result<&'static str, RulesError> {
     PRESET_FILES
         .iter()
@@ -23,6 +26,9 @@ pub fn preset_toml(name: &str) -> Result<&'static str, RulesError> {
 }
 
 /// The configuration of a preset.
+///
+/// # Errors
+/// [`RulesError::UnknownPreset`] for a name not in [`PRESET_NAMES`].
 pub fn preset_config(name: &str) -> Result<RulesConfig, RulesError> {
     RulesConfig::from_toml(preset_toml(name)?)
 }
