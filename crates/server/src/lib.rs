@@ -17,6 +17,7 @@ mod instance;
 pub mod limits;
 mod serve;
 mod tables;
+mod types;
 mod update;
 mod web;
 mod ws;
@@ -27,9 +28,10 @@ use axum::Router;
 pub use error::{ApiError, ErrorBody};
 pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{
-    invite_path, AppState, Config, CreateTable, Created, HouseRules, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView,
-    TableStatus, TableSummary, TableView,
+pub use tables::{AppState, Config};
+pub use types::{
+    invite_path, CreateTable, Created, HouseRules, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, TableStatus,
+    TableSummary, TableView,
 };
 
 /// The whole application.
