@@ -30,9 +30,11 @@ pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
 pub use tables::{AppState, Config};
 pub use types::{
-    invite_path, CreateTable, Created, HouseRules, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, TableStatus,
-    TableSummary, TableView,
+    invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, TableStatus, TableSummary,
+    TableView,
 };
+/// The house-rule toggles of a create request, built into rules by the engine.
+pub use uno::HouseRules;
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {

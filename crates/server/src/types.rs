@@ -2,8 +2,7 @@
 //! the table code, the update renderer and the routes share it without depending on each other.
 
 use serde::{Deserialize, Serialize};
-use uno::rules::{DrawRule, ForcedPlay, JumpIn, SevenZero, Stacking, UnoCall, WildDrawFourRule};
-use uno::{Action, Event, Observation};
+use uno::{Action, Event, HouseRules, Observation};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -107,21 +106,6 @@ pub struct CreateTable {
     pub bot_delay_ms: Option<u32>,
     /// Fixes the shuffle (tests, replays); random otherwise.
     pub seed: Option<u64>,
-}
-
-/// House-rule toggles applied over the preset or rules file.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HouseRules {
-    pub stacking: Option<Stacking>,
-    pub draw: Option<DrawRule>,
-    pub forced_play: Option<ForcedPlay>,
-    pub jump_in: Option<JumpIn>,
-    pub seven_zero: Option<SevenZero>,
-    pub wild_draw_four: Option<WildDrawFourRule>,
-    pub uno_call: Option<UnoCall>,
-    /// Points to win a match; 0 makes one round the whole game.
-    pub match_target: Option<u32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

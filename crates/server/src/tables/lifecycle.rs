@@ -41,7 +41,7 @@ pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<
 }
 
 pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
-    let mut config = match (&req.preset, &req.rules) {
+    let config = match (&req.preset, &req.rules) {
         (Some(_), Some(_)) => return Err(ApiError::BadRequest("give either `preset` or `rules`, not both".into())),
         (_, Some(serde_json::Value::String(text))) => RulesConfig::parse(text)?,
         (_, Some(v @ serde_json::Value::Object(_))) => {
@@ -51,33 +51,7 @@ pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
         (Some(p), None) => uno::rules::preset_config(p)?,
         (None, None) => uno::rules::preset_config("official")?,
     };
-    let h = &req.house_rules;
-    let p = &mut config.play;
-    if let Some(v) = h.stacking {
-        p.stacking = v;
-    }
-    if let Some(v) = h.draw {
-        p.draw = v;
-    }
-    if let Some(v) = h.forced_play {
-        p.forced_play = v;
-    }
-    if let Some(v) = h.jump_in {
-        p.jump_in = v;
-    }
-    if let Some(v) = h.seven_zero {
-        p.seven_zero = v;
-    }
-    if let Some(v) = h.wild_draw_four {
-        p.wild_draw_four = v;
-    }
-    if let Some(v) = h.uno_call {
-        config.uno.call = v;
-    }
-    if let Some(t) = h.match_target {
-        config.scoring.target = (t > 0).then_some(t);
-    }
-    Ok(Rules::new(config)?)
+    Ok(req.house_rules.build(config)?)
 }
 
 impl AppState {
@@ -318,23 +292,5 @@ impl AppState {
         self.schedule(&table, &mut st);
         self.publish_state(&table, &mut st);
         Ok(st.full_view(id, Viewer::Seat(seat), "state"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::types::HouseRules;
-    use uno::rules::Stacking;
-
-    #[test]
-    fn house_rules_apply_over_the_preset() {
-        let req = CreateTable {
-            house_rules: HouseRules { stacking: Some(Stacking::Both), match_target: Some(0), ..Default::default() },
-            ..Default::default()
-        };
-        let r = build_rules(&req).expect("valid");
-        assert_eq!(r.stacking(), Stacking::Both);
-        assert_eq!(r.target(), None);
     }
 }

@@ -7,13 +7,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use store::{Kind, Status as StoreStatus};
-use uno::{Event, Game, GameRecord, Move, Rules};
+use uno::{GameRecord, Move};
 
 use super::schedule::make_bots;
+use super::view::keep_recent;
 use super::{Meta, Table, TableState};
 use crate::types::LoggedEvent;
 use crate::update::Told;
-use crate::{limits, ApiError, AppState};
+use crate::{ApiError, AppState};
 
 impl AppState {
     /// Rebuilds the active tables: replay each record, keeping the last events for readers.
@@ -104,26 +105,17 @@ impl AppState {
                 "a table recorded by another engine version; replaying it anyway"
             );
         }
-        let rules = Rules::new(record.rules.clone()).map_err(|e| e.to_string())?;
-        let mut deal = Vec::new();
-        let mut game =
-            Game::new_with_events(rules, record.players, record.seed, &mut deal).map_err(|e| e.to_string())?;
-        let mut events = VecDeque::new();
-        let mut push = |version: u64, evs: Vec<Event>| {
-            for event in evs {
-                if events.len() == limits::RECENT_EVENTS {
-                    events.pop_front();
-                }
-                events.push_back(LoggedEvent { version, event });
-            }
-        };
-        push(meta.version_base, deal);
         for (i, entry) in g.actions.iter().enumerate() {
             let m: Move = entry.decode().map_err(|e| format!("action {i}: {e}"))?;
-            let evs = game.apply(m.seat, m.action).map_err(|e| format!("action {i} ({}): {e}", m.action))?;
             record.push(m.seat, m.action);
-            push(meta.version_base + i as u64 + 1, evs);
         }
+        let mut events = VecDeque::new();
+        let game = record
+            .replay_with_events(|step, evs| {
+                let version = meta.version_base + step as u64;
+                keep_recent(&mut events, evs.into_iter().map(|event| LoggedEvent { version, event }));
+            })
+            .map_err(|e| e.to_string())?;
         let bots = make_bots(&meta, game.rules_arc()).map_err(|e| e.to_string())?;
         let players = meta.seats.len();
         let creator = meta.creator.clone();

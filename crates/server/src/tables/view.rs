@@ -1,5 +1,6 @@
 //! What one viewer sees of a table: its full view, its summary in a list, the recent events.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -138,12 +139,7 @@ impl TableState {
     }
 
     pub(super) fn remember(&mut self, events: &[LoggedEvent]) {
-        for e in events {
-            if self.events.len() == limits::RECENT_EVENTS {
-                self.events.pop_front();
-            }
-            self.events.push_back(e.clone());
-        }
+        keep_recent(&mut self.events, events.iter().cloned());
     }
 }
 
@@ -167,5 +163,15 @@ impl AppState {
         let st = table.state.lock().await;
         let viewer = self.resolve(&st, token)?;
         Ok(st.full_view(id, viewer, "state"))
+    }
+}
+
+/// Appends to a table's recent events, keeping the newest [`limits::RECENT_EVENTS`].
+pub(super) fn keep_recent(recent: &mut VecDeque<LoggedEvent>, events: impl IntoIterator<Item = LoggedEvent>) {
+    for e in events {
+        if recent.len() == limits::RECENT_EVENTS {
+            recent.pop_front();
+        }
+        recent.push_back(e);
     }
 }
