@@ -76,6 +76,7 @@ mod bot;
 mod endgame;
 mod error;
 mod game;
+mod record;
 mod search;
 mod setup;
 pub mod sim;
@@ -87,5 +88,6 @@ pub use board::{
 pub use bot::{Bot, BotKind, GreedyBot, RandomBot};
 pub use error::DuelError;
 pub use game::{Action, DuelGame, EndReason, Event, Outcome, Stage, Status};
+pub use record::{move_action, Actor, GameRecord, LoggedAction, ReplayError};
 pub use search::{Difficulty, Limits, SearchBot, SearchInfo, WIN};
 pub use setup::{random_setup, SetupMode};
