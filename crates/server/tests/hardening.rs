@@ -240,6 +240,18 @@ async fn names_must_be_visible_and_distinct_at_a_table() {
     assert_eq!(v["code"], "name_taken");
     let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join("Bob"))).await;
     assert_eq!(s, StatusCode::OK, "{v}");
+    // At creation too: the creator and a named seat, or a person and a bot, never share a name.
+    let human = |name: &str| json!({"kind": "human", "name": name});
+    let bot = json!({"kind": "bot", "bot": "random"});
+    for seats in [json!([human("Ann"), human("ANN")]), json!([human("random"), bot.clone()])] {
+        let (s, v) = create(&app, json!({ "seats": seats })).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::CONFLICT, Some("name_taken")), "{seats}");
+    }
+    let (s, v) = create(&app, json!({"name": "ann", "seats": [human("Bea"), human("Ann")], "creator_seat": 0})).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::CONFLICT, Some("name_taken")), "{v}");
+    // Bots of one kind share their name.
+    let (s, v) = create(&app, json!({"name": "Ann", "seats": [human("Ann"), bot.clone(), bot]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 
 /// The creator closes a table: it frees a slot of the per-client limit, its sockets close with

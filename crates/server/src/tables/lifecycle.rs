@@ -40,6 +40,11 @@ pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<
     Ok(name.to_string())
 }
 
+/// Whether two names read as one (case aside).
+fn same_name(a: &str, b: &str) -> bool {
+    a.to_lowercase() == b.to_lowercase()
+}
+
 pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
     let config = match (&req.preset, &req.rules) {
         (Some(_), Some(_)) => return Err(ApiError::BadRequest("give either `preset` or `rules`, not both".into())),
@@ -118,6 +123,13 @@ impl AppState {
             };
             seats[i].name = Some(name);
         }
+        // People are told apart by name: a person's is no other seat's (bots of a kind share theirs).
+        for (i, s) in seats.iter().enumerate().filter(|(_, s)| s.kind == SeatKind::Human) {
+            let Some(name) = &s.name else { continue };
+            if seats.iter().enumerate().any(|(j, o)| j != i && o.name.as_deref().is_some_and(|m| same_name(m, name))) {
+                return Err(ApiError::NameTaken);
+            }
+        }
         self.check_capacity(client)?;
 
         let meta = Meta {
@@ -194,7 +206,7 @@ impl AppState {
             None => st.meta.seats.iter().position(open).ok_or(ApiError::TableFull)?,
         };
         let taken = |s: &SeatMeta| s.kind == SeatKind::Bot || s.token_hash.is_some();
-        let same = |s: &SeatMeta| s.name.as_deref().is_some_and(|n| n.to_lowercase() == name.to_lowercase());
+        let same = |s: &SeatMeta| s.name.as_deref().is_some_and(|n| same_name(n, &name));
         if st.meta.seats.iter().enumerate().any(|(j, s)| j != i && taken(s) && same(s)) {
             return Err(ApiError::NameTaken);
         }
