@@ -148,3 +148,73 @@ pub enum DuelError {
     #[error("The computer has no move to play.")]
     NoBotMove,
 }
+
+impl DuelError {
+    /// The stable code of the refusal for programs: the `error` tag of its JSON form.
+    pub fn code(&self) -> &'static str {
+        use DuelError::*;
+        match self {
+            NotBlockKey { .. } => "not_block_key",
+            NotRankKey { .. } => "not_rank_key",
+            CellOccupied { .. } => "cell_occupied",
+            TooManyOfRank { .. } => "too_many_of_rank",
+            TooManyPieces { .. } => "too_many_pieces",
+            NoRedPiece => "no_red_piece",
+            NoBlackPiece => "no_black_piece",
+            OutsideGrid { .. } => "outside_grid",
+            BadCell { .. } => "bad_cell",
+            NotMoveKey { .. } => "not_move_key",
+            NotOwnPiece { .. } => "not_own_piece",
+            OffGrid { .. } => "off_grid",
+            OntoBlock { .. } => "onto_block",
+            OntoOwnPiece { .. } => "onto_own_piece",
+            MustAttack => "must_attack",
+            NotTurnOf { .. } => "not_turn_of",
+            SetupOver => "setup_over",
+            NotPlaying => "not_playing",
+            GameOver => "game_over",
+            BadSize { .. } => "bad_size",
+            BadPosition { .. } => "bad_position",
+            NoBotMove => "no_bot_move",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Coord, Dir, Side};
+
+    #[test]
+    fn each_code_is_the_json_tag() {
+        let c = Coord::new(0, 0);
+        let all = [
+            DuelError::NotBlockKey { key: "x".into() },
+            DuelError::NotRankKey { side: Side::Red, key: "x".into() },
+            DuelError::CellOccupied { cell: c, holds: "a block".into() },
+            DuelError::TooManyOfRank { side: Side::Red, rank: 6, limit: 1 },
+            DuelError::TooManyPieces { side: Side::Black },
+            DuelError::NoRedPiece,
+            DuelError::NoBlackPiece,
+            DuelError::OutsideGrid { cell: c, width: 1, height: 1 },
+            DuelError::BadCell { text: "?".into() },
+            DuelError::NotMoveKey { key: "x".into() },
+            DuelError::NotOwnPiece { side: Side::Red, cell: c, holds: "nothing".into() },
+            DuelError::OffGrid { cell: c, dir: Dir::Up },
+            DuelError::OntoBlock { cell: c, dir: Dir::Up },
+            DuelError::OntoOwnPiece { cell: c, dir: Dir::Up, side: Side::Red },
+            DuelError::MustAttack,
+            DuelError::NotTurnOf { side: Side::Red },
+            DuelError::SetupOver,
+            DuelError::NotPlaying,
+            DuelError::GameOver,
+            DuelError::BadSize { width: 0, height: 0 },
+            DuelError::BadPosition { reason: "x".into() },
+            DuelError::NoBotMove,
+        ];
+        for e in all {
+            let json = serde_json::to_value(&e).expect("json");
+            assert_eq!(json["error"].as_str(), Some(e.code()), "{e:?}");
+        }
+    }
+}

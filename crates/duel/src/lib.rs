@@ -78,6 +78,7 @@ mod bot;
 mod endgame;
 mod error;
 mod game;
+mod record;
 mod search;
 mod setup;
 pub mod sim;
@@ -89,5 +90,6 @@ pub use board::{
 pub use bot::{Bot, BotKind, GreedyBot, RandomBot};
 pub use error::DuelError;
 pub use game::{Action, DuelGame, EndReason, Event, Outcome, Stage, Status};
+pub use record::{move_action, Actor, GameRecord, LoggedAction, ReplayError};
 pub use search::{Difficulty, Limits, SearchBot, SearchInfo, WIN};
 pub use setup::{random_setup, SetupMode};

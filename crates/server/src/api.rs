@@ -12,7 +12,8 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use uno::Action;
 
-use crate::tables::{CreateTable, TableSummary, TableView};
+use crate::tables::auth::{token, TokenQuery};
+use crate::types::{CreateTable, TableSummary, TableView};
 use crate::{ws, ApiError, AppState};
 
 pub fn routes(state: AppState) -> Router {
@@ -40,22 +41,6 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
         let ip = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
         Ok(Client(ip.unwrap_or_else(|| "local".into())))
     }
-}
-
-#[derive(Debug, Default, Deserialize)]
-pub struct TokenQuery {
-    pub token: Option<String>,
-}
-
-/// The seat token: `Authorization: Bearer <token>`. `?token=` is still read for older clients but
-/// no longer documented: a URL lands in access logs and proxies.
-pub fn token(headers: &HeaderMap, query: &TokenQuery) -> Result<Option<String>, ApiError> {
-    if let Some(v) = headers.get(header::AUTHORIZATION) {
-        let text = v.to_str().map_err(|_| ApiError::BadToken)?;
-        let t = text.strip_prefix("Bearer ").ok_or(ApiError::BadToken)?.trim();
-        return Ok(Some(t.to_string()));
-    }
-    Ok(query.token.clone().filter(|t| !t.is_empty()))
 }
 
 fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {

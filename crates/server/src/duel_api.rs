@@ -28,17 +28,17 @@ use std::time::{Duration, Instant};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use duel::{
-    Action, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, Piece, Side, Stage, Status, DEFAULT_HEIGHT,
-    DEFAULT_WIDTH, MAX_DIMENSION,
+    move_action, Action, Actor, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, GameRecord, LoggedAction,
+    Piece, Side, Stage, Status, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_DIMENSION,
 };
 use serde::{Deserialize, Serialize};
 use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
 use crate::api::Client;
+use crate::ApiError;
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
 const MAX_GAMES: usize = 10_000;
@@ -85,31 +85,6 @@ struct Registry {
     seen: HashMap<String, (String, Instant)>,
 }
 
-/// The record kept in the store for a game (its header); the log holds [`LoggedAction`]s.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct StoredHeader {
-    engine: String,
-    width: u8,
-    height: u8,
-    difficulty: Difficulty,
-    seed: u64,
-}
-
-/// Who took a logged action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Actor {
-    User,
-    Computer,
-}
-
-/// One line of a game's log in the store.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct LoggedAction {
-    by: Actor,
-    action: Action,
-}
-
 impl DuelGames {
     /// Games in memory only (tests).
     pub fn new() -> DuelGames {
@@ -140,8 +115,8 @@ impl DuelGames {
 
     /// Closes the unfinished games left idle, then refuses `client` a new game if it already
     /// has as many unfinished ones as it may.
-    fn admit(&self, client: &str) -> Result<(), DuelApiError> {
-        let mut reg = self.inner.lock().map_err(|_| DuelApiError::internal())?;
+    fn admit(&self, client: &str) -> Result<(), ApiError> {
+        let mut reg = self.inner.lock().map_err(|_| poisoned())?;
         let now = Instant::now();
         // A game in use (locked) is neither idle nor finished, as far as counting goes.
         let over = |reg: &Registry, id: &str| {
@@ -165,32 +140,28 @@ impl DuelGames {
         }
         let mine = reg.seen.iter().filter(|(id, (c, _))| c == client && !over(&reg, id)).count();
         if mine >= self.max_per_client {
-            return Err(DuelApiError {
-                status: StatusCode::TOO_MANY_REQUESTS,
-                code: "too_many_tables".to_string(),
-                message: format!("You already have {mine} unfinished Duel games: finish one first."),
-            });
+            return Err(ApiError::TooManyDuels(mine));
         }
         Ok(())
     }
 
-    fn cached(&self, id: &str) -> Result<Option<Arc<tokio::sync::Mutex<DuelRecord>>>, DuelApiError> {
-        let reg = self.inner.lock().map_err(|_| DuelApiError::internal())?;
+    fn cached(&self, id: &str) -> Result<Option<Arc<tokio::sync::Mutex<DuelRecord>>>, ApiError> {
+        let reg = self.inner.lock().map_err(|_| poisoned())?;
         Ok(reg.games.get(id).cloned())
     }
 
-    async fn get(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, DuelApiError> {
+    async fn get(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, ApiError> {
         if let Some(slot) = self.cached(id)? {
             return Ok(slot);
         }
         let record = match &self.store {
-            Some(store) if id.len() <= 64 => match store.load(id).await.map_err(DuelApiError::store)? {
+            Some(store) if id.len() <= 64 => match store.load(id).await.map_err(ApiError::Store)? {
                 Some(g) if g.kind == Kind::Duel && g.status != StoreStatus::Abandoned => {
-                    replay(&g).map_err(|_| DuelApiError::internal())?
+                    replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?
                 }
-                _ => return Err(DuelApiError::not_found(id)),
+                _ => return Err(ApiError::NoSuchDuel(id.chars().take(64).collect())),
             },
-            _ => return Err(DuelApiError::not_found(id)),
+            _ => return Err(ApiError::NoSuchDuel(id.chars().take(64).collect())),
         };
         self.insert(id.to_string(), String::new(), record)
     }
@@ -201,8 +172,8 @@ impl DuelGames {
         id: String,
         creator: String,
         record: DuelRecord,
-    ) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, DuelApiError> {
-        let mut reg = self.inner.lock().map_err(|_| DuelApiError::internal())?;
+    ) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, ApiError> {
+        let mut reg = self.inner.lock().map_err(|_| poisoned())?;
         if let Some(slot) = reg.games.get(&id) {
             return Ok(slot.clone());
         }
@@ -232,67 +203,53 @@ impl DuelGames {
         Ok(slot)
     }
 
-    /// Stores a new game; acknowledged once durable.
-    async fn persist_new(&self, id: &str, record: &DuelRecord) -> Result<(), DuelApiError> {
+    /// Stores a new game (its record's header); acknowledged once durable.
+    async fn persist_new(&self, id: &str, record: &GameRecord) -> Result<(), ApiError> {
         let Some(store) = &self.store else { return Ok(()) };
-        let header = StoredHeader {
-            engine: format!("duel {}", env!("CARGO_PKG_VERSION")),
-            width: record.game.width(),
-            height: record.game.height(),
-            difficulty: record.difficulty,
-            seed: record.seed,
-        };
         let new = NewGame {
             id: id.to_string(),
             kind: Kind::Duel,
-            record: store::Record::new(&header).map_err(|_| DuelApiError::internal())?,
-            meta: store::Meta::new(&serde_json::json!({})).map_err(|_| DuelApiError::internal())?,
+            record: store::Record::new(&record.header()).map_err(|e| ApiError::Internal(e.to_string()))?,
+            meta: store::Meta::new(&serde_json::json!({})).map_err(|e| ApiError::Internal(e.to_string()))?,
         };
-        store.create(new).await.map_err(DuelApiError::store)
+        store.create(new).await.map_err(ApiError::Store)
     }
 
     /// Appends the accepted actions to the game's log (from action number `seq`), and marks the
     /// game finished when it is over.
-    async fn persist(&self, id: &str, seq: u64, actions: &[LoggedAction], over: bool) -> Result<(), DuelApiError> {
+    async fn persist(&self, id: &str, seq: u64, actions: &[LoggedAction], over: bool) -> Result<(), ApiError> {
         let Some(store) = &self.store else { return Ok(()) };
         let mut tickets = Vec::with_capacity(actions.len() + 1);
         for (i, a) in actions.iter().enumerate() {
-            let entry = store::Entry::new(a).map_err(|_| DuelApiError::internal())?;
+            let entry = store::Entry::new(a).map_err(|e| ApiError::Internal(e.to_string()))?;
             tickets.push(store.append(id, seq + i as u64, entry));
         }
         if over {
             tickets.push(store.set_status(id, StoreStatus::Finished));
         }
         for t in tickets {
-            t.await.map_err(DuelApiError::store)?;
+            t.await.map_err(ApiError::Store)?;
         }
         Ok(())
     }
 }
 
-/// Rebuilds a stored game by replaying its log.
+/// Rebuilds a stored game by replaying its log (the page's history with it).
 fn replay(g: &store::StoredGame) -> Result<DuelRecord, String> {
-    let header: StoredHeader = g.record.decode().map_err(|e| e.to_string())?;
-    let mut record = DuelRecord {
-        game: DuelGame::new(header.width, header.height).map_err(|e| e.to_string())?,
-        difficulty: header.difficulty,
-        seed: header.seed,
-        computer_moves: 0,
-        logged: 0,
-        last_move: None,
-        history: Vec::new(),
-        quiet_rounds: 0,
-    };
+    let mut stored: GameRecord = g.record.decode().map_err(|e| e.to_string())?;
     for entry in &g.actions {
-        let logged: LoggedAction = entry.decode().map_err(|e| e.to_string())?;
-        let before = record.game.clone();
-        let events = record.game.apply(logged.action).map_err(|e| e.to_string())?;
-        if logged.by == Actor::Computer {
-            record.computer_moves += 1;
-        }
-        record.note(&before, &events);
-        record.logged += 1;
+        stored.actions.push(entry.decode().map_err(|e| e.to_string())?);
     }
+    let mut record = DuelRecord::new(stored.start().map_err(|e| e.to_string())?, stored.difficulty, stored.seed);
+    record.game = stored
+        .replay_with_events(|before, logged, events| {
+            if logged.by == Actor::Computer {
+                record.computer_moves += 1;
+            }
+            record.note(before, events);
+            record.logged += 1;
+        })
+        .map_err(|e| e.to_string())?;
     Ok(record)
 }
 
@@ -318,6 +275,19 @@ struct DuelRecord {
 }
 
 impl DuelRecord {
+    fn new(game: DuelGame, difficulty: Difficulty, seed: u64) -> DuelRecord {
+        DuelRecord {
+            game,
+            difficulty,
+            seed,
+            computer_moves: 0,
+            logged: 0,
+            last_move: None,
+            history: Vec::new(),
+            quiet_rounds: 0,
+        }
+    }
+
     /// Takes note of the `events` of one action applied to `before`: the last move, the history
     /// and the rounds without a fight.
     fn note(&mut self, before: &DuelGame, events: &[Event]) {
@@ -422,66 +392,8 @@ pub struct CellKey {
     pub key: String,
 }
 
-/// The error body of the API: `{code, message}`.
-#[derive(Debug, Serialize)]
-pub struct DuelApiError {
-    #[serde(skip)]
-    status: StatusCode,
-    pub code: String,
-    pub message: String,
-}
-
-impl DuelApiError {
-    fn not_found(id: &str) -> DuelApiError {
-        DuelApiError {
-            status: StatusCode::NOT_FOUND,
-            code: "not_found".to_string(),
-            message: format!("There is no Duel game {id:?}. Start a new game."),
-        }
-    }
-    fn internal() -> DuelApiError {
-        DuelApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            code: "internal".to_string(),
-            message: "The server could not handle this request.".to_string(),
-        }
-    }
-    fn store(e: store::StoreError) -> DuelApiError {
-        DuelApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            code: "store_unavailable".to_string(),
-            message: format!("The game store is unavailable: {e}"),
-        }
-    }
-}
-
-impl From<DuelError> for DuelApiError {
-    fn from(e: DuelError) -> DuelApiError {
-        // The serde tag is the stable code ("not_block_key", "cell_occupied", ...).
-        let code = serde_json::to_value(&e)
-            .ok()
-            .and_then(|v| v.get("error").and_then(|c| c.as_str()).map(str::to_string))
-            .unwrap_or_else(|| "duel".to_string());
-        let status = match e {
-            DuelError::GameOver => StatusCode::CONFLICT,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
-        };
-        DuelApiError { status, code, message: e.to_string() }
-    }
-}
-
-impl From<JsonRejection> for DuelApiError {
-    /// A body that does not parse is refused as the rest of the API refuses it.
-    fn from(r: JsonRejection) -> DuelApiError {
-        let e = crate::ApiError::from(r);
-        DuelApiError { status: e.status(), code: e.code().to_string(), message: e.to_string() }
-    }
-}
-
-impl IntoResponse for DuelApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(&self)).into_response()
-    }
+fn poisoned() -> ApiError {
+    ApiError::Internal("the Duel game map is poisoned".into())
 }
 
 /// The Duel routes, with their own state, ready to merge into the app's router.
@@ -567,38 +479,25 @@ async fn create(
     State(games): State<DuelGames>,
     client: Client,
     body: Result<Json<CreateRequest>, JsonRejection>,
-) -> Result<(StatusCode, Json<DuelView>), DuelApiError> {
+) -> Result<(StatusCode, Json<DuelView>), ApiError> {
     let Json(req) = body?;
     let (width, height) = (req.width.unwrap_or(DEFAULT_WIDTH), req.height.unwrap_or(DEFAULT_HEIGHT));
-    let game = DuelGame::new(width, height)?;
+    // The size is checked first (the engine's refusal), then whether it has room for two pieces.
+    DuelGame::new(width, height)?;
     if usize::from(width) * usize::from(height) < MIN_CELLS {
-        return Err(DuelApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "too_small".to_string(),
-            message: format!(
-                "A {width}x{height} grid has no room for a red and a black piece: make it at least 2 cells (for example 1x2)."
-            ),
-        });
+        return Err(ApiError::GridTooSmall { width, height });
     }
     games.admit(&client.0)?;
-    let record = DuelRecord {
-        game,
-        difficulty: req.difficulty.unwrap_or_default(),
-        seed: rand::random(),
-        computer_moves: 0,
-        logged: 0,
-        last_move: None,
-        history: Vec::new(),
-        quiet_rounds: 0,
-    };
+    let (stored, game) = GameRecord::new(width, height, req.difficulty.unwrap_or_default(), rand::random())?;
+    let record = DuelRecord::new(game, stored.difficulty, stored.seed);
     let id = new_id();
-    games.persist_new(&id, &record).await?;
+    games.persist_new(&id, &stored).await?;
     let v = view(&id, &record, Vec::new(), Vec::new());
     games.insert(id, client.0, record)?;
     Ok((StatusCode::CREATED, Json(v)))
 }
 
-async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
+async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
     let slot = games.get(&id).await?;
     games.touch(&id);
     let record = slot.lock().await;
@@ -609,7 +508,7 @@ async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<
 
 /// Applies the user's `action` to game `id`; for a move, the computer answers in the same
 /// request. Nothing changes (in memory or in the store) unless every step is accepted and stored.
-async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelView>, DuelApiError> {
+async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelView>, ApiError> {
     let slot = games.get(id).await?;
     games.touch(id);
     let mut record = slot.lock().await;
@@ -634,22 +533,19 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
             game.computer_move(bot.as_mut()).map(|ev| (game, ev))
         })
         .await
-        .map_err(|_| DuelApiError::internal())?;
+        .map_err(|e| ApiError::Internal(format!("the computer's move failed: {e}")))?;
         let (game, ev) = answered?;
         if last_move_of(&next.game, &ev).is_none() {
-            return Err(DuelApiError::internal());
+            return Err(ApiError::Internal("the computer's answer was not a move".into()));
         }
         let before = std::mem::replace(&mut next.game, game);
         next.computer_moves += 1;
         next.note(&before, &ev);
         // Logged as the move it made, so a replay needs no search.
-        let Some((cell, dir)) = ev.iter().find_map(|e| match e {
-            Event::Moved { from, dir, .. } => Some((*from, *dir)),
-            _ => None,
-        }) else {
-            return Err(DuelApiError::internal());
+        let Some(action) = move_action(&ev) else {
+            return Err(ApiError::Internal("the computer's answer was not a move".into()));
         };
-        log.push(LoggedAction { by: Actor::Computer, action: Action::Move { cell, key: dir.key().to_string() } });
+        log.push(LoggedAction { by: Actor::Computer, action });
         computer = ev;
     }
     games.persist(id, next.logged, &log, next.game.is_over()).await?;
@@ -662,19 +558,12 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
 const MAX_FIELD_CHARS: usize = 8;
 
 /// A `{cell, key}` body read into the action `make` builds from it.
-fn cell_key(
-    body: Result<Json<CellKey>, JsonRejection>,
-    make: fn(Coord, String) -> Action,
-) -> Result<Action, DuelApiError> {
+fn cell_key(body: Result<Json<CellKey>, JsonRejection>, make: fn(Coord, String) -> Action) -> Result<Action, ApiError> {
     let Json(req) = body?;
     // Cells ("c4") and keys ("w", "b", "1") are short: longer input is refused unread, so no
     // message repeats it.
     if req.cell.chars().count() > MAX_FIELD_CHARS || req.key.chars().count() > MAX_FIELD_CHARS {
-        return Err(DuelApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "too_long".to_string(),
-            message: format!("cell and key are at most {MAX_FIELD_CHARS} characters"),
-        });
+        return Err(ApiError::TooLong { field: "a cell or key", max: MAX_FIELD_CHARS });
     }
     Ok(make(req.cell.parse()?, req.key))
 }
@@ -683,15 +572,15 @@ async fn place(
     State(games): State<DuelGames>,
     Path(id): Path<String>,
     body: Result<Json<CellKey>, JsonRejection>,
-) -> Result<Json<DuelView>, DuelApiError> {
+) -> Result<Json<DuelView>, ApiError> {
     act(&games, &id, cell_key(body, |cell, key| Action::Place { cell, key })?).await
 }
 
-async fn next_round(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
+async fn next_round(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
     act(&games, &id, Action::NextRound).await
 }
 
-async fn end(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, DuelApiError> {
+async fn end(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
     act(&games, &id, Action::End).await
 }
 
@@ -699,6 +588,6 @@ async fn move_piece(
     State(games): State<DuelGames>,
     Path(id): Path<String>,
     body: Result<Json<CellKey>, JsonRejection>,
-) -> Result<Json<DuelView>, DuelApiError> {
+) -> Result<Json<DuelView>, ApiError> {
     act(&games, &id, cell_key(body, |cell, key| Action::Move { cell, key })?).await
 }

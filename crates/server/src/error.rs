@@ -1,4 +1,4 @@
-//! The one error type of the API, mapped to HTTP statuses in one place ([`ApiError::status`]).
+//! The one error type of the API (UNO tables and Duel games alike), mapped to HTTP statuses in one place ([`ApiError::status`]).
 //! Every refusal answers `{code, message}`: `code` is stable for programs, `message` is for people.
 
 use axum::extract::rejection::JsonRejection;
@@ -65,6 +65,17 @@ pub enum ApiError {
     OwnedElsewhere(String),
     #[error("the game store is unavailable: {0}")]
     Store(#[from] store::StoreError),
+    /// A Duel action or grid size the engine refused: its message is the engine's text.
+    #[error("{0}")]
+    Duel(#[from] duel::DuelError),
+    #[error("There is no Duel game {0:?}. Start a new game.")]
+    NoSuchDuel(String),
+    #[error(
+        "A {width}x{height} grid has no room for a red and a black piece: make it at least 2 cells (for example 1x2)."
+    )]
+    GridTooSmall { width: u8, height: u8 },
+    #[error("You already have {0} unfinished Duel games: finish one first.")]
+    TooManyDuels(usize),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -81,17 +92,21 @@ impl ApiError {
         use ApiError::*;
         match self {
             MalformedJson(_) | BadRequest(_) => StatusCode::BAD_REQUEST,
-            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) | GridTooSmall { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            Duel(duel::DuelError::GameOver) => StatusCode::CONFLICT,
+            Duel(_) => StatusCode::UNPROCESSABLE_ENTITY,
             NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken => StatusCode::UNAUTHORIZED,
             BadToken | SpectatorsNotAllowed | NotOwner => StatusCode::FORBIDDEN,
-            NoSuchTable(_) | NoSuchRoute => StatusCode::NOT_FOUND,
+            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) => StatusCode::NOT_FOUND,
             StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
             OwnedElsewhere(_) => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
             Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            TooManyTables(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             ServerFull | Store(_) => StatusCode::SERVICE_UNAVAILABLE,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -109,7 +124,7 @@ impl ApiError {
             MissingToken => "missing_token",
             BadToken => "bad_token",
             SpectatorsNotAllowed => "spectators_not_allowed",
-            NoSuchTable(_) | NoSuchRoute => "not_found",
+            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) => "not_found",
             StaleState { .. } => "stale_state",
             Illegal(i) => illegal_code(*i),
             NotStarted => "not_started",
@@ -120,7 +135,9 @@ impl ApiError {
             NotOwner => "not_owner",
             Rules(_) => "invalid_rules",
             UnknownBot(_) => "unknown_bot",
-            TooManyTables(_) => "too_many_tables",
+            TooManyTables(_) | TooManyDuels(_) => "too_many_tables",
+            Duel(e) => e.code(),
+            GridTooSmall { .. } => "too_small",
             ServerFull => "server_full",
             RateLimited(_) => "rate_limited",
             OwnedElsewhere(_) => "owned_elsewhere",

@@ -17,6 +17,7 @@ mod instance;
 pub mod limits;
 mod serve;
 mod tables;
+mod types;
 mod update;
 mod web;
 mod ws;
@@ -27,10 +28,13 @@ use axum::Router;
 pub use error::{ApiError, ErrorBody};
 pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{
-    invite_path, AppState, Config, CreateTable, Created, HouseRules, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView,
-    TableStatus, TableSummary, TableView,
+pub use tables::{AppState, Config};
+pub use types::{
+    invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, TableStatus, TableSummary,
+    TableView,
 };
+/// The house-rule toggles of a create request, built into rules by the engine.
+pub use uno::HouseRules;
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {

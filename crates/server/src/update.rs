@@ -11,7 +11,7 @@ use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use uno::{Action, Card, Color, Direction, Event, Game, Outcome, Phase, Seat};
 
-use crate::tables::{LoggedEvent, TableStatus};
+use crate::types::{LoggedEvent, TableStatus};
 
 /// What the updates so far told one seat. `None`: not known (nobody of that seat was listening,
 /// or a full state went out since), so the next update says it in full.

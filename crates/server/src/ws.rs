@@ -21,9 +21,9 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use uno::Action;
 
-use crate::api::{token, TokenQuery};
 use crate::limits;
 use crate::serve::ConnSlot;
+use crate::tables::auth::{token, TokenQuery};
 use crate::tables::{Table, Viewer};
 use crate::{ApiError, AppState, ErrorBody};
 

@@ -240,6 +240,18 @@ async fn names_must_be_visible_and_distinct_at_a_table() {
     assert_eq!(v["code"], "name_taken");
     let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join("Bob"))).await;
     assert_eq!(s, StatusCode::OK, "{v}");
+    // At creation too: the creator and a named seat, or a person and a bot, never share a name.
+    let human = |name: &str| json!({"kind": "human", "name": name});
+    let bot = json!({"kind": "bot", "bot": "random"});
+    for seats in [json!([human("Ann"), human("ANN")]), json!([human("random"), bot.clone()])] {
+        let (s, v) = create(&app, json!({ "seats": seats })).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::CONFLICT, Some("name_taken")), "{seats}");
+    }
+    let (s, v) = create(&app, json!({"name": "ann", "seats": [human("Bea"), human("Ann")], "creator_seat": 0})).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::CONFLICT, Some("name_taken")), "{v}");
+    // Bots of one kind share their name.
+    let (s, v) = create(&app, json!({"name": "Ann", "seats": [human("Ann"), bot.clone(), bot]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 
 /// The creator closes a table: it frees a slot of the per-client limit, its sockets close with
@@ -279,4 +291,43 @@ async fn the_owner_closes_a_table_and_frees_its_slot() {
     assert_eq!(stored.status, store::Status::Abandoned);
     let (s, v) = create(&app, body).await;
     assert_eq!(s, StatusCode::CREATED, "the closed table still counts: {v}");
+}
+
+#[tokio::test]
+async fn a_rematch_counts_against_the_table_limit() {
+    let config = server::Config { max_tables_per_client: 1, ..Default::default() };
+    let (app, _, _) = serve(config).await;
+    let one_round = json!({"name": "Ann", "seed": 4, "bot_delay_ms": 0, "house_rules": {"match_target": 0},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "first"}]});
+    let (s, v) = create(&app, one_round.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let ann = v["token"].as_str().expect("token").to_string();
+    // Ann plays her first legal action each turn until the round (the game) is over.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(std::time::Instant::now() < deadline, "the game did not end");
+        let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+        if view["status"] == "finished" {
+            break;
+        }
+        match view["legal_actions"].as_array().and_then(|l| l.first()) {
+            Some(action) => {
+                let body = json!({"action": action, "version": view["version"]}).to_string();
+                call(&app, "POST", &format!("/api/tables/{id}/actions"), Some(&ann), Some(body)).await;
+            }
+            None => tokio::time::sleep(Duration::from_millis(5)).await,
+        }
+    }
+    // The finished table freed its slot; another takes it, and the rematch finds none left.
+    let (s, other) = create(&app, one_round).await;
+    assert_eq!(s, StatusCode::CREATED, "{other}");
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/rematch"), Some(&ann), None).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("too_many_tables")), "{v}");
+    let (other_id, other_token) = (other["id"].as_str().expect("id"), other["token"].as_str().expect("token"));
+    let (s, _) = call(&app, "POST", &format!("/api/tables/{other_id}/close"), Some(other_token), None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/rematch"), Some(&ann), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["generation"], 1, "{v}");
 }

@@ -49,12 +49,15 @@
 //!   [`Observation::sample_world`] deals one such game. Simulation draws from the fast
 //!   [`SimRng`](game::SimRng) ([`Game::new_fast`]) instead of the generator records replay.
 
+#![warn(missing_docs, clippy::missing_errors_doc)]
+
 pub mod action;
 pub mod card;
 pub mod effect;
 pub mod event;
 pub mod game;
 pub mod hand;
+pub mod house;
 pub mod observation;
 pub mod players;
 pub mod position;
@@ -76,6 +79,8 @@ pub use event::{DrawReason, EndReason, Event, Outcome};
 pub use game::{Deal, Game, Phase, SetupError};
 #[doc(inline)]
 pub use hand::{CardSet, Hand};
+#[doc(inline)]
+pub use house::HouseRules;
 #[doc(inline)]
 pub use observation::Observation;
 #[doc(inline)]

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::action::{Action, IllegalAction};
 use crate::card::Seat;
+use crate::event::Event;
 use crate::game::{Game, SetupError};
 use crate::position::{Position, PositionError};
 use crate::rules::{Rules, RulesConfig, RulesError};
@@ -109,10 +110,15 @@ impl GameRecord {
     /// [`ReplayError::Rules`], [`ReplayError::Setup`] or [`ReplayError::Position`] when the
     /// record's rules, player count or start position do not make a game.
     pub fn start(&self) -> Result<Game, ReplayError> {
+        self.start_with_events(&mut Vec::new())
+    }
+
+    /// [`GameRecord::start`], also giving the deal's events (none from a start position).
+    fn start_with_events(&self, events: &mut Vec<Event>) -> Result<Game, ReplayError> {
         let rules = Rules::new(self.rules.clone())?;
         match &self.start {
             Some(position) => Ok(Game::from_position(rules, position)?),
-            None => Ok(Game::new(rules, self.players, self.seed)?),
+            None => Ok(Game::new_with_events(rules, self.players, self.seed, events)?),
         }
     }
 
@@ -123,14 +129,28 @@ impl GameRecord {
     /// As [`GameRecord::start`], and [`ReplayError::Illegal`] for the first action the game
     /// refuses.
     pub fn replay(&self) -> Result<Game, ReplayError> {
-        let mut game = self.start()?;
+        self.replay_with_events(|_, _| {})
+    }
+
+    /// [`GameRecord::replay`], handing each step's events to `on`: the deal's as step 0, then
+    /// action `i`'s as step `i + 1` (so a step is the number of actions applied after it). A
+    /// server rebuilding a table after a restart keeps its recent events this way.
+    ///
+    /// # Errors
+    ///
+    /// As [`GameRecord::replay`].
+    pub fn replay_with_events(&self, mut on: impl FnMut(usize, Vec<Event>)) -> Result<Game, ReplayError> {
+        let mut deal = Vec::new();
+        let mut game = self.start_with_events(&mut deal)?;
+        on(0, deal);
         for (index, m) in self.actions.iter().enumerate() {
-            game.apply(m.seat, m.action).map_err(|reason| ReplayError::Illegal {
+            let events = game.apply(m.seat, m.action).map_err(|reason| ReplayError::Illegal {
                 index,
                 seat: m.seat,
                 action: m.action,
                 reason,
             })?;
+            on(index + 1, events);
         }
         Ok(game)
     }
@@ -148,5 +168,59 @@ impl GameRecord {
     /// replayed: call [`GameRecord::replay`] to check it.
     pub fn from_json(text: &str) -> Result<GameRecord, ReplayError> {
         serde_json::from_str(text).map_err(|e| ReplayError::Syntax(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game played with its events kept as they happen, and its record.
+    fn played(seed: u64) -> (GameRecord, Vec<(usize, Vec<Event>)>) {
+        let rules = Rules::new(crate::rules::preset_config("official").expect("preset")).expect("rules");
+        let mut record = GameRecord::new(&rules, 3, seed);
+        let mut deal = Vec::new();
+        let mut game = Game::new_with_events(rules, 3, seed, &mut deal).expect("game");
+        let mut live = vec![(0, deal)];
+        let mut pick = seed;
+        while !game.is_over() && record.actions.len() < 400 {
+            let seat = game.current();
+            let legal = game.legal_actions_for(seat);
+            if legal.is_empty() {
+                break;
+            }
+            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let action = legal[(pick >> 33) as usize % legal.len()];
+            let events = game.apply(seat, action).expect("legal");
+            record.push(seat, action);
+            live.push((record.actions.len(), events));
+        }
+        (record, live)
+    }
+
+    #[test]
+    fn a_replay_gives_the_events_the_game_gave() {
+        for seed in 0..5 {
+            let (record, live) = played(seed);
+            assert!(live.len() > 1, "the game made no move");
+            let mut replayed = Vec::new();
+            let game = record.replay_with_events(|step, events| replayed.push((step, events))).expect("replays");
+            assert_eq!(replayed, live, "seed {seed}");
+            assert_eq!(game.state_hash(), record.replay().expect("replays").state_hash());
+        }
+    }
+
+    #[test]
+    fn a_replay_stops_at_an_illegal_action_with_its_index() {
+        let (mut record, _) = played(7);
+        record.actions.truncate(1);
+        // A draw by a seat whose turn it is not (the official rules have no jump-in).
+        let current = record.replay().expect("replays").current();
+        let other = Seat((current.0 + 1) % 3);
+        record.push(other, Action::Draw);
+        let mut steps = 0;
+        let err = record.replay_with_events(|_, _| steps += 1).expect_err("illegal");
+        assert!(matches!(err, ReplayError::Illegal { index: 1, .. }), "{err}");
+        assert_eq!(steps, 2, "the deal and the first action were handed over");
     }
 }

@@ -10,6 +10,7 @@ use uno::{Action, Observation};
 use uno_bots::Bot;
 
 use super::*;
+use crate::types::{CreateTable, SeatSpec, TableStatus};
 
 struct Panicker(Arc<AtomicUsize>);
 
@@ -68,7 +69,7 @@ async fn a_panicking_bot_is_replaced_and_the_table_plays_on() {
 
 #[test]
 fn release_builds_unwind_so_the_recovery_is_live() {
-    let manifest = include_str!("../../../Cargo.toml");
+    let manifest = include_str!("../../../../Cargo.toml");
     let release = manifest.split("[profile.release]").nth(1).expect("a release profile");
     let section = release.split("\n[").next().unwrap_or("");
     assert!(!section.contains("\"abort\""), "release builds abort on panic: a bot's panic would end the server");

@@ -1,0 +1,308 @@
+//! A table's life: created, seats taken and given up, a rematch, closed by its owner.
+
+use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::RngCore;
+use store::{Kind, NewGame, Status as StoreStatus};
+use uno::{Game, GameRecord, Rules, RulesConfig};
+use uno_bots::BotSpec;
+
+use super::auth::{hash_token, random_hex};
+use super::schedule::make_bots;
+use super::{stored_header, stored_meta, Meta, Push, SeatMeta, Table, TableState, Viewer};
+use crate::types::{invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, TableView};
+use crate::update::Told;
+use crate::{limits, ApiError, AppState};
+
+/// Characters that take no space: a name of these alone looks empty.
+pub(super) const INVISIBLE: &[char] = &[
+    '\u{00AD}', '\u{034F}', '\u{061C}', '\u{115F}', '\u{1160}', '\u{17B4}', '\u{17B5}', '\u{180E}', '\u{200B}',
+    '\u{200C}', '\u{200D}', '\u{200E}', '\u{200F}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
+    '\u{3164}', '\u{FEFF}', '\u{FFA0}',
+];
+
+pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<String, ApiError> {
+    let name = name.trim();
+    // Invisible characters alone (zero-width spaces, joiners, marks) show as an empty name.
+    let visible = |c: char| !c.is_whitespace() && !c.is_control() && !INVISIBLE.contains(&c);
+    if !name.chars().any(visible) {
+        return Err(ApiError::BadRequest(format!("{field} must have a visible character")));
+    }
+    if name.chars().count() > max {
+        return Err(ApiError::TooLong { field, max });
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(format!("{field} must not contain control characters")));
+    }
+    Ok(name.to_string())
+}
+
+/// Whether two names read as one (case aside).
+fn same_name(a: &str, b: &str) -> bool {
+    a.to_lowercase() == b.to_lowercase()
+}
+
+pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
+    let config = match (&req.preset, &req.rules) {
+        (Some(_), Some(_)) => return Err(ApiError::BadRequest("give either `preset` or `rules`, not both".into())),
+        (_, Some(serde_json::Value::String(text))) => RulesConfig::parse(text)?,
+        (_, Some(v @ serde_json::Value::Object(_))) => {
+            serde_json::from_value(v.clone()).map_err(|e| uno::RulesError::Syntax(e.to_string()))?
+        }
+        (_, Some(_)) => return Err(ApiError::BadRequest("`rules` is a rules file's text or a JSON object".into())),
+        (Some(p), None) => uno::rules::preset_config(p)?,
+        (None, None) => uno::rules::preset_config("official")?,
+    };
+    Ok(req.house_rules.build(config)?)
+}
+
+impl AppState {
+    /// Creates a table; `client` identifies the creator for the per-client limit.
+    pub async fn create_table(&self, req: CreateTable, client: &str) -> Result<Created, ApiError> {
+        let rules = build_rules(&req)?;
+        let players = req.seats.len();
+        rules.check_players(players)?;
+        if let Some(t) = req.turn_seconds {
+            if t == 0 || t > limits::MAX_TURN_SECONDS {
+                return Err(ApiError::BadRequest(format!(
+                    "turn_seconds must be between 1 and {}",
+                    limits::MAX_TURN_SECONDS
+                )));
+            }
+        }
+        let check_delay = |d: Option<u32>| match d {
+            Some(ms) if ms > limits::MAX_BOT_DELAY_MS => {
+                Err(ApiError::BadRequest(format!("a bot delay is at most {} ms", limits::MAX_BOT_DELAY_MS)))
+            }
+            _ => Ok(()),
+        };
+        check_delay(req.bot_delay_ms)?;
+        let seed = req.seed.unwrap_or_else(|| rand::rngs::OsRng.next_u64());
+        let mut seats = Vec::with_capacity(players);
+        for (i, s) in req.seats.iter().enumerate() {
+            seats.push(match s {
+                SeatSpec::Human { name } => SeatMeta {
+                    kind: SeatKind::Human,
+                    name: name.as_deref().map(|n| check_name(n, "name", limits::MAX_NAME_CHARS)).transpose()?,
+                    token_hash: None,
+                    bot: None,
+                    bot_seed: 0,
+                    delay_ms: None,
+                },
+                SeatSpec::Bot { bot, seed: bot_seed, delay_ms } => {
+                    // Parsed once, here: what is stored is the spec's own canonical name.
+                    let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?.parse::<BotSpec>()?.to_string();
+                    check_delay(*delay_ms)?;
+                    let bot_seed = bot_seed.unwrap_or(seeding::table_bot_seed(seed, i));
+                    SeatMeta {
+                        kind: SeatKind::Bot,
+                        name: Some(bot.clone()),
+                        token_hash: None,
+                        bot: Some(bot),
+                        bot_seed,
+                        delay_ms: *delay_ms,
+                    }
+                }
+            });
+        }
+        let creator_seat = match req.creator_seat {
+            Some(i) if seats.get(i).is_some_and(|s| s.kind == SeatKind::Human) => Some(i),
+            Some(i) => return Err(ApiError::BadRequest(format!("creator_seat {i} is not a human seat"))),
+            None => seats.iter().position(|s| s.kind == SeatKind::Human),
+        };
+        let token = creator_seat.map(|_| random_hex(16));
+        if let (Some(i), Some(t)) = (creator_seat, &token) {
+            seats[i].token_hash = Some(hash_token(t));
+            let name = match (&req.name, &seats[i].name) {
+                (Some(n), _) => check_name(n, "name", limits::MAX_NAME_CHARS)?,
+                (None, Some(n)) => n.clone(),
+                (None, None) => format!("Player {}", i + 1),
+            };
+            seats[i].name = Some(name);
+        }
+        // People are told apart by name: a person's is no other seat's (bots of a kind share theirs).
+        for (i, s) in seats.iter().enumerate().filter(|(_, s)| s.kind == SeatKind::Human) {
+            let Some(name) = &s.name else { continue };
+            if seats.iter().enumerate().any(|(j, o)| j != i && o.name.as_deref().is_some_and(|m| same_name(m, name))) {
+                return Err(ApiError::NameTaken);
+            }
+        }
+        self.check_capacity(client)?;
+
+        let meta = Meta {
+            seats,
+            spectators: req.spectators.unwrap_or(true),
+            turn_seconds: req.turn_seconds,
+            bot_delay_ms: req.bot_delay_ms,
+            version_base: 0,
+            generation: 0,
+            creator: client.to_string(),
+            owner_seat: creator_seat,
+        };
+        let record = GameRecord::new(&rules, players, seed);
+        let mut deal = Vec::new();
+        let game =
+            Game::new_with_events(rules, players, seed, &mut deal).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let bots = make_bots(&meta)?;
+        let id = random_hex(8);
+        let new =
+            NewGame { id: id.clone(), kind: Kind::Uno, record: stored_header(&record)?, meta: stored_meta(&meta)? };
+        self.inner.store.create(new).await?;
+        let mut st = TableState {
+            record,
+            game,
+            meta,
+            bots,
+            events: VecDeque::new(),
+            watchers: vec![0; players + 1],
+            told: vec![Told::default(); players],
+            last_activity: Instant::now(),
+            finished_at: None,
+            turn_deadline: None,
+        };
+        let logged: Vec<LoggedEvent> = deal.into_iter().map(|event| LoggedEvent { version: 0, event }).collect();
+        st.remember(&logged);
+        let viewer = creator_seat.map(Viewer::Seat).unwrap_or(Viewer::Spectator);
+        let view = st.full_view(&id, viewer, "state");
+        let table = Arc::new(Table::new(id.clone(), client.to_string(), st));
+        {
+            let mut st = table.state.lock().await;
+            self.schedule(&table, &mut st);
+        }
+        self.inner
+            .tables
+            .write()
+            .map_err(|_| ApiError::Internal("table map poisoned".into()))?
+            .insert(id.clone(), table);
+        Ok(Created { invite: invite_path(&id), id, seat: creator_seat, token, table: view })
+    }
+
+    pub(super) fn check_capacity(&self, client: &str) -> Result<(), ApiError> {
+        let tables = self.inner.tables.read().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
+        if tables.len() >= self.inner.config.max_tables {
+            return Err(ApiError::ServerFull);
+        }
+        let mine = tables.values().filter(|t| t.creator == client && !t.done.load(Ordering::Relaxed)).count();
+        if mine >= self.inner.config.max_tables_per_client {
+            return Err(ApiError::TooManyTables(mine));
+        }
+        Ok(())
+    }
+
+    pub async fn join(&self, id: &str, name: &str, seat: Option<usize>) -> Result<Joined, ApiError> {
+        let name = check_name(name, "name", limits::MAX_NAME_CHARS)?;
+        let table = self.table(id).await?;
+        let mut st = table.state.lock().await;
+        if st.game.is_over() {
+            return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
+        }
+        let open = |s: &SeatMeta| s.kind == SeatKind::Human && s.token_hash.is_none();
+        let i = match seat {
+            Some(i) if st.meta.seats.get(i).is_some_and(open) => i,
+            Some(i) => return Err(ApiError::SeatTaken(i)),
+            None => st.meta.seats.iter().position(open).ok_or(ApiError::TableFull)?,
+        };
+        let taken = |s: &SeatMeta| s.kind == SeatKind::Bot || s.token_hash.is_some();
+        let same = |s: &SeatMeta| s.name.as_deref().is_some_and(|n| same_name(n, &name));
+        if st.meta.seats.iter().enumerate().any(|(j, s)| j != i && taken(s) && same(s)) {
+            return Err(ApiError::NameTaken);
+        }
+        let token = random_hex(16);
+        let mut meta = st.meta.clone();
+        meta.seats[i].token_hash = Some(hash_token(&token));
+        meta.seats[i].name = Some(name);
+        self.inner.store.set_meta(id, stored_meta(&meta)?).await?;
+        st.meta = meta;
+        table.bump_epoch(i);
+        st.last_activity = Instant::now();
+        self.schedule(&table, &mut st);
+        self.publish_state(&table, &mut st);
+        Ok(Joined { id: id.to_string(), seat: i, token, table: st.full_view(id, Viewer::Seat(i), "state") })
+    }
+
+    /// Gives the seat up: the token stops working and the seat is open again; the game waits
+    /// until someone takes it.
+    pub async fn leave(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
+        let table = self.table(id).await?;
+        let mut st = table.state.lock().await;
+        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
+            return Err(ApiError::BadToken);
+        };
+        let mut meta = st.meta.clone();
+        meta.seats[i].token_hash = None;
+        meta.seats[i].name = None;
+        self.inner.store.set_meta(id, stored_meta(&meta)?).await?;
+        st.meta = meta;
+        table.bump_epoch(i);
+        st.last_activity = Instant::now();
+        st.turn_deadline = None;
+        self.publish_state(&table, &mut st);
+        Ok(())
+    }
+
+    /// The owner (the creator's seat) closes the table: it is kept in the store as abandoned, it
+    /// leaves memory, its bots stop, and its sockets close (4002). This frees a slot of the
+    /// creator's table limit.
+    pub async fn close(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
+        let table = self.table(id).await?;
+        let mut st = table.state.lock().await;
+        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
+            return Err(ApiError::BadToken);
+        };
+        if st.meta.owner_seat != Some(i) {
+            return Err(ApiError::NotOwner);
+        }
+        if !st.game.is_over() {
+            self.inner.store.set_status(id, StoreStatus::Abandoned).await?;
+        }
+        table.closed.store(true, Ordering::Release);
+        table.done.store(true, Ordering::Relaxed);
+        st.turn_deadline = None;
+        if let Ok(mut map) = self.inner.tables.write() {
+            map.remove(id);
+        }
+        // Every socket sees the close on this push.
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views: Vec::new() }));
+        Ok(())
+    }
+
+    /// A new game at a finished table, same seats and rules, new shuffle.
+    pub async fn rematch(&self, id: &str, token: Option<&str>) -> Result<TableView, ApiError> {
+        let table = self.table(id).await?;
+        let mut st = table.state.lock().await;
+        let Viewer::Seat(seat) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
+            return Err(ApiError::BadToken);
+        };
+        if !st.game.is_over() {
+            return Err(ApiError::NotFinished);
+        }
+        // A rematch is an unfinished table again: it counts against its creator's limit.
+        self.check_capacity(&table.creator)?;
+        let seed = rand::rngs::OsRng.next_u64();
+        let rules = st.game.rules_arc().clone();
+        let record = GameRecord::new(&rules, st.players(), seed);
+        let mut deal = Vec::new();
+        let game = Game::new_with_events(rules, st.players(), seed, &mut deal)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let mut meta = st.meta.clone();
+        meta.version_base = st.version() + 1;
+        meta.generation += 1;
+        self.inner.store.reset(id, stored_header(&record)?, stored_meta(&meta)?).await?;
+        st.record = record;
+        st.game = game;
+        st.meta = meta;
+        st.finished_at = None;
+        st.last_activity = Instant::now();
+        table.done.store(false, Ordering::Relaxed);
+        st.events.clear();
+        let logged: Vec<LoggedEvent> =
+            deal.into_iter().map(|event| LoggedEvent { version: st.meta.version_base, event }).collect();
+        st.remember(&logged);
+        self.schedule(&table, &mut st);
+        self.publish_state(&table, &mut st);
+        Ok(st.full_view(id, Viewer::Seat(seat), "state"))
+    }
+}

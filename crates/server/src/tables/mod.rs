@@ -1,0 +1,275 @@
+//! UNO tables: the authoritative games, their seats and tokens, bots, timers, and persistence.
+//!
+//! Each table is one engine `Game` behind an async mutex. An action is checked by the engine,
+//! appended to the store, and only once the store has committed it is it acknowledged and pushed
+//! to the table's viewers (each one redacted for that viewer). The store batches concurrent
+//! appends of all tables into one commit, so holding a table's lock across its commit costs that
+//! table one commit latency and no other table anything.
+//!
+//! This module holds the table and the server state; the rest is by concern: [`auth`] (tokens,
+//! who is asking), [`view`] (what a viewer sees), [`lifecycle`] (create, join, leave, rematch,
+//! close), [`play`] (actions and their pushes), [`schedule`] (bots and turn timers) and
+//! [`restore`] (start, adoption, the idle sweep).
+
+pub(crate) mod auth;
+mod lifecycle;
+mod play;
+mod restore;
+mod schedule;
+mod view;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Utf8Bytes;
+use serde::{Deserialize, Serialize};
+use store::{Kind, SharedStore, Status as StoreStatus};
+use tokio::sync::{broadcast, Mutex};
+use uno::{Game, GameRecord};
+use uno_bots::Bot;
+
+use crate::types::{LoggedEvent, SeatKind};
+use crate::update::Told;
+use crate::ApiError;
+pub(crate) use auth::Viewer;
+
+/// Server settings; the defaults suit a server for friends.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a bot waits before acting, so people can follow (a table may set its own).
+    pub bot_delay: Duration,
+    /// A table with no person connected (no WebSocket open, seat or spectator) and no person's
+    /// action for this long is closed (its bots stop; it is marked abandoned in the store). Bot
+    /// moves and turn-timer moves are not activity.
+    pub idle_timeout: Duration,
+    /// A finished table stays in memory this long (for a rematch), then leaves it.
+    pub finished_ttl: Duration,
+    /// Unfinished tables one client (IP address) may have created at a time.
+    pub max_tables_per_client: usize,
+    /// Tables in memory at most.
+    pub max_tables: usize,
+    /// Messages per second one WebSocket may send (a burst of as many is allowed).
+    pub ws_messages_per_second: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bot_delay: Duration::from_millis(700),
+            idle_timeout: Duration::from_secs(2 * 3600),
+            finished_ttl: Duration::from_secs(15 * 60),
+            max_tables_per_client: 20,
+            max_tables: 20_000,
+            ws_messages_per_second: 20,
+        }
+    }
+}
+
+/// The server's shared state: the store and the tables in play.
+#[derive(Clone)]
+pub struct AppState {
+    pub(crate) inner: Arc<Shared>,
+}
+
+pub(crate) struct Shared {
+    pub(crate) store: SharedStore,
+    pub(crate) config: Config,
+    tables: RwLock<HashMap<String, Arc<Table>>>,
+}
+
+pub(crate) struct Table {
+    pub(crate) id: String,
+    creator: String,
+    /// Mirrors "the game is over" outside the lock, for counting a client's open tables.
+    done: AtomicBool,
+    /// Set (under the lock) when the table is closed for idleness: nothing acts at it any more.
+    closed: AtomicBool,
+    /// Per seat, how often its holder changed (a join or a leave), bumped under the lock. A
+    /// socket opened for a seat serves it only while this is what it was at the upgrade, so a
+    /// socket that missed the close (it lagged) neither reads nor acts for the seat's next holder.
+    seat_epochs: Vec<AtomicU64>,
+    pub(crate) state: Mutex<TableState>,
+    pub(crate) tx: broadcast::Sender<Arc<Push>>,
+}
+
+/// One change, rendered for every viewer that has a WebSocket open (`views[seat]`, spectators at
+/// `views[players]`).
+pub(crate) struct Push {
+    /// The table's version after the change.
+    pub(crate) version: u64,
+    /// An `update` (to merge into what the viewer holds) rather than a full `state`.
+    pub(crate) update: bool,
+    pub(crate) views: Vec<Option<Utf8Bytes>>,
+}
+
+/// A seat as stored (the token only as its SHA-256).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct SeatMeta {
+    kind: SeatKind,
+    name: Option<String>,
+    token_hash: Option<String>,
+    bot: Option<String>,
+    bot_seed: u64,
+    delay_ms: Option<u32>,
+}
+
+/// Everything about a table besides the game record, as stored.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Meta {
+    seats: Vec<SeatMeta>,
+    spectators: bool,
+    turn_seconds: Option<u32>,
+    bot_delay_ms: Option<u32>,
+    /// The version the current game started at (rematches keep versions rising).
+    version_base: u64,
+    generation: u32,
+    creator: String,
+    /// The creator's seat: its holder may close the table.
+    #[serde(default)]
+    owner_seat: Option<usize>,
+}
+
+pub(crate) struct TableState {
+    record: GameRecord,
+    game: Game,
+    meta: Meta,
+    bots: Vec<Option<Box<dyn Bot>>>,
+    events: VecDeque<LoggedEvent>,
+    /// Open WebSockets per viewer index.
+    watchers: Vec<usize>,
+    /// Per seat, what the updates so far told it (updates carry only what changed).
+    told: Vec<Told>,
+    last_activity: Instant,
+    finished_at: Option<Instant>,
+    turn_deadline: Option<Instant>,
+}
+
+impl Table {
+    fn new(id: String, creator: String, st: TableState) -> Table {
+        let players = st.players();
+        let (tx, _) = broadcast::channel(256);
+        Table {
+            id,
+            creator,
+            done: AtomicBool::new(st.game.is_over()),
+            closed: AtomicBool::new(false),
+            seat_epochs: (0..players).map(|_| AtomicU64::new(0)).collect(),
+            state: Mutex::new(st),
+            tx,
+        }
+    }
+
+    /// The seat's holder generation now (see `seat_epochs`); 0 for a spectator's index.
+    pub(crate) fn seat_epoch(&self, viewer: Viewer) -> u64 {
+        match viewer {
+            Viewer::Seat(s) => self.seat_epochs.get(s).map(|e| e.load(Ordering::Acquire)).unwrap_or(0),
+            Viewer::Spectator => 0,
+        }
+    }
+
+    /// Whether the table was closed (by its owner or for idleness).
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    fn bump_epoch(&self, seat: usize) {
+        if let Some(e) = self.seat_epochs.get(seat) {
+            e.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+}
+
+fn stored_outcome(game: &Game) -> Result<store::Outcome, ApiError> {
+    store::Outcome::new(&game.outcome()).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// The record without its actions: those are the store's log.
+fn stored_header(record: &GameRecord) -> Result<store::Record, ApiError> {
+    let header = GameRecord { actions: Vec::new(), ..record.clone() };
+    store::Record::new(&header).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+fn stored_meta(meta: &Meta) -> Result<store::Meta, ApiError> {
+    store::Meta::new(meta).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+impl AppState {
+    /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
+    pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
+        let store = store.into();
+        let state = AppState { inner: Arc::new(Shared { store, config, tables: RwLock::new(HashMap::new()) }) };
+        state.restore().await?;
+        state.spawn_janitor();
+        state.spawn_adopter();
+        Ok(state)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn store(&self) -> &SharedStore {
+        &self.inner.store
+    }
+
+    /// Tables in memory.
+    pub fn table_count(&self) -> usize {
+        self.inner.tables.read().map(|t| t.len()).unwrap_or(0)
+    }
+
+    /// The table `id`: in memory, or a finished table read back from the store (after a restart,
+    /// or after it left memory), kept again for `finished_ttl` so its result and a rematch stay
+    /// reachable.
+    pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        if let Some(t) = self.in_memory(id)? {
+            if !self.inner.store.holds(id) {
+                // Another instance adopted it: what this one has in memory is stale.
+                self.drop_lost(&t);
+                return Err(ApiError::OwnedElsewhere(t.id.clone()));
+            }
+            return Ok(t);
+        }
+        let missing = || ApiError::NoSuchTable(id.chars().take(64).collect());
+        // Ids are 64 characters at most: a longer one cannot be stored, so costs no lookup.
+        if id.len() > 64 {
+            return Err(missing());
+        }
+        let Some(g) = self.inner.store.load(id).await? else { return Err(missing()) };
+        if g.kind != Kind::Uno || g.status != StoreStatus::Finished {
+            return Err(missing());
+        }
+        let table = match self.rebuild_any(&g) {
+            Ok(t) => Arc::new(t),
+            Err(e) => {
+                tracing::warn!(table = %g.id, error = %e, "a finished table cannot be rebuilt");
+                return Err(missing());
+            }
+        };
+        table.state.lock().await.finished_at = Some(Instant::now());
+        let mut map = self.inner.tables.write().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
+        // Another request may have read it back first: keep one copy.
+        Ok(map.entry(id.to_string()).or_insert(table).clone())
+    }
+
+    fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
+        let tables = self.inner.tables.read().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
+        Ok(tables.get(id).cloned())
+    }
+
+    /// Forgets a table whose lease went to another instance: nothing acts at it any more here,
+    /// and its connections are closed (clients reload from whichever instance owns it).
+    fn drop_lost(&self, table: &Arc<Table>) {
+        table.closed.store(true, Ordering::Release);
+        if let Ok(mut map) = self.inner.tables.write() {
+            if map.get(&table.id).is_some_and(|t| Arc::ptr_eq(t, table)) {
+                map.remove(&table.id);
+                tracing::info!(table = %table.id, "the table is owned by another instance now; dropped here");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod bot_panic_tests;

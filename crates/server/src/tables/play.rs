@@ -1,0 +1,165 @@
+//! Play: a seat's action checked, stored, then applied and pushed to every open socket.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::ws::Utf8Bytes;
+use store::{Kind, NewResult, Status as StoreStatus};
+use uno::{Action, Move, Seat};
+
+use super::{stored_header, stored_outcome, Push, Table, TableState, Viewer};
+use crate::types::{LoggedEvent, TableStatus, TableView};
+use crate::update::{self, Told};
+use crate::{ApiError, AppState};
+
+impl AppState {
+    /// A seat's action, checked against the version it was based on.
+    pub async fn act(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        action: Action,
+        version: u64,
+    ) -> Result<TableView, ApiError> {
+        let table = self.table(id).await?;
+        let mut st = table.state.lock().await;
+        let viewer = match token {
+            Some(t) => self.resolve(&st, Some(t))?,
+            None => return Err(ApiError::MissingToken),
+        };
+        let Viewer::Seat(seat) = viewer else { return Err(ApiError::BadToken) };
+        let events = self.act_as(&table, &mut st, seat, action, Some(version)).await?;
+        st.last_activity = Instant::now();
+        Ok(st.view(id, viewer, &events, "update"))
+    }
+
+    /// Also the WebSocket's way in: the seat was resolved at the upgrade, and is served only
+    /// while its holder is the one it was then (`epoch`, see `Table::seat_epochs`).
+    pub(crate) async fn act_seat(
+        &self,
+        table: &Arc<Table>,
+        seat: usize,
+        epoch: u64,
+        action: Action,
+        version: u64,
+    ) -> Result<(), ApiError> {
+        let mut st = table.state.lock().await;
+        if table.seat_epoch(Viewer::Seat(seat)) != epoch {
+            return Err(ApiError::BadToken);
+        }
+        self.act_as(table, &mut st, seat, action, Some(version)).await?;
+        st.last_activity = Instant::now();
+        Ok(())
+    }
+
+    pub(super) async fn act_as(
+        &self,
+        table: &Arc<Table>,
+        st: &mut TableState,
+        seat: usize,
+        action: Action,
+        version: Option<u64>,
+    ) -> Result<Vec<LoggedEvent>, ApiError> {
+        if table.closed.load(Ordering::Acquire) {
+            return Err(ApiError::NoSuchTable(table.id.clone()));
+        }
+        match st.status() {
+            TableStatus::Waiting => return Err(ApiError::NotStarted),
+            TableStatus::Finished => return Err(ApiError::Illegal(uno::IllegalAction::GameOver)),
+            TableStatus::Playing => {}
+        }
+        if let Some(sent) = version {
+            if sent != st.version() {
+                return Err(ApiError::StaleState { sent, current: st.version() });
+            }
+        }
+        let s = Seat(seat as u8);
+        let events = st.game.apply(s, action).map_err(ApiError::Illegal)?;
+        let seq = st.record.actions.len() as u64;
+        st.record.push(s, action);
+        let entry = store::Entry::new(&Move { seat: s, action }).map_err(|e| ApiError::Internal(e.to_string()))?;
+        if let Err(e) = self.inner.store.append(&table.id, seq, entry).await {
+            // Not stored, so not accepted: put the game back as it was.
+            st.record.actions.pop();
+            st.game = st.record.replay().map_err(|e| ApiError::Internal(e.to_string()))?;
+            if let store::StoreError::Fenced { .. } = e {
+                self.drop_lost(table);
+                return Err(ApiError::OwnedElsewhere(table.id.clone()));
+            }
+            return Err(e.into());
+        }
+        let version = st.version();
+        let logged: Vec<LoggedEvent> = events.into_iter().map(|event| LoggedEvent { version, event }).collect();
+        st.remember(&logged);
+        if st.game.is_over() {
+            st.finished_at = Some(Instant::now());
+            table.done.store(true, Ordering::Relaxed);
+            // Queued behind the append; not awaited: a restart that finds a finished game
+            // still marked active marks it then.
+            let store = &self.inner.store;
+            drop(store.set_status(&table.id, StoreStatus::Finished));
+            if let (Ok(record), Ok(outcome)) = (stored_header(&st.record), stored_outcome(&st.game)) {
+                let actions = st.record.actions.len() as u64;
+                drop(store.add_result(NewResult {
+                    game_id: table.id.clone(),
+                    kind: Kind::Uno,
+                    record,
+                    actions,
+                    outcome,
+                }));
+            }
+        }
+        // Scheduled first, so the update carries the new turn's timer.
+        self.schedule(table, st);
+        self.publish_update(table, st, &logged);
+        Ok(logged)
+    }
+
+    /// Sends every viewer with an open socket the full state (after a seat changed hands or a
+    /// rematch: rare, and the page redraws everything anyway).
+    pub(super) fn publish_state(&self, table: &Table, st: &mut TableState) {
+        st.told_everything();
+        if table.tx.receiver_count() == 0 {
+            return;
+        }
+        let players = st.players();
+        let views = (0..=players)
+            .map(|i| {
+                if st.watchers.get(i).copied().unwrap_or(0) == 0 {
+                    return None;
+                }
+                let v = if i == players { Viewer::Spectator } else { Viewer::Seat(i) };
+                serde_json::to_string(&st.full_view(&table.id, v, "state")).ok().map(Utf8Bytes::from)
+            })
+            .collect();
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views }));
+    }
+
+    /// Sends every viewer with an open socket the change an action made (see `update`).
+    pub(super) fn publish_update(&self, table: &Table, st: &mut TableState, events: &[LoggedEvent]) {
+        if table.tx.receiver_count() == 0 {
+            st.told.iter_mut().for_each(|t| *t = Told::default());
+            return;
+        }
+        let change = update::Change {
+            game: &st.game,
+            status: st.status(),
+            version: st.version(),
+            generation: st.meta.generation,
+            turn_ms_left: st.turn_ms_left(),
+            round_pause_ms: st.round_pause_ms(),
+            events,
+            watchers: &st.watchers,
+        };
+        let views = match update::render(&change, &mut st.told) {
+            Ok(v) => v,
+            Err(_) => {
+                // Each socket then sends its viewer the full state instead.
+                st.told.iter_mut().for_each(|t| *t = Told::default());
+                vec![None; st.players() + 1]
+            }
+        };
+        let _ = table.tx.send(Arc::new(Push { version: st.version(), update: true, views }));
+    }
+}

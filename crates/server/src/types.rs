@@ -1,0 +1,148 @@
+//! What the table API sends and takes: requests, answers, views and their parts. Plain data, so
+//! the table code, the update renderer and the routes share it without depending on each other.
+
+use serde::{Deserialize, Serialize};
+use uno::{Action, Event, HouseRules, Observation};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatKind {
+    Human,
+    Bot,
+}
+
+/// An event and the version its action produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LoggedEvent {
+    pub version: u64,
+    pub event: Event,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// Some human seat is open: nobody acts yet.
+    Waiting,
+    Playing,
+    Finished,
+}
+
+/// A seat as every viewer sees it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatView {
+    pub seat: usize,
+    pub kind: SeatKind,
+    pub name: Option<String>,
+    /// Whether a person holds this seat (always true for a bot).
+    pub taken: bool,
+    pub bot: Option<String>,
+}
+
+/// The table as one viewer sees it: `GET /api/tables/{id}`, the answer to an action, and every
+/// WebSocket message (`type` = `state` for a full view, `update` after a change).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableView {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: String,
+    pub game: String,
+    pub status: TableStatus,
+    /// Rises by one with every accepted action (and with a rematch); send it back with an action.
+    pub version: u64,
+    pub generation: u32,
+    pub rules: String,
+    pub seats: Vec<SeatView>,
+    /// The viewer's seat; `null` for a spectator.
+    pub you: Option<usize>,
+    pub spectators: bool,
+    pub turn_seconds: Option<u32>,
+    /// Milliseconds left on the current turn's timer.
+    pub turn_ms_left: Option<u64>,
+    /// At a table of bots only, after a round: how long the result stays up before the next deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_pause_ms: Option<u64>,
+    /// After a round or the game: every seat's hand, so everyone sees what was scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revealed_hands: Option<Vec<Vec<uno::Card>>>,
+    /// Everything this viewer may know of the game.
+    pub view: Observation,
+    /// What the viewer may do now (empty when it may do nothing).
+    pub legal_actions: Vec<Action>,
+    /// Recent events (on a read), or the events of this change (action answer, push).
+    pub events: Vec<LoggedEvent>,
+}
+
+/// A table in a list.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableSummary {
+    pub id: String,
+    pub status: TableStatus,
+    pub rules: String,
+    pub seats: Vec<SeatView>,
+    pub open_seats: usize,
+    pub spectators: bool,
+    pub version: u64,
+}
+
+/// `POST /api/tables`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// A preset name (`official` when neither this nor `rules` is given).
+    pub preset: Option<String>,
+    /// A rules file: its text (TOML or JSON) as a string, or the rules as a JSON object.
+    pub rules: Option<serde_json::Value>,
+    #[serde(default)]
+    pub house_rules: HouseRules,
+    pub seats: Vec<SeatSpec>,
+    /// The creator's display name (for the first human seat unless `creator_seat` says another).
+    pub name: Option<String>,
+    pub creator_seat: Option<usize>,
+    /// Whether people without a seat may watch (public view only). Default true.
+    pub spectators: Option<bool>,
+    /// Seconds a human has for a turn; on timeout the server plays the default (draw, then pass).
+    pub turn_seconds: Option<u32>,
+    /// Milliseconds a bot waits before acting (default: the server's).
+    pub bot_delay_ms: Option<u32>,
+    /// Fixes the shuffle (tests, replays); random otherwise.
+    pub seed: Option<u64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SeatSpec {
+    Human {
+        #[serde(default)]
+        name: Option<String>,
+    },
+    Bot {
+        bot: String,
+        #[serde(default)]
+        seed: Option<u64>,
+        #[serde(default)]
+        delay_ms: Option<u32>,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Created {
+    pub id: String,
+    /// Where to send friends: the table page.
+    pub invite: String,
+    /// The creator's seat and its secret token (`null` when every seat is a bot).
+    pub seat: Option<usize>,
+    pub token: Option<String>,
+    pub table: TableView,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Joined {
+    pub id: String,
+    pub seat: usize,
+    pub token: String,
+    pub table: TableView,
+}
+
+pub fn invite_path(id: &str) -> String {
+    format!("/uno.html?table={id}")
+}
