@@ -318,7 +318,9 @@ async fn answer_requests(inner: std::sync::Weak<Inner>, mut requests: Subscriber
             let answer = match serde_json::from_slice::<Ask>(&msg.payload) {
                 Ok(ask @ Ask::Http { .. }) => inner.run_http(ask).await,
                 Ok(Ask::Watch { table, token, watch }) => watch::open(&inner, &table, token.as_deref(), watch).await,
-                Ok(Ask::Renew { watches }) => Answer::Unknown { watches: inner.watches.renew(watches) },
+                Ok(Ask::Renew { watches }) => {
+                    Answer::Unknown { watches: inner.watches.renew(watches, |t| inner.held(t).is_some()) }
+                }
                 Ok(Ask::Unwatch { watch }) => {
                     inner.watches.stop(&watch);
                     Answer::Done

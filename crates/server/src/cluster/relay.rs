@@ -284,8 +284,14 @@ impl Relay {
             body,
             sent_ms: 0,
         };
-        match self.inner.ask(&self.table, self.owner.clone(), ask, method == Method::GET).await?.answer {
-            Answer::Http { status, body } => Ok((status, body)),
+        match self.inner.ask(&self.table, self.owner.clone(), ask, method == Method::GET).await? {
+            // Answered where this viewer is watched: its updates keep coming.
+            Sent { answer: Answer::Http { status, body }, owner } if owner == self.owner => Ok((status, body)),
+            // Answered by another owner: the table moved, and this watch sees its changes no more.
+            Sent { answer: Answer::Http { status, body }, .. } => {
+                self.lost.notify_one();
+                Ok((status, body))
+            }
             // The owner changed: this connection's relay ends, and the client connects again.
             _ => {
                 self.lost.notify_one();

@@ -25,23 +25,25 @@ pub(super) struct Watches {
 }
 
 struct Watch {
+    table: String,
     renewed: Mutex<Instant>,
     stop: Notify,
 }
 
 impl Watches {
-    /// The watches of `ids` this instance does not serve; renews the others.
-    pub(super) fn renew(&self, ids: Vec<String>) -> Vec<String> {
+    /// The watches of `ids` this instance does not serve, or whose table it no longer holds
+    /// (`held` says which it does); renews the others.
+    pub(super) fn renew(&self, ids: Vec<String>, held: impl Fn(&str) -> bool) -> Vec<String> {
         let Ok(open) = self.open.lock() else { return ids };
         ids.into_iter()
             .filter(|id| match open.get(id) {
-                Some(w) => {
+                Some(w) if held(&w.table) => {
                     if let Ok(mut at) = w.renewed.lock() {
                         *at = Instant::now();
                     }
                     false
                 }
-                None => true,
+                _ => true,
             })
             .collect()
     }
@@ -74,7 +76,7 @@ pub(super) async fn open(inner: &Arc<Inner>, table: &str, token: Option<&str>, i
         let first = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
         (first, st.version(), viewer, st.viewer_index(viewer), table.seat_epoch(viewer), table.tx.subscribe())
     };
-    let watch = Arc::new(Watch { renewed: Mutex::new(Instant::now()), stop: Notify::new() });
+    let watch = Arc::new(Watch { table: table.id.clone(), renewed: Mutex::new(Instant::now()), stop: Notify::new() });
     if let Ok(mut open) = inner.watches.open.lock() {
         open.insert(id.clone(), watch.clone());
     }
