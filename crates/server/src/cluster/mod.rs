@@ -132,11 +132,6 @@ impl Cluster {
         let _ = self.inner.app.set(app.clone());
         app.layer(axum::middleware::from_fn_with_state(self.clone(), forward))
     }
-
-    /// Viewers of other instances served from here, and viewers here relayed from others.
-    pub fn connections(&self) -> (usize, usize) {
-        (self.inner.watches.len(), self.inner.relays.len())
-    }
 }
 
 impl Inner {

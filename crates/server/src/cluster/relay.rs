@@ -64,11 +64,6 @@ impl Relays {
             }
         }
     }
-
-    /// Relays open now.
-    pub(super) fn len(&self) -> usize {
-        self.open.lock().map(|o| o.len()).unwrap_or(0)
-    }
 }
 
 /// The close a relayed viewer gets when its table's owner stops answering (it died, was paused

@@ -53,11 +53,6 @@ impl Watches {
             w.stop.notify_one();
         }
     }
-
-    /// Watches open now.
-    pub(super) fn len(&self) -> usize {
-        self.open.lock().map(|o| o.len()).unwrap_or(0)
-    }
 }
 
 /// Opens a watch for the viewer `token` names at `table` (held here): its full state now, and
