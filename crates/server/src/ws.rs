@@ -263,12 +263,7 @@ async fn session(
                     ok = socket.send(Message::Text(error_text(&e))).await.is_ok();
                 }
                 Some(Err(e)) => {
-                    // Over the size limit: say so with the standard close code rather than drop
-                    // the connection unexplained (the text is tungstenite's capacity error).
-                    let text = e.to_string();
-                    if text.contains("too long") || text.contains("Space limit") {
-                        let reason = format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES);
-                        let frame = CloseFrame { code: 1009, reason: Utf8Bytes::from(reason) };
+                    if let Some(frame) = read_error_close(&e) {
                         let _ = socket.send(Message::Close(Some(frame))).await;
                     }
                     break;
@@ -279,6 +274,17 @@ async fn session(
         }
     }
     table.state.lock().await.watch(viewer, -1);
+}
+
+/// The close a socket whose read failed gets: over the size limit, the standard close code
+/// and why, rather than a connection dropped unexplained (the text is tungstenite's capacity
+/// error); nothing for a broken connection.
+pub(crate) fn read_error_close(e: &axum::Error) -> Option<CloseFrame> {
+    let text = e.to_string();
+    (text.contains("too long") || text.contains("Space limit")).then(|| CloseFrame {
+        code: 1009,
+        reason: Utf8Bytes::from(format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES)),
+    })
 }
 
 /// Handles one client message; the answer to send back, if any (an accepted action is answered

@@ -217,7 +217,13 @@ impl Relay {
                         let e = ApiError::BadRequest("send JSON text messages".into());
                         ok = socket.send(Message::Text(ws::error_text(&e))).await.is_ok();
                     }
-                    Some(Err(_)) | Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        if let Some(frame) = ws::read_error_close(&e) {
+                            let _ = socket.send(Message::Close(Some(frame))).await;
+                        }
+                        break;
+                    }
+                    Some(Ok(Message::Close(_))) | None => break,
                     Some(Ok(_)) => {}
                 },
             }
