@@ -60,7 +60,8 @@ pub enum ApiError {
     #[error("too many messages: at most {0} per second")]
     RateLimited(u32),
     /// The table's lease is held by another instance (it adopted the table): this one does not
-    /// serve it. Until requests are forwarded between instances, the client must go there.
+    /// serve it. Without a cluster (`--nats`) the client must go there; in one, requests are
+    /// forwarded to it.
     #[error("table {0} is served by another instance")]
     OwnedElsewhere(String),
     /// In a cluster: the instance that holds the table did not answer in time (it stopped and
