@@ -46,6 +46,11 @@ pub struct Args {
     /// Default: HOST/ADDR (this machine's name and `--addr`).
     #[arg(long)]
     instance: Option<String>,
+    /// Cluster mode: a NATS server (`nats://HOST:PORT`) the instances on one PostgreSQL `--db`
+    /// talk over. Any instance then serves any table: requests about a table another instance
+    /// holds are forwarded to it, and its WebSocket updates relayed.
+    #[arg(long)]
+    nats: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -68,9 +73,9 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(args.addr.as_str()).await.with_context(|| format!("--addr {}", args.addr))?;
     // The store's message names the file and SQLite's reason; its source chain says the same again.
     let db = args.db.to_string_lossy();
+    let instance = args.instance.clone().unwrap_or_else(|| server::default_instance(&args.addr));
     let store: store::SharedStore = if store::postgres::is_url(&db) {
-        let owner = args.instance.clone().unwrap_or_else(|| server::default_instance(&args.addr));
-        let lease = store::Lease { owner, duration: Duration::from_millis(args.lease_ms) };
+        let lease = store::Lease { owner: instance.clone(), duration: Duration::from_millis(args.lease_ms) };
         store::PgStore::connect_with(&db, lease).await.map_err(|e| anyhow::anyhow!("--db: {e}"))?.into()
     } else {
         store::SqliteStore::open(&args.db).map_err(|e| anyhow::anyhow!("--db: {e}"))?.into()
@@ -86,11 +91,22 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         ..server::Config::default()
     };
     let state = server::AppState::new(store, config).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let cluster = match &args.nats {
+        Some(url) => Some(
+            server::cluster::Cluster::connect(url, &instance, state.clone())
+                .await
+                .map_err(|e| anyhow::anyhow!("--nats: {e}"))?,
+        ),
+        None => None,
+    };
+    // Never the NATS URL either: it may hold a password too.
+    let clustered = if cluster.is_some() { format!(", cluster member {instance:?} over NATS") } else { String::new() };
     let restored = state.table_count();
     let addr = listener.local_addr()?;
     let mut serve_config = server::ServeConfig {
         max_connections: args.max_connections,
         header_timeout: Duration::from_millis(args.header_timeout_ms),
+        cluster,
         ..server::ServeConfig::default()
     };
     let fd_limit = server::raise_fd_limit();
@@ -100,7 +116,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let fds = fd_limit.map_or("unlimited".to_string(), |l| l.to_string());
     // The first line names the real address (useful with port 0): tests and scripts read it.
     crate::output::print(&format!(
-        "tabletop serving on http://{addr} (db {location}, {restored} tables resumed, open-file limit {fds}, at most {} connections)\n",
+        "tabletop serving on http://{addr} (db {location}{clustered}, {restored} tables resumed, open-file limit {fds}, at most {} connections)\n",
         serve_config.max_connections
     ))?;
     server::serve_with(listener, state, serve_config, shutdown_signal()).await.context("serving")?;

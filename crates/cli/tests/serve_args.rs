@@ -1,5 +1,6 @@
 //! `tabletop serve` through the real binary: a host name is resolved, a taken port fails
-//! before the database file is created, and an open error is said once.
+//! before the database file is created, an open error is said once, and cluster mode needs
+//! PostgreSQL.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -51,4 +52,18 @@ fn an_unopenable_database_is_said_once() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(err.matches(db.to_str().expect("utf-8")).count(), 1, "the path once: {err}");
     assert_eq!(err.to_lowercase().matches("unable to open").count(), 1, "{err}");
+}
+
+#[test]
+fn cluster_mode_on_sqlite_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = tabletop()
+        .args(["serve", "--addr", "127.0.0.1:0", "--nats", "nats://127.0.0.1:1", "--db"])
+        .arg(dir.path().join("t.db"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "it never served");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: --nats: ") && err.contains("PostgreSQL"), "{err}");
 }

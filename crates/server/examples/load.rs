@@ -6,7 +6,10 @@
 //! cargo run --release -p server --example load -- ADDR TABLES SECONDS [SERVER_PID] [rematch|new]
 //! Prints accepted actions/s, latency p50/p95/p99 (send → the mover receives the new state) and
 //! CPU µs per action of the server (from /proc/PID/stat) and of the driver itself over the run
-//! after a 2 s warm-up. Seats hold the full `state` they get on connect and merge each `update`.
+//! after a 2 s warm-up. A cluster: ADDR and SERVER_PID list the instances, comma-separated
+//! (`127.0.0.1:8080,127.0.0.1:8081 100 30 PID1,PID2`); table n is created on instance n, and
+//! seat s connects to instance n + s (so with two instances half of each table's seats are on
+//! the instance that does not own it); the CPU is given per instance too. Seats hold the full `state` they get on connect and merge each `update`.
 #![allow(clippy::unwrap_used)] // a benchmark tool: a failure should stop it loudly
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -122,15 +125,15 @@ impl Http {
 /// What every seat of the run shares: the totals, whether the window is open, whether to stop,
 /// and how a finished table goes on.
 struct Run {
-    addr: String,
+    addrs: Vec<String>,
     rematch: bool,
     stats: Mutex<Stats>,
     measuring: AtomicBool,
     stop: AtomicBool,
 }
 
-async fn seat(run: Arc<Run>, id: String, me: usize, token: String) {
-    let addr = &run.addr;
+async fn seat(run: Arc<Run>, n: usize, id: String, me: usize, token: String) {
+    let addr = &run.addrs[(n + me) % run.addrs.len()];
     let mut http = Http::new(addr);
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
         format!("ws://{addr}/api/tables/{id}/ws?token={token}"),
@@ -198,7 +201,7 @@ async fn seat(run: Arc<Run>, id: String, me: usize, token: String) {
 }
 
 async fn table_loop(run: Arc<Run>, n: usize) {
-    let mut http = Http::new(&run.addr);
+    let mut http = Http::new(&run.addrs[n % run.addrs.len()]);
     let mut game = 0u64;
     while !run.stop.load(Ordering::Relaxed) {
         game += 1;
@@ -217,7 +220,7 @@ async fn table_loop(run: Arc<Run>, n: usize) {
             tokens.push(j["token"].as_str().unwrap().to_string());
         }
         let seats: Vec<_> =
-            tokens.into_iter().enumerate().map(|(i, t)| tokio::spawn(seat(run.clone(), id.clone(), i, t))).collect();
+            tokens.into_iter().enumerate().map(|(i, t)| tokio::spawn(seat(run.clone(), n, id.clone(), i, t))).collect();
         for s in seats {
             let _ = s.await;
         }
@@ -227,18 +230,20 @@ async fn table_loop(run: Arc<Run>, n: usize) {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let addr = args.get(1).cloned().unwrap_or_else(|| "127.0.0.1:8080".into());
-    assert!(addr.starts_with("127.") || addr.starts_with("localhost"), "loopback only");
+    let addrs: Vec<String> =
+        args.get(1).map(String::as_str).unwrap_or("127.0.0.1:8080").split(',').map(str::to_string).collect();
+    assert!(addrs.iter().all(|a| a.starts_with("127.") || a.starts_with("localhost")), "loopback only");
     let tables: usize = args.get(2).and_then(|x| x.parse().ok()).unwrap_or(10);
     let secs: u64 = args.get(3).and_then(|x| x.parse().ok()).unwrap_or(10).min(120);
-    let pid = args.get(4).cloned().unwrap_or_default();
+    let pids: Vec<String> = args.get(4).map(|p| p.split(',').map(str::to_string).collect()).unwrap_or_default();
+    let cpu = |pids: &[String]| pids.iter().map(|p| cpu_ms(p)).collect::<Vec<f64>>();
     let rematch = match args.get(5).map(String::as_str) {
         None | Some("rematch") => true,
         Some("new") => false,
         Some(other) => panic!("the fifth argument is `rematch` or `new`, not {other:?}"),
     };
     let run = Arc::new(Run {
-        addr,
+        addrs,
         rematch,
         stats: Mutex::new(Stats::default()),
         measuring: AtomicBool::new(false),
@@ -246,25 +251,33 @@ async fn main() {
     });
     let handles: Vec<_> = (0..tables).map(|n| tokio::spawn(table_loop(run.clone(), n))).collect();
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let (c0, d0, t0) = (cpu_ms(&pid), cpu_ms("self"), Instant::now());
+    let (c0, d0, t0) = (cpu(&pids), cpu_ms("self"), Instant::now());
     run.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(secs)).await;
     run.measuring.store(false, Ordering::Relaxed);
-    let (c1, d1, el) = (cpu_ms(&pid), cpu_ms("self"), t0.elapsed().as_secs_f64());
+    let (c1, d1, el) = (cpu(&pids), cpu_ms("self"), t0.elapsed().as_secs_f64());
+    let used: Vec<f64> = c1.iter().zip(&c0).map(|(b, a)| b - a).collect();
+    let server: f64 = used.iter().sum();
     run.stop.store(true, Ordering::Relaxed);
     let mut s = std::mem::take(&mut *run.stats.lock().unwrap());
     let [p50, p95, p99] = s.percentiles_ms();
     let n = s.actions.max(1) as f64;
     println!(
-        "tables={tables} seats=4 games={} actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}",
+        "tables={tables} seats=4 games={} actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}{}",
         if rematch { "rematch" } else { "new" },
         s.actions as f64 / el,
         p50,
         p95,
         p99,
-        (c1 - c0) / el / 10.0,
-        (c1 - c0) * 1000.0 / n,
+        server / el / 10.0,
+        server * 1000.0 / n,
         (d1 - d0) * 1000.0 / n,
+        if used.len() > 1 {
+            let each: Vec<String> = used.iter().map(|u| format!("{:.1}", u * 1000.0 / n)).collect();
+            format!(" per_instance_us/action={}", each.join(","))
+        } else {
+            String::new()
+        },
     );
     for h in handles {
         h.abort();

@@ -60,9 +60,15 @@ pub enum ApiError {
     #[error("too many messages: at most {0} per second")]
     RateLimited(u32),
     /// The table's lease is held by another instance (it adopted the table): this one does not
-    /// serve it. Until requests are forwarded between instances, the client must go there.
+    /// serve it. Without a cluster (`--nats`) the client must go there; in one, requests are
+    /// forwarded to it.
     #[error("table {0} is served by another instance")]
     OwnedElsewhere(String),
+    /// In a cluster: the instance that holds the table did not answer in time (it stopped and
+    /// no other has adopted the table yet, or the message bus is down). Nothing was
+    /// acknowledged; an action sent again with the same version is refused if it was taken.
+    #[error("the instance serving table {0} does not answer; try again shortly")]
+    OwnerUnavailable(String),
     #[error("the game store is unavailable: {0}")]
     Store(#[from] store::StoreError),
     /// A Duel action or grid size the engine refused: its message is the engine's text.
@@ -107,7 +113,7 @@ impl ApiError {
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
             Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             TooManyTables(_) | TooManyDuels(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            ServerFull | Store(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServerFull | Store(_) | OwnerUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -141,6 +147,7 @@ impl ApiError {
             ServerFull => "server_full",
             RateLimited(_) => "rate_limited",
             OwnedElsewhere(_) => "owned_elsewhere",
+            OwnerUnavailable(_) => "owner_unavailable",
             Store(_) => "store_unavailable",
             Internal(_) => "internal",
         }

@@ -11,6 +11,7 @@
 //! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
 
 pub mod api;
+pub mod cluster;
 pub mod duel_api;
 mod error;
 mod instance;

@@ -54,6 +54,8 @@ pub struct ServeConfig {
     pub body_timeout: Duration,
     /// At shutdown, how long requests in progress may take to finish.
     pub grace: Duration,
+    /// With other instances over NATS: requests for their tables are forwarded to them.
+    pub cluster: Option<crate::cluster::Cluster>,
 }
 
 impl Default for ServeConfig {
@@ -63,6 +65,7 @@ impl Default for ServeConfig {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             grace: Duration::from_secs(10),
+            cluster: None,
         }
     }
 }
@@ -117,7 +120,11 @@ pub async fn serve_with(
     config: ServeConfig,
     shutdown: impl Future<Output = ()> + Send,
 ) -> std::io::Result<()> {
-    let router = crate::app(state.clone()).layer(RequestBodyTimeoutLayer::new(config.body_timeout));
+    let mut router = crate::app(state.clone());
+    if let Some(cluster) = &config.cluster {
+        router = cluster.route(router);
+    }
+    let router = router.layer(RequestBodyTimeoutLayer::new(config.body_timeout));
     let conns = Arc::new(Conns::default());
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut http = hyper::server::conn::http1::Builder::new();

@@ -24,12 +24,12 @@ use uno::Action;
 use crate::limits;
 use crate::serve::ConnSlot;
 use crate::tables::auth::{token, TokenQuery};
-use crate::tables::{Table, Viewer};
+use crate::tables::{Push, Table, Viewer};
 use crate::{ApiError, AppState, ErrorBody};
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-enum ClientMessage {
+pub(crate) enum ClientMessage {
     Action { action: Action, version: u64 },
     Ping,
 }
@@ -76,13 +76,13 @@ pub async fn upgrade(
 
 /// The subprotocol the server answers with when a client offers it (the pages do, beside their
 /// token).
-const PROTOCOL: &str = "tabletop";
+pub(crate) const PROTOCOL: &str = "tabletop";
 /// The prefix of the offered subprotocol that carries the seat token.
 const TOKEN_PROTOCOL_PREFIX: &str = "bearer.";
 
 /// The seat token offered as the subprotocol `bearer.<token>` in `Sec-WebSocket-Protocol`: what
 /// a browser can send without putting the token in the URL (where logs and proxies keep it).
-fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+pub(crate) fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     for v in headers.get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL) {
         let text = v.to_str().map_err(|_| ApiError::BadToken)?;
         if let Some(t) = text.split(',').map(str::trim).find_map(|p| p.strip_prefix(TOKEN_PROTOCOL_PREFIX)) {
@@ -92,20 +92,24 @@ fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     Ok(None)
 }
 
-fn error_text(e: &ApiError) -> Utf8Bytes {
+pub(crate) fn error_text(e: &ApiError) -> Utf8Bytes {
     let b = e.body();
     Utf8Bytes::from(serde_json::json!({"type": "error", "code": b.code, "message": b.message}).to_string())
 }
 
 /// A token bucket: `rate` messages a second, bursts of `rate`.
-struct Bucket {
+pub(crate) struct Bucket {
     rate: f64,
     tokens: f64,
     at: Instant,
 }
 
 impl Bucket {
-    fn take(&mut self) -> bool {
+    pub(crate) fn new(rate: u32) -> Bucket {
+        Bucket { rate: rate as f64, tokens: rate as f64, at: Instant::now() }
+    }
+
+    pub(crate) fn take(&mut self) -> bool {
         let now = Instant::now();
         self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.rate);
         self.at = now;
@@ -127,7 +131,62 @@ async fn full_state(table: &Table, viewer: Viewer) -> (Utf8Bytes, u64) {
 
 /// The close a seat's socket gets once the seat is no longer its holder's.
 fn seat_left() -> Message {
-    Message::Close(Some(CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }))
+    Message::Close(Some(seat_left_frame()))
+}
+
+fn seat_left_frame() -> CloseFrame {
+    CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }
+}
+
+/// What a viewer's connection does with one push from its table.
+pub(crate) enum Next {
+    /// Send this; the viewer then holds the table at `version` (`update`: merged into what it
+    /// held, rather than a full state).
+    Send { text: Utf8Bytes, version: u64, update: bool },
+    /// Nothing to send.
+    Skip,
+    /// Close the connection so.
+    Close(CloseFrame),
+}
+
+/// One push (or a lag) for `viewer`, whose connection was opened at seat epoch `epoch` and has
+/// shown the table up to version `shown`: what to send. The same for a socket on this instance
+/// and for a viewer of another instance (`cluster`).
+pub(crate) async fn next(
+    table: &Table,
+    viewer: Viewer,
+    index: usize,
+    epoch: u64,
+    shown: &mut u64,
+    push: Result<Arc<Push>, RecvError>,
+) -> Next {
+    // On a lag, the seat's close may be among what was skipped.
+    if let (Ok(_), true) = (&push, table.is_closed()) {
+        return Next::Close(CloseFrame { code: 4002, reason: Utf8Bytes::from_static("table closed") });
+    }
+    if table.seat_epoch(viewer) != epoch {
+        return Next::Close(seat_left_frame());
+    }
+    let pushed = match push {
+        // An update the viewer's full state already holds (sent after a lag): merging it again
+        // would be harmless, sending it is not free.
+        Ok(push) if push.update && push.version <= *shown => return Next::Skip,
+        Ok(push) => push.views.get(index).cloned().flatten().map(|t| (t, push.version, push.update)),
+        // Too slow to keep up: skip to the present.
+        Err(RecvError::Lagged(_)) => None,
+        Err(RecvError::Closed) => {
+            return Next::Close(CloseFrame { code: 1001, reason: Utf8Bytes::from_static("gone") })
+        }
+    };
+    let (text, version, update) = match pushed {
+        Some(p) => p,
+        None => {
+            let (t, v) = full_state(table, viewer).await;
+            (t, v, false)
+        }
+    };
+    *shown = version;
+    Next::Send { text, version, update }
 }
 
 async fn session(
@@ -167,7 +226,7 @@ async fn session(
         return;
     };
     let rate = app.config().ws_messages_per_second.max(1);
-    let mut bucket = Bucket { rate: rate as f64, tokens: rate as f64, at: Instant::now() };
+    let mut bucket = Bucket::new(rate);
     let mut ok = socket.send(Message::Text(first)).await.is_ok();
     while ok {
         tokio::select! {
@@ -176,47 +235,13 @@ async fn session(
                 let _ = socket.send(Message::Close(Some(frame))).await;
                 break;
             }
-            push = rx.recv() => match push {
-                Ok(push) => {
-                    if table.is_closed() {
-                        let frame = CloseFrame { code: 4002, reason: Utf8Bytes::from_static("table closed") };
-                        let _ = socket.send(Message::Close(Some(frame))).await;
-                        break;
-                    }
-                    if table.seat_epoch(viewer) != epoch {
-                        let _ = socket.send(seat_left()).await;
-                        break;
-                    }
-                    // An update the viewer's full state already holds (sent after a lag): merging
-                    // it again would be harmless, sending it is not free.
-                    if push.update && push.version <= shown {
-                        continue;
-                    }
-                    let text = match push.views.get(index).cloned().flatten() {
-                        Some(t) => {
-                            shown = push.version;
-                            t
-                        }
-                        None => {
-                            let (t, v) = full_state(&table, viewer).await;
-                            shown = v;
-                            t
-                        }
-                    };
-                    ok = socket.send(Message::Text(text)).await.is_ok();
+            push = rx.recv() => match next(&table, viewer, index, epoch, &mut shown, push).await {
+                Next::Send { text, .. } => ok = socket.send(Message::Text(text)).await.is_ok(),
+                Next::Skip => {}
+                Next::Close(frame) => {
+                    let _ = socket.send(Message::Close(Some(frame))).await;
+                    break;
                 }
-                // Too slow to keep up: skip to the present.
-                Err(RecvError::Lagged(_)) => {
-                    // The seat's close may be among what was skipped.
-                    if table.seat_epoch(viewer) != epoch {
-                        let _ = socket.send(seat_left()).await;
-                        break;
-                    }
-                    let (t, v) = full_state(&table, viewer).await;
-                    shown = v;
-                    ok = socket.send(Message::Text(t)).await.is_ok();
-                }
-                Err(RecvError::Closed) => break,
             },
             msg = socket.recv() => match msg {
                 Some(Ok(Message::Text(text))) => {
@@ -238,12 +263,7 @@ async fn session(
                     ok = socket.send(Message::Text(error_text(&e))).await.is_ok();
                 }
                 Some(Err(e)) => {
-                    // Over the size limit: say so with the standard close code rather than drop
-                    // the connection unexplained (the text is tungstenite's capacity error).
-                    let text = e.to_string();
-                    if text.contains("too long") || text.contains("Space limit") {
-                        let reason = format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES);
-                        let frame = CloseFrame { code: 1009, reason: Utf8Bytes::from(reason) };
+                    if let Some(frame) = read_error_close(&e) {
                         let _ = socket.send(Message::Close(Some(frame))).await;
                     }
                     break;
@@ -254,6 +274,17 @@ async fn session(
         }
     }
     table.state.lock().await.watch(viewer, -1);
+}
+
+/// The close a socket whose read failed gets: over the size limit, the standard close code
+/// and why, rather than a connection dropped unexplained (the text is tungstenite's capacity
+/// error); nothing for a broken connection.
+pub(crate) fn read_error_close(e: &axum::Error) -> Option<CloseFrame> {
+    let text = e.to_string();
+    (text.contains("too long") || text.contains("Space limit")).then(|| CloseFrame {
+        code: 1009,
+        reason: Utf8Bytes::from(format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES)),
+    })
 }
 
 /// Handles one client message; the answer to send back, if any (an accepted action is answered

@@ -311,6 +311,11 @@ pub trait GameStore: Send + Sync + 'static {
     }
     /// The server is done with a game (finished, dropped from memory): stop renewing its lease.
     fn release(&self, _id: &str) {}
+    /// The name of the instance whose lease on the game was taken last (it may have run out
+    /// since); `None` for a game nobody holds, or a store without leases.
+    fn holder(&self, _id: &str) -> Reply<Option<String>> {
+        Reply::ready(Ok(None))
+    }
 }
 
 /// A store as the server holds it: any backend.

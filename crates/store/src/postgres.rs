@@ -110,6 +110,7 @@ enum Cmd {
     /// Stops renewing a game's lease, after the writes queued before.
     Release(String),
     Load(String, Answer<Option<StoredGame>>),
+    Holder(String, Answer<Option<String>>),
     Results(Kind, Answer<Vec<GameResult>>),
 }
 
@@ -310,6 +311,10 @@ impl GameStore for PgStore {
 
     fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
         self.send(|tx| Cmd::Load(id.into(), tx))
+    }
+
+    fn holder(&self, id: &str) -> Reply<Option<String>> {
+        self.send(|tx| Cmd::Holder(id.into(), tx))
     }
 
     fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
@@ -794,6 +799,9 @@ async fn answer(pool: &Pool, cmd: Cmd) {
         Cmd::Results(kind, reply) => {
             let _ = reply.send(results(pool, kind).await);
         }
+        Cmd::Holder(id, reply) => {
+            let _ = reply.send(holder(pool, &id).await);
+        }
         Cmd::Write(..) | Cmd::Adopt(..) | Cmd::Release(_) => {}
     }
 }
@@ -826,6 +834,13 @@ async fn load_where(
         });
     }
     Ok(games)
+}
+
+async fn holder(pool: &Pool, id: &str) -> Result<Option<String>, StoreError> {
+    let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
+    // Games from before leases have the empty owner: nobody holds them until adopted.
+    let row = client.query_opt("SELECT owner FROM leases WHERE game_id = $1 AND owner <> ''", &[&id]).await?;
+    Ok(row.map(|r| r.get(0)))
 }
 
 async fn results(pool: &Pool, kind: Kind) -> Result<Vec<GameResult>, StoreError> {

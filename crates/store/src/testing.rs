@@ -281,6 +281,9 @@ pub async fn a_stale_owner_is_fenced(url: &str) {
     a.create(new_game("fenced", Kind::Uno)).await.expect("create");
     a.append("fenced", 0, entry("a 0")).await.expect("a appends 0");
     assert!(a.holds("fenced") && !b.holds("fenced"));
+    // Both see who holds it (what a cluster forwards by); an unknown game has no holder.
+    assert_eq!(b.holder("fenced").await.expect("holder").as_deref(), Some("a"));
+    assert_eq!(a.holder("nope").await.expect("holder"), None);
     // Not b's game while a's lease runs.
     assert!(matches!(b.append("fenced", 1, entry("b 1")).await, Err(StoreError::Fenced { .. })));
     assert!(matches!(b.set_meta("fenced", Meta::new(&"b").expect("meta")).await, Err(StoreError::Fenced { .. })));
@@ -313,6 +316,7 @@ pub async fn a_stale_owner_is_fenced(url: &str) {
     let seq = acked as u64;
     assert!(matches!(a.append("fenced", seq, entry("a late")).await, Err(StoreError::Fenced { .. })));
     assert!(b.holds("fenced") && !a.holds("fenced"));
+    assert_eq!(a.holder("fenced").await.expect("holder").as_deref(), Some("b"));
     let again = Record::new(&"again").expect("record");
     assert!(matches!(
         a.reset("fenced", again.clone(), Meta::new(&"a").expect("meta")).await,

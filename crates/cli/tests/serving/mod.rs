@@ -58,3 +58,58 @@ pub fn play_one(addr: &str, id: &str, tokens: &[String; 2]) -> bool {
     assert_eq!(s, 200, "{r}");
     true
 }
+
+/// A free loopback port (free when asked: a server started on it right after gets it).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
+}
+
+/// A NATS server of its own on a free loopback port; stopped when dropped. `scripts/ensure-nats`
+/// installs the program.
+pub struct TempNats {
+    child: Option<std::process::Child>,
+    pub port: u16,
+}
+
+impl TempNats {
+    pub fn start() -> TempNats {
+        let mut n = TempNats { child: None, port: free_port() };
+        n.resume();
+        n
+    }
+
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills the server (as a crash would).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts it (again) on its port, and waits until it accepts connections.
+    pub fn resume(&mut self) {
+        let program = std::env::var("TABLETOP_NATS_SERVER").unwrap_or_else(|_| "nats-server".into());
+        let child = std::process::Command::new(&program)
+            .args(["-a", "127.0.0.1", "-p", &self.port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program} ({e}): install it with `bash scripts/ensure-nats`"));
+        self.child = Some(child);
+        let since = std::time::Instant::now();
+        while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(since.elapsed() < std::time::Duration::from_secs(10), "nats-server did not start");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for TempNats {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -253,7 +253,7 @@ impl AppState {
         Ok(map.entry(id.to_string()).or_insert(table).clone())
     }
 
-    fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
+    pub(crate) fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
         let tables = self.inner.tables.read().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
         Ok(tables.get(id).cloned())
     }

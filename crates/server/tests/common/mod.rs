@@ -44,28 +44,10 @@ pub async fn serve_on_loopback() -> (axum::Router, std::net::SocketAddr) {
     (app, addr)
 }
 
-/// What a client holds after a WebSocket message: a `state` replaces it, an `update` is merged
-/// in (the view's fields it carries, its legal actions when it carries them, its events). What
-/// only full states carry (the discard pile, the view's copy of the legal actions) is dropped.
-#[allow(dead_code)] // not every test binary reads pushes
-pub fn merge(held: &mut Value, msg: &Value) {
-    match msg["type"].as_str() {
-        Some("state") => *held = msg.clone(),
-        Some("update") => {
-            for k in ["version", "generation", "status", "events"] {
-                held[k] = msg[k].clone();
-            }
-            if let (Some(view), Some(fields)) = (held["view"].as_object_mut(), msg["view"].as_object()) {
-                for (k, v) in fields {
-                    view.insert(k.clone(), v.clone());
-                }
-                view.remove("discard");
-                view.remove("legal_actions");
-            }
-            if let Some(l) = msg.get("legal_actions") {
-                held["legal_actions"] = l.clone();
-            }
-        }
-        _ => {}
-    }
-}
+// Not every test binary reads pushes.
+#[allow(dead_code)]
+pub mod hidden;
+#[allow(dead_code)]
+mod merge;
+#[allow(unused_imports)]
+pub use merge::merge;
