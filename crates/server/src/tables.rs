@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use store::{Kind, NewGame, NewResult, SharedStore, Status as StoreStatus};
 use tokio::sync::{broadcast, Mutex};
-use uno::rules::{DrawRule, ForcedPlay, JumpIn, SevenZero, Stacking, UnoCall, WildDrawFourRule};
+use uno::rules::{DrawRule, ForcedPlay, JumpIn, MultiPlay, SevenZero, Stacking, UnoCall, WildDrawFourRule};
 use uno::{Action, Event, Game, GameRecord, Move, Observation, Phase, Rules, RulesConfig, Seat};
 use uno_bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig};
 
@@ -249,6 +249,7 @@ pub struct HouseRules {
     pub forced_play: Option<ForcedPlay>,
     pub jump_in: Option<JumpIn>,
     pub seven_zero: Option<SevenZero>,
+    pub multi_play: Option<MultiPlay>,
     pub wild_draw_four: Option<WildDrawFourRule>,
     pub uno_call: Option<UnoCall>,
     /// Points to win a match; 0 makes one round the whole game.
@@ -415,6 +416,9 @@ fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
     }
     if let Some(v) = h.seven_zero {
         p.seven_zero = v;
+    }
+    if let Some(v) = h.multi_play {
+        p.multi_play = v;
     }
     if let Some(v) = h.wild_draw_four {
         p.wild_draw_four = v;
@@ -1416,11 +1420,17 @@ mod tests {
     #[test]
     fn house_rules_apply_over_the_preset() {
         let req = CreateTable {
-            house_rules: HouseRules { stacking: Some(Stacking::Both), match_target: Some(0), ..Default::default() },
+            house_rules: HouseRules {
+                stacking: Some(Stacking::Both),
+                multi_play: Some(MultiPlay::SameNumber),
+                match_target: Some(0),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let r = build_rules(&req).expect("valid");
         assert_eq!(r.stacking(), Stacking::Both);
+        assert_eq!(r.multi_play(), MultiPlay::SameNumber);
         assert_eq!(r.target(), None);
     }
 }

@@ -97,7 +97,7 @@ impl Bot for RandomBot {
             }
             Phase::Challenge { .. } => Action::Accept,
             Phase::Play => Action::Draw,
-            Phase::DrawnCard => Action::Pass,
+            Phase::DrawnCard | Phase::SameNumber => Action::Pass,
             Phase::RoundOver | Phase::GameOver => Action::NextRound,
         }
     }

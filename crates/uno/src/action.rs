@@ -21,7 +21,8 @@ pub enum Action {
     },
     /// Draw from the pile: one card (or as the draw rule says), or the whole pending penalty.
     Draw,
-    /// Keep the card just drawn and end the turn.
+    /// Keep the card just drawn and end the turn; or, in a same-number run, play no more
+    /// cards and end the turn.
     Pass,
     /// Name the colour when the first card turned up is a wild.
     DeclareColor { color: Color },
@@ -126,6 +127,8 @@ pub enum IllegalAction {
     OnlyDrawnCard,
     #[error("the drawn card matches and must be played")]
     MustPlayDrawnCard,
+    #[error("play another card of the same number, or pass to end your turn")]
+    SameNumberOnly,
     #[error("nothing can be drawn: the draw pile is empty")]
     DrawPileEmpty,
     #[error("Wild Draw Four may only be played without a card of the colour in play")]

@@ -79,6 +79,10 @@ pub enum Event {
     Passed {
         seat: Seat,
     },
+    /// The player ended a same-number run with a pass, keeping the cards of the number it holds.
+    RunEnded {
+        seat: Seat,
+    },
     DirectionReversed {
         direction: Direction,
     },

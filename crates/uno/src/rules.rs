@@ -81,6 +81,7 @@ pub struct PlayConfig {
     pub jump_in: JumpIn,
     pub seven_zero: SevenZero,
     pub exhausted_draw_pile: Exhausted,
+    pub multi_play: MultiPlay,
     /// Stop the game after this many turns (seed 004: 100). Absent: no cap.
     pub turn_cap: Option<u32>,
 }
@@ -307,6 +308,17 @@ pub enum SevenZero {
     On,
 }
 
+/// Whether a player may play several cards in one turn (`docs/rules.md`, "Several cards of the
+/// same number").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MultiPlay {
+    Off,
+    /// After playing a number card, the player may play further cards of that number, of any
+    /// colour, one at a time, and ends the turn with a pass.
+    SameNumber,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Exhausted {
@@ -386,6 +398,7 @@ impl Default for PlayConfig {
             jump_in: JumpIn::Off,
             seven_zero: SevenZero::Off,
             exhausted_draw_pile: Exhausted::Reshuffle,
+            multi_play: MultiPlay::Off,
             turn_cap: None,
         }
     }
@@ -488,6 +501,8 @@ pub enum RulesError {
     DeckTooSmall { players: u32, hand_size: u32, needed: u32, have: u32 },
     #[error("deal.first_card = redraw_until_number needs number cards in the deck")]
     NoNumberCards,
+    #[error("play.multi_play = same_number needs number cards in the deck")]
+    MultiPlayWithoutNumbers,
     #[error("deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else")]
     OnlyWildDrawFours,
     #[error("play.turn_cap must be at least 1")]
@@ -601,6 +616,9 @@ impl Rules {
         {
             return Err(RulesError::NoNumberCards);
         }
+        if config.play.multi_play == MultiPlay::SameNumber && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_))) {
+            return Err(RulesError::MultiPlayWithoutNumbers);
+        }
         if config.deal.first_card == FirstCard::Official && deck.iter().all(|&c| c == Card::WILD_DRAW_FOUR) {
             return Err(RulesError::OnlyWildDrawFours);
         }
@@ -636,6 +654,7 @@ impl Rules {
             p.wild_draw_four,
             p.two_players,
             p.seven_zero,
+            p.multi_play,
         ));
         Ok(Rules { config, deck, colors, points, effects })
     }
@@ -708,6 +727,9 @@ impl Rules {
     }
     pub fn seven_zero(&self) -> SevenZero {
         self.config.play.seven_zero
+    }
+    pub fn multi_play(&self) -> MultiPlay {
+        self.config.play.multi_play
     }
     pub fn exhausted(&self) -> Exhausted {
         self.config.play.exhausted_draw_pile

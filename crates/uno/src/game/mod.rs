@@ -40,6 +40,9 @@ pub enum Phase {
     Challenge { offender: Seat },
     /// The current player played a 7 (7–0 rule) and chooses whom to swap hands with.
     ChooseSwap,
+    /// The current player played a number card under the same-number rule and holds another
+    /// card of that number: play one (the top card's number, any colour) or pass.
+    SameNumber,
     /// A round of a match ended; `NextRound` deals the next.
     RoundOver,
     /// The game (or the match) is over.
