@@ -183,12 +183,12 @@ def test_a_same_number_run_fits_the_fixed_action_space(rng):
         for _ in range(400):
             if game.is_round_over():
                 break
-            if game.phase() == "same_number":
+            if game.phase == "same_number":
                 runs += 1
                 mask = game.legal_mask()
                 assert mask[pass_index] and not mask[draw_index]
                 others = [ACTION_NAMES[i] for i in np.flatnonzero(mask) if i != pass_index]
                 assert all(name.startswith("play") or name == "uno" for name in others), others
-                assert game.observation_vector(game.current())[offset + 7] == 1
+                assert game.observation_vector(game.current)[offset + 7] == 1
             game.apply(pick(game.legal_mask(), rng))
     assert runs > 0
