@@ -27,7 +27,7 @@ pub mod action {
     pub const PLAY_WILD_DRAW_FOUR: usize = PLAY_WILD + COLORS;
     /// Draw (one card, as the rules say, or the whole pending penalty).
     pub const DRAW: usize = PLAY_WILD_DRAW_FOUR + COLORS;
-    /// Keep the card just drawn and end the turn.
+    /// Keep the card just drawn and end the turn, or end a same-number run.
     pub const PASS: usize = DRAW + 1;
     /// Call UNO for oneself.
     pub const CALL_UNO: usize = PASS + 1;
