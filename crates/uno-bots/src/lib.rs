@@ -20,7 +20,7 @@ pub mod sprt;
 use std::sync::Arc;
 
 use uno::game::View;
-use uno::{Action, Observation, Phase, Rules};
+use uno::{Action, Observation, Rules};
 
 pub use duplicate::{play_match, Format, MatchConfig, MatchError, MatchResults};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
@@ -56,7 +56,7 @@ pub trait Bot: Send {
 /// Whether calling UNO now is a call for oneself (never a false call or a catch).
 pub fn should_call_uno(obs: &Observation) -> bool {
     let Some(me) = obs.viewer else { return false };
-    let own_turn = me == obs.current && matches!(obs.phase, Phase::Play | Phase::DrawnCard | Phase::SameNumber);
+    let own_turn = me == obs.current && obs.phase.is_own_turn();
     let called = obs.uno_called.get(me.index()).copied().unwrap_or(true);
     uno::effect::may_call_uno(called, own_turn, obs.hand.len(), obs.uno_exposed == Some(me))
         && obs.legal_actions.contains(&Action::CallUno)

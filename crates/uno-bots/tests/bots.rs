@@ -260,6 +260,15 @@ fn the_heuristic_plays_out_a_run_leaving_its_deepest_colour_last() {
 }
 
 #[test]
+fn the_heuristic_calls_uno_in_a_run_before_its_second_to_last_card() {
+    let rules = same_number();
+    let mut game = full_position(&rules, &["R5 B5 G1", "Y1 Y3 Y4 Y6", "B1 B2 B4 B6"], "R9", 0);
+    game.apply(Seat(0), Action::Play { card: card("R5"), color: None }).expect("legal");
+    assert_eq!(game.phase(), Phase::SameNumber);
+    assert_eq!(HeuristicBot::new(0).choose(&game.observation(Some(Seat(0)))), Action::CallUno);
+}
+
+#[test]
 fn the_heuristic_punishes_a_player_about_to_go_out() {
     let rules = official();
     // Seat 1, next, has one card: the Draw Two beats the number of the same colour.

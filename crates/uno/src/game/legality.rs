@@ -340,8 +340,7 @@ impl Game {
         if called {
             return Err(IllegalAction::UnoAlreadyCalled);
         }
-        let own_turn = seat == self.state.current
-            && matches!(self.state.phase, Phase::Play | Phase::DrawnCard | Phase::SameNumber);
+        let own_turn = seat == self.state.current && self.state.phase.is_own_turn();
         let hand_len = self.state.hands[seat.index()].len();
         if crate::effect::may_call_uno(called, own_turn, hand_len, self.state.uno_exposed == Some(seat)) {
             Ok(())

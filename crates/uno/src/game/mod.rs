@@ -49,6 +49,14 @@ pub enum Phase {
     GameOver,
 }
 
+impl Phase {
+    /// Whether the player to act is deciding on its own turn (what to play, a drawn card, a
+    /// same-number run) rather than answering something: when it may call UNO for itself.
+    pub fn is_own_turn(self) -> bool {
+        matches!(self, Phase::Play | Phase::DrawnCard | Phase::SameNumber)
+    }
+}
+
 /// Why a game cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SetupError {
