@@ -25,7 +25,7 @@ from tabletop.uno import (
 
 def test_spaces_are_documented_sizes():
     assert NUM_ACTIONS == len(ACTION_NAMES) == 88
-    assert OBS_SIZE == 282
+    assert OBS_SIZE == 283
     offset, length = OBS_LAYOUT["draw_pile"]
     assert offset + length == OBS_SIZE
     assert ACTION_NAMES[DECLINE] == "decline"
@@ -165,3 +165,30 @@ def test_observation_is_what_the_seat_may_know():
     hand = OBS_LAYOUT["hand"]
     assert vec[hand[0] : hand[0] + hand[1]].sum() == 7
     assert game.observation(None)["hand"] == []
+
+
+SAME_NUMBER = 'name = "same-number"\n[play]\nmulti_play = "same_number"\n'
+
+
+def test_a_same_number_run_fits_the_fixed_action_space(rng):
+    """The house rule adds no action: each further card of the number is a play, pass ends the
+    turn; the observation's phase block has the run's own entry."""
+    pass_index = ACTION_NAMES.index("pass")
+    draw_index = ACTION_NAMES.index("draw")
+    offset, length = OBS_LAYOUT["phase"]
+    assert length == 8
+    runs = 0
+    for seed in range(20):
+        game = Game(SAME_NUMBER, 3, seed=seed)
+        for _ in range(400):
+            if game.is_round_over():
+                break
+            if game.phase == "same_number":
+                runs += 1
+                mask = game.legal_mask()
+                assert mask[pass_index] and not mask[draw_index]
+                others = [ACTION_NAMES[i] for i in np.flatnonzero(mask) if i != pass_index]
+                assert all(name.startswith("play") or name == "uno" for name in others), others
+                assert game.observation_vector(game.current)[offset + 7] == 1
+            game.apply(pick(game.legal_mask(), rng))
+    assert runs > 0

@@ -64,7 +64,7 @@ def test_the_vector_env_auto_resets_in_the_same_step(rng):
     envs = gym.make_vec("tabletop/Uno-v0", num_envs=16, vectorization_mode="vector_entry_point")
     assert isinstance(envs.unwrapped, UnoVectorEnv)
     obs, info = envs.reset(seed=3)
-    assert obs.shape == (16, 282)
+    assert obs.shape == (16, 283)
     finished = 0
     for _ in range(400):
         actions = np.array([pick(m, rng) for m in info["action_mask"]])

@@ -8,7 +8,7 @@
 use std::io::{BufRead, Write};
 
 use anyhow::bail;
-use uno::rules::{SevenZero, UnoCall};
+use uno::rules::{MultiPlay, SevenZero, UnoCall};
 use uno::{Action, Color, Direction, Event, Game, Phase, Seat};
 
 use crate::rules_arg::RulesArgs;
@@ -41,6 +41,9 @@ fn help(rules: &uno::Rules) -> String {
         "  draw  (d)  draw a card",
         "  pass  (p)  keep the card you just drew",
     ];
+    if rules.multi_play() == MultiPlay::SameNumber {
+        lines.push("             or play no more cards of the number you played");
+    }
     if rules.uno_call() == UnoCall::Required {
         lines.push("  uno   (u)  call UNO (before you play your second-to-last card),");
         lines.push("             or catch a player who has one card and did not call");
@@ -138,6 +141,9 @@ fn show(out: &mut impl Write, game: &Game) -> std::io::Result<()> {
             None => "Play the card you drew, or 'pass'.".to_string(),
         },
         Phase::ChooseSwap => "Choose whom to swap hands with: 'swap N'.".to_string(),
+        Phase::SameNumber => {
+            format!("You may play another {} of any colour (starred), or 'pass' to end your turn.", obs.top.face())
+        }
         _ if obs.pending_draw > 0 => {
             format!("{} cards are coming to you: stack a draw card or 'draw'.", obs.pending_draw)
         }

@@ -107,6 +107,7 @@ pub(crate) fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
             }
         }
         Event::Passed { seat } => format!("{} keeps the card and passes.", name(*seat)),
+        Event::RunEnded { seat } => format!("{} plays no more cards of that number.", name(*seat)),
         Event::DirectionReversed { direction } => format!("Play now goes {}.", direction.to_string().replace('_', "-")),
         Event::PlayerSkipped { seat } => format!("{} is skipped.", name(*seat)),
         Event::UnoCalled { seat } => format!("{} calls UNO!", name(*seat)),

@@ -150,3 +150,40 @@ fn quitting_asks_first_and_prints_the_score_and_a_round_end_shows_every_hand() {
     assert!(rest.contains("  Player 2: no cards\nScores: Player 1 (you) 0, Player 2 222.\n"), "{rest}");
     assert!(rest.contains("Press Enter for the next round (q to leave)."), "{rest}");
 }
+
+#[test]
+fn a_same_number_run_is_offered_and_ended_with_pass() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("runs.toml");
+    std::fs::write(&file, "name = \"runs\"\n[play]\nmulti_play = \"same_number\"\n").expect("written");
+    let rules = std::sync::Arc::new(
+        uno::Rules::new(uno::RulesConfig::from_toml(&std::fs::read_to_string(&file).expect("read")).expect("parses"))
+            .expect("valid"),
+    );
+    // A deal where you play first and hold a playable number card and another of its number.
+    let (seed, index) = (0..5000u64)
+        .find_map(|seed| {
+            let game = uno::Game::new(rules.clone(), 4, seed).expect("deal");
+            let you = uno::Seat(0);
+            if game.current() != you || game.phase() != uno::Phase::Play {
+                return None;
+            }
+            let hand = game.hand(you);
+            let playable = game.playable(you);
+            hand.iter()
+                .position(|&c| {
+                    matches!(c.face(), uno::Face::Digit(_))
+                        && playable.contains(c)
+                        && hand.iter().filter(|d| d.face() == c.face()).count() >= 2
+                })
+                .map(|i| (seed, i + 1))
+        })
+        .expect("some seed deals a run");
+    let path = file.to_str().expect("a UTF-8 path");
+    let out = play(&["--rules", path, "--seed", &seed.to_string(), "--players", "4"], &format!("{index}\npass\n"));
+    let t = text(&out);
+    assert!(t.contains("of any colour (starred), or 'pass' to end your turn."), "{t}");
+    assert!(t.contains("plays no more cards of that number."), "{t}");
+    assert!(text(&play(&["--rules", path, "--seed", "1"], "help\n"))
+        .contains("or play no more cards of the number you played"));
+}

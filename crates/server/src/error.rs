@@ -191,6 +191,7 @@ fn illegal_code(i: IllegalAction) -> &'static str {
         AlreadyDrawn => "already_drawn",
         OnlyDrawnCard => "only_drawn_card",
         MustPlayDrawnCard => "must_play_drawn_card",
+        SameNumberOnly => "same_number_only",
         DrawPileEmpty => "draw_pile_empty",
         WildDrawFourNotAllowed => "wild_draw_four_not_allowed",
         MustAnswerChallenge => "must_answer_challenge",

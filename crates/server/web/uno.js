@@ -312,6 +312,7 @@ async function createTable(e) {
   if ($('hr-forced').checked) house.forced_play = 'required';
   if ($('hr-jump-in').checked) house.jump_in = 'on';
   if ($('hr-seven-zero').checked) house.seven_zero = 'on';
+  if ($('hr-multi-play').checked) house.multi_play = 'same_number';
   if ($('hr-one-round').checked) house.match_target = 0;
   const body = {
     preset: $('preset').value,
@@ -381,6 +382,8 @@ function eventWords(ev) {
     }
     case 'passed':
       return `${who(e.seat)} kept the card and passed.`;
+    case 'run_ended':
+      return `${who(e.seat)} played no more cards of that number.`;
     case 'direction_reversed':
       return `The direction is now ${directionWords(e.direction)}.`;
     case 'player_skipped':
@@ -808,6 +811,8 @@ function phaseWords(phase) {
       return ': challenge the Wild Draw Four or accept it';
     case 'choose_swap':
       return ': choose whom to swap hands with';
+    case 'same_number':
+      return ': play another card of the same number or pass';
     default:
       return '';
   }
@@ -833,7 +838,8 @@ function renderHand(v) {
   const acts = legal(v);
   const can = (t) => acts.some((a) => a.type === t);
   let hint = '';
-  if (playable.size) hint = 'Cards marked “playable” can be played now: click one (a wild asks for a colour).';
+  if (playable.size && o.phase.phase === 'same_number') hint = `You may play another ${parseCard(o.top).code} of any colour (marked “playable”), or pass to end your turn.`;
+  else if (playable.size) hint = 'Cards marked “playable” can be played now: click one (a wild asks for a colour).';
   else if (o.phase.phase === 'challenge' && can('challenge')) hint = 'Challenge the Wild Draw Four or accept the cards.';
   else if (o.phase.phase === 'drawn_card' && can('pass')) hint = 'The drawn card cannot be played: keep it and pass.';
   else if (can('draw')) hint = o.pending_draw ? `No card can be played: draw ${o.pending_draw}.` : 'No card can be played: draw a card.';
@@ -954,7 +960,8 @@ function renderActions(v) {
   const has = (t) => acts.some((a) => a.type === t);
   const buttons = [];
   if (has('draw')) buttons.push(el('button', { type: 'button', id: 'act-draw', onclick: () => send({ type: 'draw' }) }, o.pending_draw ? `Draw ${o.pending_draw}` : 'Draw a card'));
-  if (has('pass')) buttons.push(el('button', { type: 'button', id: 'act-pass', onclick: () => send({ type: 'pass' }) }, 'Keep the card and pass'));
+  const passLabel = o.phase.phase === 'same_number' ? 'Pass: play no more of this number' : 'Keep the card and pass';
+  if (has('pass')) buttons.push(el('button', { type: 'button', id: 'act-pass', onclick: () => send({ type: 'pass' }) }, passLabel));
   // The engine lists an own call and a catch apart, and only when they mean something; each
   // button says what it does and sends once (it stays off until the next view).
   const onePress = (action) => (e) => {

@@ -15,6 +15,8 @@
 //!   measured worse: it spends the action cards the attacks need);
 //! * **no cheap bluffs**: a Wild Draw Four played while holding the colour in play costs extra,
 //!   as the next player may challenge it.
+//! * **runs** (same-number house rule): every card of the number goes, a card fewer being a
+//!   turn nearer going out; the one that scores best goes last, as it leaves the colour in play.
 //!
 //! A wild names the colour the hand holds most of (ties: the one worth more points, then the
 //! rules' order). It calls UNO for itself, catches any player who forgot to, stacks a pending
@@ -244,6 +246,20 @@ pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnc
                 Some(a @ Action::Play { card, .. }) if !can_keep || !card.is_wild() || spend_wild(cfg, s, card) => a,
                 _ if can_keep => Action::Pass,
                 Some(a) => a,
+                None => fallback(),
+            }
+        }
+        Phase::SameNumber => {
+            // The worst-scoring card first: the best one goes last, as it sets the colour.
+            let mut worst: Option<(f64, Action)> = None;
+            score_plays(cfg, s, None, |score, action| {
+                if worst.is_none_or(|(w, _)| score < w) {
+                    worst = Some((score, action));
+                }
+            });
+            match worst {
+                Some((_, a)) => a,
+                None if s.is_legal(Action::Pass) => Action::Pass,
                 None => fallback(),
             }
         }

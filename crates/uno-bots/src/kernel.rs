@@ -20,7 +20,7 @@
 
 use rand::{Rng, SeedableRng};
 use uno::game::SimRng;
-use uno::rules::{DrawRule, Exhausted, FirstPlayer, JumpIn, SevenZero, Stacking, UnoCall};
+use uno::rules::{DrawRule, Exhausted, FirstPlayer, JumpIn, MultiPlay, SevenZero, Stacking, UnoCall};
 use uno::rules::{WildDrawFourRule, MAX_PLAYERS};
 use uno::{Card, CardEffect, CardSet, Color, Direction, FirstEffect, Rules};
 
@@ -115,6 +115,7 @@ impl RandomKernel {
         rules.stacking() == Stacking::Off
             && rules.seven_zero() == SevenZero::Off
             && rules.jump_in() == JumpIn::Off
+            && rules.multi_play() == MultiPlay::Off
             && rules.check_players(players).is_ok()
             && rules.colors().len() <= 4
             // A deal that leaves no card to turn up is the general engine's business.

@@ -48,7 +48,8 @@ pub(crate) fn decide<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Actio
     }
     let hand = s.hand();
     match phase {
-        Phase::Play | Phase::Challenge { .. } => {
+        // Not in the seed: a same-number run goes on by the same precedence, then passes.
+        Phase::Play | Phase::Challenge { .. } | Phase::SameNumber => {
             let answering = s.pending_draw() > 0 || matches!(phase, Phase::Challenge { .. });
             let (top, color) = (s.top(), s.color());
             let colour = |c: Card| color.is_some() && c.color() == color;

@@ -57,7 +57,7 @@ fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -
         }
         Phase::Challenge { .. } => Action::Accept,
         Phase::Play => Action::Draw,
-        Phase::DrawnCard => Action::Pass,
+        Phase::DrawnCard | Phase::SameNumber => Action::Pass,
         Phase::RoundOver | Phase::GameOver => Action::NextRound,
     }
 }

@@ -48,7 +48,7 @@ pub trait Seen {
     /// Whether calling UNO now is a call for this seat itself (never a catch or a false call).
     fn can_call_own_uno(&self) -> bool {
         let me = self.me();
-        let own_turn = me == self.current() && matches!(self.phase(), Phase::Play | Phase::DrawnCard);
+        let own_turn = me == self.current() && self.phase().is_own_turn();
         uno::effect::may_call_uno(self.uno_called(me), own_turn, self.hand().len(), self.uno_exposed() == Some(me))
             && self.is_legal(Action::CallUno)
     }

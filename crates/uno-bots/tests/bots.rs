@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use uno::{Action, Card, Color, Deal, Game, Phase, Rules, Seat, PRESET_NAMES};
+use uno::rules::MultiPlay;
+use uno::{Action, Card, Color, Deal, Face, Game, Phase, Rules, Seat, PRESET_NAMES};
 use uno_bots::heuristic::chance_holds;
 use uno_bots::{make_bot, Bot, HeuristicBot, HeuristicConfig, IsmctsBot, IsmctsConfig, PrecedenceBot, BOT_NAMES};
 
@@ -205,6 +206,62 @@ fn the_heuristic_keeps_wilds_while_anything_else_plays() {
     let game = full_position(&rules, &["W G7 B3 B8 G9 B1", "G1 G3 G4 G5", "B4 B5 B6 B7"], "R5", 0);
     let action = HeuristicBot::new(0).choose(&game.observation(Some(Seat(0))));
     assert_eq!(action, Action::Play { card: Card::WILD, color: Some(Color::Blue) });
+}
+
+/// The official rules with the same-number house rule.
+fn same_number() -> Arc<Rules> {
+    let mut config = uno::rules::preset_config("official").expect("preset");
+    config.play.multi_play = MultiPlay::SameNumber;
+    Arc::new(Rules::new(config).expect("valid"))
+}
+
+#[test]
+fn every_bot_plays_only_legal_actions_under_the_same_number_rule() {
+    let rules = same_number();
+    let mut runs = 0;
+    for players in [2, 3, 4] {
+        for name in bot_names() {
+            let games = if name.starts_with("ismcts") { 2 } else { 20 };
+            for g in 0..games {
+                let log = play_checked(&rules, players, std::slice::from_ref(&name), 300 + g);
+                // One seat playing two number cards of one number in a row: a run.
+                let number = |a: Action| match a {
+                    Action::Play { card, .. } if matches!(card.face(), Face::Digit(_)) => Some(card.face()),
+                    _ => None,
+                };
+                runs += log
+                    .windows(2)
+                    .filter(|w| w[0].0 == w[1].0 && number(w[0].1).is_some() && number(w[0].1) == number(w[1].1))
+                    .count();
+            }
+        }
+    }
+    assert!(runs > 0, "the bots never played a run");
+}
+
+#[test]
+fn the_heuristic_plays_out_a_run_leaving_its_deepest_colour_last() {
+    let rules = same_number();
+    let mut game = full_position(&rules, &["R5 B5 G5 G1 G2 Y9", "Y1 Y3 Y4 Y6", "B1 B2 B4 B6"], "R9", 0);
+    game.apply(Seat(0), Action::Play { card: card("R5"), color: None }).expect("legal");
+    assert_eq!(game.phase(), Phase::SameNumber);
+    let mut bot = HeuristicBot::new(0);
+    let first = bot.choose(&game.observation(Some(Seat(0))));
+    assert_eq!(first, Action::Play { card: card("B5"), color: None }, "blue first: no blue stays in hand");
+    game.apply(Seat(0), first).expect("legal");
+    let second = bot.choose(&game.observation(Some(Seat(0))));
+    assert_eq!(second, Action::Play { card: card("G5"), color: None }, "green last: G1 and G2 follow it");
+    game.apply(Seat(0), second).expect("legal");
+    assert_eq!((game.current(), game.color()), (Seat(1), Color::Green));
+}
+
+#[test]
+fn the_heuristic_calls_uno_in_a_run_before_its_second_to_last_card() {
+    let rules = same_number();
+    let mut game = full_position(&rules, &["R5 B5 G1", "Y1 Y3 Y4 Y6", "B1 B2 B4 B6"], "R9", 0);
+    game.apply(Seat(0), Action::Play { card: card("R5"), color: None }).expect("legal");
+    assert_eq!(game.phase(), Phase::SameNumber);
+    assert_eq!(HeuristicBot::new(0).choose(&game.observation(Some(Seat(0)))), Action::CallUno);
 }
 
 #[test]

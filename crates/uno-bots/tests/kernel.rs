@@ -7,7 +7,9 @@
 
 use std::sync::Arc;
 
-use uno::rules::{DrawRule, Exhausted, FirstCard, FirstPlayer, Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule};
+use uno::rules::{
+    DrawRule, Exhausted, FirstCard, FirstPlayer, MultiPlay, Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule,
+};
 use uno::{Direction, Game, Rules, RulesConfig, Seat, PRESET_NAMES};
 use uno_bots::kernel::{RandomKernel, Round};
 use uno_bots::{simulate, Bot, RandomBot, SimConfig};
@@ -105,6 +107,9 @@ fn the_kernel_plays_the_engines_games_under_house_rules() {
     let stacking = house(|c| c.play.stacking = Stacking::Both);
     assert!(!RandomKernel::supports(&stacking, 4), "stacking is the engine's");
     assert!(RandomKernel::new(&stacking, 4).is_none());
+    let runs = house(|c| c.play.multi_play = MultiPlay::SameNumber);
+    assert!(!RandomKernel::supports(&runs, 4), "same-number runs are the engine's");
+    assert!(RandomKernel::new(&runs, 4).is_none());
 }
 
 /// The runner's totals are the same on the kernel (unchecked) and on the engine (checked).

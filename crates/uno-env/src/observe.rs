@@ -20,6 +20,7 @@ pub fn phase_index(phase: Phase) -> usize {
         Phase::ChooseSwap => 4,
         Phase::RoundOver => 5,
         Phase::GameOver => 6,
+        Phase::SameNumber => 7,
     }
 }
 

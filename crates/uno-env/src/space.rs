@@ -27,7 +27,7 @@ pub mod action {
     pub const PLAY_WILD_DRAW_FOUR: usize = PLAY_WILD + COLORS;
     /// Draw (one card, as the rules say, or the whole pending penalty).
     pub const DRAW: usize = PLAY_WILD_DRAW_FOUR + COLORS;
-    /// Keep the card just drawn and end the turn.
+    /// Keep the card just drawn and end the turn, or end a same-number run.
     pub const PASS: usize = DRAW + 1;
     /// Call UNO for oneself.
     pub const CALL_UNO: usize = PASS + 1;
@@ -71,10 +71,11 @@ pub mod obs {
     pub const DIRECTION: usize = CURRENT + MAX_SEATS;
     /// Cards the player to act must draw unless it stacks.
     pub const PENDING: usize = DIRECTION + 1;
-    /// One-hot phase: play, drawn card, choose colour, challenge, choose swap, round over, game over.
+    /// One-hot phase: play, drawn card, choose colour, challenge, choose swap, round over, game
+    /// over, same-number run.
     pub const PHASE: usize = PENDING + 1;
     /// Number of phases in `PHASE`.
-    pub const PHASES: usize = 7;
+    pub const PHASES: usize = 8;
     /// Why the viewer decides: `[its turn, a reaction window]`.
     pub const ROLE: usize = PHASE + PHASES;
     /// The card the viewer just drew and decides about, one-hot by kind.
@@ -117,7 +118,7 @@ mod tests {
     #[test]
     fn the_spaces_have_their_documented_sizes() {
         assert_eq!(action::COUNT, 88);
-        assert_eq!(obs::SIZE, 282);
+        assert_eq!(obs::SIZE, 283);
         assert_eq!(KINDS, uno::Card::KINDS);
         assert_eq!(MAX_SEATS, uno::rules::MAX_PLAYERS);
     }

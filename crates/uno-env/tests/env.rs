@@ -29,8 +29,10 @@ fn obs_of(game: &Game, seat: Seat, window: bool) -> Vec<f32> {
     out
 }
 
-/// The house rules no preset turns on: stacking, jump-in (out-of-turn plays), 7–0 swaps.
-const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n";
+/// The house rules no preset turns on: stacking, jump-in (out-of-turn plays), 7–0 swaps,
+/// same-number runs.
+const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n\
+                     multi_play = \"same_number\"\n";
 
 /// Every preset, and the house rules.
 fn rule_sets() -> Vec<Arc<Rules>> {
@@ -65,8 +67,16 @@ fn the_mask_is_exactly_the_engines_legal_actions() {
     let mut states = 0;
     let mut seen = [0usize; action::COUNT];
     let mut jump_ins = 0;
+    let mut runs = 0;
     random_states(|game, _| {
         states += 1;
+        if game.phase() == uno::Phase::SameNumber {
+            runs += 1;
+            let mut run_obs = obs_of(game, game.current(), false);
+            assert_eq!(run_obs[obs::PHASE + 7], 1.0, "the run has its own phase entry");
+            run_obs[obs::PHASE + 7] = 0.0;
+            assert!(run_obs[obs::PHASE..obs::PHASE + obs::PHASES].iter().all(|&x| x == 0.0));
+        }
         for s in 0..game.players() {
             let seat = Seat(s as u8);
             let window = seat != game.current();
@@ -105,6 +115,7 @@ fn the_mask_is_exactly_the_engines_legal_actions() {
         assert!(seen[index] > 0, "no state offered {}", uno_env::action_name(index).unwrap_or_default());
     }
     assert!(jump_ins > 0, "no jump-in was offered");
+    assert!(runs > 0, "no same-number run was reached");
 }
 
 #[test]

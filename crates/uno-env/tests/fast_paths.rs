@@ -11,7 +11,8 @@ use uno::{Action, Rules, RulesConfig, Seat, PRESET_NAMES};
 use uno_env::action;
 use uno_env::mapping::{has_reaction, is_legal, legal_mask, legal_mask_bits};
 
-const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n";
+const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n\
+                     multi_play = \"same_number\"\n";
 const FALSE_CALLS: &str = "name = \"false calls\"\n[uno]\nfalse_call_penalty = 2\n[play]\njump_in = \"on\"\n";
 
 fn rule_sets() -> Vec<Arc<Rules>> {

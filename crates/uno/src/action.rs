@@ -23,7 +23,8 @@ pub enum Action {
     },
     /// Draw from the pile: one card (or as the draw rule says), or the whole pending penalty.
     Draw,
-    /// Keep the card just drawn and end the turn.
+    /// Keep the card just drawn and end the turn; or, in a same-number run, play no more
+    /// cards and end the turn.
     Pass,
     /// Name the colour when the first card turned up is a wild.
     DeclareColor {
@@ -156,6 +157,9 @@ pub enum IllegalAction {
     /// A pass after drawing a playable card, under rules where it must be played.
     #[error("the drawn card matches and must be played")]
     MustPlayDrawnCard,
+    /// Another card of the number of a same-number run, or a pass, is all that is allowed now.
+    #[error("play another card of the same number, or pass to end your turn")]
+    SameNumberOnly,
     /// A draw with no card left to draw (none to reshuffle either) while holding a
     /// playable card.
     #[error("nothing can be drawn: the draw pile is empty")]

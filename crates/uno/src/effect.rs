@@ -7,7 +7,7 @@
 
 use crate::card::{Card, Color, Direction, Face};
 use crate::hand::CardSet;
-use crate::rules::{FirstCard, SevenZero, Stacking, TwoPlayerRule, WildDrawFourRule};
+use crate::rules::{FirstCard, MultiPlay, SevenZero, Stacking, TwoPlayerRule, WildDrawFourRule};
 
 /// What playing one card kind does, under one rule set and table size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,6 +29,9 @@ pub struct CardEffect {
     pub swap: bool,
     /// Under the 7–0 rule: every hand passes one seat on in the direction of play.
     pub rotate: bool,
+    /// Under the same-number rule: a number card with no effect of its own, after which its
+    /// player may go on playing cards of the same number before passing.
+    pub same_number: bool,
     /// What the card does when it is turned up as the round's first card.
     pub first: FirstEffect,
     /// Whether the first-card rule sends this card back into the deck when it is turned up.
@@ -61,6 +64,7 @@ pub(crate) fn derive(
     wild_draw_four: WildDrawFourRule,
     two_players: TwoPlayerRule,
     seven_zero: SevenZero,
+    multi_play: MultiPlay,
 ) -> EffectTables {
     let stacks_d2 = matches!(stacking, Stacking::DrawTwo | Stacking::Both | Stacking::Cross);
     let stacks_wd4 = matches!(stacking, Stacking::WildDrawFour | Stacking::Both | Stacking::Cross);
@@ -75,7 +79,9 @@ pub(crate) fn derive(
             let mut e = match card.face() {
                 Face::Digit(7) if seven_zero => CardEffect { swap: true, ..plain },
                 Face::Digit(0) if seven_zero => CardEffect { rotate: true, ..plain },
-                Face::Digit(_) | Face::Wild => plain,
+                // A 7 or 0 that swaps or rotates hands acts at once and ends the turn.
+                Face::Digit(_) => CardEffect { same_number: multi_play == MultiPlay::SameNumber, ..plain },
+                Face::Wild => plain,
                 Face::Skip => CardEffect { skip: 1, first: FirstEffect::Skip, ..plain },
                 Face::Reverse if reverse_skips => CardEffect { skip: 1, first: FirstEffect::Skip, ..plain },
                 Face::Reverse => CardEffect { flip: true, first: FirstEffect::Reverse, ..plain },
@@ -182,6 +188,7 @@ mod tests {
             WildDrawFourRule::Challenge,
             TwoPlayerRule::ReverseSkips,
             SevenZero::Off,
+            MultiPlay::Off,
         );
         let reverse = Card::all().find(|c| c.face() == Face::Reverse).map(|c| c.index()).unwrap_or(0);
         assert!(t[0][reverse].flip);
@@ -197,11 +204,17 @@ mod tests {
             WildDrawFourRule::Unrestricted,
             TwoPlayerRule::ReverseReverses,
             SevenZero::On,
+            MultiPlay::SameNumber,
         );
         assert_eq!((stacked[0][d2].skip, stacked[0][d2].stacks), (0, true));
         assert!(stacked[1][reverse].flip);
         assert_eq!(stacked[0][reverse].first, FirstEffect::None);
         assert!(stacked[0].iter().filter(|e| e.swap).count() >= 4);
+        // Under 7-0 a 7 or a 0 acts on the hands and ends the turn: it does not start a run.
+        let runs =
+            |face: u8| stacked[0].iter().zip(Card::all()).any(|(e, c)| c.face() == Face::Digit(face) && e.same_number);
+        assert!(runs(5) && !runs(7) && !runs(0));
+        assert!(t[0].iter().all(|e| !e.same_number), "off in the official rules");
     }
 
     #[test]

@@ -106,6 +106,10 @@ pub enum Event {
         /// Who passed.
         seat: Seat,
     },
+    /// The player ended a same-number run with a pass, keeping the cards of the number it holds.
+    RunEnded {
+        seat: Seat,
+    },
     /// The direction of play changed (a Reverse, or a first-card Reverse).
     DirectionReversed {
         /// The direction now in force.

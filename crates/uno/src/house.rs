@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::WildDrawFourRule;
-use crate::rules::{DrawRule, ForcedPlay, JumpIn, Rules, RulesConfig, RulesError, SevenZero, Stacking, UnoCall};
+use crate::rules::{DrawRule, ForcedPlay, JumpIn, MultiPlay, Rules, RulesConfig, RulesError, SevenZero, Stacking, UnoCall};
 
 /// House-rule toggles; each one left out keeps what the base rules say.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,6 +26,9 @@ pub struct HouseRules {
     /// 7 swaps hands, 0 rotates them (`play.seven_zero`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seven_zero: Option<SevenZero>,
+    /// Several cards of the same number in one turn (`play.multi_play`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multi_play: Option<MultiPlay>,
     /// When a Wild Draw Four may be played and challenged (`play.wild_draw_four`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wild_draw_four: Option<WildDrawFourRule>,
@@ -55,6 +58,9 @@ impl HouseRules {
         }
         if let Some(v) = self.seven_zero {
             p.seven_zero = v;
+        }
+        if let Some(v) = self.multi_play {
+            p.multi_play = v;
         }
         if let Some(v) = self.wild_draw_four {
             p.wild_draw_four = v;
@@ -86,9 +92,15 @@ mod tests {
     #[test]
     fn house_rules_apply_over_the_preset() {
         let base = crate::rules::preset_config("official").expect("preset");
-        let house = HouseRules { stacking: Some(Stacking::Both), match_target: Some(0), ..Default::default() };
+        let house = HouseRules {
+            stacking: Some(Stacking::Both),
+            multi_play: Some(MultiPlay::SameNumber),
+            match_target: Some(0),
+            ..Default::default()
+        };
         let r = house.build(base.clone()).expect("valid");
         assert_eq!(r.stacking(), Stacking::Both);
+        assert_eq!(r.multi_play(), MultiPlay::SameNumber);
         assert_eq!(r.target(), None);
         // Nothing chosen: the preset as it is.
         assert_eq!(HouseRules::default().build(base.clone()).expect("valid").config(), &base);

@@ -172,7 +172,7 @@ impl Sampler {
             wd4_guilty: false,
             uno_called: obs.uno_called.iter().enumerate().fold(0u16, |m, (s, &c)| m | (u16::from(c) << s)),
             uno_exposed: obs.uno_exposed,
-            acted: obs.phase == Phase::DrawnCard,
+            acted: matches!(obs.phase, Phase::DrawnCard | Phase::SameNumber),
             dead_turns: 0,
             turns: obs.turns,
             round: obs.round,

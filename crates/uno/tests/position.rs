@@ -8,6 +8,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use uno::rules::{JumpIn, MultiPlay, SevenZero};
 use uno::{
     Action, Card, Color, EndReason, Face, Game, GameRecord, Outcome, Phase, Position, PositionError, Rules, Seat,
     PRESET_NAMES,
@@ -51,10 +52,40 @@ fn play_on_together(mut a: Game, mut b: Game, rng: &mut ChaCha8Rng, label: &str)
     }
 }
 
+/// The official rules with the same-number house rule (and jump-ins, which meet it).
+fn same_number_rules() -> Rules {
+    let mut c = uno::rules::preset_config("official").expect("preset");
+    c.name = "same-number".into();
+    c.play.multi_play = MultiPlay::SameNumber;
+    c.play.jump_in = JumpIn::On;
+    Rules::new(c).expect("valid")
+}
+
+/// Every preset, and a rule set with the house rules whose phases no preset reaches.
+fn rule_sets() -> Vec<Rules> {
+    let mut sets: Vec<Rules> = PRESET_NAMES.iter().map(|n| Rules::preset(n).expect("preset")).collect();
+    sets.push(same_number_rules());
+    sets
+}
+
+/// Restores `game` from its position through JSON and text, and plays both restored games on
+/// against the original.
+fn restore_and_play_on(game: Game, rules: &Rules, rng: &mut ChaCha8Rng, label: &str) {
+    let position = game.position();
+    let restored = Game::from_position(rules.clone(), &position).expect(label);
+    let from_json = Position::from_json(&position.to_json()).expect("JSON reads back");
+    assert_eq!(from_json, position, "{label}: JSON");
+    let from_text: Position = position.to_string().parse().expect("text reads back");
+    assert_eq!(from_text, position, "{label}: text");
+    let restored_text = Game::from_position(rules.clone(), &from_text).expect(label);
+    play_on_together(game.clone(), restored, &mut rng.clone(), label);
+    play_on_together(game, restored_text, rng, label);
+}
+
 fn round_trip_over(fast: bool) {
     let mut checked = 0;
-    for preset in PRESET_NAMES {
-        let rules = Rules::preset(preset).expect("preset");
+    for rules in rule_sets() {
+        let preset = rules.name().to_string();
         for players in [rules.min_players(), rules.max_players()] {
             for g in 0..games() {
                 let seed = g * 7919 + players as u64;
@@ -72,15 +103,7 @@ fn round_trip_over(fast: bool) {
                     }
                 }
                 let label = format!("{preset} players {players} seed {seed} fast {fast} after {moment}");
-                let position = game.position();
-                let restored = Game::from_position(rules.clone(), &position).expect(&label);
-                let from_json = Position::from_json(&position.to_json()).expect("JSON reads back");
-                assert_eq!(from_json, position, "{label}: JSON");
-                let from_text: Position = position.to_string().parse().expect("text reads back");
-                assert_eq!(from_text, position, "{label}: text");
-                let restored_text = Game::from_position(rules.clone(), &from_text).expect(&label);
-                play_on_together(game.clone(), restored, &mut rng.clone(), &label);
-                play_on_together(game, restored_text, &mut rng, &label);
+                restore_and_play_on(game, &rules, &mut rng, &label);
                 checked += 1;
             }
         }
@@ -96,6 +119,28 @@ fn a_position_taken_at_a_random_moment_plays_on_identically() {
 #[test]
 fn a_fast_game_position_plays_on_identically() {
     round_trip_over(true);
+}
+
+#[test]
+fn a_position_taken_in_a_same_number_run_plays_on_identically() {
+    let rules = same_number_rules();
+    let mut runs = 0;
+    for seed in 0..40 {
+        let mut game = Game::new(rules.clone(), 3, seed).expect("game");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while game.phase() != Phase::SameNumber {
+            match random_move(&game, &mut rng) {
+                Some((seat, action)) => game.apply_unchecked(seat, action),
+                None => break,
+            }
+        }
+        if game.phase() == Phase::SameNumber {
+            assert!(game.position().to_string().contains("phase same_number"));
+            restore_and_play_on(game, &rules, &mut rng, &format!("same-number run, seed {seed}"));
+            runs += 1;
+        }
+    }
+    assert!(runs >= 10, "only {runs} of 40 games reached a run");
 }
 
 #[test]
@@ -339,6 +384,41 @@ fn refuses_a_swap_without_the_seven_zero_rule() {
     let mut p = base(card("G7"), None);
     p.phase = Phase::ChooseSwap;
     assert_eq!(refused(&p), PositionError::SwapImpossible);
+}
+
+#[test]
+fn refuses_a_same_number_run_the_rules_or_the_hand_do_not_allow() {
+    let mut p = base(card("G5"), None);
+    p.phase = Phase::SameNumber;
+    // Seat 0 holds another 5, swapped in from wherever one is.
+    if !p.hands[0].iter().any(|c| c.face() == Face::Digit(5)) {
+        let five = |c: &Card| c.face() == Face::Digit(5);
+        let other = p.hands[0].pop().expect("cards");
+        let (seat, i) = (1..3)
+            .find_map(|s| p.hands[s].iter().position(five).map(|i| (Some(s), i)))
+            .or_else(|| p.draw_pile.iter().position(five).map(|i| (None, i)))
+            .expect("a 5 somewhere");
+        let pile = match seat {
+            Some(s) => &mut p.hands[s],
+            None => &mut p.draw_pile,
+        };
+        let taken = std::mem::replace(&mut pile[i], other);
+        p.hands[0].push(taken);
+    }
+    assert_eq!(refused(&p), PositionError::SameNumberImpossible, "the official rules have no runs");
+    assert!(Game::from_position(same_number_rules(), &p).is_ok(), "with the rule it is a run");
+    let mut no_five = p.clone();
+    let fives: Vec<Card> = no_five.hands[0].iter().copied().filter(|c| c.face() == Face::Digit(5)).collect();
+    no_five.hands[0].retain(|c| c.face() != Face::Digit(5));
+    no_five.draw_pile.extend(fives);
+    assert_eq!(refused_under(same_number_rules(), &no_five), PositionError::SameNumberImpossible);
+    let mut seven = base(card("G7"), None);
+    seven.phase = Phase::SameNumber;
+    let mut c = uno::rules::preset_config("official").expect("preset");
+    c.play.multi_play = MultiPlay::SameNumber;
+    c.play.seven_zero = SevenZero::On;
+    let seven_zero = Rules::new(c).expect("valid");
+    assert_eq!(refused_under(seven_zero, &seven), PositionError::SameNumberImpossible, "a 7 swaps, it starts no run");
 }
 
 #[test]

@@ -3,24 +3,24 @@
 
 use proptest::prelude::*;
 use uno::rules::{
-    DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, SevenZero, Stacking, TwoPlayerRule, UnoCall,
-    WildDrawFourRule,
+    DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, MultiPlay, SevenZero, Stacking, TwoPlayerRule,
+    UnoCall, WildDrawFourRule,
 };
-use uno::{Action, Card, Color, Direction, Game, Rules, RulesConfig, Seat};
+use uno::{Action, Card, Color, Direction, Game, Phase, Rules, RulesConfig, Seat};
 
 fn config() -> impl Strategy<Value = RulesConfig> {
     (
         (0u32..4, 0u32..4, 0u32..3, 0u32..5, 0u32..3),
         (1u32..4, 2u32..11, 1u32..12),
         (0usize..4, 0usize..4, 0usize..3, 0usize..5, 0usize..3),
-        (0usize..2, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        (0usize..2, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
         (proptest::option::of(1u32..60), 0u32..4, 0u32..4, 1usize..5, 1u32..20_000),
     )
         .prop_map(|(counts, sizes, choices, toggles, extra)| {
             let (digits, specials, wilds, wd4, zeros) = counts;
             let (min, max, hand) = sizes;
             let (draw, first_card, first_player, stacking, wd4_rule) = choices;
-            let (target, jump, seven, forced, reshuffle) = toggles;
+            let (target, jump, seven, forced, reshuffle, multi) = toggles;
             let (cap, penalty, false_pen, colors, max_turns) = extra;
             let mut c =
                 RulesConfig { deck: RulesConfig::deck_from_counts(digits, specials, wilds), ..Default::default() };
@@ -50,6 +50,7 @@ fn config() -> impl Strategy<Value = RulesConfig> {
                 if forced ^ reshuffle { TwoPlayerRule::ReverseSkips } else { TwoPlayerRule::ReverseReverses };
             c.play.jump_in = if jump { JumpIn::On } else { JumpIn::Off };
             c.play.seven_zero = if seven { SevenZero::On } else { SevenZero::Off };
+            c.play.multi_play = if multi { MultiPlay::SameNumber } else { MultiPlay::Off };
             c.play.forced_play = if forced { ForcedPlay::Required } else { ForcedPlay::Optional };
             c.play.exhausted_draw_pile = if reshuffle { Exhausted::Reshuffle } else { Exhausted::NoReshuffle };
             c.play.turn_cap = cap;
@@ -81,12 +82,15 @@ fn action() -> impl Strategy<Value = (u8, Action)> {
 }
 
 static PLAYED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Moves that left a same-number run going: the strategy's rule sets reach that phase.
+static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 #[test]
 fn most_random_rule_sets_make_a_game() {
     // Runs the property once more on its own to count how often a game was dealt.
     random_rules_and_random_actions_never_panic();
     assert!(PLAYED.load(std::sync::atomic::Ordering::Relaxed) > 50, "too few random rule sets made a game");
+    assert!(RUNS.load(std::sync::atomic::Ordering::Relaxed) > 0, "no random game reached a same-number run");
 }
 
 proptest! {
@@ -124,6 +128,9 @@ proptest! {
                 prop_assert!(game.apply(s, a).is_ok());
             }
             prop_assert_eq!(game.all_cards(), rules.deck().to_vec());
+            if game.phase() == Phase::SameNumber {
+                RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
         }
     }
 

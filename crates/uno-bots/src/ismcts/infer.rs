@@ -34,7 +34,7 @@
 
 use rand::Rng;
 use uno::game::Game;
-use uno::rules::{DrawRule, JumpIn, SevenZero, Stacking};
+use uno::rules::{DrawRule, JumpIn, MultiPlay, SevenZero, Stacking};
 use uno::{Action, Card, CardSet, Color, Direction, Observation, Phase, Rules, Seat};
 
 use crate::heuristic::{self, HeuristicConfig};
@@ -124,11 +124,13 @@ impl Public {
 }
 
 /// Whether the replay models these rules: the official turn structure and its usual variants,
-/// not the house rules that move cards between hands or let seats act out of turn.
+/// not the house rules that move cards between hands, let seats act out of turn or play
+/// several cards in one turn.
 pub(crate) fn supported(rules: &Rules) -> bool {
     rules.stacking() == Stacking::Off
         && rules.jump_in() == JumpIn::Off
         && rules.seven_zero() == SevenZero::Off
+        && rules.multi_play() == MultiPlay::Off
         && rules.draw_rule() != DrawRule::DrawUntilPlayable
 }
 

@@ -80,7 +80,8 @@ impl Game {
     ///
     /// On its turn: in the `Play` phase the cards that match (or, with a penalty pending,
     /// stack on it); after a draw only the drawn card, if it matches; while a Wild Draw Four
-    /// waits for an answer the cards that stack on it. Out of turn: a jump-in card.
+    /// waits for an answer the cards that stack on it; in a same-number run the cards of the
+    /// top card's number. Out of turn: a jump-in card.
     #[inline]
     pub fn playable(&self, seat: Seat) -> CardSet {
         if seat.index() >= self.state.players {
@@ -97,6 +98,7 @@ impl Game {
                 _ => CardSet::EMPTY,
             },
             Phase::Challenge { .. } => self.stackable_among(held),
+            Phase::SameNumber => self.same_number_among(held),
             _ => CardSet::EMPTY,
         }
     }
@@ -111,6 +113,13 @@ impl Game {
         let restricted =
             self.rules.wild_draw_four() == WildDrawFourRule::Restricted && self.holds_color(seat, self.state.color);
         crate::effect::matching_plays(among, self.top(), self.state.color, restricted)
+    }
+
+    /// The cards of `among` that go on with a same-number run: the number just played (the top
+    /// card's), in any colour.
+    #[inline]
+    pub(super) fn same_number_among(&self, among: CardSet) -> CardSet {
+        among.and(CardSet::of_face(self.top().face_index()))
     }
 
     fn stackable_among(&self, among: CardSet) -> CardSet {
@@ -220,7 +229,7 @@ impl Game {
                     return self.check_jump_in(seat, card, color);
                 }
                 match self.state.phase {
-                    Phase::Play | Phase::DrawnCard | Phase::Challenge { .. } => {}
+                    Phase::Play | Phase::DrawnCard | Phase::Challenge { .. } | Phase::SameNumber => {}
                     Phase::ChooseColor => return Err(IllegalAction::MustDeclareColor),
                     Phase::ChooseSwap => return Err(IllegalAction::MustChooseSwap),
                     Phase::RoundOver | Phase::GameOver => return Err(IllegalAction::GameOver),
@@ -233,7 +242,9 @@ impl Game {
                     return Ok(());
                 }
                 // Refused: name the rule that refuses it.
-                Err(if self.state.phase == Phase::DrawnCard && self.state.drawn != Some(card) {
+                Err(if self.state.phase == Phase::SameNumber {
+                    IllegalAction::SameNumberOnly
+                } else if self.state.phase == Phase::DrawnCard && self.state.drawn != Some(card) {
                     IllegalAction::OnlyDrawnCard
                 } else if let Phase::Challenge { .. } = self.state.phase {
                     IllegalAction::MustAnswerChallenge
@@ -259,6 +270,7 @@ impl Game {
                     }
                 }
                 Phase::DrawnCard => Err(IllegalAction::AlreadyDrawn),
+                Phase::SameNumber => Err(IllegalAction::SameNumberOnly),
                 Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
                 Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
                 Phase::ChooseSwap => Err(IllegalAction::MustChooseSwap),
@@ -273,6 +285,8 @@ impl Game {
                         Ok(())
                     }
                 }
+                // Further cards of a run are always optional, whatever the forced-play rule.
+                Phase::SameNumber => Ok(()),
                 Phase::Play => Err(IllegalAction::MustDrawBeforePass),
                 Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
                 Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
@@ -332,7 +346,7 @@ impl Game {
         if called {
             return Err(IllegalAction::UnoAlreadyCalled);
         }
-        let own_turn = seat == self.state.current && matches!(self.state.phase, Phase::Play | Phase::DrawnCard);
+        let own_turn = seat == self.state.current && self.state.phase.is_own_turn();
         let hand_len = self.state.hands[seat.index()].len();
         if crate::effect::may_call_uno(called, own_turn, hand_len, self.state.uno_exposed == Some(seat)) {
             Ok(())

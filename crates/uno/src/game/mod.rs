@@ -44,10 +44,21 @@ pub enum Phase {
     },
     /// The current player played a 7 (7–0 rule) and chooses whom to swap hands with.
     ChooseSwap,
+    /// The current player played a number card under the same-number rule and holds another
+    /// card of that number: play one (the top card's number, any colour) or pass.
+    SameNumber,
     /// A round of a match ended; `NextRound` deals the next.
     RoundOver,
     /// The game (or the match) is over.
     GameOver,
+}
+
+impl Phase {
+    /// Whether the player to act is deciding on its own turn (what to play, a drawn card, a
+    /// same-number run) rather than answering something: when it may call UNO for itself.
+    pub fn is_own_turn(self) -> bool {
+        matches!(self, Phase::Play | Phase::DrawnCard | Phase::SameNumber)
+    }
 }
 
 /// Why a game cannot be set up.

@@ -131,6 +131,7 @@ impl State {
             Phase::ChooseSwap => (4, 0),
             Phase::RoundOver => (5, 0),
             Phase::GameOver => (6, 0),
+            Phase::SameNumber => (7, 0),
         };
         h.byte(tag);
         h.byte(extra);

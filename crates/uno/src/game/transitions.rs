@@ -38,8 +38,16 @@ impl Game {
             Action::Play { card, color } => self.play(seat, card, color, sink),
             Action::Draw => self.draw(sink),
             Action::Pass => {
-                self.close_uno_window();
-                sink.emit(|| Event::Passed { seat });
+                // A player who went down to one card during a same-number run stays open to
+                // a catch until the next player acts, not until they themselves pass.
+                if self.state.uno_exposed != Some(seat) {
+                    self.close_uno_window();
+                }
+                if self.state.phase == Phase::SameNumber {
+                    sink.emit(|| Event::RunEnded { seat });
+                } else {
+                    sink.emit(|| Event::Passed { seat });
+                }
                 self.end_turn(0, sink);
             }
             Action::DeclareColor { color } => {
@@ -130,6 +138,10 @@ impl Game {
                 self.give(victim, n, DrawReason::Penalty, sink);
             }
             self.end_round(seat, sink);
+            return;
+        }
+        if effect.same_number && !self.same_number_among(self.state.hands[seat.index()].kinds()).is_empty() {
+            self.state.phase = Phase::SameNumber;
             return;
         }
         if effect.swap {

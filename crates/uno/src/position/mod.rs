@@ -26,7 +26,7 @@ use thiserror::Error;
 use crate::card::{Card, Color, Direction, Face, Seat};
 use crate::event::{Mute, Outcome};
 use crate::game::{Game, Phase, SimRng};
-use crate::hand::Hand;
+use crate::hand::{CardSet, Hand};
 use crate::rng::GameRng;
 use crate::rules::{Rules, SevenZero, Stacking, WildDrawFourRule};
 
@@ -78,7 +78,8 @@ pub struct Position {
     #[serde(default = "seat_zero")]
     pub dealer: Seat,
     /// Who must decide what: `"phase": "play"`, `"drawn_card"`, `"choose_color"`,
-    /// `"challenge"` (with `"offender"`), `"choose_swap"`, `"round_over"`, `"game_over"`.
+    /// `"challenge"` (with `"offender"`), `"choose_swap"`, `"same_number"`, `"round_over"`,
+    /// `"game_over"`.
     #[serde(flatten)]
     pub phase: Phase,
     /// The cards are dealt but the first card is still to be turned from the draw pile:
@@ -215,6 +216,9 @@ pub enum PositionError {
     /// A pending hand swap the rules or the table do not allow.
     #[error("no swap can be pending: it needs the 7-0 rule and a 7 on top")]
     SwapImpossible,
+    /// A same-number run the rules or the hands do not allow.
+    #[error("no same-number run can be going on: it needs the same-number rule, a number card on top that starts runs, and another card of that number in the current hand")]
+    SameNumberImpossible,
     /// The `drawn_card` phase without a drawn card in the current hand.
     #[error("the drawn_card phase needs the drawn card, held by the current seat")]
     DrawnCardMissing,
@@ -348,6 +352,14 @@ impl Position {
             Phase::ChooseSwap if rules.seven_zero() != SevenZero::On || top.face() != Face::Digit(7) => {
                 return Err(PositionError::SwapImpossible);
             }
+            Phase::SameNumber => {
+                let runs = rules.effect(top, players).same_number;
+                let face = CardSet::of_face(top.face_index());
+                let holds = self.hands[self.current.index()].iter().any(|&c| face.contains(c));
+                if !runs || !holds {
+                    return Err(PositionError::SameNumberImpossible);
+                }
+            }
             _ => {}
         }
         match (self.phase, self.drawn_card) {
@@ -464,7 +476,8 @@ impl Game {
     /// the colour in play agrees with the top card (a coloured top is its own colour, a wild
     /// names one once it has been chosen); the phase agrees with the table (a colour to choose
     /// needs a wild on top, a challenge the challenge rule and a Wild Draw Four, a swap the
-    /// 7–0 rule and a 7, a drawn card its phase and the current hand, a penalty a draw card
+    /// 7–0 rule and a 7, a same-number run its rule, a number on top and another of it in
+    /// the current hand, a drawn card its phase and the current hand, a penalty a draw card
     /// and a way to stack or answer it); no empty hand while the round goes on; UNO called
     /// only on two cards or fewer; an outcome exactly when the game is over.
     ///

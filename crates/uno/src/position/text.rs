@@ -28,6 +28,7 @@ fn phase_text(phase: Phase) -> String {
         Phase::ChooseColor => "choose_color".into(),
         Phase::Challenge { offender } => format!("challenge {}", offender.0),
         Phase::ChooseSwap => "choose_swap".into(),
+        Phase::SameNumber => "same_number".into(),
         Phase::RoundOver => "round_over".into(),
         Phase::GameOver => "game_over".into(),
     }
@@ -215,6 +216,7 @@ impl FromStr for Position {
                         ["choose_color"] => Phase::ChooseColor,
                         ["challenge", s] => Phase::Challenge { offender: seat(s)? },
                         ["choose_swap"] => Phase::ChooseSwap,
+                        ["same_number"] => Phase::SameNumber,
                         ["round_over"] => Phase::RoundOver,
                         ["game_over"] => Phase::GameOver,
                         _ => return Err(err(format!("unknown phase `{rest}`"))),

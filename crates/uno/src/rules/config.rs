@@ -90,6 +90,8 @@ pub struct PlayConfig {
     pub seven_zero: SevenZero,
     /// What happens when the draw pile runs out.
     pub exhausted_draw_pile: Exhausted,
+    /// Whether several cards of the same number may be played in one turn.
+    pub multi_play: MultiPlay,
     /// Stop the game after this many turns (seed 004: 100). Absent: no cap.
     pub turn_cap: Option<u32>,
 }
@@ -337,6 +339,18 @@ pub enum SevenZero {
     On,
 }
 
+/// Whether a player may play several cards in one turn (`docs/rules.md`, "Several cards of the
+/// same number").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MultiPlay {
+    /// One card a turn.
+    Off,
+    /// After playing a number card, the player may play further cards of that number, of any
+    /// colour, one at a time, and ends the turn with a pass.
+    SameNumber,
+}
+
 /// What an empty draw pile does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -418,6 +432,7 @@ impl Default for PlayConfig {
             two_players: TwoPlayerRule::ReverseSkips,
             jump_in: JumpIn::Off,
             seven_zero: SevenZero::Off,
+            multi_play: MultiPlay::Off,
             exhausted_draw_pile: Exhausted::Reshuffle,
             turn_cap: None,
         }

@@ -92,6 +92,9 @@ pub enum RulesError {
     /// The first-card rule redraws until a number, and the deck has none.
     #[error("deal.first_card = redraw_until_number needs number cards in the deck")]
     NoNumberCards,
+    /// Same-number runs are on, and the deck has no number card.
+    #[error("play.multi_play = same_number needs number cards in the deck")]
+    MultiPlayWithoutNumbers,
     /// The official first-card rule returns every Wild Draw Four, and the deck holds nothing else.
     #[error("deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else")]
     OnlyWildDrawFours,

@@ -88,6 +88,9 @@ impl Rules {
         {
             return Err(RulesError::NoNumberCards);
         }
+        if config.play.multi_play == MultiPlay::SameNumber && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_))) {
+            return Err(RulesError::MultiPlayWithoutNumbers);
+        }
         if config.deal.first_card == FirstCard::Official && deck.iter().all(|&c| c == Card::WILD_DRAW_FOUR) {
             return Err(RulesError::OnlyWildDrawFours);
         }
@@ -123,6 +126,7 @@ impl Rules {
             p.wild_draw_four,
             p.two_players,
             p.seven_zero,
+            p.multi_play,
         ));
         Ok(Rules { config, deck, colors, points, effects })
     }
@@ -213,6 +217,10 @@ impl Rules {
     /// Whether a 7 swaps hands and a 0 passes them round.
     pub fn seven_zero(&self) -> SevenZero {
         self.config.play.seven_zero
+    }
+    /// Whether several cards of the same number may be played in one turn.
+    pub fn multi_play(&self) -> MultiPlay {
+        self.config.play.multi_play
     }
     /// What happens when the draw pile runs out.
     pub fn exhausted(&self) -> Exhausted {

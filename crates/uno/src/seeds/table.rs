@@ -416,9 +416,7 @@ impl Table {
             Some(n) => self.seat_of(n)?,
             None => game.current(),
         };
-        let own = seat == game.current()
-            && matches!(game.phase(), Phase::Play | Phase::DrawnCard)
-            && game.hand(seat).len() <= 2;
+        let own = seat == game.current() && game.phase().is_own_turn() && game.hand(seat).len() <= 2;
         if own && game.uno_called(seat) {
             // The seed marks such a yeller again and nothing else; the engine refuses a
             // repeated call (it changes nothing), so it is not passed on.
