@@ -40,6 +40,7 @@
 //! presets may share a deck).
 
 mod infer;
+mod plays;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -205,10 +206,11 @@ impl IsmctsBot {
         self.tracker.beliefs(seat)
     }
 
-    /// Whether the hands of `game` could have made the other seats' last plays, were they
-    /// `heuristic` bots (the test that `infer_plays` puts every dealt world to).
-    pub fn fits_last_plays(&mut self, game: &Game) -> bool {
-        self.tracker.plays_fit(game, &self.heuristic, &mut self.hand_buf)
+    /// How many of the other seats' plays since they last took a card the hands of `game`
+    /// could not have made, were they `heuristic` bots (what `infer_plays` counts in every
+    /// dealt world; see the `plays` module).
+    pub fn misfits(&mut self, game: &Game) -> u32 {
+        self.tracker.plays().misfits(game, &self.heuristic, &mut self.hand_buf)
     }
 
     /// How many times the public history since the previous decision was explained by the
@@ -287,7 +289,7 @@ impl IsmctsBot {
             _ => sampler.sample(&mut self.rng),
         };
         self.playout.reseed(self.rng.gen());
-        let check_plays = self.config.infer_draws && self.config.infer_plays && self.tracker.has_plays();
+        let check_plays = self.config.infer_draws && self.config.infer_plays && self.tracker.plays().testable();
         let mut done = 0u32;
         for i in 0..self.config.iterations {
             if let (Some(limit), Some(t0)) = (self.config.time_limit, started) {
@@ -296,18 +298,20 @@ impl IsmctsBot {
                     break;
                 }
             }
-            if i > 0 {
-                sampler.sample_into(&mut self.rng, &mut world);
-            }
             if check_plays {
-                let mut tries = 0;
-                while tries < self.config.resamples
-                    && !self.tracker.plays_fit(&world, &self.heuristic, &mut self.hand_buf)
-                {
-                    sampler.sample_into(&mut self.rng, &mut world);
-                    tries += 1;
-                }
+                let log = self.tracker.plays();
+                let tries = plays::deal_fitting(
+                    sampler,
+                    &mut self.rng,
+                    &mut world,
+                    log,
+                    &self.heuristic,
+                    &mut self.hand_buf,
+                    self.config.resamples,
+                );
                 self.stats.resamples += tries as u64;
+            } else if i > 0 {
+                sampler.sample_into(&mut self.rng, &mut world);
             }
             self.iterate(&mut world, me, moves);
             done += 1;
