@@ -41,6 +41,7 @@
 
 mod infer;
 mod plays;
+mod stop;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -90,6 +91,9 @@ pub struct IsmctsConfig {
     pub infer_plays: bool,
     /// The most worlds dealt, beyond the first, looking for one that fits the last plays.
     pub resamples: u32,
+    /// Stop as soon as no other move can overtake the one visited most within the iterations
+    /// left: the same moves, in less time (the `stop` module).
+    pub early_stop: bool,
 }
 
 impl Default for IsmctsConfig {
@@ -106,6 +110,7 @@ impl Default for IsmctsConfig {
             infer_wilds: true,
             infer_plays: false,
             resamples: 16,
+            early_stop: true,
         }
     }
 }
@@ -315,6 +320,12 @@ impl IsmctsBot {
             }
             self.iterate(&mut world, me, moves);
             done += 1;
+            if self.config.early_stop
+                && done % stop::CHECK_EVERY == 0
+                && stop::settled(self.root_children().map(|n| n.visits), self.config.iterations - done)
+            {
+                break;
+            }
         }
         self.world = Some(world);
         self.stats.searches += 1;
@@ -322,18 +333,25 @@ impl IsmctsBot {
         self.stats.nodes += self.nodes.len() as u64;
         // The most visited root move (ties: more wins, then the earlier child).
         let mut best: Option<(u32, f64, Action)> = None;
-        let mut c = self.nodes[0].first_child;
-        while c != NONE {
-            let n = &self.nodes[c as usize];
+        for n in self.root_children() {
             if best.is_none_or(|(v, w, _)| (n.visits, n.wins) > (v, w)) {
                 best = Some((n.visits, n.wins, n.action));
             }
-            c = n.next_sibling;
         }
         match best {
             Some((_, _, a)) if moves.contains(&a) => a,
             _ => moves[0],
         }
+    }
+
+    /// The root's children, the moves of this decision.
+    fn root_children(&self) -> impl Iterator<Item = &Node> {
+        let mut c = self.nodes.first().map_or(NONE, |root| root.first_child);
+        std::iter::from_fn(move || {
+            let n = self.nodes.get(c as usize)?;
+            c = n.next_sibling;
+            Some(n)
+        })
     }
 
     /// One iteration on a freshly sampled `world`.
