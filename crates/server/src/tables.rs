@@ -328,17 +328,12 @@ impl Table {
 /// Builds a bot for a seat: search bots also stop after [`limits::MAX_BOT_MOVE_TIME`], so no
 /// name can hold a core for longer than that a move.
 fn build_bot(spec: BotSpec, seed: u64, rules: &Arc<Rules>) -> Box<dyn Bot> {
-    let mut bot = match spec {
-        BotSpec::Ismcts { iterations, playout } => Box::new(IsmctsBot::new(
-            IsmctsConfig {
-                iterations,
-                playout,
-                time_limit: Some(limits::MAX_BOT_MOVE_TIME),
-                ..IsmctsConfig::default()
-            },
-            seed,
-        )) as Box<dyn Bot>,
-        other => other.build(seed),
+    let mut bot = match spec.ismcts_config() {
+        Some(config) => {
+            Box::new(IsmctsBot::new(IsmctsConfig { time_limit: Some(limits::MAX_BOT_MOVE_TIME), ..config }, seed))
+                as Box<dyn Bot>
+        }
+        None => spec.build(seed),
     };
     bot.set_rules(rules);
     bot

@@ -93,7 +93,8 @@ pub type UnknownBot = BotSpecError;
 
 /// Builds a bot by name, seeded: the name is parsed into a [`BotSpec`] (`ismcts` takes an
 /// iteration budget after a colon, `ismcts:500`, and optionally its playout policy after another,
-/// `ismcts:500:heuristic`; the default is `random`); `heuristic` uses its default weights.
+/// `ismcts:500:heuristic`; the default is `random`; then `plays` to model the other seats as
+/// `heuristic` bots, `ismcts:6000:random:plays`); `heuristic` uses its default weights.
 ///
 /// Callers that drive a bot through `choose` should also give it the rules with
 /// [`Bot::set_rules`].

@@ -13,6 +13,7 @@ fn bot_names() -> Vec<String> {
     let mut names: Vec<String> =
         BOT_NAMES.iter().map(|n| if *n == "ismcts" { "ismcts:24".to_string() } else { n.to_string() }).collect();
     names.push("ismcts:16:heuristic".to_string());
+    names.push("ismcts:16:random:plays".to_string());
     names
 }
 
