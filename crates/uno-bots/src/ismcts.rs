@@ -89,8 +89,11 @@ pub struct IsmctsConfig {
     /// played, would not have made that play. Off by default: against `heuristic` bots it
     /// measured no stronger, and dealing again costs time (see `docs/bots.md`).
     pub infer_plays: bool,
-    /// The most worlds dealt, beyond the first, looking for one that fits the last plays.
+    /// The most worlds dealt, beyond the first, looking for one that fits the plays.
     pub resamples: u32,
+    /// With `infer_plays`, how many iterations play on each world found that way (dealt again
+    /// from the same generator state): finding one costs up to `resamples` deals and tests.
+    pub world_reuse: u32,
     /// Stop as soon as no other move can overtake the one visited most within the iterations
     /// left: the same moves, in less time (the `stop` module).
     pub early_stop: bool,
@@ -110,6 +113,7 @@ impl Default for IsmctsConfig {
             infer_wilds: true,
             infer_plays: false,
             resamples: 16,
+            world_reuse: 1,
             early_stop: true,
         }
     }
@@ -296,6 +300,8 @@ impl IsmctsBot {
         self.playout.reseed(self.rng.gen());
         let check_plays = self.config.infer_draws && self.config.infer_plays && self.tracker.plays().testable();
         let mut done = 0u32;
+        // The generator state that dealt the world found to fit the plays, while it is reused.
+        let mut fitted: Option<SimRng> = None;
         for i in 0..self.config.iterations {
             if let (Some(limit), Some(t0)) = (self.config.time_limit, started) {
                 // Reading the clock costs more than an iteration's bookkeeping: every 16th.
@@ -304,17 +310,24 @@ impl IsmctsBot {
                 }
             }
             if check_plays {
-                let log = self.tracker.plays();
-                let tries = plays::deal_fitting(
-                    sampler,
-                    &mut self.rng,
-                    &mut world,
-                    log,
-                    &self.heuristic,
-                    &mut self.hand_buf,
-                    self.config.resamples,
-                );
-                self.stats.resamples += tries as u64;
+                match &fitted {
+                    Some(state) if i % self.config.world_reuse.max(1) != 0 => {
+                        sampler.sample_into(&mut state.clone(), &mut world);
+                    }
+                    _ => {
+                        let (tries, state) = plays::deal_fitting(
+                            sampler,
+                            &mut self.rng,
+                            &mut world,
+                            self.tracker.plays(),
+                            &self.heuristic,
+                            &mut self.hand_buf,
+                            self.config.resamples,
+                        );
+                        self.stats.resamples += tries as u64;
+                        fitted = Some(state);
+                    }
+                }
             } else if i > 0 {
                 sampler.sample_into(&mut self.rng, &mut world);
             }

@@ -107,7 +107,8 @@ impl PlayLog {
 
 /// Deals `world` from `sampler`, up to `1 + resamples` times while the deal has misfits, and
 /// leaves in it the first deal with the fewest (dealt again from the generator's state that
-/// gave it). Returns the number of deals beyond the first.
+/// gave it). Returns the number of deals beyond the first, and that state: dealing from a
+/// copy of it deals the same world again, with no test.
 pub(crate) fn deal_fitting(
     sampler: &mut Sampler,
     rng: &mut SimRng,
@@ -116,7 +117,7 @@ pub(crate) fn deal_fitting(
     cfg: &HeuristicConfig,
     hand: &mut Vec<Card>,
     resamples: u32,
-) -> u32 {
+) -> (u32, SimRng) {
     let mut best: Option<(u32, SimRng)> = None;
     let mut last = u32::MAX;
     let mut tries = 0;
@@ -132,12 +133,11 @@ pub(crate) fn deal_fitting(
         }
         tries += 1;
     }
-    if let Some((m, mut state)) = best {
-        if m < last {
-            sampler.sample_into(&mut state, world);
-        }
+    let Some((m, state)) = best else { return (0, rng.clone()) };
+    if m < last {
+        sampler.sample_into(&mut state.clone(), world);
     }
-    tries.min(resamples)
+    (tries.min(resamples), state)
 }
 
 /// A past play as its player saw it, with a hand it may have held.
