@@ -25,6 +25,7 @@ struct Tally {
     max_secs: f64,
     searches: u64,
     iterations: u64,
+    resamples: u64,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -82,6 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let stats = search.stats();
                 t.searches = stats.searches;
                 t.iterations = stats.iterations;
+                t.resamples = stats.resamples;
                 t
             })
             .reduce(Tally::default, |a, b| Tally {
@@ -93,6 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 max_secs: a.max_secs.max(b.max_secs),
                 searches: a.searches + b.searches,
                 iterations: a.iterations + b.iterations,
+                resamples: a.resamples + b.resamples,
             })
     });
     let (lo, hi) = wilson(total.wins, total.games);
@@ -104,7 +107,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let search_ms = 1e3 * times.iter().sum::<f64>() / times.len().max(1) as f64;
     println!(
         "{} vs 3 {opponent} ({}): wins {}/{} = {:.1}% [{:.1}, {:.1}]  ms/search {:.2} (p50 {:.1} p99 {:.1} max {:.1}) ms/decision {:.2} \
-         iterations/search {:.0}  wall {:.0}s",
+         searches {} iterations/search {:.0} resamples/iteration {:.2}  wall {:.0}s",
         json,
         rules.name(),
         total.wins,
@@ -117,7 +120,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         quantile(0.99),
         1e3 * total.max_secs,
         1e3 * total.secs / total.decisions.max(1) as f64,
+        total.searches,
         total.iterations as f64 / total.searches.max(1) as f64,
+        total.resamples as f64 / total.iterations.max(1) as f64,
         t0.elapsed().as_secs_f64()
     );
     Ok(())

@@ -37,6 +37,8 @@
 //! The search reads the rules from the observation (or the view), which carries them.
 
 mod infer;
+mod plays;
+mod stop;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -84,8 +86,14 @@ pub struct IsmctsConfig {
     /// played, would not have made that play. Off by default: against `heuristic` bots it
     /// measured no stronger, and dealing again costs time (see `docs/bots.md`).
     pub infer_plays: bool,
-    /// The most worlds dealt, beyond the first, looking for one that fits the last plays.
+    /// The most worlds dealt, beyond the first, looking for one that fits the plays.
     pub resamples: u32,
+    /// With `infer_plays`, how many iterations play on each world found that way (dealt again
+    /// from the same generator state): finding one costs up to `resamples` deals and tests.
+    pub world_reuse: u32,
+    /// Stop as soon as no other move can overtake the one visited most within the iterations
+    /// left: the same moves, in less time (the `stop` module).
+    pub early_stop: bool,
 }
 
 impl Default for IsmctsConfig {
@@ -102,6 +110,8 @@ impl Default for IsmctsConfig {
             infer_wilds: true,
             infer_plays: false,
             resamples: 16,
+            world_reuse: 1,
+            early_stop: true,
         }
     }
 }
@@ -200,10 +210,11 @@ impl IsmctsBot {
         self.tracker.beliefs(seat)
     }
 
-    /// Whether the hands of `game` could have made the other seats' last plays, were they
-    /// `heuristic` bots (the test that `infer_plays` puts every dealt world to).
-    pub fn fits_last_plays(&mut self, game: &Game) -> bool {
-        self.tracker.plays_fit(game, &self.heuristic, &mut self.hand_buf)
+    /// How many of the other seats' plays since they last took a card the hands of `game`
+    /// could not have made, were they `heuristic` bots (what `infer_plays` counts in every
+    /// dealt world; see the `plays` module).
+    pub fn misfits(&mut self, game: &Game) -> u32 {
+        self.tracker.plays().misfits(game, &self.heuristic, &mut self.hand_buf)
     }
 
     /// How many times the public history since the previous decision was explained by the
@@ -282,8 +293,10 @@ impl IsmctsBot {
             _ => sampler.sample(&mut self.rng),
         };
         self.playout.reseed(self.rng.gen());
-        let check_plays = self.config.infer_draws && self.config.infer_plays && self.tracker.has_plays();
+        let check_plays = self.config.infer_draws && self.config.infer_plays && self.tracker.plays().testable();
         let mut done = 0u32;
+        // The generator state that dealt the world found to fit the plays, while it is reused.
+        let mut fitted: Option<SimRng> = None;
         for i in 0..self.config.iterations {
             if let (Some(limit), Some(t0)) = (self.config.time_limit, started) {
                 // Reading the clock costs more than an iteration's bookkeeping: every 16th.
@@ -291,21 +304,36 @@ impl IsmctsBot {
                     break;
                 }
             }
-            if i > 0 {
-                sampler.sample_into(&mut self.rng, &mut world);
-            }
             if check_plays {
-                let mut tries = 0;
-                while tries < self.config.resamples
-                    && !self.tracker.plays_fit(&world, &self.heuristic, &mut self.hand_buf)
-                {
-                    sampler.sample_into(&mut self.rng, &mut world);
-                    tries += 1;
+                match &fitted {
+                    Some(state) if i % self.config.world_reuse.max(1) != 0 => {
+                        sampler.sample_into(&mut state.clone(), &mut world);
+                    }
+                    _ => {
+                        let (tries, state) = plays::deal_fitting(
+                            sampler,
+                            &mut self.rng,
+                            &mut world,
+                            self.tracker.plays(),
+                            &self.heuristic,
+                            &mut self.hand_buf,
+                            self.config.resamples,
+                        );
+                        self.stats.resamples += tries as u64;
+                        fitted = Some(state);
+                    }
                 }
-                self.stats.resamples += tries as u64;
+            } else if i > 0 {
+                sampler.sample_into(&mut self.rng, &mut world);
             }
             self.iterate(&mut world, me, moves);
             done += 1;
+            if self.config.early_stop
+                && done % stop::CHECK_EVERY == 0
+                && stop::settled(self.root_children().map(|n| n.visits), self.config.iterations - done)
+            {
+                break;
+            }
         }
         self.world = Some(world);
         self.stats.searches += 1;
@@ -313,18 +341,25 @@ impl IsmctsBot {
         self.stats.nodes += self.nodes.len() as u64;
         // The most visited root move (ties: more wins, then the earlier child).
         let mut best: Option<(u32, f64, Action)> = None;
-        let mut c = self.nodes[0].first_child;
-        while c != NONE {
-            let n = &self.nodes[c as usize];
+        for n in self.root_children() {
             if best.is_none_or(|(v, w, _)| (n.visits, n.wins) > (v, w)) {
                 best = Some((n.visits, n.wins, n.action));
             }
-            c = n.next_sibling;
         }
         match best {
             Some((_, _, a)) if moves.contains(&a) => a,
             _ => moves[0],
         }
+    }
+
+    /// The root's children, the moves of this decision.
+    fn root_children(&self) -> impl Iterator<Item = &Node> {
+        let mut c = self.nodes.first().map_or(NONE, |root| root.first_child);
+        std::iter::from_fn(move || {
+            let n = self.nodes.get(c as usize)?;
+            c = n.next_sibling;
+            Some(n)
+        })
     }
 
     /// One iteration on a freshly sampled `world`.

@@ -79,7 +79,8 @@ pub type UnknownBot = BotSpecError;
 
 /// Builds a bot by name, seeded: the name is parsed into a [`BotSpec`] (`ismcts` takes an
 /// iteration budget after a colon, `ismcts:500`, and optionally its playout policy after another,
-/// `ismcts:500:heuristic`; the default is `random`); `heuristic` uses its default weights.
+/// `ismcts:500:heuristic`; the default is `random`; then `plays` to model the other seats as
+/// `heuristic` bots, `ismcts:6000:random:plays`); `heuristic` uses its default weights.
 ///
 /// # Errors
 /// The name's [`BotSpecError`]: unknown, parameters where none are taken, an iteration count

@@ -30,12 +30,15 @@ pub enum BotSpec {
     Heuristic,
     /// `precedence`: seed 000's fixed move precedence.
     Precedence,
-    /// `ismcts[:ITERATIONS[:PLAYOUT]]`: information-set Monte Carlo tree search.
+    /// `ismcts[:ITERATIONS[:PLAYOUT[:plays]]]`: information-set Monte Carlo tree search.
     Ismcts {
         /// Iterations per decision, 1 to [`MAX_ISMCTS_ITERATIONS`].
         iterations: u32,
         /// The playout policy (`random` or `heuristic`).
         playout: Playout,
+        /// `plays`: deal worlds that fit the other seats' plays, were they `heuristic` bots
+        /// ([`IsmctsConfig::infer_plays`]).
+        plays: bool,
     },
 }
 
@@ -68,8 +71,14 @@ pub enum BotSpecError {
         /// The policy as given (cut to a bounded excerpt).
         got: String,
     },
-    /// More parts than `ismcts:ITERATIONS:PLAYOUT`.
-    #[error("too many ':' parts in bot name '{name}' (at most ismcts:ITERATIONS:PLAYOUT)")]
+    /// The fourth part of an IS-MCTS name is not `plays`.
+    #[error("ismcts option must be 'plays' (got '{got}')")]
+    Option {
+        /// The option as given (cut to a bounded excerpt).
+        got: String,
+    },
+    /// More parts than `ismcts:ITERATIONS:PLAYOUT:plays`.
+    #[error("too many ':' parts in bot name '{name}' (at most ismcts:ITERATIONS:PLAYOUT:plays)")]
     TooManyParts {
         /// The name as given (cut to a bounded excerpt).
         name: String,
@@ -92,7 +101,7 @@ impl FromStr for BotSpec {
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         let mut parts = name.split(':');
         let base = parts.next().unwrap_or_default();
-        let params: Vec<&str> = parts.by_ref().take(3).collect();
+        let params: Vec<&str> = parts.by_ref().take(4).collect();
         let simple = |spec: BotSpec| {
             if params.is_empty() {
                 Ok(spec)
@@ -107,7 +116,7 @@ impl FromStr for BotSpec {
             "heuristic" => simple(BotSpec::Heuristic),
             "precedence" => simple(BotSpec::Precedence),
             "ismcts" => {
-                if params.len() > 2 {
+                if params.len() > 3 {
                     return Err(BotSpecError::TooManyParts { name: excerpt(name) });
                 }
                 let defaults = IsmctsConfig::default();
@@ -125,7 +134,12 @@ impl FromStr for BotSpec {
                     Some("heuristic") => Playout::Heuristic,
                     Some(other) => return Err(BotSpecError::Playout { got: excerpt(other) }),
                 };
-                Ok(BotSpec::Ismcts { iterations, playout })
+                let plays = match params.get(2).copied() {
+                    None => defaults.infer_plays,
+                    Some("plays") => true,
+                    Some(other) => return Err(BotSpecError::Option { got: excerpt(other) }),
+                };
+                Ok(BotSpec::Ismcts { iterations, playout, plays })
             }
             _ => Err(BotSpecError::Unknown { name: excerpt(name) }),
         }
@@ -140,18 +154,28 @@ impl fmt::Display for BotSpec {
             BotSpec::First => f.write_str("first"),
             BotSpec::Heuristic => f.write_str("heuristic"),
             BotSpec::Precedence => f.write_str("precedence"),
-            BotSpec::Ismcts { iterations, playout } => {
+            BotSpec::Ismcts { iterations, playout, plays } => {
                 let playout = match playout {
                     Playout::Random => "random",
                     Playout::Heuristic => "heuristic",
                 };
-                write!(f, "ismcts:{iterations}:{playout}")
+                write!(f, "ismcts:{iterations}:{playout}{}", if *plays { ":plays" } else { "" })
             }
         }
     }
 }
 
 impl BotSpec {
+    /// The search's configuration, for an IS-MCTS name (callers may add a time limit).
+    pub fn ismcts_config(&self) -> Option<IsmctsConfig> {
+        match *self {
+            BotSpec::Ismcts { iterations, playout, plays } => {
+                Some(IsmctsConfig { iterations, playout, infer_plays: plays, ..IsmctsConfig::default() })
+            }
+            _ => None,
+        }
+    }
+
     /// A new bot of this kind, seeded.
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         match *self {
@@ -160,9 +184,7 @@ impl BotSpec {
             BotSpec::First => Box::new(FirstLegalBot),
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
             BotSpec::Precedence => Box::new(PrecedenceBot),
-            BotSpec::Ismcts { iterations, playout } => {
-                Box::new(IsmctsBot::new(IsmctsConfig { iterations, playout, ..IsmctsConfig::default() }, seed))
-            }
+            BotSpec::Ismcts { .. } => Box::new(IsmctsBot::new(self.ismcts_config().unwrap_or_default(), seed)),
         }
     }
 }
@@ -173,9 +195,16 @@ mod tests {
 
     #[test]
     fn names_round_trip_through_text() {
-        for name in
-            ["random", "uniform", "first", "heuristic", "precedence", "ismcts:5:random", "ismcts:50000:heuristic"]
-        {
+        for name in [
+            "random",
+            "uniform",
+            "first",
+            "heuristic",
+            "precedence",
+            "ismcts:5:random",
+            "ismcts:50000:heuristic",
+            "ismcts:6000:random:plays",
+        ] {
             let spec: BotSpec = name.parse().expect(name);
             assert_eq!(spec.to_string(), name);
             assert_eq!(spec.to_string().parse::<BotSpec>(), Ok(spec));
@@ -194,7 +223,8 @@ mod tests {
         assert!(matches!(err("ismcts:4294967295"), BotSpecError::Iterations { .. }));
         assert!(matches!(err("ismcts:50001"), BotSpecError::Iterations { .. }));
         assert!(matches!(err("ismcts:5:greedy"), BotSpecError::Playout { .. }));
-        assert!(matches!(err("ismcts:5:random:1"), BotSpecError::TooManyParts { .. }));
+        assert!(matches!(err("ismcts:5:random:1"), BotSpecError::Option { .. }));
+        assert!(matches!(err("ismcts:5:random:plays:1"), BotSpecError::TooManyParts { .. }));
         assert_eq!(
             err("ismcts:0").to_string(),
             format!("ismcts iterations must be a whole number from 1 to {MAX_ISMCTS_ITERATIONS} (got '0')")

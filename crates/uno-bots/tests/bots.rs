@@ -14,6 +14,7 @@ fn bot_names() -> Vec<String> {
     let mut names: Vec<String> =
         BOT_NAMES.iter().map(|n| if *n == "ismcts" { "ismcts:24".to_string() } else { n.to_string() }).collect();
     names.push("ismcts:16:heuristic".to_string());
+    names.push("ismcts:16:random:plays".to_string());
     names
 }
 
@@ -252,7 +253,7 @@ fn the_heuristic_plays_out_a_run_leaving_its_deepest_colour_last() {
     let second = bot.choose(&game.observation(Some(Seat(0))));
     assert_eq!(second, Action::Play { card: card("G5"), color: None }, "green last: G1 and G2 follow it");
     game.apply(Seat(0), second).expect("legal");
-    assert_eq!((game.current(), game.color()), (Seat(1), Color::Green));
+    assert_eq!((game.current(), game.color()), (Seat(1), Some(Color::Green)));
 }
 
 #[test]

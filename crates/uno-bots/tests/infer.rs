@@ -184,10 +184,10 @@ fn a_world_must_fit_the_last_plays_of_the_other_seats() {
     let mut search = small_search(7);
     let game = until_seat_zero_again(game, &mut search);
     assert_eq!(game.discard_pile()[1], "B5".parse::<Card>().expect("a card"), "seat 1 played the blue 5");
-    assert!(search.fits_last_plays(&game), "the true hands fit");
+    assert!(search.misfits(&game) == 0, "the true hands fit");
     // Holding three reds, seat 1 would have stayed in red with the red 7.
     let other = position(&rules, &["Y3 G7 G8 Y1", "R7 R8 R9", "B7 G1 G3", "B9 G2 G4"], "B8", "", 0);
-    assert!(!search.fits_last_plays(&other));
+    assert!(search.misfits(&other) > 0);
     // With `infer_plays`, worlds like that one are dealt again.
     let config = IsmctsConfig { iterations: 200, infer_plays: true, ..IsmctsConfig::default() };
     let mut search = IsmctsBot::new(config, 7);
@@ -199,7 +199,28 @@ fn a_world_must_fit_the_last_plays_of_the_other_seats() {
 }
 
 #[test]
-fn the_true_hands_of_heuristic_players_fit_their_last_plays() {
+fn every_play_since_a_seat_last_took_a_card_tests_a_world() {
+    let rules = official();
+    // Seat 0 draws and keeps twice. Seat 1 plays the blue 5 on the red 5 (it holds more blue
+    // than red), then another blue; seats 2 and 3 play blue twice.
+    let hands = ["Y3 G7 G8", "R7 B5 B1 B2 G9", "B6 B7 G1 G3", "B8 B3 G2 G4"];
+    let game = position(&rules, &hands, "R5", "Y1 Y2", 0);
+    let mut search = small_search(9);
+    let (mut game, action) = until_seat_zero_decides(game, &mut search);
+    game.apply(Seat(0), action).expect("legal");
+    let game = until_seat_zero_again(game, &mut search);
+    assert_eq!(game.hand(Seat(1)).len(), 3, "seat 1 played twice");
+    assert_eq!(search.misfits(&game), 0, "the true hands fit");
+    // Holding three reds now, seat 1 held them at its first play too and would have stayed in
+    // red then; its second play, on blue, had no choice. Only the older play rules this out.
+    let text = |s: u8| game.hand(Seat(s)).iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+    let (zero, two, three) = (text(0), text(2), text(3));
+    let other = position(&rules, &[zero.as_str(), "R4 R6 R7", two.as_str(), three.as_str()], "R5", "", 0);
+    assert_eq!(search.misfits(&other), 1);
+}
+
+#[test]
+fn the_true_hands_of_heuristic_players_fit_their_plays() {
     let rules = official();
     let (mut fits, mut checks) = (0, 0);
     for g in 0..30 {
@@ -211,7 +232,7 @@ fn the_true_hands_of_heuristic_players_fit_their_last_plays() {
             let action = if seat == Seat(0) {
                 let a = search.choose_view(&game.view(seat));
                 checks += 1;
-                fits += u32::from(search.fits_last_plays(&game));
+                fits += u32::from(search.misfits(&game) == 0);
                 a
             } else {
                 others[seat.index()].choose_view(&game.view(seat))

@@ -108,6 +108,7 @@ pub enum Event {
     },
     /// The player ended a same-number run with a pass, keeping the cards of the number it holds.
     RunEnded {
+        /// The seat whose run ended.
         seat: Seat,
     },
     /// The direction of play changed (a Reverse, or a first-card Reverse).

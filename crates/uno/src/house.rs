@@ -5,7 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::WildDrawFourRule;
-use crate::rules::{DrawRule, ForcedPlay, JumpIn, MultiPlay, Rules, RulesConfig, RulesError, SevenZero, Stacking, UnoCall};
+use crate::rules::{
+    DrawRule, ForcedPlay, JumpIn, MultiPlay, Rules, RulesConfig, RulesError, SevenZero, Stacking, UnoCall,
+};
 
 /// House-rule toggles; each one left out keeps what the base rules say.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

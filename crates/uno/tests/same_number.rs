@@ -42,10 +42,13 @@ fn a_number_card_lets_its_player_play_more_of_that_number_and_a_pass_ends_the_tu
     assert!(!events.iter().any(|e| matches!(e, Event::TurnStarted { .. })), "the turn goes on: {events:?}");
     assert_eq!(game.legal_actions(), vec![play("B5"), play("G5"), Action::Pass], "any colour of the number, or pass");
     game.apply(Seat(0), play("B5")).expect("another 5");
-    assert_eq!((game.phase(), game.color()), (Phase::SameNumber, Color::Blue), "the last card sets the colour");
+    assert_eq!((game.phase(), game.color()), (Phase::SameNumber, Some(Color::Blue)), "the last card sets the colour");
     let events = game.apply(Seat(0), Action::Pass).expect("a run ends with a pass");
     assert_eq!(events, vec![Event::RunEnded { seat: Seat(0) }, Event::TurnStarted { seat: Seat(1) }]);
-    assert_eq!((game.phase(), game.current(), game.color(), game.turns()), (Phase::Play, Seat(1), Color::Blue, 1));
+    assert_eq!(
+        (game.phase(), game.current(), game.color(), game.turns()),
+        (Phase::Play, Seat(1), Some(Color::Blue), 1)
+    );
     assert_eq!(game.hand(Seat(0)), &cards("G5 Y2")[..]);
 }
 

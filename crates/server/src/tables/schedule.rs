@@ -15,17 +15,12 @@ use crate::{limits, ApiError, AppState};
 /// Builds a bot for a seat: search bots also stop after [`limits::MAX_BOT_MOVE_TIME`], so no
 /// name can hold a core for longer than that a move.
 pub(super) fn build_bot(spec: BotSpec, seed: u64) -> Box<dyn Bot> {
-    match spec {
-        BotSpec::Ismcts { iterations, playout } => Box::new(IsmctsBot::new(
-            IsmctsConfig {
-                iterations,
-                playout,
-                time_limit: Some(limits::MAX_BOT_MOVE_TIME),
-                ..IsmctsConfig::default()
-            },
-            seed,
-        )) as Box<dyn Bot>,
-        other => other.build(seed),
+    match spec.ismcts_config() {
+        Some(config) => {
+            Box::new(IsmctsBot::new(IsmctsConfig { time_limit: Some(limits::MAX_BOT_MOVE_TIME), ..config }, seed))
+                as Box<dyn Bot>
+        }
+        None => spec.build(seed),
     }
 }
 

@@ -19,10 +19,9 @@
 //!   heuristic keeps wilds as a last resort): the rest of its hand held no card of the colour
 //!   in play and none with the top card's face. This makes its Wild Draw Fours honest.
 //!
-//! A third, optional, models the other seats as the `heuristic` bot exactly: each seat's last
-//! play from its hand is remembered with its public position, while its hand has not changed
-//! since but for that card, and a world fits only if that hand, dealt there, would have made
-//! that play ([`Tracker::plays_fit`]; the search deals again a few times until one fits).
+//! A third, optional, models the other seats as the `heuristic` bot exactly: each seat's plays
+//! from its hand since it last took a card are remembered with their public positions (the
+//! `plays` module), and the search prefers worlds whose hands would have made them.
 //!
 //! Beliefs are kept per seat as groups `(count, kinds)`, what [`Sampler::set_beliefs`] takes:
 //! `count` of its hidden cards hold none of the kinds in the mask. A new constraint applies to
@@ -33,12 +32,10 @@
 //! [`Sampler::set_beliefs`]: uno::sample::Sampler::set_beliefs
 
 use rand::Rng;
-use uno::game::Game;
 use uno::rules::{DrawRule, JumpIn, MultiPlay, SevenZero, Stacking};
-use uno::{Action, Card, CardSet, Color, Direction, Observation, Phase, Rules, Seat};
+use uno::{Action, Card, Color, Direction, Observation, Phase, Rules, Seat};
 
-use crate::heuristic::{self, HeuristicConfig};
-use crate::seen::{ColorList, Seen};
+use super::plays::{Past, PlayLog};
 
 /// Replayed states a reconstruction may visit before giving up.
 const SEARCH_LIMIT: u32 = 20_000;
@@ -54,26 +51,14 @@ pub(crate) struct Tracker {
     last: Option<(Observation, Action)>,
     /// Per seat, the `(count, kinds)` groups of `Sampler::set_beliefs`.
     groups: Vec<Vec<(usize, u64)>>,
-    /// Per seat, its last play from its hand, while its hand is that hand less the card.
-    last_play: Vec<Option<Past>>,
+    /// Per seat, its plays from its hand since it last took a card.
+    plays: PlayLog,
     /// The seat whose Wild Draw Four, the last card played, came from a hand believed to hold
     /// nothing else playable.
     honest_wd4: Option<Seat>,
     /// Replays that explained the new observation, and those that did not.
     pub(crate) explained: u64,
     pub(crate) unexplained: u64,
-}
-
-/// A seat's play from its hand, in the public position it was made in.
-#[derive(Clone, Debug, PartialEq)]
-struct Past {
-    seat: Seat,
-    card: Card,
-    top: Card,
-    color: Color,
-    direction: Direction,
-    /// Every seat's hand size before the play.
-    sizes: Vec<usize>,
 }
 
 /// One public step of another seat (or of the bot) that the beliefs learn from.
@@ -169,13 +154,13 @@ impl Tracker {
     pub(crate) fn reset(&mut self) {
         self.last = None;
         self.groups.clear();
-        self.last_play.clear();
+        self.plays.clear(0);
         self.honest_wd4 = None;
     }
 
     fn forget(&mut self, players: usize) {
         self.groups = vec![Vec::new(); players];
-        self.last_play = vec![None; players];
+        self.plays.clear(players);
         self.honest_wd4 = None;
     }
 
@@ -185,21 +170,9 @@ impl Tracker {
         self.honest_wd4
     }
 
-    /// Whether `world`'s hands could have made the other seats' last plays, for players who
-    /// follow the heuristic's rules (`cfg`): a seat's hand then was its hand now and the card it
-    /// played. `hand` is a buffer.
-    pub(crate) fn plays_fit(&self, world: &Game, cfg: &HeuristicConfig, hand: &mut Vec<Card>) -> bool {
-        self.last_play.iter().flatten().all(|p| {
-            hand.clear();
-            hand.extend_from_slice(world.hand(p.seat));
-            hand.push(p.card);
-            heuristic::could_play(cfg, &PastView { past: p, hand }, p.card)
-        })
-    }
-
-    /// Whether any seat's last play can be checked.
-    pub(crate) fn has_plays(&self) -> bool {
-        self.last_play.iter().any(Option::is_some)
+    /// The other seats' plays since they last took a card.
+    pub(crate) fn plays(&self) -> &PlayLog {
+        &self.plays
     }
 
     /// The beliefs about `seat`'s hand.
@@ -227,7 +200,7 @@ impl Tracker {
             && self.groups.len() == obs.players
             && obs.discard.starts_with(&prev.discard)
             && obs.turns >= prev.turns;
-        if !continues || self.last_play.len() != obs.players {
+        if !continues || self.plays.players() != obs.players {
             return self.forget(obs.players);
         }
         let new = &obs.discard[prev.discard.len()..];
@@ -246,12 +219,7 @@ impl Tracker {
         for step in steps {
             self.learn(step, wilds, rng);
         }
-        for (s, past) in self.last_play.iter_mut().enumerate() {
-            // Only while the hand is the one that played, less the card: nothing drawn since.
-            if past.as_ref().is_some_and(|p| p.sizes[s] != obs.hand_sizes[s] + 1) || Some(Seat(s as u8)) == obs.viewer {
-                *past = None;
-            }
-        }
+        self.plays.prune(&obs.hand_sizes, obs.viewer);
         for (s, g) in self.groups.iter_mut().enumerate() {
             // Cards the replay could not place (a hand emptied by a reshuffle's short draw,
             // say) leave the beliefs, not the hand.
@@ -281,8 +249,8 @@ impl Tracker {
                 }
             }
             Step::Played { seat, card, size, drawn, rest, past } => {
-                if past.is_some() {
-                    self.last_play[seat.index()] = past;
+                if let Some(past) = past {
+                    self.plays.record(past);
                 }
                 let g = &mut self.groups[seat.index()];
                 // A card played as soon as it was drawn was one of the free cards: no group
@@ -542,11 +510,11 @@ fn replay(
         if p.playable(card) && p.sizes[s.index()] > 1 {
             let mut q = p.clone();
             let rest = if card.is_wild() { playable_mask(p.top, p.color) & !WILDS } else { 0 };
-            let past = p.color.map(|color| Past {
+            let past = Some(Past {
                 seat: s,
                 card,
                 top: p.top,
-                color,
+                color: p.color,
                 direction: p.direction,
                 sizes: p.sizes.clone(),
             });
@@ -595,86 +563,6 @@ fn play(q: &mut Public, seat: Seat, card: Card, rules: &Rules) {
     // Another seat's wild names a colour nobody has seen yet.
     q.color = card.color();
     effects(q, seat, card, rules);
-}
-
-/// A past play as its player saw it, with a hand it may have held.
-struct PastView<'a> {
-    past: &'a Past,
-    hand: &'a [Card],
-}
-
-impl Seen for PastView<'_> {
-    fn me(&self) -> Seat {
-        self.past.seat
-    }
-    fn players(&self) -> usize {
-        self.past.sizes.len()
-    }
-    fn hand(&self) -> &[Card] {
-        self.hand
-    }
-    fn hand_size(&self, seat: Seat) -> usize {
-        if seat == self.past.seat {
-            self.hand.len()
-        } else {
-            self.past.sizes.get(seat.index()).copied().unwrap_or(0)
-        }
-    }
-    fn top(&self) -> Card {
-        self.past.top
-    }
-    fn color(&self) -> Option<Color> {
-        Some(self.past.color)
-    }
-    fn current(&self) -> Seat {
-        self.past.seat
-    }
-    fn direction(&self) -> Direction {
-        self.past.direction
-    }
-    fn phase(&self) -> Phase {
-        Phase::Play
-    }
-    fn pending_draw(&self) -> u32 {
-        0
-    }
-    fn drawn_card(&self) -> Option<Card> {
-        None
-    }
-    fn discard(&self) -> &[Card] {
-        std::slice::from_ref(&self.past.top)
-    }
-    fn draw_pile_size(&self) -> usize {
-        0
-    }
-    fn uno_called(&self, _seat: Seat) -> bool {
-        false
-    }
-    fn uno_exposed(&self) -> Option<Seat> {
-        None
-    }
-    fn is_legal(&self, action: Action) -> bool {
-        match action {
-            Action::Play { card, .. } => self.hand.contains(&card) && card.matches(self.past.top, self.past.color),
-            _ => false,
-        }
-    }
-    fn playable(&self) -> CardSet {
-        let mut set = CardSet::EMPTY;
-        for &c in self.hand {
-            if c.matches(self.past.top, self.past.color) {
-                set.insert(c);
-            }
-        }
-        set
-    }
-    fn wild_colors(&self) -> ColorList {
-        let mut out = ColorList::default();
-        for c in Color::ALL {
-            out.push(c);
-        }
-        out
-    }
 }
 
 #[cfg(test)]
