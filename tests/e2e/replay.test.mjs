@@ -2,8 +2,8 @@
 // its end, then stepped through from seat 1's chair with the keyboard. At every ply the DOM and
 // every frame the page fetched show seat 1's own hand (checked against the whole table, which the
 // API opens once the game is over) and no other hand; the URL follows the ply; the perspective
-// switch, autoplay and a link to a ply work; a live table offers neither the whole table nor
-// another seat's chair.
+// switch, autoplay, a link to a ply and "play from here" work; a live table offers neither the
+// whole table nor another seat's chair.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ARTIFACTS, launchBrowser, noSeriousA11yViolations, startServer } from './harness.mjs';
@@ -130,6 +130,21 @@ describe('the replay page', () => {
     await page.click('#timeline a[data-ply="4"]');
     await page.waitForFunction(() => document.body.dataset.ply === '4');
     assert.equal(await page.getAttribute('#timeline a[data-ply="4"]', 'aria-current'), 'step');
+
+    // Play from here: a new table at this position, seat 2 taken by this browser.
+    // The answer is read on its way to the page (the page navigates away once it has it).
+    let created = null;
+    await page.route('**/api/tables', async (route) => {
+      const response = await route.fetch();
+      created = await response.json();
+      await route.fulfill({ response });
+    });
+    await page.click('#play-from-here');
+    await page.waitForURL(/uno\.html\?table=/);
+    assert.ok(created, 'no table was created');
+    assert.deepEqual(sorted(created.table.view.hand), sorted(everyone[4][2]));
+    assert.equal(created.seat, 2);
+    await page.waitForSelector('#play:not([hidden])');
     await ctx.close();
   });
 

@@ -31,8 +31,8 @@ pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
 pub use tables::{AppState, Config, Frame, Perspective, RecordExport, Step};
 pub use types::{
-    invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, TableStatus, TableSummary,
-    TableView,
+    invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
+    TableSummary, TableView,
 };
 /// The house-rule toggles of a create request, built into rules by the engine.
 pub use uno::HouseRules;

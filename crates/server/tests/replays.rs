@@ -241,3 +241,68 @@ async fn a_record_is_forgotten_after_the_retention() {
     let (s, _) = call(&app, "GET", &format!("/api/games/{id}/replay?view=all"), None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_from_here_starts_a_table_at_the_position_of_a_kept_game() {
+    let config = server::Config { bot_delay: Duration::ZERO, ..Default::default() };
+    let (_state, app) = open(config).await;
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 9,
+        "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]});
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let old = created["id"].as_str().expect("id").to_string();
+    let from = |ply: usize| {
+        json!({"name": "Ann", "from": {"table": old, "ply": ply},
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]})
+        .to_string()
+    };
+    // While the game is played, no position of it is given out.
+    let (s, v) = call(&app, "POST", "/api/tables", None, Some(from(1))).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::FORBIDDEN, Some("game_not_over")), "{v}");
+    let mut finished = false;
+    for _ in 0..2000 {
+        let (_, v) = call(&app, "GET", &format!("/api/tables/{old}"), None, None).await;
+        if v["status"] == "finished" {
+            finished = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(finished, "the bots did not finish");
+    let (_, export) = call(&app, "GET", &format!("/api/games/{old}/record"), None, None).await;
+    let record = GameRecord::from_json(&export.to_string()).expect("record");
+    let plies = record.actions.len();
+    for ply in [0, plies / 2, plies - 1] {
+        let (s, made) = call(&app, "POST", "/api/tables", None, Some(from(ply))).await;
+        assert_eq!(s, StatusCode::CREATED, "{made}");
+        // The new table is the kept game at that ply: the same view for the seat, and the same
+        // whole state (the hidden hands and the draw pile's order included).
+        let (_, frame) = call(&app, "GET", &format!("/api/games/{old}/replay?view=seat0&ply={ply}"), None, None).await;
+        assert_eq!(made["table"]["view"], frame["view"], "ply {ply}");
+        let id = made["id"].as_str().expect("id").to_string();
+        let mut tokens = vec![made["token"].as_str().expect("token").to_string()];
+        for i in 1..PLAYERS {
+            let body = json!({"name": format!("P{i}")}).to_string();
+            let (s, j) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(body)).await;
+            assert_eq!(s, StatusCode::OK, "{j}");
+            tokens.push(j["token"].as_str().expect("token").to_string());
+        }
+        // Played on with the kept game's own next actions, it ends exactly as the kept game did.
+        for (version, m) in record.actions[ply..].iter().enumerate() {
+            let body = json!({"action": m.action, "version": version}).to_string();
+            let uri = format!("/api/tables/{id}/actions");
+            let (s, r) = call(&app, "POST", &uri, Some(&tokens[m.seat.index()]), Some(body)).await;
+            assert_eq!(s, StatusCode::OK, "ply {ply}: {r}");
+        }
+        let (s, again) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{again}");
+        assert_eq!(again["result"], export["result"]);
+        let replayed = GameRecord::from_json(&again.to_string()).expect("record").replay().expect("replays");
+        assert_eq!(replayed.state_hash(), record.replay().expect("replays").state_hash(), "ply {ply}");
+    }
+    let (s, v) = call(&app, "POST", "/api/tables", None, Some(from(plies + 1))).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::NOT_FOUND, Some("no_such_ply")), "{v}");
+    let body = json!({"preset": "official", "from": {"table": old, "ply": 0}, "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+    let (s, v) = call(&app, "POST", "/api/tables", None, Some(body.to_string())).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+}

@@ -150,6 +150,8 @@ function render(f) {
   }
   $('first').disabled = $('prev').disabled = f.ply === 0;
   $('next').disabled = $('last').disabled = f.ply === f.plies;
+  // The end of the game is no position to play on from.
+  $('play-from-here').disabled = f.ply === f.plies;
 }
 
 function renderTimeline() {
@@ -174,6 +176,34 @@ function renderPerspectives() {
   options.push(['spectator', 'A spectator']);
   if (!state.live) options.push(['all', 'Everyone (all cards)']);
   $('perspective').replaceChildren(...options.map(([v, t]) => el('option', { value: v, selected: v === state.view }, t)));
+}
+
+// ---------------------------------------------------------------- play from here
+
+/** Opens a new table at this position: the seat seen by (or the first) is yours, bots stay
+ * bots, the other people's seats wait for whoever the invite link is sent to. */
+async function playFromHere() {
+  const mine = viewedSeat() ?? 0;
+  const seats = state.seats.map((s, i) => (s.kind === 'bot' && i !== mine ? { kind: 'bot', bot: s.bot } : { kind: 'human' }));
+  let name = '';
+  try {
+    name = localStorage.getItem('tabletop.name') || '';
+  } catch {
+    /* no storage */
+  }
+  const from = { table: state.id, ply: state.ply };
+  if (state.g !== null) from.game = Number(state.g);
+  try {
+    const made = await request('POST', '/api/tables', { seats, creator_seat: mine, name: name || undefined, from });
+    try {
+      localStorage.setItem(`tabletop.uno.${made.id}`, JSON.stringify({ seat: made.seat, token: made.token }));
+    } catch {
+      /* private mode: the seat lasts as long as the page */
+    }
+    location.href = `uno.html?table=${encodeURIComponent(made.id)}`;
+  } catch (err) {
+    showError($('replay-error'), err.message);
+  }
 }
 
 // ---------------------------------------------------------------- moving
@@ -244,6 +274,7 @@ async function init() {
   $('page-title').textContent = `Replay of ${state.live ? 'the game in play at' : 'a game at'} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
   const exportLink = $('export');
   exportLink.hidden = state.live;
+  $('play-from-here').hidden = state.live;
   const rec = new URLSearchParams();
   if (state.g !== null) rec.set('game', state.g);
   exportLink.href = `/api/games/${encodeURIComponent(state.id)}/record${rec.size ? `?${rec}` : ''}`;
@@ -260,6 +291,7 @@ async function init() {
     goTo(state.ply);
   });
   $('first').addEventListener('click', () => goTo(0));
+  $('play-from-here').addEventListener('click', playFromHere);
   $('prev').addEventListener('click', () => goTo(state.ply - 1));
   $('next').addEventListener('click', () => goTo(state.ply + 1));
   $('last').addEventListener('click', () => goTo(state.plies));

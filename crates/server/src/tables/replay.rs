@@ -9,10 +9,10 @@
 use std::sync::atomic::Ordering;
 
 use serde::{Deserialize, Serialize};
-use uno::{Action, Card, Event, Game, GameRecord, Move, Observation, Seat};
+use uno::{Action, Card, Event, Game, GameRecord, Move, Observation, Position, Rules, Seat};
 
 use super::Viewer;
-use crate::types::SeatView;
+use crate::types::{CreateTable, SeatView, StartFrom};
 use crate::{update, ApiError, AppState};
 
 /// Whose eyes a frame is seen with: `seatN`, `spectator`, or `all` (every hand).
@@ -130,6 +130,29 @@ impl AppState {
             }
         };
         render(id, &record, seats, game, req)
+    }
+}
+
+impl AppState {
+    /// "Play from here": the rules and whole position of a kept game after a ply, to start a new
+    /// table from. Only a kept (finished) game: a position tells every hidden card.
+    pub(super) async fn position_at(&self, from: &StartFrom, req: &CreateTable) -> Result<(Rules, Position), ApiError> {
+        if req.preset.is_some() || req.rules.is_some() || req.seed.is_some() || req.house_rules != Default::default() {
+            return Err(ApiError::BadRequest(
+                "a table started `from` a position plays its rules: give no preset, rules, house_rules nor seed".into(),
+            ));
+        }
+        let kept = self.kept_game(&from.table, from.game).await?;
+        let record = &kept.kept.record;
+        if from.ply > record.actions.len() {
+            return Err(ApiError::NoSuchPly { ply: from.ply, last: record.actions.len() });
+        }
+        let upto = GameRecord { actions: record.actions[..from.ply].to_vec(), ..record.clone() };
+        let game = upto.replay().map_err(|e| ApiError::Internal(format!("table {}: {e}", from.table)))?;
+        if game.is_over() {
+            return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
+        }
+        Ok((game.rules().clone(), game.position()))
     }
 }
 
