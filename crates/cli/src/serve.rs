@@ -24,6 +24,9 @@ pub struct Args {
     /// Seconds a finished table stays in memory (for a rematch).
     #[arg(long, default_value_t = 900)]
     finished_secs: u64,
+    /// Days a finished game's record is kept (its export and replays), counted from its end.
+    #[arg(long, default_value_t = 90, value_parser = clap::value_parser!(u64).range(1..=36_500))]
+    record_days: u64,
     /// Unfinished tables one client address may have at a time.
     #[arg(long, default_value_t = 20)]
     max_tables_per_client: usize,
@@ -88,6 +91,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         finished_ttl: Duration::from_secs(args.finished_secs),
         max_tables_per_client: args.max_tables_per_client,
         ws_messages_per_second: args.ws_rate,
+        record_retention: Duration::from_secs(args.record_days * 24 * 3600),
         ..server::Config::default()
     };
     let state = server::AppState::new(store, config).await.map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -39,6 +39,12 @@ pub enum ApiError {
     NotStarted,
     #[error("the game is not over yet")]
     NotFinished,
+    #[error("the game is still played: its record and the whole table are shown once it is over")]
+    GameNotOver,
+    #[error("no game record is kept for {0:?}")]
+    NotKept(String),
+    #[error("there is no ply {ply}: the game has plies 0 to {last}")]
+    NoSuchPly { ply: usize, last: usize },
     #[error("seat {0} is not open")]
     SeatTaken(usize),
     #[error("there is no open seat at this table")]
@@ -106,8 +112,8 @@ impl ApiError {
             NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken => StatusCode::UNAUTHORIZED,
-            BadToken | SpectatorsNotAllowed | NotOwner => StatusCode::FORBIDDEN,
-            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) => StatusCode::NOT_FOUND,
+            BadToken | SpectatorsNotAllowed | NotOwner | GameNotOver => StatusCode::FORBIDDEN,
+            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) | NotKept(_) | NoSuchPly { .. } => StatusCode::NOT_FOUND,
             StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
             OwnedElsewhere(_) => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
@@ -130,7 +136,9 @@ impl ApiError {
             MissingToken => "missing_token",
             BadToken => "bad_token",
             SpectatorsNotAllowed => "spectators_not_allowed",
-            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) => "not_found",
+            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) | NotKept(_) => "not_found",
+            NoSuchPly { .. } => "no_such_ply",
+            GameNotOver => "game_not_over",
             StaleState { .. } => "stale_state",
             Illegal(i) => illegal_code(*i),
             NotStarted => "not_started",

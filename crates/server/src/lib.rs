@@ -16,6 +16,7 @@ pub mod duel_api;
 mod error;
 mod instance;
 pub mod limits;
+mod replay_api;
 mod serve;
 mod tables;
 mod types;
@@ -29,10 +30,10 @@ use axum::Router;
 pub use error::{ApiError, ErrorBody};
 pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{AppState, Config};
+pub use tables::{AppState, Config, Frame, Perspective, RecordExport, Step};
 pub use types::{
-    invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, TableStatus, TableSummary,
-    TableView,
+    invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
+    TableSummary, TableView,
 };
 /// The house-rule toggles of a create request, built into rules by the engine.
 pub use uno::HouseRules;
@@ -43,6 +44,7 @@ pub fn app(state: AppState) -> Router {
     let duel_games =
         duel_api::DuelGames::with_store(state.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
     Router::new()
+        .merge(replay_api::routes(state.clone()))
         .merge(api::routes(state))
         .merge(duel_api::routes(duel_games))
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))

@@ -106,6 +106,19 @@ pub struct CreateTable {
     pub bot_delay_ms: Option<u32>,
     /// Fixes the shuffle (tests, replays); random otherwise.
     pub seed: Option<u64>,
+    /// Starts from a kept game's position instead of a deal ("play from here"): its rules and
+    /// hands, as many seats as it had; `preset`, `rules`, `house_rules` and `seed` are not given.
+    pub from: Option<StartFrom>,
+}
+
+/// A position of a kept game: table `table`'s `game`th game (its last without one) after `ply`
+/// actions.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartFrom {
+    pub table: String,
+    pub game: Option<usize>,
+    pub ply: usize,
 }
 
 #[derive(Clone, Debug, Deserialize)]

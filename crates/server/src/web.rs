@@ -17,6 +17,9 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/uno.html", include_bytes!("../web/uno.html"), "text/html; charset=utf-8"),
     ("/uno.js", include_bytes!("../web/uno.js"), "text/javascript; charset=utf-8"),
     ("/sound.js", include_bytes!("../web/sound.js"), "text/javascript; charset=utf-8"),
+    ("/unocards.js", include_bytes!("../web/unocards.js"), "text/javascript; charset=utf-8"),
+    ("/replay.html", include_bytes!("../web/replay.html"), "text/html; charset=utf-8"),
+    ("/replay.js", include_bytes!("../web/replay.js"), "text/javascript; charset=utf-8"),
 ];
 
 /// Serves an embedded file, or 404.

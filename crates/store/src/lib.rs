@@ -293,6 +293,12 @@ pub trait GameStore: Send + Sync + 'static {
     fn load(&self, id: &str) -> Reply<Option<StoredGame>>;
     /// The results kept for `kind`, oldest first.
     fn results(&self, kind: Kind) -> Reply<Vec<GameResult>>;
+    /// The results kept for one game id (one a game: a table's rematches share its id), oldest
+    /// first.
+    fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>>;
+    /// Forgets the results of `kind` that finished before `before` (Unix milliseconds): how a
+    /// server keeps its records for a limited time.
+    fn forget_results(&self, kind: Kind, before: i64) -> Ticket;
 
     /// How long this store's lease on a game lasts, for a store that shares its database with
     /// other instances (each game then has one owner at a time); `None` for a store that is the

@@ -77,6 +77,8 @@ const MIGRATIONS: &[&str] = &[
         expires_at TIMESTAMPTZ NOT NULL
     );
     INSERT INTO leases (game_id, owner, epoch, expires_at) SELECT id, '', 0, '-infinity' FROM games;",
+    // 3: a game's results are read by its id (its records, for replays).
+    "CREATE INDEX results_game ON results (game_id, id);",
 ];
 
 /// Taken (for the transaction) by whoever migrates, so two servers starting together on a new
@@ -100,6 +102,7 @@ enum Write {
     Status { id: String, status: Status },
     Reset { id: String, record: Record, meta: Meta },
     Result(NewResult),
+    ForgetResults { kind: Kind, before: i64 },
 }
 
 enum Cmd {
@@ -112,6 +115,7 @@ enum Cmd {
     Load(String, Answer<Option<StoredGame>>),
     Holder(String, Answer<Option<String>>),
     Results(Kind, Answer<Vec<GameResult>>),
+    ResultsOf(String, Answer<Vec<GameResult>>),
 }
 
 /// How a store holds its games: under which owner name, for how long a lease lasts.
@@ -320,6 +324,14 @@ impl GameStore for PgStore {
     fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
         self.send(|tx| Cmd::Results(kind, tx))
     }
+
+    fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>> {
+        self.send(|tx| Cmd::ResultsOf(game_id.into(), tx))
+    }
+
+    fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
+        self.write(Write::ForgetResults { kind, before })
+    }
 }
 
 async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreError> {
@@ -517,7 +529,7 @@ async fn take_back(pool: &Pool, held: &Held, batch: &[(Write, Answer<()>)]) {
             Write::Append { id, .. } | Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. } => {
                 Some(id.as_str())
             }
-            Write::Create(_) | Write::Result(_) => None,
+            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } => None,
         })
         .filter(|id| held.may_take_back(id))
         .collect();
@@ -693,6 +705,14 @@ async fn run_batch(
                 .await?;
                 Ok(())
             }
+            Write::ForgetResults { kind, before } => {
+                tx.execute(
+                    &tx.prepare_cached("DELETE FROM results WHERE kind = $1 AND finished_at < $2").await?,
+                    &[&kind.as_str(), before],
+                )
+                .await?;
+                Ok(())
+            }
         };
         each.push(r);
     }
@@ -797,7 +817,10 @@ async fn answer(pool: &Pool, cmd: Cmd) {
             let _ = reply.send(load_where(pool, "id = $1", &[&id]).await.map(|mut v| v.pop()));
         }
         Cmd::Results(kind, reply) => {
-            let _ = reply.send(results(pool, kind).await);
+            let _ = reply.send(results_where(pool, "kind = $1", kind.as_str()).await);
+        }
+        Cmd::ResultsOf(id, reply) => {
+            let _ = reply.send(results_where(pool, "game_id = $1", &id).await);
         }
         Cmd::Holder(id, reply) => {
             let _ = reply.send(holder(pool, &id).await);
@@ -843,23 +866,21 @@ async fn holder(pool: &Pool, id: &str) -> Result<Option<String>, StoreError> {
     Ok(row.map(|r| r.get(0)))
 }
 
-async fn results(pool: &Pool, kind: Kind) -> Result<Vec<GameResult>, StoreError> {
+async fn results_where(pool: &Pool, cond: &str, arg: &str) -> Result<Vec<GameResult>, StoreError> {
     let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
-    let rows = client
-        .query(
-            "SELECT game_id, record, actions, result, finished_at FROM results WHERE kind = $1 ORDER BY id",
-            &[&kind.as_str()],
-        )
-        .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| GameResult {
-            game_id: r.get(0),
-            kind,
-            record: Record::stored(r.get(1)),
-            actions: r.get(2),
-            outcome: Outcome::stored(r.get(3)),
-            finished_at: r.get(4),
+    let sql =
+        format!("SELECT game_id, kind, record, actions, result, finished_at FROM results WHERE {cond} ORDER BY id");
+    let rows = client.query(&sql, &[&arg]).await?;
+    rows.into_iter()
+        .map(|r| {
+            Ok(GameResult {
+                game_id: r.get(0),
+                kind: Kind::parse(r.get(1))?,
+                record: Record::stored(r.get(2)),
+                actions: r.get(3),
+                outcome: Outcome::stored(r.get(4)),
+                finished_at: r.get(5),
+            })
         })
-        .collect())
+        .collect()
 }

@@ -54,6 +54,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         action  TEXT NOT NULL
     );
     ALTER TABLE games ADD COLUMN log_from INTEGER NOT NULL DEFAULT 0;",
+    // 3: a game's results are read by its id (its records, for replays).
+    "CREATE INDEX results_game ON results (game_id, id);",
 ];
 
 enum Write {
@@ -83,6 +85,10 @@ enum Write {
         meta: Meta,
     },
     Result(NewResult),
+    ForgetResults {
+        kind: Kind,
+        before: i64,
+    },
 }
 
 enum Cmd {
@@ -90,6 +96,7 @@ enum Cmd {
     LoadActive(Kind, oneshot::Sender<Result<Vec<StoredGame>, StoreError>>),
     Load(String, oneshot::Sender<Result<Option<StoredGame>, StoreError>>),
     Results(Kind, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
+    ResultsOf(String, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
 }
 
 /// A handle to a SQLite store; cheap to clone. The writer thread stops when the last handle goes.
@@ -192,6 +199,14 @@ impl GameStore for SqliteStore {
 
     fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
         self.read(|tx| Cmd::Results(kind, tx))
+    }
+
+    fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>> {
+        self.read(|tx| Cmd::ResultsOf(game_id.into(), tx))
+    }
+
+    fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
+        self.write(Write::ForgetResults { kind, before })
     }
 }
 
@@ -377,6 +392,11 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
             ])?;
             Ok(())
         }
+        Write::ForgetResults { kind, before } => {
+            tx.prepare_cached("DELETE FROM results WHERE kind = ?1 AND finished_at < ?2")?
+                .execute(params![kind.as_str(), before])?;
+            Ok(())
+        }
     }
 }
 
@@ -386,7 +406,7 @@ fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
         match cmd {
             Cmd::LoadActive(_, reply) => drop(reply.send(Err(msg()))),
             Cmd::Load(_, reply) => drop(reply.send(Err(msg()))),
-            Cmd::Results(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Results(_, reply) | Cmd::ResultsOf(_, reply) => drop(reply.send(Err(msg()))),
             Cmd::Write(..) => {}
         }
         return;
@@ -400,7 +420,10 @@ fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
             let _ = reply.send(load_where(conn, journal, "id = ?1", &id).map(|mut v| v.pop()));
         }
         Cmd::Results(kind, reply) => {
-            let _ = reply.send(results(conn, kind));
+            let _ = reply.send(results_where(conn, "kind = ?1", kind.as_str()));
+        }
+        Cmd::ResultsOf(id, reply) => {
+            let _ = reply.send(results_where(conn, "game_id = ?1", &id));
         }
         Cmd::Write(..) => {}
     }
@@ -445,23 +468,34 @@ fn load_where(conn: &Connection, journal: &Journal, cond: &str, arg: &str) -> Re
     Ok(games)
 }
 
-fn results(conn: &Connection, kind: Kind) -> Result<Vec<GameResult>, StoreError> {
-    let mut stmt = conn.prepare(
-        "SELECT game_id, kind, record, actions, result, finished_at FROM results WHERE kind = ?1 ORDER BY id",
-    )?;
+fn results_where(conn: &Connection, cond: &str, arg: &str) -> Result<Vec<GameResult>, StoreError> {
+    let sql =
+        format!("SELECT game_id, kind, record, actions, result, finished_at FROM results WHERE {cond} ORDER BY id");
+    let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt
-        .query_map(params![kind.as_str()], |r| {
-            Ok(GameResult {
-                game_id: r.get(0)?,
-                kind,
-                record: Record::stored(r.get(2)?),
-                actions: r.get(3)?,
-                outcome: Outcome::stored(r.get(4)?),
-                finished_at: r.get(5)?,
-            })
+        .query_map(params![arg], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, i64>(5)?,
+            ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
+    rows.into_iter()
+        .map(|(game_id, kind, record, actions, outcome, finished_at)| {
+            Ok(GameResult {
+                game_id,
+                kind: Kind::parse(&kind)?,
+                record: Record::stored(record),
+                actions,
+                outcome: Outcome::stored(outcome),
+                finished_at,
+            })
+        })
+        .collect()
 }
 
 /// Whether a game id exists (used by tests and tools; not on the hot path).

@@ -43,6 +43,7 @@ where
     a_taken_id_is_refused_and_documents_read_back_typed(&open).await;
     a_read_sees_the_writes_queued_before_it(&open).await;
     every_log_reads_back_whole_through_rematches_and_reopens(&open).await;
+    a_games_results_read_by_id_and_old_ones_are_forgotten(&open).await;
 }
 
 pub async fn a_game_survives_reopening_with_its_log_in_order<F, Fut>(open: &F)
@@ -569,4 +570,36 @@ fn unprivileged_user() -> Result<String, String> {
 fn free_port() -> Result<u16, String> {
     let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
     l.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+}
+
+pub async fn a_games_results_read_by_id_and_old_ones_are_forgotten<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("results_of".into()).await;
+    let result = |id: &str, kind: Kind, seed: u64| NewResult {
+        game_id: id.into(),
+        kind,
+        record: Record::new(&serde_json::json!({ "seed": seed })).expect("record"),
+        actions: seed,
+        outcome: Outcome::new(&serde_json::json!({"winner": 0})).expect("outcome"),
+    };
+    // A table's rematches share its id: each game is one result, in the order played.
+    for (id, kind, seed) in [("t", Kind::Uno, 1), ("u", Kind::Uno, 2), ("t", Kind::Uno, 3), ("d", Kind::Duel, 4)] {
+        s.add_result(result(id, kind, seed)).await.expect("result");
+    }
+    let t = s.results_of("t").await.expect("results of t");
+    assert_eq!(t.iter().map(|r| r.actions).collect::<Vec<_>>(), [1, 3]);
+    assert!(t.iter().all(|r| r.game_id == "t" && r.kind == Kind::Uno));
+    assert_eq!(s.results_of("d").await.expect("results of d")[0].kind, Kind::Duel);
+    assert!(s.results_of("nobody").await.expect("results").is_empty());
+    // Forgetting before a moment keeps what finished after it, and other kinds' results.
+    s.forget_results(Kind::Uno, 0).await.expect("forget nothing");
+    assert_eq!(s.results(Kind::Uno).await.expect("results").len(), 3);
+    let later = s.results(Kind::Uno).await.expect("results").iter().map(|r| r.finished_at).max().unwrap_or(0) + 1;
+    s.forget_results(Kind::Uno, later).await.expect("forget");
+    assert!(s.results(Kind::Uno).await.expect("results").is_empty());
+    assert!(s.results_of("t").await.expect("results").is_empty());
+    assert_eq!(s.results(Kind::Duel).await.expect("results").len(), 1);
 }

@@ -62,9 +62,21 @@ pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
 impl AppState {
     /// Creates a table; `client` identifies the creator for the per-client limit.
     pub async fn create_table(&self, req: CreateTable, client: &str) -> Result<Created, ApiError> {
-        let rules = build_rules(&req)?;
+        let start = match &req.from {
+            Some(from) => Some(self.position_at(from, &req).await?),
+            None => None,
+        };
+        let rules = match &start {
+            Some((rules, _)) => rules.clone(),
+            None => build_rules(&req)?,
+        };
         let players = req.seats.len();
         rules.check_players(players)?;
+        if let Some((_, p)) = &start {
+            if p.hands.len() != players {
+                return Err(ApiError::BadRequest(format!("the position has {} seats, not {players}", p.hands.len())));
+            }
+        }
         if let Some(t) = req.turn_seconds {
             if t == 0 || t > limits::MAX_TURN_SECONDS {
                 return Err(ApiError::BadRequest(format!(
@@ -142,10 +154,19 @@ impl AppState {
             creator: client.to_string(),
             owner_seat: creator_seat,
         };
-        let record = GameRecord::new(&rules, players, seed);
         let mut deal = Vec::new();
-        let game =
-            Game::new_with_events(rules, players, seed, &mut deal).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let (record, game) = match start {
+            Some((_, position)) => {
+                let game =
+                    Game::from_position(rules.clone(), &position).map_err(|e| ApiError::Internal(e.to_string()))?;
+                (GameRecord::from_position(&rules, position), game)
+            }
+            None => (
+                GameRecord::new(&rules, players, seed),
+                Game::new_with_events(rules, players, seed, &mut deal)
+                    .map_err(|e| ApiError::BadRequest(e.to_string()))?,
+            ),
+        };
         let bots = make_bots(&meta)?;
         let id = random_hex(8);
         let new =

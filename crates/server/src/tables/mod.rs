@@ -8,12 +8,15 @@
 //!
 //! This module holds the table and the server state; the rest is by concern: [`auth`] (tokens,
 //! who is asking), [`view`] (what a viewer sees), [`lifecycle`] (create, join, leave, rematch,
-//! close), [`play`] (actions and their pushes), [`schedule`] (bots and turn timers) and
-//! [`restore`] (start, adoption, the idle sweep).
+//! close), [`play`] (actions and their pushes), [`schedule`] (bots and turn timers),
+//! [`restore`] (start, adoption, the idle sweep), [`kept`] (finished games' records) and
+//! [`replay`] (frames of a game from its record).
 
 pub(crate) mod auth;
+mod kept;
 mod lifecycle;
 mod play;
+mod replay;
 mod restore;
 mod schedule;
 mod view;
@@ -34,6 +37,8 @@ use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
 use crate::ApiError;
 pub(crate) use auth::Viewer;
+pub use kept::RecordExport;
+pub use replay::{Frame, FrameRequest, Perspective, Step};
 
 /// Server settings; the defaults suit a server for friends.
 #[derive(Clone, Debug)]
@@ -52,6 +57,8 @@ pub struct Config {
     pub max_tables: usize,
     /// Messages per second one WebSocket may send (a burst of as many is allowed).
     pub ws_messages_per_second: u32,
+    /// How long a finished game's record is kept (for its export and replays).
+    pub record_retention: Duration,
 }
 
 impl Default for Config {
@@ -63,6 +70,7 @@ impl Default for Config {
             max_tables_per_client: 20,
             max_tables: 20_000,
             ws_messages_per_second: 20,
+            record_retention: Duration::from_secs(90 * 24 * 3600),
         }
     }
 }
@@ -203,6 +211,7 @@ impl AppState {
         state.restore().await?;
         state.spawn_janitor();
         state.spawn_adopter();
+        state.spawn_record_keeper();
         Ok(state)
     }
 

@@ -8,7 +8,7 @@ use axum::extract::ws::Utf8Bytes;
 use store::{Kind, NewResult, Status as StoreStatus};
 use uno::{Action, Move, Seat};
 
-use super::{stored_header, stored_outcome, Push, Table, TableState, Viewer};
+use super::{stored_outcome, Push, Table, TableState, Viewer};
 use crate::types::{LoggedEvent, TableStatus, TableView};
 use crate::update::{self, Told};
 use crate::{ApiError, AppState};
@@ -99,7 +99,7 @@ impl AppState {
             // still marked active marks it then.
             let store = &self.inner.store;
             drop(store.set_status(&table.id, StoreStatus::Finished));
-            if let (Ok(record), Ok(outcome)) = (stored_header(&st.record), stored_outcome(&st.game)) {
+            if let (Ok(record), Ok(outcome)) = (st.kept(), stored_outcome(&st.game)) {
                 let actions = st.record.actions.len() as u64;
                 drop(store.add_result(NewResult {
                     game_id: table.id.clone(),

@@ -1,0 +1,64 @@
+//! Finished games and replays under `/api/games/{id}` (documented in docs/api.md and
+//! docs/replays.md): a game's record, and the frame one viewer had after any ply.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use crate::tables::auth::{token, TokenQuery};
+use crate::tables::{Frame, FrameRequest, Perspective, RecordExport};
+use crate::{ApiError, AppState};
+
+pub fn routes(state: AppState) -> Router {
+    Router::new()
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/replay", get(replay))
+        .with_state(state)
+}
+
+#[derive(Debug, Deserialize)]
+struct RecordQuery {
+    game: Option<usize>,
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(v)| v).map_err(|e| ApiError::BadRequest(e.body_text()))
+}
+
+async fn record(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    q: Result<Query<RecordQuery>, QueryRejection>,
+) -> Result<Json<RecordExport>, ApiError> {
+    let q = query(q)?;
+    Ok(Json(app.kept_game(&id, q.game).await?))
+}
+
+#[derive(Debug, Deserialize)]
+struct ReplayQuery {
+    view: Option<String>,
+    ply: Option<usize>,
+    game: Option<usize>,
+    #[serde(default)]
+    timeline: bool,
+    token: Option<String>,
+}
+
+async fn replay(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    q: Result<Query<ReplayQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Json<Frame>, ApiError> {
+    let q = query(q)?;
+    let t = token(&headers, &TokenQuery { token: q.token })?;
+    let perspective = match q.view.as_deref() {
+        Some(v) => v.parse()?,
+        None => Perspective::Spectator,
+    };
+    let req = FrameRequest { perspective, game: q.game, ply: q.ply, timeline: q.timeline };
+    Ok(Json(app.frame(&id, req, t.as_deref()).await?))
+}

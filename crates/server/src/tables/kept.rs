@@ -1,0 +1,109 @@
+//! Every finished game kept as its record, for [`Config::record_retention`]: the engine's
+//! `GameRecord` with the seats it was played by, stored with the game's result (the store's
+//! `results`, one row a game: a table's rematches are kept too), and forgotten once older.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use store::Kind;
+use uno::GameRecord;
+
+#[cfg(doc)]
+use super::Config;
+use super::TableState;
+use crate::types::SeatView;
+use crate::{ApiError, AppState};
+
+/// How often records older than the retention are looked for.
+const FORGET_EVERY: Duration = Duration::from_secs(3600);
+
+/// A finished game as kept: its record (the engine's fields, so a file of it is a `GameRecord`
+/// any engine tool reads) and who played it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct KeptGame {
+    #[serde(flatten)]
+    pub(crate) record: GameRecord,
+    pub(crate) seats: Vec<SeatView>,
+}
+
+/// A kept game as `GET /api/games/{id}/record` exports it: the kept game, which of the table's
+/// games it is, when it ended and how.
+#[derive(Debug, Serialize)]
+pub struct RecordExport {
+    pub id: String,
+    /// Which game of the table (0: the first; a rematch is the next).
+    pub game: usize,
+    #[serde(flatten)]
+    pub(crate) kept: KeptGame,
+    /// The engine's outcome: the winner and the scores.
+    pub result: serde_json::Value,
+    /// Unix milliseconds.
+    pub finished_at: i64,
+}
+
+impl TableState {
+    /// What is kept of the finished game at this table.
+    pub(super) fn kept(&self) -> Result<store::Record, ApiError> {
+        let kept = KeptGame { record: self.record.clone(), seats: self.seat_views() };
+        store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+}
+
+impl AppState {
+    /// The games kept for table `id`, oldest first (results stored before records were kept,
+    /// which hold no actions, are left out).
+    pub(crate) async fn kept_games(&self, id: &str) -> Result<Vec<RecordExport>, ApiError> {
+        if id.len() > 64 {
+            return Ok(Vec::new());
+        }
+        let results = self.inner.store.results_of(id).await?;
+        let mut out = Vec::new();
+        for r in results.into_iter().filter(|r| r.kind == Kind::Uno) {
+            let Ok(kept) = r.record.decode::<KeptGame>() else { continue };
+            if kept.record.actions.len() as i64 != r.actions {
+                continue;
+            }
+            let result = r.outcome.decode().map_err(|e| ApiError::Internal(e.to_string()))?;
+            out.push(RecordExport { id: id.to_string(), game: out.len(), kept, result, finished_at: r.finished_at });
+        }
+        Ok(out)
+    }
+
+    /// One kept game of table `id`: the `game`th, or the table's last one. A table whose
+    /// current game is still played answers `game_not_over` unless an earlier game is asked
+    /// for: its record (the seed) would tell every hidden card.
+    pub(crate) async fn kept_game(&self, id: &str, game: Option<usize>) -> Result<RecordExport, ApiError> {
+        if game.is_none() && self.in_memory(id)?.is_some_and(|t| !t.done.load(Ordering::Relaxed)) {
+            return Err(ApiError::GameNotOver);
+        }
+        let mut kept = self.kept_games(id).await?;
+        match game.or(kept.len().checked_sub(1)) {
+            Some(g) if g < kept.len() => Ok(kept.swap_remove(g)),
+            _ => Err(ApiError::NotKept(id.chars().take(64).collect())),
+        }
+    }
+
+    /// Forgets the kept games that ended longer than the retention ago.
+    pub async fn forget_old_records(&self) -> Result<(), ApiError> {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
+        let keep = self.inner.config.record_retention.as_millis() as i64;
+        self.inner.store.forget_results(Kind::Uno, now.saturating_sub(keep)).await?;
+        Ok(())
+    }
+
+    /// Forgets old records at start and every [`FORGET_EVERY`].
+    pub(super) fn spawn_record_keeper(&self) {
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            loop {
+                let Some(inner) = weak.upgrade() else { return };
+                if let Err(e) = (AppState { inner }).forget_old_records().await {
+                    tracing::warn!(error = %e, "forgetting old game records failed");
+                }
+                tokio::time::sleep(FORGET_EVERY).await;
+            }
+        });
+    }
+}

@@ -1,0 +1,218 @@
+//! Replay frames: what one viewer had in front of them after a given ply of a game, rebuilt
+//! from the game's record and rendered by the same code as live play (`Game::observation`,
+//! `Event::redacted_for`, the revealed hands of a finished round).
+//!
+//! A kept (finished) game may be seen from any perspective, the whole table included. The game
+//! a table is still playing only from what its asker sees live: their own seat (with its
+//! token), or the spectators' chair; never the whole table.
+
+use std::sync::atomic::Ordering;
+
+use serde::{Deserialize, Serialize};
+use uno::{Action, Card, Event, Game, GameRecord, Move, Observation, Position, Rules, Seat};
+
+use super::Viewer;
+use crate::types::{CreateTable, SeatView, StartFrom};
+use crate::{update, ApiError, AppState};
+
+/// Whose eyes a frame is seen with: `seatN`, `spectator`, or `all` (every hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Perspective {
+    Seat(usize),
+    Spectator,
+    All,
+}
+
+impl std::str::FromStr for Perspective {
+    type Err = ApiError;
+    fn from_str(s: &str) -> Result<Perspective, ApiError> {
+        match s {
+            "spectator" => Ok(Perspective::Spectator),
+            "all" => Ok(Perspective::All),
+            _ => s
+                .strip_prefix("seat")
+                .and_then(|n| n.parse().ok())
+                .map(Perspective::Seat)
+                .ok_or_else(|| ApiError::BadRequest(format!("view {s:?}: expected seatN, spectator or all"))),
+        }
+    }
+}
+
+impl std::fmt::Display for Perspective {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Perspective::Seat(n) => write!(f, "seat{n}"),
+            Perspective::Spectator => f.write_str("spectator"),
+            Perspective::All => f.write_str("all"),
+        }
+    }
+}
+
+/// Which frame: of which game of the table (none: its current game), after which ply (none:
+/// the last), and whether the timeline comes with it.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameRequest {
+    pub perspective: Perspective,
+    pub game: Option<usize>,
+    pub ply: Option<usize>,
+    pub timeline: bool,
+}
+
+/// One action of the timeline, with the round and turn it left the game in.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    /// The ply this action leads to (1 for the first action).
+    pub ply: usize,
+    pub seat: Seat,
+    pub action: Action,
+    pub round: u32,
+    pub turn: u32,
+}
+
+/// The answer to `GET /api/games/{id}/replay`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Frame {
+    pub id: String,
+    /// Which kept game of the table; `null` for the game it is playing now.
+    pub game: Option<usize>,
+    /// Whether the game is still played (so only its asker's live perspectives are offered).
+    pub live: bool,
+    pub perspective: String,
+    /// How many actions were applied (0: the deal).
+    pub ply: usize,
+    /// The last ply (the number of actions so far).
+    pub plies: usize,
+    pub rules: String,
+    pub seats: Vec<SeatView>,
+    /// The action that led to this ply (`null` at the deal).
+    #[serde(rename = "move")]
+    pub last_move: Option<Move>,
+    /// The viewer's view, as live play gives it (`TableView::view`).
+    pub view: Observation,
+    /// Every hand, once a round is over (as live play shows them).
+    pub revealed_hands: Option<Vec<Vec<Card>>>,
+    /// Every hand, for the whole-table perspective only.
+    pub all_hands: Option<Vec<Vec<Card>>>,
+    /// What this ply's action did (the deal's events at ply 0), as this viewer was told.
+    pub events: Vec<Event>,
+    /// Every action of the game (when asked for).
+    pub timeline: Option<Vec<Step>>,
+}
+
+impl AppState {
+    /// A frame of table `id`'s current game (live or finished) or of one of its kept games.
+    pub(crate) async fn frame(&self, id: &str, req: FrameRequest, token: Option<&str>) -> Result<Frame, ApiError> {
+        let table = match req.game {
+            Some(_) => None,
+            None => self.in_memory(id)?.filter(|t| !t.done.load(Ordering::Relaxed)),
+        };
+        let mut live = None;
+        if let Some(table) = table {
+            let st = table.state.lock().await;
+            // A game that ended meanwhile is answered from its kept record.
+            if !st.game.is_over() {
+                let viewer = self.resolve(&st, token)?;
+                match (req.perspective, viewer) {
+                    (Perspective::All, _) => return Err(ApiError::GameNotOver),
+                    (Perspective::Seat(n), Viewer::Seat(s)) if n == s => {}
+                    (Perspective::Seat(_), Viewer::Spectator) => return Err(ApiError::MissingToken),
+                    (Perspective::Seat(_), Viewer::Seat(_)) => return Err(ApiError::BadToken),
+                    (Perspective::Spectator, _) => {}
+                }
+                live = Some((st.record.clone(), st.seat_views()));
+            }
+        }
+        let (record, seats, game) = match live {
+            Some((record, seats)) => (record, seats, None),
+            None => {
+                let kept = self.kept_game(id, req.game).await?;
+                (kept.kept.record, kept.kept.seats, Some(kept.game))
+            }
+        };
+        render(id, &record, seats, game, req)
+    }
+}
+
+impl AppState {
+    /// "Play from here": the rules and whole position of a kept game after a ply, to start a new
+    /// table from. Only a kept (finished) game: a position tells every hidden card.
+    pub(super) async fn position_at(&self, from: &StartFrom, req: &CreateTable) -> Result<(Rules, Position), ApiError> {
+        if req.preset.is_some() || req.rules.is_some() || req.seed.is_some() || req.house_rules != Default::default() {
+            return Err(ApiError::BadRequest(
+                "a table started `from` a position plays its rules: give no preset, rules, house_rules nor seed".into(),
+            ));
+        }
+        let kept = self.kept_game(&from.table, from.game).await?;
+        let record = &kept.kept.record;
+        if from.ply > record.actions.len() {
+            return Err(ApiError::NoSuchPly { ply: from.ply, last: record.actions.len() });
+        }
+        let upto = GameRecord { actions: record.actions[..from.ply].to_vec(), ..record.clone() };
+        let game = upto.replay().map_err(|e| ApiError::Internal(format!("table {}: {e}", from.table)))?;
+        if game.is_over() {
+            return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
+        }
+        Ok((game.rules().clone(), game.position()))
+    }
+}
+
+/// The frame of `record` after the asked ply, for the asked perspective.
+fn render(
+    id: &str,
+    record: &GameRecord,
+    seats: Vec<SeatView>,
+    game_no: Option<usize>,
+    req: FrameRequest,
+) -> Result<Frame, ApiError> {
+    let plies = record.actions.len();
+    let ply = req.ply.unwrap_or(plies);
+    if ply > plies {
+        return Err(ApiError::NoSuchPly { ply, last: plies });
+    }
+    let seat = match req.perspective {
+        Perspective::Seat(n) if n >= record.players => {
+            return Err(ApiError::BadRequest(format!("seat {n}: the game has seats 0 to {}", record.players - 1)))
+        }
+        Perspective::Seat(n) => Some(Seat(n as u8)),
+        Perspective::Spectator | Perspective::All => None,
+    };
+    let upto = GameRecord { actions: record.actions[..ply].to_vec(), ..record.clone() };
+    let mut events = Vec::new();
+    let game = upto
+        .replay_with_events(|step, evs| {
+            if step == ply {
+                events = evs;
+            }
+        })
+        .map_err(|e| ApiError::Internal(format!("table {id}: its record does not replay: {e}")))?;
+    let all = req.perspective == Perspective::All;
+    let events = if all { events } else { events.iter().map(|e| e.redacted_for(seat)).collect() };
+    Ok(Frame {
+        id: id.to_string(),
+        game: game_no,
+        live: game_no.is_none(),
+        perspective: req.perspective.to_string(),
+        ply,
+        plies,
+        rules: game.rules().name().to_string(),
+        seats,
+        last_move: ply.checked_sub(1).map(|i| record.actions[i]),
+        view: game.observation(seat),
+        revealed_hands: update::revealed_hands(&game),
+        all_hands: all.then(|| game.hands().iter().map(|h| h.to_vec()).collect()),
+        events,
+        timeline: req.timeline.then(|| timeline(id, record)).transpose()?,
+    })
+}
+
+/// Every action with the round and turn after it.
+fn timeline(id: &str, record: &GameRecord) -> Result<Vec<Step>, ApiError> {
+    let broken = |e: String| ApiError::Internal(format!("table {id}: its record does not replay: {e}"));
+    let mut game: Game = record.start().map_err(|e| broken(e.to_string()))?;
+    let mut steps = Vec::with_capacity(record.actions.len());
+    for (i, m) in record.actions.iter().enumerate() {
+        game.apply(m.seat, m.action).map_err(|e| broken(e.to_string()))?;
+        steps.push(Step { ply: i + 1, seat: m.seat, action: m.action, round: game.round(), turn: game.turns() });
+    }
+    Ok(steps)
+}
