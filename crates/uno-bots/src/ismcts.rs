@@ -329,7 +329,7 @@ impl IsmctsBot {
             self.iterate(&mut world, me, moves);
             done += 1;
             if self.config.early_stop
-                && done % stop::CHECK_EVERY == 0
+                && done.is_multiple_of(stop::CHECK_EVERY)
                 && stop::settled(self.root_children().map(|n| n.visits), self.config.iterations - done)
             {
                 break;
