@@ -17,7 +17,7 @@ pub struct SimConfig {
     pub red: BotKind,
     /// The bot playing black.
     pub black: BotKind,
-    /// The run's seed: with it, game `index`'s setup and bots are fixed ([`game_seed`]).
+    /// The run's seed: with it, game `index`'s setup and bots are fixed ([`seeding::duel_game_seed`]).
     pub seed: u64,
     /// Grid columns, 1 to 26.
     pub width: u8,
