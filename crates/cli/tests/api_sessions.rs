@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod serving;
-use serving::http;
+use serving::{http, parse_answer};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -134,13 +134,7 @@ fn send(addr: &str, req: &Request) -> (u16, Value) {
     write!(s, "{head}\r\n{body}").expect("send");
     let mut text = String::new();
     s.read_to_string(&mut text).expect("answer");
-    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    let json = match (raw.find('{'), raw.rfind('}')) {
-        (Some(a), Some(b)) => serde_json::from_str(&raw[a..=b]).unwrap_or(Value::Null),
-        _ => Value::Null,
-    };
-    (status, json)
+    parse_answer(&text)
 }
 
 /// The keys a sketch such as `{"id":"ID","seat":0,...}` names (`"key":`), in order.

@@ -22,6 +22,11 @@ pub fn try_http(addr: &str, method: &str, path: &str, token: Option<&str>, body:
     if sent.is_err() || s.read_to_string(&mut text).is_err() {
         return (0, Value::Null);
     }
+    parse_answer(&text)
+}
+
+/// A raw HTTP answer's status and JSON body (`Value::Null` when it has none).
+pub fn parse_answer(text: &str) -> (u16, Value) {
     let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
     let raw = text.split("\r\n\r\n").nth(1).unwrap_or("");
     // Bodies arrive chunked or not; the JSON object is between the first '{' and the last '}'.
