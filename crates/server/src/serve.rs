@@ -323,6 +323,15 @@ impl ConnSlot {
     }
 }
 
+/// Resolves when the server begins shutting down; never for a socket served without a slot
+/// (the router's tests). A WebSocket session makes this future once, not once per message.
+pub(crate) async fn stopping(slot: Option<ConnSlot>) {
+    match slot {
+        Some(mut s) => s.stopping().await,
+        None => std::future::pending().await,
+    }
+}
+
 pub(crate) struct Busy(Arc<ConnGuard>);
 
 impl Drop for Busy {

@@ -200,13 +200,7 @@ async fn session(
     // The socket keeps its connection's place under the cap, and is never shed as idle.
     let _busy = slot.as_ref().map(ConnSlot::busy);
     // One future for the whole session, not one per loop turn: the loop turns once per message.
-    let stop = slot.clone();
-    let stopping = async move {
-        match stop {
-            Some(mut s) => s.stopping().await,
-            None => std::future::pending().await,
-        }
-    };
+    let stopping = crate::serve::stopping(slot.clone());
     tokio::pin!(stopping);
 
     // Subscribe and render the first view under one lock: no change is missed or sent twice.

@@ -147,13 +147,7 @@ struct Relay {
 impl Relay {
     async fn run(self, mut socket: WebSocket, mut sub: async_nats::Subscriber, first: String, slot: Option<ConnSlot>) {
         let _busy = slot.as_ref().map(ConnSlot::busy);
-        let stop = slot.clone();
-        let stopping = async move {
-            match stop {
-                Some(mut s) => s.stopping().await,
-                None => std::future::pending().await,
-            }
-        };
+        let stopping = crate::serve::stopping(slot.clone());
         tokio::pin!(stopping);
         let rate = self.inner.state.config().ws_messages_per_second.max(1);
         let mut bucket = Bucket::new(rate);
