@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use uno::Action;
 
@@ -74,10 +75,11 @@ impl Http {
         Http { addr: addr.to_string(), conn: None }
     }
 
-    async fn post(&mut self, path: &str, body: &Value) -> Value {
+    async fn post(&mut self, path: &str, token: Option<&str>, body: &Value) -> Value {
         let b = body.to_string();
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
         let req = format!(
-            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}",
+            "POST {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}",
             self.addr,
             b.len()
         );
@@ -135,8 +137,10 @@ struct Run {
 async fn seat(run: Arc<Run>, n: usize, id: String, me: usize, token: String) {
     let addr = &run.addrs[(n + me) % run.addrs.len()];
     let mut http = Http::new(addr);
+    let mut req = format!("ws://{addr}/api/tables/{id}/ws").into_client_request().unwrap();
+    req.headers_mut().insert("sec-websocket-protocol", format!("tabletop, bearer.{token}").parse().unwrap());
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
-        format!("ws://{addr}/api/tables/{id}/ws?token={token}"),
+        req,
         // A small read buffer: it is zeroed on every read (the default is 128 KiB), CPU the
         // driver would take from the server on the same cores. Longer messages take more reads.
         Some(tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(1024)),
@@ -167,7 +171,7 @@ async fn seat(run: Arc<Run>, n: usize, id: String, me: usize, token: String) {
                 }
                 if me == 0 && !run.stop.load(Ordering::Relaxed) {
                     // Every seat hears of the new game as a full `state` on its open socket.
-                    http.post(&format!("/api/tables/{id}/rematch?token={token}"), &json!({})).await;
+                    http.post(&format!("/api/tables/{id}/rematch"), Some(&token), &json!({})).await;
                 }
             }
         }
@@ -208,6 +212,7 @@ async fn table_loop(run: Arc<Run>, n: usize) {
         let c = http
             .post(
                 "/api/tables",
+                None,
                 &json!({"preset": "official", "house_rules": {"match_target": 0},
             "seed": (n as u64) << 32 | game, "name": "p0",
             "seats": [{"kind":"human"},{"kind":"human"},{"kind":"human"},{"kind":"human"}]}),
@@ -216,7 +221,7 @@ async fn table_loop(run: Arc<Run>, n: usize) {
         let id = c["id"].as_str().unwrap().to_string();
         let mut tokens = vec![c["token"].as_str().unwrap().to_string()];
         for i in 1..4 {
-            let j = http.post(&format!("/api/tables/{id}/join"), &json!({"name": format!("p{i}")})).await;
+            let j = http.post(&format!("/api/tables/{id}/join"), None, &json!({"name": format!("p{i}")})).await;
             tokens.push(j["token"].as_str().unwrap().to_string());
         }
         let seats: Vec<_> =

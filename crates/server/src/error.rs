@@ -27,6 +27,10 @@ pub enum ApiError {
     MissingToken,
     #[error("this token does not hold a seat at this table")]
     BadToken,
+    /// A seat token in the URL (`?token=`): refused, because URLs land in access logs, proxies
+    /// and browser history.
+    #[error("do not put the seat token in the URL: send `Authorization: Bearer <token>` (on the WebSocket: the subprotocol `bearer.<token>`)")]
+    TokenInUrl,
     #[error("this table does not allow spectators")]
     SpectatorsNotAllowed,
     #[error("there is no table {0:?}")]
@@ -103,7 +107,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         use ApiError::*;
         match self {
-            MalformedJson(_) | BadRequest(_) => StatusCode::BAD_REQUEST,
+            MalformedJson(_) | BadRequest(_) | TokenInUrl => StatusCode::BAD_REQUEST,
             InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) | GridTooSmall { .. } => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
@@ -135,6 +139,7 @@ impl ApiError {
             TooLong { .. } => "too_long",
             MissingToken => "missing_token",
             BadToken => "bad_token",
+            TokenInUrl => "token_in_url",
             SpectatorsNotAllowed => "spectators_not_allowed",
             NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) | NotKept(_) => "not_found",
             NoSuchPly { .. } => "no_such_ply",

@@ -1,6 +1,6 @@
 //! One WebSocket per viewer: `GET /api/tables/{id}/ws`, the seat token offered as the subprotocol
 //! `bearer.<token>` beside `tabletop` (no token: a spectator). `Authorization: Bearer` works too
-//! for clients that can set headers; `?token=` is still accepted but no longer documented, since
+//! for clients that can set headers. A `?token=` in the URL is refused (400 `token_in_url`), since
 //! a URL lands in logs.
 //!
 //! Server → client: `{"type":"state", ...TableView}` on connect (the full current view, so a
@@ -53,10 +53,8 @@ pub async fn upgrade(
         }
     };
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
-    let t = match protocol_token(&headers)? {
-        Some(t) => Some(t),
-        None => token(&headers, &q)?,
-    };
+    let from_header = token(&headers, &q)?;
+    let t = protocol_token(&headers)?.or(from_header);
     let table = app.table(&id).await?;
     let (viewer, epoch) = {
         let st = table.state.lock().await;

@@ -151,7 +151,7 @@ async fn a_seat_socket_stops_serving_once_the_seat_changes_hands() {
             .expect("a legal action");
 
         let (mut ws, _) =
-            tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws?token={old}")).await.expect("ws");
+            tokio_tungstenite::connect_async(common::ws_request(addr, &id, Some(&old))).await.expect("ws");
         let first = ws.next().await.expect("first").expect("frame");
         assert!(first.is_text());
         let (s, _) = call(&app, "POST", &format!("/api/tables/{id}/leave"), Some(&old), None).await;

@@ -54,9 +54,8 @@ async fn no_response_or_push_shows_a_hidden_card() {
         // One socket per seat and one spectator, all collecting pushes.
         let mut sockets = Vec::new();
         for v in 0..5 {
-            let q = if v < 4 { format!("?token={}", tokens[v]) } else { String::new() };
-            let (ws, _) =
-                tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws{q}")).await.expect("ws");
+            let token = tokens.get(v).map(String::as_str);
+            let (ws, _) = tokio_tungstenite::connect_async(common::ws_request(addr, &id, token)).await.expect("ws");
             sockets.push(ws);
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);

@@ -26,13 +26,7 @@ struct Watcher {
 }
 
 async fn open(addr: std::net::SocketAddr, id: &str, token: Option<&str>) -> Socket {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let mut req = format!("ws://{addr}/api/tables/{id}/ws").into_client_request().expect("request");
-    if let Some(t) = token {
-        let offer = format!("tabletop, bearer.{t}").parse().expect("header");
-        req.headers_mut().insert("sec-websocket-protocol", offer);
-    }
-    tokio_tungstenite::connect_async(req).await.expect("ws").0
+    tokio_tungstenite::connect_async(common::ws_request(addr, id, token)).await.expect("ws").0
 }
 
 /// Reads every message up to `last`; each merged into what the client holds is compared with

@@ -63,3 +63,39 @@ async fn the_pages_never_put_a_token_in_a_url() {
         assert!(!text.contains("token="), "{page} builds a URL with the token");
     }
 }
+
+#[tokio::test]
+async fn a_token_in_the_url_is_refused_everywhere() {
+    let (app, addr) = serve_on_loopback().await;
+    let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id");
+    let token = created["token"].as_str().expect("token");
+
+    // HTTP, with or without the header beside it: the URL must not carry it.
+    for header in [None, Some(token)] {
+        for (method, path) in [
+            ("GET", format!("/api/tables/{id}?token={token}")),
+            ("POST", format!("/api/tables/{id}/leave?token={token}")),
+            ("GET", format!("/api/games/{id}/replay?token={token}")),
+        ] {
+            let (s, v) = call(&app, method, &path, header, None).await;
+            assert_eq!(s, StatusCode::BAD_REQUEST, "{method} {path}: {v}");
+            assert_eq!(v["code"], "token_in_url", "{v}");
+        }
+    }
+    // The seat is still held: the refused leave did nothing.
+    let (s, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(token), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["you"], 0, "{v}");
+
+    // The WebSocket, even with the subprotocol offered too.
+    let url = format!("ws://{addr}/api/tables/{id}/ws?token={token}");
+    for protocols in ["tabletop", &format!("tabletop, bearer.{token}")] {
+        match tokio_tungstenite::connect_async(offer(&url, protocols)).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), StatusCode::BAD_REQUEST),
+            other => panic!("expected 400, got {other:?}"),
+        }
+    }
+}

@@ -82,15 +82,10 @@ pub(super) async fn upgrade(
     req: axum::extract::Request,
 ) -> Result<Response, axum::extract::Request> {
     let (mut parts, body) = req.into_parts();
-    let token = match ws::protocol_token(&parts.headers) {
-        Ok(Some(t)) => Some(t),
-        Ok(None) => match Query::<TokenQuery>::try_from_uri(&parts.uri) {
-            Ok(Query(q)) => match token(&parts.headers, &q) {
-                Ok(t) => t,
-                Err(e) => return Ok(e.into_response()),
-            },
-            Err(_) => None,
-        },
+    // The same reading as the local route (`ws::upgrade`): a token in the URL is refused.
+    let query = Query::<TokenQuery>::try_from_uri(&parts.uri).map(|Query(q)| q).unwrap_or_default();
+    let token = match token(&parts.headers, &query).and_then(|h| Ok(ws::protocol_token(&parts.headers)?.or(h))) {
+        Ok(t) => t,
         Err(e) => return Ok(e.into_response()),
     };
     if parts.method != Method::GET || !parts.headers.contains_key(header::UPGRADE) {

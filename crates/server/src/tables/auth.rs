@@ -14,15 +14,21 @@ pub struct TokenQuery {
     pub token: Option<String>,
 }
 
-/// The seat token: `Authorization: Bearer <token>`. `?token=` is still read for older clients but
-/// no longer documented: a URL lands in access logs and proxies.
+/// The seat token: `Authorization: Bearer <token>`. A `?token=` in the URL is refused (even
+/// beside a header), so that a client which puts it there learns at once rather than leaving
+/// the token in access logs and proxies on every request.
 pub fn token(headers: &HeaderMap, query: &TokenQuery) -> Result<Option<String>, ApiError> {
-    if let Some(v) = headers.get(header::AUTHORIZATION) {
-        let text = v.to_str().map_err(|_| ApiError::BadToken)?;
-        let t = text.strip_prefix("Bearer ").ok_or(ApiError::BadToken)?.trim();
-        return Ok(Some(t.to_string()));
+    if query.token.is_some() {
+        return Err(ApiError::TokenInUrl);
     }
-    Ok(query.token.clone().filter(|t| !t.is_empty()))
+    match headers.get(header::AUTHORIZATION) {
+        Some(v) => {
+            let text = v.to_str().map_err(|_| ApiError::BadToken)?;
+            let t = text.strip_prefix("Bearer ").ok_or(ApiError::BadToken)?.trim();
+            Ok(Some(t.to_string()))
+        }
+        None => Ok(None),
+    }
 }
 
 /// Who is asking: a seat (by token) or a spectator.

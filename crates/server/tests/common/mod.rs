@@ -51,3 +51,21 @@ pub mod hidden;
 mod merge;
 #[allow(unused_imports)]
 pub use merge::merge;
+
+/// A WebSocket request to a table, the seat token (if any) offered as the subprotocol
+/// `bearer.<token>`, as the pages do: the token never goes in the URL.
+#[allow(dead_code)] // not every test binary opens sockets
+pub fn ws_request(
+    addr: std::net::SocketAddr,
+    table: &str,
+    token: Option<&str>,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/tables/{table}/ws").into_client_request().expect("request");
+    let offer = match token {
+        Some(t) => format!("tabletop, bearer.{t}"),
+        None => "tabletop".to_string(),
+    };
+    req.headers_mut().insert("sec-websocket-protocol", offer.parse().expect("header"));
+    req
+}
