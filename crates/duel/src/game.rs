@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{
-    code_side, Cell, Coord, Dir, Move, Piece, Position, Rank, Side, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_PIECES,
-    RANK_LIMITS,
+    code_side, Cell, Coord, Dir, Move, Piece, Position, Side, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_PIECES, RANK_LIMITS,
 };
 use crate::bot::Bot;
 use crate::error::DuelError;
+use crate::key::Key;
 
 /// The three stages of the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,12 +100,12 @@ impl EndReason {
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     /// Setup: type `key` on `cell` (`b` for a block in round 1, `1`–`6` for a piece in rounds
-    /// 2 and 3). The key is the text typed, so a wrong key is reported, never dropped.
+    /// 2 and 3). A key that means nothing is kept as typed, so it is reported, never dropped.
     Place {
         /// The cell to place on.
         cell: Coord,
-        /// The text typed.
-        key: String,
+        /// The key typed.
+        key: Key,
     },
     /// Setup: the "next round" button.
     NextRound,
@@ -113,20 +113,20 @@ pub enum Action {
     Move {
         /// The cell of the piece to move.
         cell: Coord,
-        /// The text typed.
-        key: String,
+        /// The key typed.
+        key: Key,
     },
     /// Play: the user ends the play stage.
     End,
 }
 
 impl Action {
-    /// [`Action::Place`] from any string-like key.
-    pub fn place(cell: Coord, key: impl Into<String>) -> Action {
+    /// [`Action::Place`] from a key or the text typed.
+    pub fn place(cell: Coord, key: impl Into<Key>) -> Action {
         Action::Place { cell, key: key.into() }
     }
-    /// [`Action::Move`] from any string-like key.
-    pub fn mv(cell: Coord, key: impl Into<String>) -> Action {
+    /// [`Action::Move`] from a key or the text typed.
+    pub fn mv(cell: Coord, key: impl Into<Key>) -> Action {
         Action::Move { cell, key: key.into() }
     }
 }
@@ -316,25 +316,17 @@ impl DuelGame {
         }
     }
 
-    fn place(&mut self, round: u8, cell: Coord, key: &str) -> Result<Vec<Event>, DuelError> {
+    fn place(&mut self, round: u8, cell: Coord, key: &Key) -> Result<Vec<Event>, DuelError> {
         let side = match round {
             1 => None,
             2 => Some(Side::Red),
             _ => Some(Side::Black),
         };
-        let object = match side {
-            None if key == "b" => Cell::Block,
-            None => return Err(DuelError::NotBlockKey { key: key.to_string() }),
-            Some(side) => {
-                let rank = match key.as_bytes() {
-                    [d @ b'1'..=b'6'] => Rank::new(d - b'0'),
-                    _ => None,
-                };
-                let Some(rank) = rank else {
-                    return Err(DuelError::NotRankKey { side, key: key.to_string() });
-                };
-                Cell::Piece(Piece { side, rank })
-            }
+        let object = match (side, key) {
+            (None, Key::Block) => Cell::Block,
+            (None, _) => return Err(DuelError::NotBlockKey { key: key.to_string() }),
+            (Some(side), &Key::Rank(rank)) => Cell::Piece(Piece { side, rank }),
+            (Some(side), _) => return Err(DuelError::NotRankKey { side, key: key.to_string() }),
         };
         let here = self.position.get(cell).ok_or(DuelError::OutsideGrid {
             cell,
@@ -387,7 +379,7 @@ impl DuelGame {
 
     /// Validates a move of `side` in the order the user meets the checks: the selected
     /// piece, the key, the target cell, black's duty to attack.
-    fn check_move(&self, side: Side, cell: Coord, key: &str) -> Result<Move, DuelError> {
+    fn check_move(&self, side: Side, cell: Coord, key: &Key) -> Result<Move, DuelError> {
         let here = self.position.get(cell).ok_or(DuelError::OutsideGrid {
             cell,
             width: self.width(),
@@ -397,7 +389,9 @@ impl DuelGame {
             Cell::Piece(p) if p.side == side => {}
             _ => return Err(DuelError::NotOwnPiece { side, cell, holds: here.describe() }),
         }
-        let dir = Dir::from_key(key).ok_or_else(|| DuelError::NotMoveKey { key: key.to_string() })?;
+        let &Key::Dir(dir) = key else {
+            return Err(DuelError::NotMoveKey { key: key.to_string() });
+        };
         let mv = self.position.move_from(cell, dir).ok_or(DuelError::OffGrid { cell, dir })?;
         let target = self.position.cell_at(usize::from(mv.to));
         match target {
@@ -492,8 +486,7 @@ impl DuelGame {
         let mv = bot.choose(&self.position).ok_or(DuelError::NoBotMove)?;
         // The bot's move goes through the same checks as the user's.
         let cell = self.position.coord(usize::from(mv.from));
-        let key = self.position.dir_of(mv).key().to_string();
-        let mv = self.check_move(side, cell, &key)?;
+        let mv = self.check_move(side, cell, &Key::Dir(self.position.dir_of(mv)))?;
         Ok(self.play(mv))
     }
 
@@ -521,8 +514,7 @@ impl DuelGame {
             return Err(if self.is_over() { DuelError::GameOver } else { DuelError::NotPlaying });
         };
         let cell = self.position.coord(usize::from(mv.from));
-        let key = self.position.dir_of(mv).key().to_string();
-        let checked = self.check_move(to_move, cell, &key)?;
+        let checked = self.check_move(to_move, cell, &Key::Dir(self.position.dir_of(mv)))?;
         Ok(self.play(checked))
     }
 }

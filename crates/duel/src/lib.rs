@@ -15,9 +15,9 @@
 //! DuelGame::new(width: u8, height: u8) -> Result<DuelGame, DuelError>
 //! DuelGame::default()                                   // 6x6
 //! DuelGame::apply(&mut self, Action) -> Result<Vec<Event>, DuelError>
-//!     Action::Place { cell: Coord, key: String }        // setup: "b", or "1".."6"
+//!     Action::Place { cell: Coord, key: Key }           // setup: "b", or "1".."6"
 //!     Action::NextRound                                 // setup: the next-round button
-//!     Action::Move { cell: Coord, key: String }         // play: "w" | "a" | "s" | "d"
+//!     Action::Move { cell: Coord, key: Key }            // play: "w" | "a" | "s" | "d"
 //!     Action::End                                       // play: the user ends the play stage
 //! DuelGame::computer_move(&mut self, &mut dyn Bot) -> Result<Vec<Event>, DuelError>
 //!                                                       // black's turn, chosen by the bot
@@ -78,6 +78,7 @@ mod bot;
 mod endgame;
 mod error;
 mod game;
+mod key;
 mod record;
 mod search;
 mod setup;
@@ -90,6 +91,7 @@ pub use board::{
 pub use bot::{Bot, BotKind, GreedyBot, RandomBot};
 pub use error::DuelError;
 pub use game::{Action, DuelGame, EndReason, Event, Outcome, Stage, Status};
+pub use key::Key;
 pub use record::{move_action, Actor, GameRecord, LoggedAction, ReplayError};
 pub use search::{Difficulty, Limits, SearchBot, SearchInfo, WIN};
 pub use setup::{random_setup, SetupMode};

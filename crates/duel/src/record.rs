@@ -8,6 +8,7 @@ use thiserror::Error;
 
 use crate::error::DuelError;
 use crate::game::{Action, DuelGame, Event};
+use crate::key::Key;
 use crate::search::Difficulty;
 
 /// Who took a logged action.
@@ -129,7 +130,7 @@ impl GameRecord {
 /// replays it, so a computer's move is logged as what it did, not as a search to run again.
 pub fn move_action(events: &[Event]) -> Option<Action> {
     events.iter().find_map(|e| match e {
-        Event::Moved { from, dir, .. } => Some(Action::Move { cell: *from, key: dir.key().to_string() }),
+        Event::Moved { from, dir, .. } => Some(Action::Move { cell: *from, key: Key::Dir(*dir) }),
         _ => None,
     })
 }

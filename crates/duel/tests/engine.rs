@@ -192,7 +192,7 @@ fn moves_on_a_one_column_grid_go_up_and_down() {
     // The computer's forced attack on such a grid is played, not refused as leaving the grid.
     let mut game = duel::DuelGame::from_position(pos("R6 / . / B1"));
     let mut bot = BotKind::Search(Difficulty::Easy).build(1);
-    game.apply(duel::Action::Move { cell: "a1".parse().expect("cell"), key: "s".to_string() }).expect("red moves");
+    game.apply(duel::Action::Move { cell: "a1".parse().expect("cell"), key: "s".into() }).expect("red moves");
     game.computer_move(bot.as_mut()).expect("black attacks");
     assert!(game.is_over());
 }

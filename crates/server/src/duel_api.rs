@@ -31,8 +31,8 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use duel::{
-    move_action, Action, Actor, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, GameRecord, LoggedAction,
-    Piece, Side, Stage, Status, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_DIMENSION,
+    move_action, Action, Actor, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, GameRecord, Key,
+    LoggedAction, Piece, Side, Stage, Status, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_DIMENSION,
 };
 use serde::{Deserialize, Serialize};
 use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
@@ -558,14 +558,14 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
 const MAX_FIELD_CHARS: usize = 8;
 
 /// A `{cell, key}` body read into the action `make` builds from it.
-fn cell_key(body: Result<Json<CellKey>, JsonRejection>, make: fn(Coord, String) -> Action) -> Result<Action, ApiError> {
+fn cell_key(body: Result<Json<CellKey>, JsonRejection>, make: fn(Coord, Key) -> Action) -> Result<Action, ApiError> {
     let Json(req) = body?;
     // Cells ("c4") and keys ("w", "b", "1") are short: longer input is refused unread, so no
     // message repeats it.
     if req.cell.chars().count() > MAX_FIELD_CHARS || req.key.chars().count() > MAX_FIELD_CHARS {
         return Err(ApiError::TooLong { field: "a cell or key", max: MAX_FIELD_CHARS });
     }
-    Ok(make(req.cell.parse()?, req.key))
+    Ok(make(req.cell.parse()?, Key::from(req.key)))
 }
 
 async fn place(
