@@ -368,6 +368,45 @@ fn a_game_through_the_non_owner_is_the_single_instance_game() {
     assert_all_stored(&far, &log);
 }
 
+/// The lobby (`GET /api/tables`) of either instance lists the tables of both, only those open
+/// to spectators, each once; a table of an instance that stopped drops out of the other's list
+/// until an instance adopts it.
+#[test]
+fn the_lobby_of_each_instance_lists_every_instance_s_tables() {
+    let site = site("lobby");
+    let a = start(&site.db, Some(&site.nats.url()), "a");
+    let b = start(&site.db, Some(&site.nats.url()), "b");
+    let (on_a, _) = table(&a.addr, &a.addr, 1);
+    let (on_b, _) = table(&b.addr, &b.addr, 2);
+    let private = json!({"preset": "official", "spectators": false, "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, hidden) = http(&a.addr, "POST", "/api/tables", None, Some(&private));
+    assert_eq!(s, 201, "{hidden}");
+    let hidden = hidden["id"].as_str().expect("id").to_string();
+
+    let listed = |addr: &str| -> Vec<String> {
+        let (s, v) = http(addr, "GET", "/api/tables", None, None);
+        assert_eq!(s, 200, "{v}");
+        v["tables"].as_array().expect("tables").iter().map(|t| t["id"].as_str().expect("id").to_string()).collect()
+    };
+    let mut want = vec![on_a.clone(), on_b.clone()];
+    want.sort();
+    // Listings are published once a second: wait for a few.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (la, lb) = (listed(&a.addr), listed(&b.addr));
+        if la == want && lb == want {
+            break;
+        }
+        assert!(!la.contains(&hidden) && !lb.contains(&hidden), "a table closed to spectators is listed");
+        assert!(Instant::now() < deadline, "a lists {la:?}, b lists {lb:?}; both should list {want:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // The entry read through the other instance is the owner's own summary.
+    let (_, va) = http(&a.addr, "GET", "/api/tables", None, None);
+    let (_, vb) = http(&b.addr, "GET", "/api/tables", None, None);
+    assert_eq!(va, vb);
+}
+
 /// How the owner goes away.
 enum Gone {
     Killed,

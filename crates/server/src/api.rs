@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use uno::Action;
 
 use crate::tables::auth::{token, TokenQuery};
-use crate::types::{CreateTable, TableSummary, TableView};
+use crate::types::{CreateTable, TableList, TableView};
 use crate::{ws, ApiError, AppState};
 
 pub fn routes(state: AppState) -> Router {
@@ -82,13 +82,8 @@ async fn create(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-#[derive(Serialize)]
-struct TableList {
-    tables: Vec<TableSummary>,
-}
-
-async fn list(State(app): State<AppState>) -> Json<serde_json::Value> {
-    Json(serde_json::to_value(TableList { tables: app.list_tables() }).unwrap_or_default())
+async fn list(State(app): State<AppState>) -> Json<TableList> {
+    Json(TableList { tables: app.list_tables() })
 }
 
 async fn read(

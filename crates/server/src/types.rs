@@ -84,6 +84,12 @@ pub struct TableSummary {
     pub version: u64,
 }
 
+/// `GET /api/tables`: the tables open to spectators (the lobby).
+#[derive(Clone, Debug, Serialize)]
+pub struct TableList {
+    pub tables: Vec<TableSummary>,
+}
+
 /// `POST /api/tables`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -14,6 +14,7 @@
 //! the table, up to two leases and two seconds; an action whose answer is lost on the way
 //! is not retried (the owner may have taken it) and answers 503 `owner_unavailable`.
 
+mod lobby;
 mod relay;
 mod watch;
 mod wire;
@@ -80,6 +81,7 @@ struct Inner {
     owners: Mutex<HashMap<String, String>>,
     watches: watch::Watches,
     relays: relay::Relays,
+    lobby: lobby::Lobby,
 }
 
 /// An answer, and the subject of the instance that gave it.
@@ -111,8 +113,9 @@ impl Cluster {
             .connect(url)
             .await
             .map_err(|e| connect(e.to_string()))?;
-        let requests =
-            nats.subscribe(instance_subject(instance)).await.map_err(|e| ClusterError::Subscribe(e.to_string()))?;
+        let subscribe = |e: async_nats::SubscribeError| ClusterError::Subscribe(e.to_string());
+        let requests = nats.subscribe(instance_subject(instance)).await.map_err(subscribe)?;
+        let listings = nats.subscribe(lobby::LOBBY_SUBJECT).await.map_err(subscribe)?;
         let inner = Arc::new(Inner {
             nats,
             me: instance.to_string(),
@@ -121,9 +124,12 @@ impl Cluster {
             owners: Mutex::new(HashMap::new()),
             watches: watch::Watches::default(),
             relays: relay::Relays::default(),
+            lobby: lobby::Lobby::default(),
         });
         tokio::spawn(answer_requests(Arc::downgrade(&inner), requests));
         tokio::spawn(renew_relays(Arc::downgrade(&inner)));
+        tokio::spawn(lobby::publish(Arc::downgrade(&inner)));
+        tokio::spawn(lobby::listen(Arc::downgrade(&inner), listings));
         Ok(Cluster { inner })
     }
 
@@ -273,6 +279,10 @@ fn table_of(path: &str) -> Option<&str> {
 /// The forwarding layer.
 async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Response {
     let inner = &cluster.inner;
+    if req.method() == Method::GET && req.uri().path() == "/api/tables" {
+        let tables = inner.lobby.list(inner.own_listing(), Instant::now());
+        return axum::Json(crate::types::TableList { tables }).into_response();
+    }
     let Some(id) = table_of(req.uri().path()).map(str::to_string) else { return next.run(req).await };
     let Place::There(owner) = inner.place(&id).await else { return next.run(req).await };
     if req.uri().path().ends_with("/ws") {
