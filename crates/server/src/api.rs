@@ -137,12 +137,26 @@ async fn act(
     Query(q): Query<TokenQuery>,
     headers: HeaderMap,
     req: Result<Json<ActRequest>, JsonRejection>,
-) -> Result<Json<TableView>, ApiError> {
+) -> Result<Response, ApiError> {
     // Authentication first: an anonymous or forged request learns nothing about the body.
     let t = token(&headers, &q)?.ok_or(ApiError::MissingToken)?;
     app.table(&id).await?;
     let req = body(req)?;
-    Ok(Json(app.act(&id, Some(&t), req.action, req.version).await?))
+    let minimal = wants_minimal(&headers);
+    Ok(match app.act_answering(&id, Some(&t), req.action, req.version, !minimal).await? {
+        Some(view) => Json(view).into_response(),
+        None => (StatusCode::NO_CONTENT, [("preference-applied", "return=minimal")]).into_response(),
+    })
+}
+
+/// `Prefer: return=minimal` (RFC 7240): the client needs no view in the answer.
+fn wants_minimal(headers: &HeaderMap) -> bool {
+    headers
+        .get_all("prefer")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|p| p.trim().eq_ignore_ascii_case("return=minimal"))
 }
 
 async fn rematch(

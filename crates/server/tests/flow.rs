@@ -133,3 +133,54 @@ async fn an_uno_call_or_catch_that_means_nothing_is_refused_with_its_reason() {
     assert_eq!(hand(&v), hand(&before), "a refused call costs nothing");
     assert_eq!(hand(&v), Some(7));
 }
+
+/// `Prefer: return=minimal`: the action is taken and answered 204 without a view; a refusal is
+/// still a `{code, message}` body.
+#[tokio::test]
+async fn an_action_answered_minimally_is_taken_without_a_view() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    let store = store::SqliteStore::open_in_memory().expect("store");
+    let state = server::AppState::new(store, server::Config::default()).await.expect("state");
+    let app = server::app(state);
+    let create = json!({"preset": "official", "seed": 3, "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (_, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let ann = created["token"].as_str().expect("token").to_string();
+    let (_, joined) =
+        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(r#"{"name":"Bob"}"#.into())).await;
+    let bob = joined["token"].as_str().expect("token").to_string();
+
+    let minimal = |token: &str, body: String| {
+        Request::builder()
+            .method("POST")
+            .uri(format!("/api/tables/{id}/actions"))
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json")
+            .header("prefer", "respond-async, return=minimal")
+            .body(Body::from(body))
+            .expect("request")
+    };
+    let (_, view) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+    let mover = if view["view"]["current"] == 0 { &ann } else { &bob };
+    let (_, mine) = call(&app, "GET", &format!("/api/tables/{id}"), Some(mover), None).await;
+    let action = mine["legal_actions"][0].clone();
+    let body = json!({"action": action, "version": 0}).to_string();
+
+    let resp = app.clone().oneshot(minimal(mover, body.clone())).await.expect("response");
+    assert_eq!(resp.status(), StatusCode::NO_CONTENT);
+    assert_eq!(resp.headers().get("preference-applied").and_then(|v| v.to_str().ok()), Some("return=minimal"));
+    assert!(resp.into_body().collect().await.expect("body").to_bytes().is_empty());
+    let (_, after) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&ann), None).await;
+    assert_eq!(after["version"], 1, "the action was not taken: {after}");
+
+    // The same action again is stale: refused with its body, minimal or not.
+    let resp = app.clone().oneshot(minimal(mover, body)).await.expect("response");
+    assert_eq!(resp.status(), StatusCode::CONFLICT);
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    let e: Value = serde_json::from_slice(&bytes).expect("json");
+    assert_eq!(e["code"], "stale_state");
+}

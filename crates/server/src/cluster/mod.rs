@@ -219,7 +219,7 @@ impl Inner {
 
     /// Runs an API request forwarded by another instance through this instance's app.
     async fn run_http(&self, ask: Ask) -> Answer {
-        let Ask::Http { table, method, uri, authorization, content_type, body, sent_ms } = ask else {
+        let Ask::Http { table, method, uri, authorization, content_type, prefer, body, sent_ms } = ask else {
             return Answer::Done;
         };
         if now_ms().saturating_sub(sent_ms) > RUN_WITHIN.as_millis() as u64 {
@@ -236,7 +236,8 @@ impl Inner {
             Ok(u) => u,
             Err(_) => return http_answer(&ApiError::NoSuchRoute),
         };
-        for (name, value) in [(header::AUTHORIZATION, authorization), (header::CONTENT_TYPE, content_type)] {
+        let prefer = (header::HeaderName::from_static("prefer"), prefer);
+        for (name, value) in [(header::AUTHORIZATION, authorization), (header::CONTENT_TYPE, content_type), prefer] {
             if let Some(v) = value.and_then(|v| HeaderValue::from_str(&v).ok()) {
                 req.headers_mut().insert(name, v);
             }
@@ -305,6 +306,7 @@ async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Re
         uri: parts.uri.path_and_query().map(|p| p.to_string()).unwrap_or_default(),
         authorization: header_text(header::AUTHORIZATION),
         content_type: header_text(header::CONTENT_TYPE),
+        prefer: header_text(header::HeaderName::from_static("prefer")),
         body: text,
         sent_ms: 0,
     };

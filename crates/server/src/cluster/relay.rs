@@ -252,7 +252,7 @@ impl Relay {
                 let body = serde_json::json!({"action": action, "version": version}).to_string();
                 let uri = format!("/api/tables/{}/actions", self.table);
                 match self.http(Method::POST, uri, body).await {
-                    Ok((200, _)) => None,
+                    Ok((204, _)) => None,
                     Ok((_, body)) => {
                         let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
                         let error = serde_json::json!({"type": "error", "code": v["code"], "message": v["message"]});
@@ -271,6 +271,9 @@ impl Relay {
             uri,
             authorization: self.token.as_ref().map(|t| format!("Bearer {t}")),
             content_type: Some("application/json".into()),
+            // An action's change reaches the viewer on its watch: the owner need not render a
+            // view for the answer.
+            prefer: (method == Method::POST).then(|| "return=minimal".into()),
             body,
             sent_ms: 0,
         };

@@ -37,6 +37,9 @@ pub(super) enum Ask {
         uri: String,
         authorization: Option<String>,
         content_type: Option<String>,
+        /// The `Prefer` header (`return=minimal`: no view in the answer).
+        #[serde(default)]
+        prefer: Option<String>,
         body: String,
         /// When the asker sent it (milliseconds since 1970; set on each try): held up past its
         /// time on the way (a bus that buffered it while down), it is not run, since the asker

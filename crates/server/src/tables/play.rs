@@ -22,6 +22,20 @@ impl AppState {
         action: Action,
         version: u64,
     ) -> Result<TableView, ApiError> {
+        self.act_answering(id, token, action, version, true).await?.ok_or_else(|| ApiError::Internal("no view".into()))
+    }
+
+    /// [`AppState::act`], rendering the asker's view only when `view` (a client that follows
+    /// the table over a WebSocket gets the change there, and a view rendered for nobody is
+    /// wasted work; see `Prefer: return=minimal` in `docs/api.md`).
+    pub async fn act_answering(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        action: Action,
+        version: u64,
+        view: bool,
+    ) -> Result<Option<TableView>, ApiError> {
         let table = self.table(id).await?;
         let mut st = table.state.lock().await;
         let viewer = match token {
@@ -31,7 +45,7 @@ impl AppState {
         let Viewer::Seat(seat) = viewer else { return Err(ApiError::BadToken) };
         let events = self.act_as(&table, &mut st, seat, action, Some(version)).await?;
         st.last_activity = Instant::now();
-        Ok(st.view(id, viewer, &events, "update"))
+        Ok(view.then(|| st.view(id, viewer, &events, "update")))
     }
 
     /// Also the WebSocket's way in: the seat was resolved at the upgrade, and is served only
