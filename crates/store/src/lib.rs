@@ -382,6 +382,8 @@ mod tests {
         // Two instances on one database, each with its lease.
         let url = pg.create_database("two_writers").await.expect("create database");
         testing::a_stale_owner_is_fenced(&url).await;
+        let url = pg.create_database("busy").await.expect("create database");
+        testing::busy_appends_and_renewals_never_fail(&url).await;
         // The database goes away and comes back.
         let url = pg.create_database("outage").await.expect("create database");
         let s = PgStore::connect(&url).await.expect("connect");

@@ -159,6 +159,13 @@ impl Held {
     }
     /// Forgets a game lost to another holder, unless it was taken again at another epoch
     /// meanwhile.
+    /// Forgets a game whose creation failed: nobody took it, there is just nothing to hold.
+    fn forget(&self, id: &str) {
+        if let Ok(mut g) = self.games.lock() {
+            g.remove(id);
+        }
+    }
+
     fn lose(&self, id: &str, epoch: i64) {
         if let Ok(mut g) = self.games.lock() {
             if g.get(id).copied() == Some(epoch) {
@@ -372,23 +379,38 @@ async fn renewer(pool: Pool, held: Weak<Held>) {
         }
         let (ids, epochs): (Vec<String>, Vec<i64>) = games.iter().cloned().unzip();
         let renewed = async {
-            let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
-            let rows = client
+            let mut client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
+            let tx = client.transaction().await?;
+            // The rows are locked in id order first, as every write batch locks them (see
+            // `lock_in_order`): two transactions that lock in one order never wait on each other
+            // in a circle, which PostgreSQL would break by failing one (a renewal that fails
+            // again and again lets every lease run out under load).
+            let rows = tx
                 .query(
-                    "UPDATE leases l SET expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
-                     FROM unnest($1::text[], $2::bigint[]) AS h (id, epoch)
-                     WHERE l.game_id = h.id AND l.epoch = h.epoch AND l.owner = $4
-                     RETURNING l.game_id",
-                    &[&ids, &epochs, &held.millis(), &held.lease.owner],
+                    "SELECT game_id, owner, epoch FROM leases WHERE game_id = ANY ($1::text[])
+                     ORDER BY game_id FOR UPDATE",
+                    &[&ids],
                 )
                 .await?;
-            Ok::<_, StoreError>(rows.into_iter().map(|r| r.get::<_, String>(0)).collect::<HashSet<String>>())
+            tx.execute(
+                "UPDATE leases l SET expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
+                 FROM unnest($1::text[], $2::bigint[]) AS h (id, epoch)
+                 WHERE l.game_id = h.id AND l.epoch = h.epoch AND l.owner = $4",
+                &[&ids, &epochs, &held.millis(), &held.lease.owner],
+            )
+            .await?;
+            tx.commit().await?;
+            let found = rows.into_iter().map(|r| (r.get::<_, String>(0), (r.get::<_, String>(1), r.get::<_, i64>(2))));
+            Ok::<_, StoreError>(found.collect::<HashMap<String, (String, i64)>>())
         }
         .await;
         match renewed {
-            Ok(kept) => {
+            Ok(found) => {
+                // A game whose lease row is not there yet is being created (its batch has not
+                // committed; a failed creation leaves no game to write): only a row naming
+                // another owner or epoch means the game was taken.
                 for (id, epoch) in games {
-                    if !kept.contains(&id) {
+                    if found.get(&id).is_some_and(|(owner, e)| *owner != held.lease.owner || *e != epoch) {
                         held.lose(&id, epoch);
                     }
                 }
@@ -508,6 +530,13 @@ async fn commit(
             // What the database holds is unknown now: read each game's next number again.
             next.clear();
             let why = e.to_string();
+            for (w, _) in batch.iter() {
+                // Not created after all: no lease to hold (the renewer leaves a lease it cannot
+                // find alone, since a creation may be committing while it looks).
+                if let Write::Create(g) = w {
+                    held.forget(&g.id);
+                }
+            }
             for (_, reply) in batch.drain(..) {
                 let _ = reply.send(Err(StoreError::Commit(why.clone())));
             }
@@ -567,6 +596,7 @@ async fn run_batch(
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
     let tx = client.transaction().await?;
+    lock_in_order(&tx, held, batch).await?;
     let t = now();
     let mut each = Vec::with_capacity(batch.len());
     let insert = tx.prepare_cached(INSERT_ACTION).await?;
@@ -603,7 +633,7 @@ async fn run_batch(
                         &[&g.id, &held.lease.owner, &held.millis()],
                     )
                     .await?;
-                    // Should the commit fail, the renewer finds no such lease and forgets it.
+                    // Should the commit fail, the batch's failure forgets it (`commit`).
                     held.insert(&g.id, 1);
                     seen.insert(g.id.clone(), 0);
                     Ok(())
@@ -719,6 +749,39 @@ async fn run_batch(
     group.flush(&tx, held, &insert, &mut each, seen, lost).await?;
     tx.commit().await?;
     Ok(each)
+}
+
+/// Share-locks, in id order, the lease rows of every game the batch writes, before any write:
+/// the fences below would otherwise lock them in the batch's order, and the renewer (which
+/// locks in id order too) could wait on this batch while it waits on the renewer.
+async fn lock_in_order(
+    tx: &deadpool_postgres::Transaction<'_>,
+    held: &Held,
+    batch: &[(Write, Answer<()>)],
+) -> Result<(), StoreError> {
+    let mut ids: Vec<&str> = batch
+        .iter()
+        .filter_map(|(w, _)| match w {
+            Write::Append { id, .. } | Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. } => {
+                held.epoch(id).is_some().then_some(id.as_str())
+            }
+            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } => None,
+        })
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    tx.execute(
+        &tx.prepare_cached(
+            "SELECT 1 FROM leases WHERE game_id = ANY ($1::text[]) AND owner = $2 ORDER BY game_id FOR SHARE",
+        )
+        .await?,
+        &[&ids, &held.lease.owner],
+    )
+    .await?;
+    Ok(())
 }
 
 /// Whether this store still holds the game at its epoch; the row stays share-locked until the

@@ -269,6 +269,38 @@ where
     assert!(appended > 1_000, "the run appended {appended}");
 }
 
+/// Many games appending at once while the lease renewer runs often: every write batch and the
+/// renewal lock the same lease rows, and neither may fail the other (a deadlock PostgreSQL
+/// breaks by failing one transaction: a batch of acknowledged-to-be appends, or a renewal).
+pub async fn busy_appends_and_renewals_never_fail(url: &str) {
+    use crate::{Lease, PgStore};
+    use std::time::{Duration, Instant};
+    const GAMES: usize = 600;
+    let lease = Lease { owner: "busy".into(), duration: Duration::from_millis(300) };
+    let store: crate::SharedStore = PgStore::connect_with(url, lease).await.expect("connect").into();
+    let end = Instant::now() + Duration::from_secs(3);
+    let writers: Vec<_> = (0..GAMES)
+        .map(|g| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let id = format!("busy{g}");
+                store.create(new_game(&id, Kind::Uno)).await.map_err(|e| format!("create {id}: {e}"))?;
+                let mut seq = 0;
+                while Instant::now() < end {
+                    store.append(&id, seq, entry("x")).await.map_err(|e| format!("{id} at {seq}: {e}"))?;
+                    seq += 1;
+                }
+                Ok::<u64, String>(seq)
+            })
+        })
+        .collect();
+    let mut total = 0;
+    for w in writers {
+        total += w.await.expect("writer").unwrap_or_else(|e| panic!("an append failed under load: {e}"));
+    }
+    assert!(total >= GAMES as u64, "{total} appends");
+}
+
 /// Two instances on one database, each holding games under its own lease (PostgreSQL): a game
 /// has one owner at a time, the other's writes to it are refused as `Fenced`; once the owner's
 /// lease runs out the other adopts the game with exactly the log the owner got acknowledged, and
