@@ -88,6 +88,13 @@ pub enum ApiError {
     GridTooSmall { width: u8, height: u8 },
     #[error("You already have {0} unfinished Duel games: finish one first.")]
     TooManyDuels(usize),
+    /// Every analysis worker is busy and the queue is full.
+    #[error("the server is analysing as many games as it may; try again in a minute")]
+    AnalysisBusy,
+    #[error("one client may have {0} analysis under way at a time: wait for yours to finish")]
+    TooManyAnalyses(usize),
+    #[error("the analysis took longer than the server allows ({0} s): ask for fewer samples")]
+    AnalysisTimeout(u64),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -118,8 +125,10 @@ impl ApiError {
             OwnedElsewhere(_) => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
             Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            ServerFull | Store(_) | OwnerUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) | TooManyAnalyses(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServerFull | Store(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -157,6 +166,9 @@ impl ApiError {
             OwnedElsewhere(_) => "owned_elsewhere",
             OwnerUnavailable(_) => "owner_unavailable",
             Store(_) => "store_unavailable",
+            AnalysisBusy => "analysis_busy",
+            TooManyAnalyses(_) => "too_many_analyses",
+            AnalysisTimeout(_) => "analysis_timeout",
             Internal(_) => "internal",
         }
     }

@@ -10,6 +10,7 @@
 //! in the same store: a [`store::Kind`] of its own, `GameStore::create` with a typed
 //! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
 
+mod analysis;
 pub mod api;
 pub mod cluster;
 pub mod duel_api;

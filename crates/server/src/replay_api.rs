@@ -1,5 +1,6 @@
 //! Finished games and replays under `/api/games/{id}` (documented in docs/api.md and
-//! docs/replays.md): a game's record, and the frame one viewer had after any ply.
+//! docs/replays.md): a game's record, the frame one viewer had after any ply, and the analysis
+//! of one seat's decisions.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -8,6 +9,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 
+use crate::analysis::AnalysisRequest;
+use crate::api::Client;
 use crate::tables::auth::{token, TokenQuery};
 use crate::tables::{Frame, FrameRequest, Perspective, RecordExport};
 use crate::{ApiError, AppState};
@@ -16,6 +19,7 @@ pub fn routes(state: AppState) -> Router {
     Router::new()
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/analysis", get(analysis))
         .with_state(state)
 }
 
@@ -61,4 +65,22 @@ async fn replay(
     };
     let req = FrameRequest { perspective, game: q.game, ply: q.ply, timeline: q.timeline };
     Ok(Json(app.frame(&id, req, t.as_deref()).await?))
+}
+
+#[derive(Debug, Deserialize)]
+struct AnalysisQuery {
+    seat: usize,
+    samples: Option<u32>,
+    game: Option<usize>,
+}
+
+async fn analysis(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    client: Client,
+    q: Result<Query<AnalysisQuery>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let q = query(q)?;
+    let req = AnalysisRequest { game: q.game, seat: q.seat, samples: q.samples };
+    Ok(Json(app.analysis(&id, req, &client.0).await?))
 }
