@@ -19,6 +19,7 @@ mod instance;
 pub mod limits;
 mod replay_api;
 mod serve;
+mod stats;
 mod tables;
 mod types;
 mod update;
@@ -46,6 +47,7 @@ pub fn app(state: AppState) -> Router {
         duel_api::DuelGames::with_store(state.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
     Router::new()
         .merge(replay_api::routes(state.clone()))
+        .merge(stats::routes(state.clone()))
         .merge(api::routes(state))
         .merge(duel_api::routes(duel_games))
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))

@@ -32,3 +32,5 @@ pub const MAX_ANALYSIS_SAMPLES: u32 = 2_000;
 pub const ANALYSES_PER_CLIENT: usize = 1;
 /// Finished analyses kept for the next viewer, the oldest forgotten first.
 pub const ANALYSIS_CACHE_ENTRIES: usize = 256;
+/// Players one page of `GET /api/stats` lists at most.
+pub const MAX_STATS_PAGE: usize = 200;

@@ -20,6 +20,8 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/unocards.js", include_bytes!("../web/unocards.js"), "text/javascript; charset=utf-8"),
     ("/replay.html", include_bytes!("../web/replay.html"), "text/html; charset=utf-8"),
     ("/replay.js", include_bytes!("../web/replay.js"), "text/javascript; charset=utf-8"),
+    ("/stats.html", include_bytes!("../web/stats.html"), "text/html; charset=utf-8"),
+    ("/stats.js", include_bytes!("../web/stats.js"), "text/javascript; charset=utf-8"),
 ];
 
 /// Serves an embedded file, or 404.

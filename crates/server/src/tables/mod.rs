@@ -37,6 +37,7 @@ use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
 use crate::ApiError;
 pub(crate) use auth::Viewer;
+pub(crate) use kept::KeptGame;
 pub use kept::RecordExport;
 pub use replay::{Frame, FrameRequest, Perspective, Step};
 
@@ -95,6 +96,7 @@ pub(crate) struct Shared {
     pub(crate) store: SharedStore,
     pub(crate) config: Config,
     pub(crate) analyses: crate::analysis::Analyses,
+    pub(crate) stats: crate::stats::Stats,
     tables: RwLock<HashMap<String, Arc<Table>>>,
 }
 
@@ -219,8 +221,15 @@ impl AppState {
     pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
         let store = store.into();
         let analyses = crate::analysis::Analyses::new(&config);
-        let state =
-            AppState { inner: Arc::new(Shared { store, config, analyses, tables: RwLock::new(HashMap::new()) }) };
+        let state = AppState {
+            inner: Arc::new(Shared {
+                store,
+                config,
+                analyses,
+                stats: Default::default(),
+                tables: RwLock::new(HashMap::new()),
+            }),
+        };
         state.restore().await?;
         state.spawn_janitor();
         state.spawn_adopter();
