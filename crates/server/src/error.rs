@@ -43,6 +43,8 @@ pub enum ApiError {
     GameNotOver,
     #[error("no game record is kept for {0:?}")]
     NotKept(String),
+    #[error("the record does not replay: {0}")]
+    InvalidRecord(String),
     #[error("there is no ply {ply}: the game has plies 0 to {last}")]
     NoSuchPly { ply: usize, last: usize },
     #[error("seat {0} is not open")]
@@ -111,7 +113,7 @@ impl ApiError {
         use ApiError::*;
         match self {
             MalformedJson(_) | BadRequest(_) => StatusCode::BAD_REQUEST,
-            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) | GridTooSmall { .. } => {
+            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) | GridTooSmall { .. } | InvalidRecord(_) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             Duel(duel::DuelError::GameOver) => StatusCode::CONFLICT,
@@ -147,6 +149,7 @@ impl ApiError {
             SpectatorsNotAllowed => "spectators_not_allowed",
             NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) | NotKept(_) => "not_found",
             NoSuchPly { .. } => "no_such_ply",
+            InvalidRecord(_) => "invalid_record",
             GameNotOver => "game_not_over",
             StaleState { .. } => "stale_state",
             Illegal(i) => illegal_code(*i),

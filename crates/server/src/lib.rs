@@ -32,7 +32,7 @@ use axum::Router;
 pub use error::{ApiError, ErrorBody};
 pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{AppState, Config, Frame, Perspective, RecordExport, Step};
+pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
 pub use types::{
     invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
     TableSummary, TableView,

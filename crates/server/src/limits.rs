@@ -34,3 +34,7 @@ pub const ANALYSES_PER_CLIENT: usize = 1;
 pub const ANALYSIS_CACHE_ENTRIES: usize = 256;
 /// Players one page of `GET /api/stats` lists at most.
 pub const MAX_STATS_PAGE: usize = 200;
+/// Largest record file `POST /api/records` takes (a 500-action game is about 30 KB).
+pub const MAX_RECORD_BYTES: usize = 512 * 1024;
+/// Most actions an imported record may have (it is replayed, checked, on every frame asked).
+pub const MAX_IMPORTED_ACTIONS: usize = 5_000;

@@ -142,7 +142,8 @@ impl AppState {
                         // Results kept before records were (no actions) tell no events: left out.
                         let Ok(kept) = r.record.decode::<KeptGame>() else { continue };
                         let Ok(outcome) = r.outcome.decode::<uno::Outcome>() else { continue };
-                        if kept.record.actions.len() as i64 != r.actions {
+                        // An imported file names whom it likes: it counts for nobody.
+                        if kept.record.actions.len() as i64 != r.actions || kept.imported {
                             continue;
                         }
                         match share(&kept, &outcome) {

@@ -377,6 +377,51 @@ function renderAnalysis() {
   $('analysis-decision').replaceChildren(renderDecision(a));
 }
 
+// ---------------------------------------------------------------- files in and out
+
+/** Sends a record file to the server, which checks it by replaying it and keeps it; then
+ * opens its replay. */
+async function importFile() {
+  const file = $('import-file').files?.[0];
+  if (!file) return;
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch {
+    showError($('replay-error'), `${file.name} is not a JSON record file.`);
+    return;
+  }
+  try {
+    const made = await request('POST', '/api/records', record);
+    location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
+  } catch (err) {
+    showError($('replay-error'), `${file.name}: ${err.message}`);
+  }
+}
+
+function download(name, type, text) {
+  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** Saves the whole position shown (every hand: the game is over) as `Position::from_json` or
+ * the text form reads it. */
+async function exportPosition(asText) {
+  const q = new URLSearchParams({ ply: String(state.ply) });
+  if (state.g !== null) q.set('game', state.g);
+  try {
+    const p = await request('GET', `/api/games/${encodeURIComponent(state.id)}/position?${q}`);
+    const name = `uno-${state.id}-ply${p.ply}.position`;
+    if (asText) download(`${name}.txt`, 'text/plain', p.text);
+    else download(`${name}.json`, 'application/json', `${JSON.stringify(p.position, null, 2)}\n`);
+  } catch (err) {
+    showError($('replay-error'), err.message);
+  }
+}
+
 // ---------------------------------------------------------------- moving
 
 async function goTo(ply) {
@@ -420,8 +465,9 @@ function onKey(e) {
 }
 
 async function init() {
+  $('import-file').addEventListener('change', importFile);
   if (!state.id) {
-    showError($('replay-error'), 'No game given: open a replay from a finished table (replay.html?game=ID).');
+    showError($('replay-error'), 'No game given: open a replay from a finished table (replay.html?game=ID), or open a record file.');
     return;
   }
   const held = savedSeat(state.id);
@@ -446,6 +492,7 @@ async function init() {
   const exportLink = $('export');
   exportLink.hidden = state.live;
   $('play-from-here').hidden = state.live;
+  $('export-position-json').hidden = $('export-position-text').hidden = state.live;
   const rec = new URLSearchParams();
   if (state.g !== null) rec.set('game', state.g);
   exportLink.href = `/api/games/${encodeURIComponent(state.id)}/record${rec.size ? `?${rec}` : ''}`;
@@ -465,6 +512,8 @@ async function init() {
   });
   $('first').addEventListener('click', () => goTo(0));
   $('play-from-here').addEventListener('click', playFromHere);
+  $('export-position-json').addEventListener('click', () => exportPosition(false));
+  $('export-position-text').addEventListener('click', () => exportPosition(true));
   $('prev').addEventListener('click', () => goTo(state.ply - 1));
   $('next').addEventListener('click', () => goTo(state.ply + 1));
   $('last').addEventListener('click', () => goTo(state.plies));

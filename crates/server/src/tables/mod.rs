@@ -38,8 +38,8 @@ use crate::update::Told;
 use crate::ApiError;
 pub(crate) use auth::Viewer;
 pub(crate) use kept::KeptGame;
-pub use kept::RecordExport;
-pub use replay::{Frame, FrameRequest, Perspective, Step};
+pub use kept::{ImportRecord, Imported, RecordExport};
+pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
 
 /// Server settings; the defaults suit a server for friends.
 #[derive(Clone, Debug)]
