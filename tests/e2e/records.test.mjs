@@ -3,37 +3,12 @@
 // to check it) and replays as the same game; the position shown is saved as JSON and as text,
 // each the server's position of that ply.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { launchBrowser, startServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { apiCall, finishedBotGame, serverAndBrowser } from './harness.mjs';
 
-const env = { server: null, browser: null };
-before(async () => {
-  env.server = await startServer(['--bot-delay-ms', '0']);
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.stop();
-});
-
-async function api(path, init = {}) {
-  const r = await fetch(`${env.server.base}${path}`, { ...init, headers: { 'Content-Type': 'application/json' } });
-  return { status: r.status, body: await r.json() };
-}
-
-async function finishedGame(seed) {
-  const bot = { kind: 'bot', bot: 'heuristic' };
-  const { status, body } = await api('/api/tables', {
-    method: 'POST',
-    body: JSON.stringify({ preset: 'official', house_rules: { match_target: 0 }, seed, seats: [bot, bot, bot] }),
-  });
-  assert.equal(status, 201, JSON.stringify(body));
-  for (let i = 0; i < 600; i += 1) {
-    if ((await api(`/api/tables/${body.id}`)).body.status === 'finished') return body.id;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the bots did not finish their game');
-}
+const env = serverAndBrowser(['--bot-delay-ms', '0']);
+const api = (path, init) => apiCall(env.server.base, path, init);
+const finishedGame = (seed) => finishedBotGame(env.server.base, seed);
 
 async function downloaded(page, click) {
   const [d] = await Promise.all([page.waitForEvent('download'), page.click(click)]);
