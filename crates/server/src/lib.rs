@@ -14,6 +14,7 @@ mod analysis;
 pub mod api;
 pub mod cluster;
 pub mod duel_api;
+mod duel_records;
 mod error;
 mod instance;
 pub mod limits;

@@ -172,11 +172,13 @@ impl AppState {
         Ok(Imported { id, plies, over: game.is_over() })
     }
 
-    /// Forgets the kept games that ended longer than the retention ago.
+    /// Forgets the kept games (UNO and Duel) that ended longer than the retention ago.
     pub async fn forget_old_records(&self) -> Result<(), ApiError> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
         let keep = self.inner.config.record_retention.as_millis() as i64;
-        self.inner.store.forget_results(Kind::Uno, now.saturating_sub(keep)).await?;
+        for kind in [Kind::Uno, Kind::Duel] {
+            self.inner.store.forget_results(kind, now.saturating_sub(keep)).await?;
+        }
         Ok(())
     }
 
