@@ -98,6 +98,14 @@ async fn the_analysis_is_the_engines_and_a_second_viewer_gets_it_from_the_cache(
     assert_eq!((s, other["cached"].as_bool()), (StatusCode::OK, Some(false)), "{other}");
     assert_eq!(state.analyses_run(), 2);
 
+    // Two viewers at once, for an analysis not made yet: it runs once, and one of them waits for it.
+    let uri = format!("/api/games/{id}/analysis?seat=2&samples=16");
+    let (a, b) = tokio::join!(get_from(&app, &uri, [10, 0, 0, 7]), get_from(&app, &uri, [10, 0, 0, 8]));
+    assert_eq!((a.0, b.0), (StatusCode::OK, StatusCode::OK), "{} {}", a.1, b.1);
+    assert_eq!(a.1["decisions"], b.1["decisions"]);
+    assert_eq!(state.analyses_run(), 3);
+    assert!(a.1["cached"] == true || b.1["cached"] == true, "both ran: {} {}", a.1["cached"], b.1["cached"]);
+
     for (q, status, code) in [
         ("seat=3", StatusCode::BAD_REQUEST, "bad_request"),
         ("seat=0&samples=0", StatusCode::BAD_REQUEST, "bad_request"),
