@@ -102,11 +102,11 @@ export async function noSeriousA11yViolations(page, where) {
  * One server and one browser for a test file: started before its tests, stopped after them.
  * Returns `{ server, browser }`, filled in once the tests run.
  */
-export function serverAndBrowser() {
+export function serverAndBrowser(extraArgs = []) {
   const env = { server: null, browser: null };
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    env.server = await startServer();
+    env.server = await startServer(extraArgs);
     env.browser = await launchBrowser();
   });
   after(async () => {
@@ -114,4 +114,29 @@ export function serverAndBrowser() {
     await env.server?.stop();
   });
   return env;
+}
+
+/** A JSON request to the server at `base`: resolves with `{ status, body }`. */
+export async function apiCall(base, path, init = {}) {
+  const r = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { 'Content-Type': 'application/json', ...(init.headers || {}) },
+  });
+  return { status: r.status, body: await r.json() };
+}
+
+/** A finished one-round game of three heuristic bots on the server at `base` (started with
+ * `--bot-delay-ms 0`, so it ends in moments): its table id. */
+export async function finishedBotGame(base, seed) {
+  const bot = { kind: 'bot', bot: 'heuristic' };
+  const { status, body } = await apiCall(base, '/api/tables', {
+    method: 'POST',
+    body: JSON.stringify({ preset: 'official', house_rules: { match_target: 0 }, seed, seats: [bot, bot, bot] }),
+  });
+  if (status !== 201) throw new Error(`the table was not created: ${JSON.stringify(body)}`);
+  for (let i = 0; i < 600; i += 1) {
+    if ((await apiCall(base, `/api/tables/${body.id}`)).body.status === 'finished') return body.id;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the bots did not finish their game');
 }

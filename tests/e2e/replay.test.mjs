@@ -5,46 +5,12 @@
 // switch, autoplay, a link to a ply and "play from here" work; a live table offers neither the
 // whole table nor another seat's chair.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { ARTIFACTS, launchBrowser, noSeriousA11yViolations, startServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { ARTIFACTS, apiCall, finishedBotGame, noSeriousA11yViolations, serverAndBrowser } from './harness.mjs';
 
-const env = { server: null, browser: null };
-before(async () => {
-  env.server = await startServer(['--bot-delay-ms', '0']);
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.stop();
-});
-
-async function api(path, init = {}) {
-  const r = await fetch(`${env.server.base}${path}`, {
-    ...init,
-    headers: { 'Content-Type': 'application/json', ...(init.headers || {}) },
-  });
-  return { status: r.status, body: await r.json() };
-}
-
-/** A finished game of three heuristic bots (one round): its table id. */
-async function finishedGame(seed) {
-  const { status, body } = await api('/api/tables', {
-    method: 'POST',
-    body: JSON.stringify({
-      preset: 'official',
-      house_rules: { match_target: 0 },
-      seed,
-      seats: [{ kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'heuristic' }],
-    }),
-  });
-  assert.equal(status, 201, JSON.stringify(body));
-  for (let i = 0; i < 600; i += 1) {
-    const t = await api(`/api/tables/${body.id}`);
-    if (t.body.status === 'finished') return body.id;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the bots did not finish their game');
-}
+const env = serverAndBrowser(['--bot-delay-ms', '0']);
+const api = (path, init) => apiCall(env.server.base, path, init);
+const finishedGame = (seed) => finishedBotGame(env.server.base, seed);
 
 const sorted = (cards) => [...cards].sort();
 const cardsIn = (page, selector) => page.$$eval(`${selector} [data-card]`, (ns) => ns.map((n) => n.dataset.card));

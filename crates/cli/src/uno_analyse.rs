@@ -6,7 +6,9 @@ use std::io::IsTerminal;
 
 use anyhow::Context;
 use uno::Action;
-use uno_bots::analysis::{analyse, Analysis, AnalysisConfig, MAX_SAMPLES};
+use uno_bots::analysis::{
+    analyse, Analysis, AnalysisConfig, DEFAULT_MISTAKE, DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES,
+};
 
 use crate::uno_replay::{load, seat_arg};
 
@@ -19,14 +21,14 @@ pub struct Args {
     seat: usize,
     /// Worlds sampled per legal action: the intervals narrow as its square root (the default,
     /// 400, gives at most ±4.9 points; 100 about ±10; 2000 about ±2.2).
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=MAX_SAMPLES as i64))]
+    #[arg(long, default_value_t = DEFAULT_SAMPLES, value_parser = clap::value_parser!(u32).range(1..=MAX_SAMPLES as i64))]
     samples: u32,
     /// Seed of the sampling and the playouts: the same record, seat, seed and samples give the
     /// same figures.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
     /// A loss of at least this many points of win chance marks a mistake.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 100.0 * DEFAULT_MISTAKE)]
     mistake: f64,
     /// Write the analysis as JSON to this file (`-`: standard output, alone).
     #[arg(long, value_name = "FILE")]
@@ -124,7 +126,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(0.0..=100.0).contains(&args.mistake) {
         anyhow::bail!("--mistake: points of win chance, 0 to 100 (got {})", args.mistake);
     }
-    let config = AnalysisConfig { seat, samples: args.samples, seed: args.seed, mistake: args.mistake / 100.0 };
+    let config =
+        AnalysisConfig { seat, samples: args.samples, seed: args.seed, mistake: args.mistake / 100.0, deadline: None };
     let mut json_out = match &args.json {
         Some(path) if path.as_os_str() != "-" => Some(crate::uno_sim::JsonFile::open(path)?),
         _ => None,

@@ -230,17 +230,42 @@ impl DuelGames {
         for t in tickets {
             t.await.map_err(ApiError::Store)?;
         }
+        if over {
+            crate::duel_records::keep(store, id).await?;
+        }
         Ok(())
+    }
+
+    /// The store the games are kept in, if any.
+    pub(crate) fn store(&self) -> Option<&SharedStore> {
+        self.store.as_ref()
+    }
+
+    /// Whether game `id` is in memory and not over (its record is not kept yet).
+    pub(crate) fn is_live(&self, id: &str) -> bool {
+        self.cached(id).ok().flatten().is_some_and(|g| g.try_lock().map(|r| !r.game.is_over()).unwrap_or(true))
     }
 }
 
 /// Rebuilds a stored game by replaying its log (the page's history with it).
 fn replay(g: &store::StoredGame) -> Result<DuelRecord, String> {
+    Ok(rebuild(&whole_record(g)?)?.0)
+}
+
+/// A stored game's whole record: its header and its log.
+pub(crate) fn whole_record(g: &store::StoredGame) -> Result<GameRecord, String> {
     let mut stored: GameRecord = g.record.decode().map_err(|e| e.to_string())?;
     for entry in &g.actions {
         stored.actions.push(entry.decode().map_err(|e| e.to_string())?);
     }
+    Ok(stored)
+}
+
+/// Rebuilds a game from its record, with what the page shows besides the grid; also the events
+/// of the record's last action.
+pub(crate) fn rebuild(stored: &GameRecord) -> Result<(DuelRecord, Vec<Event>), String> {
     let mut record = DuelRecord::new(stored.start().map_err(|e| e.to_string())?, stored.difficulty, stored.seed);
+    let mut last = Vec::new();
     record.game = stored
         .replay_with_events(|before, logged, events| {
             if logged.by == Actor::Computer {
@@ -248,14 +273,15 @@ fn replay(g: &store::StoredGame) -> Result<DuelRecord, String> {
             }
             record.note(before, events);
             record.logged += 1;
+            last = events.to_vec();
         })
         .map_err(|e| e.to_string())?;
-    Ok(record)
+    Ok((record, last))
 }
 
 /// One stored game: the engine state and what the page needs besides it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-struct DuelRecord {
+pub(crate) struct DuelRecord {
     game: DuelGame,
     difficulty: Difficulty,
     /// Seeds the computer's random choices (with the move count).
@@ -409,10 +435,12 @@ where
         .route("/api/duel/{id}/next-round", post(next_round))
         .route("/api/duel/{id}/move", post(move_piece))
         .route("/api/duel/{id}/end", post(end))
+        .route("/api/duel/{id}/record", get(crate::duel_records::record))
+        .route("/api/duel/{id}/replay", get(crate::duel_records::replay))
         .with_state(games)
 }
 
-fn view(id: &str, record: &DuelRecord, events: Vec<Event>, computer: Vec<Event>) -> DuelView {
+pub(crate) fn view(id: &str, record: &DuelRecord, events: Vec<Event>, computer: Vec<Event>) -> DuelView {
     let game = &record.game;
     let cells = (0..game.height())
         .map(|row| (0..game.width()).map(|col| game.cell(Coord::new(col, row)).unwrap_or(Cell::Empty)).collect())

@@ -47,6 +47,8 @@ pub enum ApiError {
     GameNotOver,
     #[error("no game record is kept for {0:?}")]
     NotKept(String),
+    #[error("the record does not replay: {0}")]
+    InvalidRecord(String),
     #[error("there is no ply {ply}: the game has plies 0 to {last}")]
     NoSuchPly { ply: usize, last: usize },
     #[error("seat {0} is not open")]
@@ -92,6 +94,13 @@ pub enum ApiError {
     GridTooSmall { width: u8, height: u8 },
     #[error("You already have {0} unfinished Duel games: finish one first.")]
     TooManyDuels(usize),
+    /// Every analysis worker is busy and the queue is full.
+    #[error("the server is analysing as many games as it may; try again in a minute")]
+    AnalysisBusy,
+    #[error("one client may have {0} analysis under way at a time: wait for yours to finish")]
+    TooManyAnalyses(usize),
+    #[error("the analysis took longer than the server allows ({0} s): ask for fewer samples")]
+    AnalysisTimeout(u64),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -108,7 +117,7 @@ impl ApiError {
         use ApiError::*;
         match self {
             MalformedJson(_) | BadRequest(_) | TokenInUrl => StatusCode::BAD_REQUEST,
-            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) | GridTooSmall { .. } => {
+            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) | GridTooSmall { .. } | InvalidRecord(_) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             Duel(duel::DuelError::GameOver) => StatusCode::CONFLICT,
@@ -122,8 +131,10 @@ impl ApiError {
             OwnedElsewhere(_) => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
             Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            ServerFull | Store(_) | OwnerUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) | TooManyAnalyses(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServerFull | Store(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -143,6 +154,7 @@ impl ApiError {
             SpectatorsNotAllowed => "spectators_not_allowed",
             NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) | NotKept(_) => "not_found",
             NoSuchPly { .. } => "no_such_ply",
+            InvalidRecord(_) => "invalid_record",
             GameNotOver => "game_not_over",
             StaleState { .. } => "stale_state",
             Illegal(i) => illegal_code(*i),
@@ -162,6 +174,9 @@ impl ApiError {
             OwnedElsewhere(_) => "owned_elsewhere",
             OwnerUnavailable(_) => "owner_unavailable",
             Store(_) => "store_unavailable",
+            AnalysisBusy => "analysis_busy",
+            TooManyAnalyses(_) => "too_many_analyses",
+            AnalysisTimeout(_) => "analysis_timeout",
             Internal(_) => "internal",
         }
     }

@@ -10,14 +10,17 @@
 //! in the same store: a [`store::Kind`] of its own, `GameStore::create` with a typed
 //! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
 
+mod analysis;
 pub mod api;
 pub mod cluster;
 pub mod duel_api;
+mod duel_records;
 mod error;
 mod instance;
 pub mod limits;
 mod replay_api;
 mod serve;
+mod stats;
 mod tables;
 mod types;
 mod update;
@@ -30,7 +33,7 @@ use axum::Router;
 pub use error::{ApiError, ErrorBody};
 pub use instance::default_instance;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{AppState, Config, Frame, Perspective, RecordExport, Step};
+pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
 pub use types::{
     invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
     TableSummary, TableView,
@@ -45,6 +48,7 @@ pub fn app(state: AppState) -> Router {
         duel_api::DuelGames::with_store(state.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
     Router::new()
         .merge(replay_api::routes(state.clone()))
+        .merge(stats::routes(state.clone()))
         .merge(api::routes(state))
         .merge(duel_api::routes(duel_games))
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))

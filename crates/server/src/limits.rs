@@ -25,3 +25,16 @@ pub const RECENT_EVENTS: usize = 64;
 pub const MAX_LISTED: usize = 200;
 /// How long a table of bots only shows a round's result before dealing the next round.
 pub const ROUND_PAUSE_MS: u64 = 5_000;
+/// The most worlds per action an analysis on the server may sample (the intervals are then
+/// ±2.2 points at most; the engine's own bound is `uno_bots::analysis::MAX_SAMPLES`).
+pub const MAX_ANALYSIS_SAMPLES: u32 = 2_000;
+/// Analyses one client (IP address) may have under way at once.
+pub const ANALYSES_PER_CLIENT: usize = 1;
+/// Finished analyses kept for the next viewer, the oldest forgotten first.
+pub const ANALYSIS_CACHE_ENTRIES: usize = 256;
+/// Players one page of `GET /api/stats` lists at most.
+pub const MAX_STATS_PAGE: usize = 200;
+/// Largest record file `POST /api/records` takes (a 500-action game is about 30 KB).
+pub const MAX_RECORD_BYTES: usize = 512 * 1024;
+/// Most actions an imported record may have (it is replayed, checked, on every frame asked).
+pub const MAX_IMPORTED_ACTIONS: usize = 5_000;

@@ -1,21 +1,33 @@
 //! Finished games and replays under `/api/games/{id}` (documented in docs/api.md and
-//! docs/replays.md): a game's record, and the frame one viewer had after any ply.
+//! docs/replays.md): a game's record, the frame one viewer had after any ply, and the analysis
+//! of one seat's decisions.
 
+use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::routing::get;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
+use crate::analysis::AnalysisRequest;
+use crate::api::Client;
 use crate::tables::auth::{token, TokenQuery};
-use crate::tables::{Frame, FrameRequest, Perspective, RecordExport};
+use crate::tables::{Frame, FrameRequest, ImportRecord, Perspective, PositionExport, RecordExport};
 use crate::{ApiError, AppState};
 
 pub fn routes(state: AppState) -> Router {
     Router::new()
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/analysis", get(analysis))
+        .route("/api/games/{id}/position", get(position))
+        .route(
+            "/api/records",
+            post(import).layer(axum::extract::DefaultBodyLimit::max(crate::limits::MAX_RECORD_BYTES)),
+        )
         .with_state(state)
 }
 
@@ -61,4 +73,50 @@ async fn replay(
     };
     let req = FrameRequest { perspective, game: q.game, ply: q.ply, timeline: q.timeline };
     Ok(Json(app.frame(&id, req, t.as_deref()).await?))
+}
+
+#[derive(Debug, Deserialize)]
+struct AnalysisQuery {
+    seat: usize,
+    samples: Option<u32>,
+    game: Option<usize>,
+}
+
+async fn analysis(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    client: Client,
+    q: Result<Query<AnalysisQuery>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let q = query(q)?;
+    let req = AnalysisRequest { game: q.game, seat: q.seat, samples: q.samples };
+    Ok(Json(app.analysis(&id, req, &client.0).await?))
+}
+
+#[derive(Debug, Deserialize)]
+struct PositionQuery {
+    ply: Option<usize>,
+    game: Option<usize>,
+}
+
+async fn position(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    q: Result<Query<PositionQuery>, QueryRejection>,
+) -> Result<Json<PositionExport>, ApiError> {
+    let q = query(q)?;
+    Ok(Json(app.position_export(&id, q.game, q.ply).await?))
+}
+
+async fn import(
+    State(app): State<AppState>,
+    body: Result<Json<ImportRecord>, JsonRejection>,
+) -> Result<axum::response::Response, ApiError> {
+    let Json(record) = body.map_err(|e| match e {
+        JsonRejection::BytesRejection(b) if b.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::BodyTooLarge(crate::limits::MAX_RECORD_BYTES)
+        }
+        other => ApiError::from(other),
+    })?;
+    Ok((StatusCode::CREATED, Json(app.import_record(record).await?)).into_response())
 }

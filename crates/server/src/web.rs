@@ -14,12 +14,17 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/api.js", include_bytes!("../web/api.js"), "text/javascript; charset=utf-8"),
     ("/duel.html", include_bytes!("../web/duel.html"), "text/html; charset=utf-8"),
     ("/duel.js", include_bytes!("../web/duel.js"), "text/javascript; charset=utf-8"),
+    ("/duelgrid.js", include_bytes!("../web/duelgrid.js"), "text/javascript; charset=utf-8"),
+    ("/duel-replay.html", include_bytes!("../web/duel-replay.html"), "text/html; charset=utf-8"),
+    ("/duel-replay.js", include_bytes!("../web/duel-replay.js"), "text/javascript; charset=utf-8"),
     ("/uno.html", include_bytes!("../web/uno.html"), "text/html; charset=utf-8"),
     ("/uno.js", include_bytes!("../web/uno.js"), "text/javascript; charset=utf-8"),
     ("/sound.js", include_bytes!("../web/sound.js"), "text/javascript; charset=utf-8"),
     ("/unocards.js", include_bytes!("../web/unocards.js"), "text/javascript; charset=utf-8"),
     ("/replay.html", include_bytes!("../web/replay.html"), "text/html; charset=utf-8"),
     ("/replay.js", include_bytes!("../web/replay.js"), "text/javascript; charset=utf-8"),
+    ("/stats.html", include_bytes!("../web/stats.html"), "text/html; charset=utf-8"),
+    ("/stats.js", include_bytes!("../web/stats.js"), "text/javascript; charset=utf-8"),
 ];
 
 /// Serves an embedded file, or 404.

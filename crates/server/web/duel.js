@@ -2,6 +2,7 @@
 // The server decides every rule; this page sends what the user clicks and types and shows the
 // answer, including the server's error messages, word for word.
 import { announce, capitalize, el, request, showError } from './api.js';
+import { cellName, colName, describeCell, parseCell } from './duelgrid.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,19 +27,9 @@ const state = {
 
 // ---------------------------------------------------------------- naming helpers
 
-const colName = (col) => String.fromCharCode(97 + col);
-const cellName = (col, row) => `${colName(col)}${row + 1}`;
-function parseCell(name) {
-  return { col: name.charCodeAt(0) - 97, row: Number(name.slice(1)) - 1 };
-}
 function cellAt(view, name) {
   const { col, row } = parseCell(name);
   return view.cells[row] && view.cells[row][col];
-}
-function describeCell(cell) {
-  if (!cell || cell.kind === 'empty') return 'empty';
-  if (cell.kind === 'block') return 'block';
-  return `${cell.side} ${cell.rank}`;
 }
 const stageOf = (view) => view.status.stage.stage;
 
@@ -191,6 +182,7 @@ function renderView(view, { events, computer, before }) {
   if (over) {
     $('outcome-message').textContent = view.outcome_message || '';
     $('outcome-reason').textContent = view.end_reason || '';
+    $('duel-replay-link').href = `duel-replay.html?game=${encodeURIComponent(view.id)}&ply=0`;
     $('outcome').dataset.outcome = st.outcome || '';
     const link = new URL('duel.html', location.href);
     link.searchParams.set('width', view.width);

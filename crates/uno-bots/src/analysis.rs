@@ -31,6 +31,12 @@ const Z95: f64 = 1.959_964;
 /// The most worlds per action a caller may ask for: the work grows with it, and past a few
 /// thousand the interval narrows by less than the rollout policy's own bias.
 pub const MAX_SAMPLES: u32 = 10_000;
+/// Worlds per action when the caller has no preference: the intervals are ±4.9 points at most.
+pub const DEFAULT_SAMPLES: u32 = 400;
+/// The seed when the caller has no preference, so the terminal and the server agree.
+pub const DEFAULT_SEED: u64 = 1;
+/// A loss of this much win chance (0–1) marks a mistake when the caller has no preference.
+pub const DEFAULT_MISTAKE: f64 = 0.05;
 
 /// What to analyse and how hard.
 #[derive(Clone, Debug)]
@@ -43,6 +49,10 @@ pub struct AnalysisConfig {
     pub seed: u64,
     /// A loss of at least this much win chance (0–1) marks a mistake.
     pub mistake: f64,
+    /// Give up (with [`AnalysisError::OutOfTime`]) once this instant has passed; checked before
+    /// each action's playouts, so a server can bound what one analysis costs. The numbers of an
+    /// analysis that finishes do not depend on it.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Why an analysis could not run.
@@ -56,6 +66,8 @@ pub enum AnalysisError {
     Samples(u32),
     #[error("the seat's knowledge at action {index} admits no world: {reason}")]
     Sample { index: usize, reason: String },
+    #[error("the analysis ran out of time after {done} of {total} decisions")]
+    OutOfTime { done: usize, total: usize },
 }
 
 /// One legal action's estimated win chance.
@@ -208,6 +220,9 @@ pub fn analyse(
             let seed = config.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
             let mut tried = Vec::new();
             for action in game.legal_actions_for(seat) {
+                if config.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                    return Err(AnalysisError::OutOfTime { done: decisions.len(), total: moments.len() });
+                }
                 let wins = playouts(&game, seat, action, config.samples, seed)
                     .map_err(|reason| AnalysisError::Sample { index, reason })?;
                 tried.push((action, wins));
@@ -279,7 +294,7 @@ mod tests {
     }
 
     fn config(seat: u8, samples: u32) -> AnalysisConfig {
-        AnalysisConfig { seat: Seat(seat), samples, seed: 7, mistake: 0.05 }
+        AnalysisConfig { seat: Seat(seat), samples, seed: 7, mistake: 0.05, deadline: None }
     }
 
     #[test]
@@ -353,5 +368,7 @@ mod tests {
         let mut broken = record.clone();
         broken.actions.swap(0, 1);
         assert!(analyse(&broken, &config(0, 8), &|_, _| {}).is_err());
+        let past = AnalysisConfig { deadline: Some(std::time::Instant::now()), ..config(0, 8) };
+        assert!(matches!(analyse(&record, &past, &|_, _| {}), Err(AnalysisError::OutOfTime { done: 0, .. })));
     }
 }

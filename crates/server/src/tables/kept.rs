@@ -13,8 +13,8 @@ use uno::GameRecord;
 #[cfg(doc)]
 use super::Config;
 use super::TableState;
-use crate::types::SeatView;
-use crate::{ApiError, AppState};
+use crate::types::{SeatKind, SeatView};
+use crate::{limits, ApiError, AppState};
 
 /// How often records older than the retention are looked for.
 const FORGET_EVERY: Duration = Duration::from_secs(3600);
@@ -26,6 +26,37 @@ pub(crate) struct KeptGame {
     #[serde(flatten)]
     pub(crate) record: GameRecord,
     pub(crate) seats: Vec<SeatView>,
+    /// Sent in as a file (`POST /api/records`) rather than played here: its names are whatever
+    /// the file says, so it counts in no statistics.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) imported: bool,
+}
+
+/// The body of `POST /api/records`: a record file, as `GET /api/games/{id}/record` exports it
+/// (its `seats` optional; every other field of the export is ignored).
+#[derive(Debug, Deserialize)]
+pub struct ImportRecord {
+    #[serde(flatten)]
+    record: GameRecord,
+    #[serde(default)]
+    seats: Option<Vec<ImportSeat>>,
+}
+
+/// A seat of an imported record: its name, or the bot that played it.
+#[derive(Debug, Deserialize)]
+struct ImportSeat {
+    name: Option<String>,
+    bot: Option<String>,
+}
+
+/// The answer to `POST /api/records`.
+#[derive(Debug, Serialize)]
+pub struct Imported {
+    /// The id the record is kept under: `GET /api/games/{id}/...` and the replay page read it.
+    pub id: String,
+    pub plies: usize,
+    /// Whether the record plays to the game's end.
+    pub over: bool,
 }
 
 /// A kept game as `GET /api/games/{id}/record` exports it: the kept game, which of the table's
@@ -46,7 +77,7 @@ pub struct RecordExport {
 impl TableState {
     /// What is kept of the finished game at this table.
     pub(super) fn kept(&self) -> Result<store::Record, ApiError> {
-        let kept = KeptGame { record: self.record.clone(), seats: self.seat_views() };
+        let kept = KeptGame { record: self.record.clone(), seats: self.seat_views(), imported: false };
         store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))
     }
 }
@@ -85,11 +116,69 @@ impl AppState {
         }
     }
 
-    /// Forgets the kept games that ended longer than the retention ago.
+    /// Keeps a record sent in as a file, after checking that it replays (every action legal),
+    /// under a new id, for the same retention as a game played here.
+    pub(crate) async fn import_record(&self, import: ImportRecord) -> Result<Imported, ApiError> {
+        let record = import.record;
+        if record.actions.len() > limits::MAX_IMPORTED_ACTIONS {
+            return Err(ApiError::InvalidRecord(format!(
+                "{} actions: a record may have at most {}",
+                record.actions.len(),
+                limits::MAX_IMPORTED_ACTIONS
+            )));
+        }
+        let seats = match import.seats {
+            Some(seats) if seats.len() != record.players => {
+                return Err(ApiError::InvalidRecord(format!("{} seats for {} players", seats.len(), record.players)))
+            }
+            Some(seats) => seats,
+            None => (0..record.players).map(|_| ImportSeat { name: None, bot: None }).collect(),
+        };
+        let seats: Vec<SeatView> = seats
+            .into_iter()
+            .enumerate()
+            .map(|(seat, s)| {
+                let bot = s.bot.filter(|b| !b.is_empty());
+                let name = s.name.filter(|n| !n.is_empty());
+                if name.as_ref().is_some_and(|n| n.chars().count() > limits::MAX_NAME_CHARS)
+                    || bot.as_ref().is_some_and(|b| b.chars().count() > limits::MAX_BOT_NAME_CHARS)
+                {
+                    return Err(ApiError::TooLong { field: "a seat's name", max: limits::MAX_NAME_CHARS });
+                }
+                let kind = if bot.is_some() { SeatKind::Bot } else { SeatKind::Human };
+                Ok(SeatView { seat, kind, name, taken: true, bot })
+            })
+            .collect::<Result<_, _>>()?;
+        let moved = record.clone();
+        // The engine checks every action on the way: a blocking thread, since a record may be long.
+        let game = tokio::task::spawn_blocking(move || moved.replay())
+            .await
+            .map_err(|e| ApiError::Internal(format!("a record import stopped: {e}")))?
+            .map_err(|e| ApiError::InvalidRecord(e.to_string()))?;
+        let id = super::auth::random_hex(8);
+        let plies = record.actions.len();
+        let kept = KeptGame { record, seats, imported: true };
+        let stored = store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))?;
+        self.inner
+            .store
+            .add_result(store::NewResult {
+                game_id: id.clone(),
+                kind: Kind::Uno,
+                record: stored,
+                actions: plies as u64,
+                outcome: super::stored_outcome(&game)?,
+            })
+            .await?;
+        Ok(Imported { id, plies, over: game.is_over() })
+    }
+
+    /// Forgets the kept games (UNO and Duel) that ended longer than the retention ago.
     pub async fn forget_old_records(&self) -> Result<(), ApiError> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
         let keep = self.inner.config.record_retention.as_millis() as i64;
-        self.inner.store.forget_results(Kind::Uno, now.saturating_sub(keep)).await?;
+        for kind in [Kind::Uno, Kind::Duel] {
+            self.inner.store.forget_results(kind, now.saturating_sub(keep)).await?;
+        }
         Ok(())
     }
 

@@ -37,8 +37,9 @@ use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
 use crate::ApiError;
 pub(crate) use auth::Viewer;
-pub use kept::RecordExport;
-pub use replay::{Frame, FrameRequest, Perspective, Step};
+pub(crate) use kept::KeptGame;
+pub use kept::{ImportRecord, Imported, RecordExport};
+pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
 
 /// Server settings; the defaults suit a server for friends.
 #[derive(Clone, Debug)]
@@ -59,6 +60,13 @@ pub struct Config {
     pub ws_messages_per_second: u32,
     /// How long a finished game's record is kept (for its export and replays).
     pub record_retention: Duration,
+    /// Analyses (`GET /api/games/{id}/analysis`) run at once, each on a thread of its own.
+    pub analysis_workers: usize,
+    /// Analyses that may wait for a worker; past that a request is refused (503 `analysis_busy`).
+    pub analysis_queue: usize,
+    /// The longest one analysis may run (from when a worker takes it) before it is given up
+    /// (503 `analysis_timeout`).
+    pub analysis_time_limit: Duration,
 }
 
 impl Default for Config {
@@ -71,6 +79,9 @@ impl Default for Config {
             max_tables: 20_000,
             ws_messages_per_second: 20,
             record_retention: Duration::from_secs(90 * 24 * 3600),
+            analysis_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            analysis_queue: 4,
+            analysis_time_limit: Duration::from_secs(60),
         }
     }
 }
@@ -84,6 +95,8 @@ pub struct AppState {
 pub(crate) struct Shared {
     pub(crate) store: SharedStore,
     pub(crate) config: Config,
+    pub(crate) analyses: crate::analysis::Analyses,
+    pub(crate) stats: crate::stats::Stats,
     tables: RwLock<HashMap<String, Arc<Table>>>,
 }
 
@@ -207,7 +220,16 @@ impl AppState {
     /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
     pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
         let store = store.into();
-        let state = AppState { inner: Arc::new(Shared { store, config, tables: RwLock::new(HashMap::new()) }) };
+        let analyses = crate::analysis::Analyses::new(&config);
+        let state = AppState {
+            inner: Arc::new(Shared {
+                store,
+                config,
+                analyses,
+                stats: Default::default(),
+                tables: RwLock::new(HashMap::new()),
+            }),
+        };
         state.restore().await?;
         state.spawn_janitor();
         state.spawn_adopter();

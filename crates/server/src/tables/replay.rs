@@ -142,18 +142,66 @@ impl AppState {
                 "a table started `from` a position plays its rules: give no preset, rules, house_rules nor seed".into(),
             ));
         }
-        let kept = self.kept_game(&from.table, from.game).await?;
-        let record = &kept.kept.record;
-        if from.ply > record.actions.len() {
-            return Err(ApiError::NoSuchPly { ply: from.ply, last: record.actions.len() });
-        }
-        let upto = GameRecord { actions: record.actions[..from.ply].to_vec(), ..record.clone() };
-        let game = upto.replay().map_err(|e| ApiError::Internal(format!("table {}: {e}", from.table)))?;
+        let (game, _) = self.kept_game_at(&from.table, from.game, from.ply).await?;
         if game.is_over() {
             return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
         }
         Ok((game.rules().clone(), game.position()))
     }
+
+    /// A kept game (the `game`th of table `id`, or its last) after `ply` actions, and which game
+    /// it is. Only a kept (finished) game: its whole state tells every hidden card.
+    async fn kept_game_at(&self, id: &str, game: Option<usize>, ply: usize) -> Result<(Game, usize), ApiError> {
+        let kept = self.kept_game(id, game).await?;
+        let record = &kept.kept.record;
+        if ply > record.actions.len() {
+            return Err(ApiError::NoSuchPly { ply, last: record.actions.len() });
+        }
+        let upto = GameRecord { actions: record.actions[..ply].to_vec(), ..record.clone() };
+        let game = upto.replay().map_err(|e| ApiError::Internal(format!("table {id}: {e}")))?;
+        Ok((game, kept.game))
+    }
+
+    /// The position of a kept game after `ply` (none: the last), in the engine's JSON and text
+    /// forms, for `GET /api/games/{id}/position`.
+    pub(crate) async fn position_export(
+        &self,
+        id: &str,
+        game: Option<usize>,
+        ply: Option<usize>,
+    ) -> Result<PositionExport, ApiError> {
+        let ply = match ply {
+            Some(p) => p,
+            None => self.kept_game(id, game).await?.kept.record.actions.len(),
+        };
+        let (g, game) = self.kept_game_at(id, game, ply).await?;
+        let position = g.position();
+        Ok(PositionExport {
+            id: id.to_string(),
+            game,
+            ply,
+            rules: g.rules().name().to_string(),
+            rules_config: g.rules().config().clone(),
+            text: position.to_string(),
+            position,
+        })
+    }
+}
+
+/// The answer to `GET /api/games/{id}/position`: the whole position (`Position::from_json` and
+/// `str::parse` read its two forms back) and the rules it is played under.
+#[derive(Debug, Serialize)]
+pub struct PositionExport {
+    pub id: String,
+    pub game: usize,
+    pub ply: usize,
+    /// The rule set's name.
+    pub rules: String,
+    /// The rules, as configured (a rules file of them plays the position).
+    pub rules_config: uno::RulesConfig,
+    pub position: Position,
+    /// The position's compact text form (`uno-position 1`).
+    pub text: String,
 }
 
 /// The frame of `record` after the asked ply, for the asked perspective.

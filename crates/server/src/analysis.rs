@@ -1,0 +1,246 @@
+//! Analysis of kept games on the server (`GET /api/games/{id}/analysis`, documented in
+//! docs/replays.md): `uno_bots::analysis` run on a blocking thread, never on the async runtime,
+//! and bounded so that no client can occupy the server:
+//!
+//! * at most [`Config::analysis_workers`] analyses run at once, and at most
+//!   [`Config::analysis_queue`] more wait; past that a request is refused (`analysis_busy`);
+//! * one client has at most [`ANALYSES_PER_CLIENT`] under way (`too_many_analyses`);
+//! * the sample count is at most [`MAX_ANALYSIS_SAMPLES`];
+//! * one analysis runs at most [`Config::analysis_time_limit`] (`analysis_timeout`);
+//! * a finished analysis is kept per (game, seat, samples) for the next viewer (the newest
+//!   [`ANALYSIS_CACHE_ENTRIES`]), and viewers asking for one being made wait for that one.
+//!
+//! Only finished games are analysed: the analysis of a game in play would value the moves of a
+//! seat at a live table, which is help no player may have (`game_not_over`).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tokio::sync::{OnceCell, Semaphore};
+use uno::Seat;
+use uno_bots::analysis::{analyse, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
+
+#[cfg(doc)]
+use crate::limits::{ANALYSES_PER_CLIENT, ANALYSIS_CACHE_ENTRIES, MAX_ANALYSIS_SAMPLES};
+#[cfg(doc)]
+use crate::Config;
+use crate::{limits, ApiError, AppState};
+
+/// Which analysis: of which table, which of its kept games, which seat, how many samples.
+type Key = (String, usize, usize, u32);
+
+/// A finished analysis and what it cost.
+struct Done {
+    analysis: Analysis,
+    ms: u64,
+}
+
+type Slot = Arc<OnceCell<Arc<Done>>>;
+
+/// The analyses under way and the finished ones kept (one per server).
+pub(crate) struct Analyses {
+    workers: Semaphore,
+    /// Requests admitted (running or waiting for a worker).
+    admitted: AtomicUsize,
+    admit_max: usize,
+    per_client: Mutex<HashMap<String, usize>>,
+    cache: Mutex<Cache>,
+    time_limit: Duration,
+    /// Analyses run to their end (not answered from the cache).
+    runs: AtomicUsize,
+}
+
+#[derive(Default)]
+struct Cache {
+    slots: HashMap<Key, Slot>,
+    /// Keys oldest first, to forget the oldest past the limit.
+    order: VecDeque<Key>,
+}
+
+/// The answer of `GET /api/games/{id}/analysis`: the engine's analysis with what it is of.
+#[derive(Serialize)]
+struct Answer<'a> {
+    id: &'a str,
+    /// Which kept game of the table.
+    game: usize,
+    /// The loss that marks a mistake (0–1).
+    mistake_threshold: f64,
+    /// How long the analysis took when it ran, in milliseconds.
+    ms: u64,
+    /// Whether it was made for an earlier request.
+    cached: bool,
+    #[serde(flatten)]
+    analysis: &'a Analysis,
+}
+
+/// Takes back a client's admission when its request ends, however it ends.
+struct Admission<'a> {
+    analyses: &'a Analyses,
+    client: String,
+}
+
+impl Drop for Admission<'_> {
+    fn drop(&mut self) {
+        self.analyses.admitted.fetch_sub(1, Ordering::AcqRel);
+        if let Ok(mut m) = self.analyses.per_client.lock() {
+            if let Some(n) = m.get_mut(&self.client) {
+                *n -= 1;
+                if *n == 0 {
+                    m.remove(&self.client);
+                }
+            }
+        }
+    }
+}
+
+impl Analyses {
+    pub(crate) fn new(config: &crate::Config) -> Analyses {
+        let workers = config.analysis_workers.max(1);
+        Analyses {
+            workers: Semaphore::new(workers),
+            admitted: AtomicUsize::new(0),
+            admit_max: workers + config.analysis_queue,
+            per_client: Mutex::new(HashMap::new()),
+            cache: Mutex::new(Cache::default()),
+            time_limit: config.analysis_time_limit,
+            runs: AtomicUsize::new(0),
+        }
+    }
+
+    fn cached(&self, key: &Key) -> Option<Arc<Done>> {
+        self.cache.lock().ok()?.slots.get(key).and_then(|s| s.get().cloned())
+    }
+
+    /// The slot of `key`, made (and the oldest forgotten past the limit) if there is none.
+    fn slot(&self, key: &Key) -> Result<Slot, ApiError> {
+        let mut cache = self.cache.lock().map_err(|_| ApiError::Internal("analysis cache poisoned".into()))?;
+        if let Some(s) = cache.slots.get(key) {
+            return Ok(s.clone());
+        }
+        while cache.order.len() >= limits::ANALYSIS_CACHE_ENTRIES {
+            let Some(old) = cache.order.pop_front() else { break };
+            cache.slots.remove(&old);
+        }
+        let slot = Slot::default();
+        cache.slots.insert(key.clone(), slot.clone());
+        cache.order.push_back(key.clone());
+        Ok(slot)
+    }
+
+    /// Admits one more request of `client`, or says why not.
+    fn admit(&self, client: &str) -> Result<Admission<'_>, ApiError> {
+        let mut m = self.per_client.lock().map_err(|_| ApiError::Internal("analysis clients poisoned".into()))?;
+        let mine = m.get(client).copied().unwrap_or(0);
+        if mine >= limits::ANALYSES_PER_CLIENT {
+            return Err(ApiError::TooManyAnalyses(limits::ANALYSES_PER_CLIENT));
+        }
+        if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.admit_max {
+            self.admitted.fetch_sub(1, Ordering::AcqRel);
+            return Err(ApiError::AnalysisBusy);
+        }
+        m.insert(client.to_string(), mine + 1);
+        Ok(Admission { analyses: self, client: client.to_string() })
+    }
+
+    /// Runs one analysis on a worker (waiting for one first).
+    async fn run(&self, record: uno::GameRecord, seat: Seat, samples: u32) -> Result<Arc<Done>, ApiError> {
+        let _worker = self.workers.acquire().await.map_err(|_| ApiError::Internal("analysis workers closed".into()))?;
+        let start = Instant::now();
+        let config = AnalysisConfig {
+            seat,
+            samples,
+            seed: DEFAULT_SEED,
+            mistake: DEFAULT_MISTAKE,
+            deadline: Some(start + self.time_limit),
+        };
+        let result = tokio::task::spawn_blocking(move || analyse(&record, &config, &|_, _| {}))
+            .await
+            .map_err(|e| ApiError::Internal(format!("the analysis stopped: {e}")))?;
+        match result {
+            Ok(analysis) => {
+                self.runs.fetch_add(1, Ordering::Relaxed);
+                Ok(Arc::new(Done { analysis, ms: start.elapsed().as_millis() as u64 }))
+            }
+            Err(AnalysisError::OutOfTime { .. }) => Err(ApiError::AnalysisTimeout(self.time_limit.as_secs())),
+            Err(e) => Err(ApiError::Internal(format!("a kept game does not analyse: {e}"))),
+        }
+    }
+}
+
+/// What `GET /api/games/{id}/analysis` asks for.
+#[derive(Clone, Debug)]
+pub(crate) struct AnalysisRequest {
+    /// Which kept game of the table (none: its last).
+    pub(crate) game: Option<usize>,
+    pub(crate) seat: usize,
+    /// Worlds per action (none: the engine's default).
+    pub(crate) samples: Option<u32>,
+}
+
+impl AppState {
+    /// The analysis of one seat's decisions in a kept game of table `id`, as JSON.
+    pub(crate) async fn analysis(
+        &self,
+        id: &str,
+        req: AnalysisRequest,
+        client: &str,
+    ) -> Result<serde_json::Value, ApiError> {
+        let samples = req.samples.unwrap_or(uno_bots::analysis::DEFAULT_SAMPLES);
+        if samples == 0 || samples > limits::MAX_ANALYSIS_SAMPLES {
+            return Err(ApiError::BadRequest(format!(
+                "samples must be 1 to {} (got {samples})",
+                limits::MAX_ANALYSIS_SAMPLES
+            )));
+        }
+        let kept = self.kept_game(id, req.game).await?;
+        let record = kept.kept.record;
+        if req.seat >= record.players {
+            return Err(ApiError::BadRequest(format!(
+                "seat {}: the game has seats 0 to {}",
+                req.seat,
+                record.players - 1
+            )));
+        }
+        let analyses = &self.inner.analyses;
+        let key: Key = (id.to_string(), kept.game, req.seat, samples);
+        let (done, cached) = match analyses.cached(&key) {
+            Some(done) => (done, true),
+            None => {
+                let _admitted = analyses.admit(client)?;
+                let slot = analyses.slot(&key)?;
+                let seat = Seat(req.seat as u8);
+                let mut ran = false;
+                let done = slot
+                    .get_or_try_init(|| {
+                        ran = true;
+                        analyses.run(record, seat, samples)
+                    })
+                    .await?
+                    .clone();
+                (done, !ran)
+            }
+        };
+        let answer = Answer {
+            id,
+            game: kept.game,
+            mistake_threshold: DEFAULT_MISTAKE,
+            ms: done.ms,
+            cached,
+            analysis: &done.analysis,
+        };
+        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+
+    /// Analyses run to their end since the server started (answers from the cache not counted).
+    pub fn analyses_run(&self) -> usize {
+        self.inner.analyses.runs.load(Ordering::Relaxed)
+    }
+
+    /// Analyses admitted and not yet answered (running or waiting for a worker).
+    pub fn analyses_under_way(&self) -> usize {
+        self.inner.analyses.admitted.load(Ordering::Acquire)
+    }
+}

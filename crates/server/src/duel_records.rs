@@ -1,0 +1,102 @@
+//! Finished Duel games kept as their records (docs/replays.md), as UNO's are: the whole
+//! `duel::GameRecord` (size, difficulty, seed, every action with who took it) stored with the
+//! results when the game ends, forgotten after the same retention (`--record-days`), exported
+//! by `GET /api/duel/{id}/record`, and replayed a frame at a time by
+//! `GET /api/duel/{id}/replay?ply=K` (the game's view after `K` actions, as the page showed it).
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use duel::{GameRecord, LoggedAction, Status};
+use serde::{Deserialize, Serialize};
+use store::{Kind, SharedStore};
+
+use crate::duel_api::{rebuild, view, whole_record, DuelGames, DuelView};
+use crate::ApiError;
+
+/// Stores the whole record of finished game `id` with the results.
+pub(crate) async fn keep(store: &SharedStore, id: &str) -> Result<(), ApiError> {
+    let Some(g) = store.load(id).await? else { return Ok(()) };
+    let record = whole_record(&g).map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?;
+    let status = record.replay().map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?.status();
+    let new = store::NewResult {
+        game_id: id.to_string(),
+        kind: Kind::Duel,
+        actions: record.actions.len() as u64,
+        record: store::Record::new(&record).map_err(|e| ApiError::Internal(e.to_string()))?,
+        outcome: store::Outcome::new(&status).map_err(|e| ApiError::Internal(e.to_string()))?,
+    };
+    store.add_result(new).await?;
+    Ok(())
+}
+
+/// `GET /api/duel/{id}/record`: the kept record, with the game's final status and when it ended.
+#[derive(Debug, Serialize)]
+pub struct DuelExport {
+    pub id: String,
+    #[serde(flatten)]
+    pub record: GameRecord,
+    pub status: Status,
+    /// Unix milliseconds.
+    pub finished_at: i64,
+}
+
+/// The kept record of game `id`: 403 while the game is played, 404 if none is kept.
+async fn kept(games: &DuelGames, id: &str) -> Result<DuelExport, ApiError> {
+    if games.is_live(id) {
+        return Err(ApiError::GameNotOver);
+    }
+    let not_kept = || ApiError::NotKept(id.chars().take(64).collect());
+    let Some(store) = games.store() else { return Err(not_kept()) };
+    if id.len() > 64 {
+        return Err(not_kept());
+    }
+    let Some(r) = store.results_of(id).await?.into_iter().rev().find(|r| r.kind == Kind::Duel) else {
+        return Err(not_kept());
+    };
+    let record: GameRecord = r.record.decode().map_err(|e| ApiError::Internal(e.to_string()))?;
+    let status = r.outcome.decode().map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(DuelExport { id: id.to_string(), record, status, finished_at: r.finished_at })
+}
+
+pub(crate) async fn record(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+) -> Result<Json<DuelExport>, ApiError> {
+    Ok(Json(kept(&games, &id).await?))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct FrameQuery {
+    ply: Option<usize>,
+}
+
+/// `GET /api/duel/{id}/replay?ply=K`: the view after `K` actions (default: the last).
+#[derive(Debug, Serialize)]
+pub struct DuelFrame {
+    pub ply: usize,
+    pub plies: usize,
+    /// The action that led here (`null` at ply 0).
+    #[serde(rename = "move")]
+    pub last: Option<LoggedAction>,
+    /// The game as the page showed it then; `events` are that action's.
+    pub view: DuelView,
+}
+
+pub(crate) async fn replay(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+    q: Result<Query<FrameQuery>, QueryRejection>,
+) -> Result<Json<DuelFrame>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let export = kept(&games, &id).await?;
+    let plies = export.record.actions.len();
+    let ply = q.ply.unwrap_or(plies);
+    if ply > plies {
+        return Err(ApiError::NoSuchPly { ply, last: plies });
+    }
+    let upto = GameRecord { actions: export.record.actions[..ply].to_vec(), ..export.record };
+    let (game, events) = rebuild(&upto).map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?;
+    let last = ply.checked_sub(1).and_then(|i| upto.actions.get(i).cloned());
+    Ok(Json(DuelFrame { ply, plies, last, view: view(&id, &game, events, Vec::new()) }))
+}

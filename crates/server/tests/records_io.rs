@@ -1,0 +1,139 @@
+//! Records in and positions out, through the router: an exported record imported again plays to
+//! the same final state and is kept under a new id (frames, export, no statistics); a record
+//! that does not replay, or is too large, is refused; the position export of a kept game after
+//! any ply is that game's whole state, in both forms, and a live game has none.
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use uno::{Game, GameRecord, Position, Rules};
+
+mod common;
+use common::call;
+
+async fn open() -> axum::Router {
+    let store = store::SqliteStore::open_in_memory().expect("store");
+    let config = server::Config { bot_delay: Duration::ZERO, ..Default::default() };
+    server::app(server::AppState::new(store, config).await.expect("state"))
+}
+
+/// A finished one-round game of three heuristic bots: its id and exported record.
+async fn finished(app: &axum::Router, seed: u64) -> (String, Value) {
+    let bot = json!({"kind": "bot", "bot": "heuristic"});
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": seed,
+        "seats": [bot, bot, bot]});
+    let (s, created) = call(app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    for _ in 0..2000 {
+        if call(app, "GET", &format!("/api/tables/{id}"), None, None).await.1["status"] == "finished" {
+            let (s, export) = call(app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+            assert_eq!(s, StatusCode::OK, "{export}");
+            return (id, export);
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("the bots did not finish");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exported_record_imports_to_the_same_game() {
+    let app = open().await;
+    let (id, mut export) = finished(&app, 13).await;
+    let original = GameRecord::from_json(&export.to_string()).expect("record");
+    let end = original.replay().expect("replays");
+    // People's names in a file: kept for the replay, counted in no statistics.
+    export["seats"] = json!([{"name": "Zed"}, {"name": "Yan"}, {"bot": "heuristic"}]);
+    let (s, imported) = call(&app, "POST", "/api/records", None, Some(export.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{imported}");
+    let new = imported["id"].as_str().expect("id").to_string();
+    assert_ne!(new, id);
+    assert_eq!(
+        (imported["plies"].as_u64(), imported["over"].as_bool()),
+        (Some(original.actions.len() as u64), Some(true))
+    );
+
+    let (s, again) = call(&app, "GET", &format!("/api/games/{new}/record"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{again}");
+    assert_eq!(again["imported"], true);
+    assert_eq!(again["seats"][0]["name"], "Zed");
+    assert_eq!(again["seats"][2]["bot"], "heuristic");
+    let record = GameRecord::from_json(&again.to_string()).expect("record");
+    assert_eq!(record.replay().expect("replays").state_hash(), end.state_hash());
+    assert_eq!(again["result"], export["result"]);
+    // Its frames are the original's.
+    for q in ["view=all", "view=seat1&ply=5"] {
+        let (_, a) = call(&app, "GET", &format!("/api/games/{id}/replay?{q}"), None, None).await;
+        let (s, b) = call(&app, "GET", &format!("/api/games/{new}/replay?{q}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{b}");
+        assert_eq!((&a["view"], &a["all_hands"], &a["events"]), (&b["view"], &b["all_hands"], &b["events"]), "{q}");
+    }
+    let (_, stats) = call(&app, "GET", "/api/stats", None, None).await;
+    assert_eq!(stats["players"], json!([]), "{stats}");
+
+    // A record that does not replay, or does not fit, is refused and nothing is kept.
+    let mut swapped = export.clone();
+    let actions = swapped["actions"].as_array_mut().expect("actions");
+    actions.swap(0, 1);
+    let mut seats = export.clone();
+    seats["seats"] = json!([{"name": "Zed"}]);
+    let mut long_name = export.clone();
+    long_name["seats"][0]["name"] = json!("x".repeat(40));
+    for (body, status, code) in [
+        (swapped.to_string(), StatusCode::UNPROCESSABLE_ENTITY, "invalid_record"),
+        (seats.to_string(), StatusCode::UNPROCESSABLE_ENTITY, "invalid_record"),
+        (long_name.to_string(), StatusCode::UNPROCESSABLE_ENTITY, "too_long"),
+        (json!({"players": 2}).to_string(), StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+        ("{".to_string(), StatusCode::BAD_REQUEST, "malformed_json"),
+    ] {
+        let (s, v) = call(&app, "POST", "/api/records", None, Some(body)).await;
+        assert_eq!((s, v["code"].as_str()), (status, Some(code)), "{v}");
+    }
+    // More actions than a record may have (a padded copy of the game: refused before replaying).
+    let mut padded = export.clone();
+    let one = padded["actions"][0].clone();
+    padded["actions"] = Value::Array(vec![one; server::limits::MAX_IMPORTED_ACTIONS + 1]);
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(padded.to_string())).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_record")), "{v}");
+    // Larger than the limit: refused unread.
+    let mut huge = export.clone();
+    huge["padding"] = json!("x".repeat(server::limits::MAX_RECORD_BYTES));
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(huge.to_string())).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::PAYLOAD_TOO_LARGE, Some("body_too_large")), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_position_export_is_the_kept_games_state_after_the_ply() {
+    let app = open().await;
+    let (id, export) = finished(&app, 17).await;
+    let record = GameRecord::from_json(&export.to_string()).expect("record");
+    let plies = record.actions.len();
+    for ply in [0, 1, plies / 2, plies] {
+        let (s, p) = call(&app, "GET", &format!("/api/games/{id}/position?ply={ply}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{p}");
+        assert_eq!(p["ply"].as_u64(), Some(ply as u64));
+        let upto = GameRecord { actions: record.actions[..ply].to_vec(), ..record.clone() };
+        let want: Game = upto.replay().expect("replays");
+        let position = Position::from_json(&p["position"].to_string()).expect("a position");
+        assert_eq!(position, want.position(), "ply {ply}");
+        let text: Position = p["text"].as_str().expect("text").parse().expect("the text form");
+        assert_eq!(text, position);
+        // The rules it carries play it: the same whole state.
+        let rules = Rules::new(serde_json::from_value(p["rules_config"].clone()).expect("rules")).expect("rules");
+        let game = Game::from_position(rules, &position).expect("a consistent position");
+        assert_eq!(game.state_hash(), want.state_hash(), "ply {ply}");
+    }
+    let (s, last) = call(&app, "GET", &format!("/api/games/{id}/position"), None, None).await;
+    assert_eq!((s, last["ply"].as_u64()), (StatusCode::OK, Some(plies as u64)), "{last}");
+    let (s, v) = call(&app, "GET", &format!("/api/games/{id}/position?ply={}", plies + 1), None, None).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::NOT_FOUND, Some("no_such_ply")), "{v}");
+
+    // A game in play has no position export: it would tell every hidden card.
+    let create =
+        json!({"preset": "official", "name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]});
+    let (_, live) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    let uri = format!("/api/games/{}/position?ply=0", live["id"].as_str().expect("id"));
+    let (s, v) = call(&app, "GET", &uri, live["token"].as_str(), None).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::FORBIDDEN, Some("game_not_over")), "{v}");
+}

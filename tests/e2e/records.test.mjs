@@ -1,0 +1,55 @@
+// Record files on the replay page in a real Chromium against the real server: a finished game's
+// record, downloaded from the API, is opened on the page (sent to the server, which replays it
+// to check it) and replays as the same game; the position shown is saved as JSON and as text,
+// each the server's position of that ply.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { apiCall, finishedBotGame, serverAndBrowser } from './harness.mjs';
+
+const env = serverAndBrowser(['--bot-delay-ms', '0']);
+const api = (path, init) => apiCall(env.server.base, path, init);
+const finishedGame = (seed) => finishedBotGame(env.server.base, seed);
+
+async function downloaded(page, click) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(click)]);
+  const chunks = [];
+  for await (const c of await d.createReadStream()) chunks.push(c);
+  return { name: d.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+}
+
+describe('record files on the replay page', () => {
+  test('opens a record file and saves the position shown', async () => {
+    const id = await finishedGame(5);
+    const record = await api(`/api/games/${id}/record`);
+    assert.equal(record.status, 200);
+    const ctx = await env.browser.newContext({ acceptDownloads: true });
+    const page = await ctx.newPage();
+    await page.goto(`${env.server.base}/replay.html`);
+    await page.waitForSelector('#replay-error:not([hidden])');
+    // A file that is not a record: refused in words, nothing opened.
+    await page.setInputFiles('#import-file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"players": 2}') });
+    await page.waitForFunction(() => document.getElementById('replay-error').textContent.startsWith('notes.json:'));
+    await page.setInputFiles('#import-file', { name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record.body)) });
+    await page.waitForURL((u) => u.searchParams.get('game') && u.searchParams.get('game') !== id);
+    await page.waitForSelector('#replay:not([hidden])');
+    const copy = new URL(page.url()).searchParams.get('game');
+    const plies = record.body.actions.length;
+    assert.match(await page.textContent('#ply-label'), new RegExp(`^Action 0 of ${plies}`));
+    const kept = await api(`/api/games/${copy}/record`);
+    assert.deepEqual(kept.body.actions, record.body.actions);
+    assert.deepEqual(kept.body.result, record.body.result);
+
+    // The position at a ply, saved in both forms: the server's position of that ply.
+    await page.click('#timeline a[data-ply="6"]');
+    await page.waitForFunction(() => document.body.dataset.ply === '6');
+    const want = await api(`/api/games/${id}/position?ply=6`);
+    assert.equal(want.status, 200);
+    const json = await downloaded(page, '#export-position-json');
+    assert.equal(json.name, `uno-${copy}-ply6.position.json`);
+    assert.deepEqual(JSON.parse(json.text), want.body.position);
+    const text = await downloaded(page, '#export-position-text');
+    assert.equal(text.text, want.body.text);
+    assert.match(text.text, /^uno-position 1\n/);
+    await ctx.close();
+  });
+});
