@@ -36,6 +36,7 @@
 //!
 //! The search reads the rules from the observation (or the view), which carries them.
 
+mod flat;
 mod infer;
 mod plays;
 mod stop;
@@ -94,6 +95,10 @@ pub struct IsmctsConfig {
     /// Stop as soon as no other move can overtake the one visited most within the iterations
     /// left: the same moves, in less time (the `stop` module).
     pub early_stop: bool,
+    /// Search no tree: every own move is played out on each dealt world, the same world for
+    /// every move, by the playout policy for every seat (the `flat` module). `iterations`
+    /// counts playouts, so a world costs as many as there are moves.
+    pub flat: bool,
 }
 
 impl Default for IsmctsConfig {
@@ -112,6 +117,23 @@ impl Default for IsmctsConfig {
             resamples: 16,
             world_reuse: 1,
             early_stop: true,
+            flat: false,
+        }
+    }
+}
+
+impl IsmctsConfig {
+    /// The `flat` bot's configuration: flat Monte Carlo, every seat played out by the
+    /// `heuristic` policy, in worlds that fit the other seats' plays were they `heuristic` bots.
+    /// A model of `heuristic` opponents, and the strongest against them (see `docs/bots.md`).
+    pub fn flat_model() -> IsmctsConfig {
+        IsmctsConfig {
+            iterations: crate::spec::FLAT_ITERATIONS,
+            playout: Playout::Heuristic,
+            search_opponents: false,
+            infer_plays: true,
+            flat: true,
+            ..IsmctsConfig::default()
         }
     }
 }
@@ -150,6 +172,8 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Worlds dealt again because they did not fit the other seats' last plays.
     pub resamples: u64,
+    /// Worlds searched that still did not fit every such play (none of the deals did).
+    pub unfit: u64,
 }
 
 pub struct IsmctsBot {
@@ -274,6 +298,9 @@ impl IsmctsBot {
     }
 
     fn search(&mut self, me: Seat, rules: &Arc<Rules>, sampler: &mut Sampler, moves: &[Action]) -> Action {
+        if self.config.flat {
+            return self.search_flat(me, rules, sampler, moves);
+        }
         let started = self.config.time_limit.map(|_| Instant::now());
         self.nodes.clear();
         self.nodes.push(Node {
@@ -285,15 +312,9 @@ impl IsmctsBot {
             available: 0,
             wins: 0.0,
         });
-        let mut world = match self.world.take() {
-            Some(mut w) if Arc::ptr_eq(w.rules_arc(), rules) => {
-                sampler.sample_into(&mut self.rng, &mut w);
-                w
-            }
-            _ => sampler.sample(&mut self.rng),
-        };
+        let mut world = self.first_world(sampler, rules);
         self.playout.reseed(self.rng.gen());
-        let check_plays = self.config.infer_draws && self.config.infer_plays && self.tracker.plays().testable();
+        let check_plays = self.check_plays();
         let mut done = 0u32;
         // The generator state that dealt the world found to fit the plays, while it is reused.
         let mut fitted: Option<SimRng> = None;
@@ -304,27 +325,8 @@ impl IsmctsBot {
                     break;
                 }
             }
-            if check_plays {
-                match &fitted {
-                    Some(state) if i % self.config.world_reuse.max(1) != 0 => {
-                        sampler.sample_into(&mut state.clone(), &mut world);
-                    }
-                    _ => {
-                        let (tries, state) = plays::deal_fitting(
-                            sampler,
-                            &mut self.rng,
-                            &mut world,
-                            self.tracker.plays(),
-                            &self.heuristic,
-                            &mut self.hand_buf,
-                            self.config.resamples,
-                        );
-                        self.stats.resamples += tries as u64;
-                        fitted = Some(state);
-                    }
-                }
-            } else if i > 0 {
-                sampler.sample_into(&mut self.rng, &mut world);
+            if check_plays || i > 0 {
+                self.deal(sampler, &mut world, i, &mut fitted);
             }
             self.iterate(&mut world, me, moves);
             done += 1;
@@ -349,6 +351,51 @@ impl IsmctsBot {
         match best {
             Some((_, _, a)) if moves.contains(&a) => a,
             _ => moves[0],
+        }
+    }
+
+    /// A first dealt world, in the buffer kept from the previous search when it fits the rules.
+    fn first_world(&mut self, sampler: &mut Sampler, rules: &Arc<Rules>) -> Game {
+        match self.world.take() {
+            Some(mut w) if Arc::ptr_eq(w.rules_arc(), rules) => {
+                sampler.sample_into(&mut self.rng, &mut w);
+                w
+            }
+            _ => sampler.sample(&mut self.rng),
+        }
+    }
+
+    /// Whether dealt worlds are tested against the other seats' plays (`infer_plays`).
+    fn check_plays(&self) -> bool {
+        self.config.infer_draws && self.config.infer_plays && self.tracker.plays().testable()
+    }
+
+    /// Deals the `i`-th world of a search into `world`: a fresh one, or with `infer_plays` one
+    /// fitting the other seats' plays (reused `world_reuse` times from `fitted`, the generator
+    /// state that dealt it).
+    fn deal(&mut self, sampler: &mut Sampler, world: &mut Game, i: u32, fitted: &mut Option<SimRng>) {
+        if !self.check_plays() {
+            sampler.sample_into(&mut self.rng, world);
+            return;
+        }
+        match fitted {
+            Some(state) if i % self.config.world_reuse.max(1) != 0 => {
+                sampler.sample_into(&mut state.clone(), world);
+            }
+            _ => {
+                let (tries, state, misfits) = plays::deal_fitting(
+                    sampler,
+                    &mut self.rng,
+                    world,
+                    self.tracker.plays(),
+                    &self.heuristic,
+                    &mut self.hand_buf,
+                    self.config.resamples,
+                );
+                self.stats.resamples += tries as u64;
+                self.stats.unfit += u64::from(misfits > 0);
+                *fitted = Some(state);
+            }
         }
     }
 

@@ -510,11 +510,19 @@ fn replay(
         if p.playable(card) && p.sizes[s.index()] > 1 {
             let mut q = p.clone();
             let rest = if card.is_wild() { playable_mask(p.top, p.color) & !WILDS } else { 0 };
+            // A wild's colour shows in the card played on it, or, when none was, in the
+            // colour in play now.
+            let named = match new.get(p.used + 1) {
+                _ if !card.is_wild() => None,
+                Some(next) => next.color(),
+                None => target.color,
+            };
             let past = Some(Past {
                 seat: s,
                 card,
                 top: p.top,
                 color: p.color,
+                named,
                 direction: p.direction,
                 sizes: p.sizes.clone(),
             });
