@@ -28,7 +28,11 @@
 //! Two options change the model of the other players: [`Playout::Heuristic`] plays the rounds
 //! out with the `heuristic` bot's rules, and `search_opponents: false` lets that policy, not
 //! the tree, choose the other seats' moves. Neither measured significantly stronger against
-//! `heuristic` opponents (see `docs/bots.md`).
+//! `heuristic` opponents in the tree (see `docs/bots.md`): with the other seats out of the
+//! tree, the bot's own later moves are fused across worlds where those seats did different
+//! things. `flat` searches no tree (the `flat` module); with heuristic playouts and worlds
+//! fitted to the others' plays ([`IsmctsConfig::flat_model`], the `flat` bot) it is the
+//! strongest against `heuristic` bots.
 //!
 //! The budget is a number of iterations (reproducible: the same seed and observations give the
 //! same moves) and, optionally, a wall-clock limit that stops the search earlier (not
@@ -87,6 +91,10 @@ pub struct IsmctsConfig {
     /// played, would not have made that play. Off by default: against `heuristic` bots it
     /// measured no stronger, and dealing again costs time (see `docs/bots.md`).
     pub infer_plays: bool,
+    /// With `infer_plays`, also believe that a wild's player named the colour the `heuristic`
+    /// names (the one the rest of its hand holds most of). Off by default: it measured no
+    /// stronger, and fewer dealt worlds fit (see `docs/bots.md`).
+    pub infer_colours: bool,
     /// The most worlds dealt, beyond the first, looking for one that fits the plays.
     pub resamples: u32,
     /// With `infer_plays`, how many iterations play on each world found that way (dealt again
@@ -114,6 +122,7 @@ impl Default for IsmctsConfig {
             infer_draws: true,
             infer_wilds: true,
             infer_plays: false,
+            infer_colours: false,
             resamples: 16,
             world_reuse: 1,
             early_stop: true,
@@ -250,7 +259,8 @@ impl IsmctsBot {
     /// The decision for `obs`, remembered for the next decision's inference.
     fn decide(&mut self, obs: &Observation) -> Action {
         if self.config.infer_draws {
-            self.tracker.observe(obs, &obs.rules, self.config.infer_wilds, &mut self.rng);
+            let (wilds, colours) = (self.config.infer_wilds, self.config.infer_colours);
+            self.tracker.observe(obs, &obs.rules, wilds, colours, &mut self.rng);
         } else {
             self.tracker.reset();
         }
@@ -421,8 +431,17 @@ impl IsmctsBot {
             }
             let seat = world.current();
             if seat != me && !self.config.search_opponents {
+                // The policy's move, kept in the tree: what the bot decides next depends on
+                // what it saw the others do, so its later nodes are not shared across worlds
+                // where they did different things.
                 let a = self.policy_move(world);
+                let mut child = self.child(node, seat, a);
+                if child == NONE {
+                    child = self.add_child(node, seat, a);
+                }
                 world.apply_unchecked(seat, a);
+                node = child;
+                self.path.push(node);
                 continue;
             }
             if node == 0 {

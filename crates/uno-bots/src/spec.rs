@@ -16,7 +16,7 @@ pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "pre
 pub const MAX_ISMCTS_ITERATIONS: u32 = 50_000;
 
 /// The playouts a move of `flat` gets when its name gives no number.
-pub const FLAT_ITERATIONS: u32 = 6000;
+pub const FLAT_ITERATIONS: u32 = 3000;
 
 /// The longest text of a bot name that is read at all; longer names are refused unread.
 const MAX_NAME_LEN: usize = 64;
