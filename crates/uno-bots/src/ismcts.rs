@@ -389,7 +389,7 @@ impl IsmctsBot {
             return;
         }
         match fitted {
-            Some(state) if i % self.config.world_reuse.max(1) != 0 => {
+            Some(state) if !i.is_multiple_of(self.config.world_reuse.max(1)) => {
                 sampler.sample_into(&mut state.clone(), world);
             }
             _ => {
