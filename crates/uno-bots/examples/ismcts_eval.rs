@@ -4,7 +4,8 @@
 //! is played equally often. Timings are per searched decision (forced moves and UNO calls are
 //! answered without a search and left out) and per decision of any kind. With `KNOW_HANDS=1`
 //! the search is told every other hand before each decision (not the draw pile): the ceiling
-//! on what better inference about hidden cards could bring.
+//! on what better inference about hidden cards could bring. With `GAMES_OUT=FILE` each game's
+//! outcome is written to FILE, to compare two configurations game by game.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,6 +19,8 @@ use uno_bots::{make_bot, Bot, IsmctsBot, IsmctsConfig};
 struct Tally {
     /// Seconds of each searched decision.
     times: Vec<f64>,
+    /// Each game's number and whether the search won it.
+    outcomes: Vec<(u64, bool)>,
     games: u64,
     wins: u64,
     decisions: u64,
@@ -82,6 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     game.apply(seat, action).expect("bots choose legal actions");
                 }
                 t.wins = u64::from(game.round_winner().map(|w| w.index()) == Some(hero));
+                t.outcomes.push((g, t.wins == 1));
                 let stats = search.stats();
                 t.searches = stats.searches;
                 t.iterations = stats.iterations;
@@ -91,6 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .reduce(Tally::default, |a, b| Tally {
                 times: [a.times, b.times].concat(),
+                outcomes: [a.outcomes, b.outcomes].concat(),
                 games: a.games + b.games,
                 wins: a.wins + b.wins,
                 decisions: a.decisions + b.decisions,
@@ -102,6 +107,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 unfit: a.unfit + b.unfit,
             })
     });
+    if let Ok(path) = std::env::var("GAMES_OUT") {
+        // One line a game, `number won`, for paired comparisons of two configurations on the
+        // same games.
+        let mut outcomes = total.outcomes.clone();
+        outcomes.sort();
+        let lines: String = outcomes.iter().map(|(g, w)| format!("{g} {}\n", u8::from(*w))).collect();
+        std::fs::write(path, lines)?;
+    }
     let (lo, hi) = wilson(total.wins, total.games);
     let mut times = total.times.clone();
     times.sort_by(f64::total_cmp);

@@ -107,6 +107,9 @@ pub struct IsmctsConfig {
     /// every move, by the playout policy for every seat (the `flat` module). `iterations`
     /// counts playouts, so a world costs as many as there are moves.
     pub flat: bool,
+    /// With `flat`, play the playout policy's own move unless another won more often by more
+    /// than this share of the worlds (0: the move that won most).
+    pub flat_margin: f64,
 }
 
 impl Default for IsmctsConfig {
@@ -127,6 +130,7 @@ impl Default for IsmctsConfig {
             world_reuse: 1,
             early_stop: true,
             flat: false,
+            flat_margin: 0.0,
         }
     }
 }

@@ -127,6 +127,11 @@ fn the_flat_bot_keeps_the_next_seat_from_going_out() {
     let mut flat = IsmctsBot::new(IsmctsConfig { iterations: 400, ..IsmctsConfig::flat_model() }, 1);
     flat.know_cards(Seat(1), vec!["R7".parse().expect("a card")]);
     assert_eq!(flat.choose_view(&view), blue_one);
+    // With a margin no move can pass, it plays the heuristic's move whatever it knows.
+    let config = IsmctsConfig { iterations: 400, flat_margin: 1.0, ..IsmctsConfig::flat_model() };
+    let mut timid = IsmctsBot::new(config, 1);
+    timid.know_cards(Seat(1), vec!["R7".parse().expect("a card")]);
+    assert_eq!(timid.choose_view(&view), red_four);
     // Told the next seat holds a blue 7 instead, it plays the red 4.
     let game = last_card_position("B7");
     let mut flat = IsmctsBot::new(IsmctsConfig { iterations: 400, ..IsmctsConfig::flat_model() }, 1);

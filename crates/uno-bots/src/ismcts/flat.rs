@@ -65,7 +65,8 @@ impl IsmctsBot {
         self.world = Some(world);
         self.stats.searches += 1;
         self.stats.iterations += u64::from(done) * u64::from(k);
-        best(moves, &wins, preferred)
+        let margin = self.config.flat_margin * f64::from(done);
+        best(moves, &wins, preferred, margin)
     }
 }
 
@@ -94,8 +95,9 @@ fn decided(wins: &[f64], left: f64) -> bool {
     first - second > left
 }
 
-/// The move that won most; ties: `preferred`, then the earlier move.
-fn best(moves: &[Action], wins: &[f64], preferred: Action) -> Action {
+/// The move that won most; ties: `preferred`, then the earlier move. `preferred` stays unless
+/// the move that won most won more than `margin` more often.
+fn best(moves: &[Action], wins: &[f64], preferred: Action, margin: f64) -> Action {
     let mut pick: Option<(f64, bool, Action)> = None;
     for (&a, &w) in moves.iter().zip(wins) {
         let key = (w, a == preferred);
@@ -103,5 +105,10 @@ fn best(moves: &[Action], wins: &[f64], preferred: Action) -> Action {
             pick = Some((w, a == preferred, a));
         }
     }
-    pick.map_or(moves[0], |(_, _, a)| a)
+    let kept = moves.iter().zip(wins).find(|&(&a, _)| a == preferred).map(|(_, &w)| w);
+    match (pick, kept) {
+        (Some((w, _, _)), Some(k)) if w - k <= margin => preferred,
+        (Some((_, _, a)), _) => a,
+        (None, _) => moves[0],
+    }
 }
