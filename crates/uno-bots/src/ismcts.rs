@@ -28,11 +28,10 @@
 //! Two options change the model of the other players: [`Playout::Heuristic`] plays the rounds
 //! out with the `heuristic` bot's rules, and `search_opponents: false` lets that policy, not
 //! the tree, choose the other seats' moves. Neither measured significantly stronger against
-//! `heuristic` opponents in the tree (see `docs/bots.md`): with the other seats out of the
-//! tree, the bot's own later moves are fused across worlds where those seats did different
-//! things. `flat` searches no tree (the `flat` module); with heuristic playouts and worlds
-//! fitted to the others' plays ([`IsmctsConfig::flat_model`], the `flat` bot) it is the
-//! strongest against `heuristic` bots.
+//! `heuristic` opponents in the tree (see `docs/bots.md`). `flat` searches no tree (the `flat`
+//! module); with heuristic playouts and worlds fitted to the others' plays
+//! ([`IsmctsConfig::flat_model`], the `flat` bot) it measured best against `heuristic`
+//! bots, though short of the 31% asked.
 //!
 //! The budget is a number of iterations (reproducible: the same seed and observations give the
 //! same moves) and, optionally, a wall-clock limit that stops the search earlier (not
@@ -78,7 +77,9 @@ pub struct IsmctsConfig {
     /// How the playouts choose moves.
     pub playout: Playout,
     /// Whether the other seats' moves are searched in the tree (SO-ISMCTS proper) or played by
-    /// the playout policy, as a model of the opponents (then only this seat's moves branch).
+    /// the playout policy, as a model of the opponents (then only this seat's moves are chosen
+    /// by the tree; the others' moves still make nodes, so that the bot's later nodes stand for
+    /// what it saw them do).
     pub search_opponents: bool,
     /// Deal worlds that honour what the other seats' draws revealed: a seat that drew instead
     /// of playing held nothing playable (see the `infer` module).
@@ -138,7 +139,7 @@ impl Default for IsmctsConfig {
 impl IsmctsConfig {
     /// The `flat` bot's configuration: flat Monte Carlo, every seat played out by the
     /// `heuristic` policy, in worlds that fit the other seats' plays were they `heuristic` bots.
-    /// A model of `heuristic` opponents, and the strongest against them (see `docs/bots.md`).
+    /// A model of `heuristic` opponents, the best measured against them (see `docs/bots.md`).
     pub fn flat_model() -> IsmctsConfig {
         IsmctsConfig {
             iterations: crate::spec::FLAT_ITERATIONS,

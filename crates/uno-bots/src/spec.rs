@@ -45,7 +45,7 @@ pub enum BotSpec {
         plays: bool,
     },
     /// `flat[:PLAYOUTS]`: flat Monte Carlo with the other seats modelled as `heuristic` bots
-    /// ([`IsmctsConfig::flat_model`]), the strongest against them.
+    /// ([`IsmctsConfig::flat_model`]), the best measured against them.
     Flat {
         /// Playouts per decision, 1 to [`MAX_ISMCTS_ITERATIONS`].
         iterations: u32,
