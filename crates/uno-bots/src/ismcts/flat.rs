@@ -8,8 +8,9 @@
 //! is only the world. The move played is the one that won most; ties go to the playout
 //! policy's own choice, then to the earlier move.
 //!
-//! Unlike the tree, this never fuses the bot's later decisions across worlds where the other
-//! seats did different things: beyond the root, the bot plays the playout policy too.
+//! Unlike the tree, it spends no playouts exploring the bot's own later moves: beyond the
+//! root the bot plays the playout policy too, so a move's value is exactly that of "this move,
+//! then the policy" (the tree's own later nodes also stand for every card it might draw).
 
 use std::sync::Arc;
 use std::time::Instant;
