@@ -19,7 +19,8 @@ pub struct Args {
     rules: RulesArgs,
     /// The entrants, comma-separated, at least two: the first is the challenger, seated once,
     /// the others fill the other seats in turn (random, uniform, first, heuristic, precedence,
-    /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays).
+    /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat,
+    /// flat:PLAYOUTS).
     #[arg(long)]
     bots: String,
     /// Number of players (default: 4, or the nearest count the rules allow).

@@ -25,7 +25,8 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
     /// Bot for every other seat, or a comma-separated list, one per bot (random, uniform, first, heuristic, precedence,
-    /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays).
+    /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat,
+    /// flat:PLAYOUTS).
     #[arg(long, default_value = "heuristic", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
     bots: Vec<uno_bots::BotSpec>,
 }

@@ -22,7 +22,7 @@ pub struct Args {
     players: Option<usize>,
     /// One bot for every seat, or a comma-separated list, one per seat
     /// (random, uniform, first, heuristic, precedence, ismcts, ismcts:ITERATIONS,
-    /// ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays).
+    /// ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat, flat:PLAYOUTS).
     #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
     bots: Vec<BotSpec>,
     /// Number of games (one round each), at least 1.

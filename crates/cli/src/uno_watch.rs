@@ -31,7 +31,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Bot for every seat, or a comma-separated list, one per seat (random, uniform, first, heuristic,
-    /// precedence, ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays).
+    /// precedence, ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays,
+    /// flat, flat:PLAYOUTS).
     #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
     bots: Vec<BotSpec>,
     /// How to print the game.

@@ -19,7 +19,8 @@ const BOT_WORDS = {
   first: 'Always takes the first move it may make: easy to read.',
   heuristic: 'Plays like a good casual player: keeps wilds for emergencies, stays in its colour, punishes a player about to go out.',
   precedence: "Follows seed 000's fixed order: the colour in play, then Wild Draw Four, the same face, Wild; else it draws.",
-  ismcts: 'Thinks ahead: plays out many guesses of the hidden hands and picks the move that wins most often. The strongest.',
+  ismcts: 'Thinks ahead: plays out many guesses of the hidden hands and picks the move that wins most often.',
+  flat: 'Reads the others as Medium players: guesses their hands from what they played, plays every move out on the same guesses and picks the one that wins most often. The best measured against Medium bots.',
 };
 
 // ---------------------------------------------------------------- motion

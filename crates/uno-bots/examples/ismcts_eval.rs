@@ -1,10 +1,11 @@
 //! Weighs an IS-MCTS configuration against three `heuristic` bots and times its decisions:
 //! `cargo run --release -p uno-bots --example ismcts_eval -- '{"iterations": 2000}' GAMES
-//! [THREADS] [PRESET] [OPPONENT]`. The IS-MCTS seat rotates with the game number, so every seat
+//! [THREADS] [PRESET] [OPPONENT] [SEED]`. The IS-MCTS seat rotates with the game number, so every seat
 //! is played equally often. Timings are per searched decision (forced moves and UNO calls are
 //! answered without a search and left out) and per decision of any kind. With `KNOW_HANDS=1`
 //! the search is told every other hand before each decision (not the draw pile): the ceiling
-//! on what better inference about hidden cards could bring.
+//! on what better inference about hidden cards could bring. With `GAMES_OUT=FILE` each game's
+//! outcome is written to FILE, to compare two configurations game by game.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,6 +19,8 @@ use uno_bots::{make_bot, Bot, IsmctsBot, IsmctsConfig};
 struct Tally {
     /// Seconds of each searched decision.
     times: Vec<f64>,
+    /// Each game's number and whether the search won it.
+    outcomes: Vec<(u64, bool)>,
     games: u64,
     wins: u64,
     decisions: u64,
@@ -26,6 +29,7 @@ struct Tally {
     searches: u64,
     iterations: u64,
     resamples: u64,
+    unfit: u64,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -37,13 +41,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rules = Arc::new(Rules::preset(args.get(3).map_or("official", String::as_str))?);
     let opponent = args.get(4).map_or("heuristic", String::as_str).to_string();
     make_bot(&opponent, 0)?;
+    let match_seed: u64 = args.get(5).map_or(Ok(11), |s| s.parse())?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let t0 = Instant::now();
     let total = pool.install(|| {
         (0..games)
             .into_par_iter()
             .map(|g| {
-                let seed = seeding::sim_game_seed(11, g);
+                let seed = seeding::sim_game_seed(match_seed, g);
                 let hero = (g % 4) as usize;
                 let mut game = Game::new_fast(rules.clone(), 4, seed).expect("four seats fit");
                 let mut search = IsmctsBot::new(config.clone(), seeding::sim_bot_seed(seed, hero));
@@ -80,14 +85,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     game.apply(seat, action).expect("bots choose legal actions");
                 }
                 t.wins = u64::from(game.round_winner().map(|w| w.index()) == Some(hero));
+                t.outcomes.push((g, t.wins == 1));
                 let stats = search.stats();
                 t.searches = stats.searches;
                 t.iterations = stats.iterations;
                 t.resamples = stats.resamples;
+                t.unfit = stats.unfit;
                 t
             })
             .reduce(Tally::default, |a, b| Tally {
                 times: [a.times, b.times].concat(),
+                outcomes: [a.outcomes, b.outcomes].concat(),
                 games: a.games + b.games,
                 wins: a.wins + b.wins,
                 decisions: a.decisions + b.decisions,
@@ -96,8 +104,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 searches: a.searches + b.searches,
                 iterations: a.iterations + b.iterations,
                 resamples: a.resamples + b.resamples,
+                unfit: a.unfit + b.unfit,
             })
     });
+    if let Ok(path) = std::env::var("GAMES_OUT") {
+        // One line a game, `number won`, for paired comparisons of two configurations on the
+        // same games.
+        let mut outcomes = total.outcomes.clone();
+        outcomes.sort();
+        let lines: String = outcomes.iter().map(|(g, w)| format!("{g} {}\n", u8::from(*w))).collect();
+        std::fs::write(path, lines)?;
+    }
     let (lo, hi) = wilson(total.wins, total.games);
     let mut times = total.times.clone();
     times.sort_by(f64::total_cmp);
@@ -107,7 +124,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let search_ms = 1e3 * times.iter().sum::<f64>() / times.len().max(1) as f64;
     println!(
         "{} vs 3 {opponent} ({}): wins {}/{} = {:.1}% [{:.1}, {:.1}]  ms/search {:.2} (p50 {:.1} p99 {:.1} max {:.1}) ms/decision {:.2} \
-         searches {} iterations/search {:.0} resamples/iteration {:.2}  wall {:.0}s",
+         searches {} iterations/search {:.0} resamples/iteration {:.2} unfit worlds/search {:.0}  wall {:.0}s",
         json,
         rules.name(),
         total.wins,
@@ -123,6 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         total.searches,
         total.iterations as f64 / total.searches.max(1) as f64,
         total.resamples as f64 / total.iterations.max(1) as f64,
+        total.unfit as f64 / total.searches.max(1) as f64,
         t0.elapsed().as_secs_f64()
     );
     Ok(())

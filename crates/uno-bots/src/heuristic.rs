@@ -288,14 +288,17 @@ fn best_play<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Optio
 
 /// Whether the heuristic, on its turn in `s`, could play `card` from its hand: `card` scores
 /// as well as its best play. A tie counts, as the hand's order (which no observer knows)
-/// decides it. What an observer who knows a player follows these rules learns from its play.
-pub(crate) fn could_play<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
+/// decides it. A wild's colour, when `named` gives it, must be the one the heuristic would
+/// name. What an observer who knows a player follows these rules learns from its play.
+pub(crate) fn could_play<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card, named: Option<Color>) -> bool {
     let mut best = f64::NEG_INFINITY;
     let mut mine = None;
     score_plays(cfg, s, None, |score, action| {
         best = best.max(score);
-        if matches!(action, Action::Play { card: c, .. } if c == card) {
-            mine = Some(score);
+        if let Action::Play { card: c, color } = action {
+            if c == card && (named.is_none() || color == named) {
+                mine = Some(score);
+            }
         }
     });
     mine.is_some_and(|m| m >= best)

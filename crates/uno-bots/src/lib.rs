@@ -27,7 +27,7 @@ pub use ismcts::{IsmctsBot, IsmctsConfig, Playout};
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};
-pub use spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
+pub use spec::{BotSpec, BotSpecError, BOT_NAMES, FLAT_ITERATIONS, MAX_ISMCTS_ITERATIONS};
 pub use sprt::{Decision, Sprt, SprtError, SprtReport};
 
 /// A player that decides from what its seat may know.

@@ -1,4 +1,5 @@
-//! A bot named as the CLI, the server and the simulator name it (`heuristic`, `ismcts:500:heuristic`),
+//! A bot named as the CLI, the server and the simulator name it (`heuristic`, `ismcts:500:heuristic`,
+//! `flat:6000`),
 //! parsed once into a [`BotSpec`] whose numbers are within documented bounds.
 
 use std::fmt;
@@ -8,11 +9,14 @@ use crate::Bot;
 use crate::{FirstLegalBot, HeuristicBot, IsmctsBot, IsmctsConfig, Playout, PrecedenceBot, RandomBot, UniformBot};
 
 /// The bot names that [`BotSpec`] knows.
-pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts"];
+pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts", "flat"];
 
-/// The most IS-MCTS iterations a name may ask for (`ismcts:N`): about 0.3 s a move on one core
-/// of this project's machine, so no one name can hold a core for long.
+/// The most iterations a search bot's name may ask for (`ismcts:N`, `flat:N`): about 0.3 s a
+/// move on one core of this project's machine, so no one name can hold a core for long.
 pub const MAX_ISMCTS_ITERATIONS: u32 = 50_000;
+
+/// The playouts a move of `flat` gets when its name gives no number.
+pub const FLAT_ITERATIONS: u32 = 3000;
 
 /// The longest text of a bot name that is read at all; longer names are refused unread.
 const MAX_NAME_LEN: usize = 64;
@@ -40,6 +44,12 @@ pub enum BotSpec {
         /// ([`IsmctsConfig::infer_plays`]).
         plays: bool,
     },
+    /// `flat[:PLAYOUTS]`: flat Monte Carlo with the other seats modelled as `heuristic` bots
+    /// ([`IsmctsConfig::flat_model`]), the best measured against them.
+    Flat {
+        /// Playouts per decision, 1 to [`MAX_ISMCTS_ITERATIONS`].
+        iterations: u32,
+    },
 }
 
 /// Why a bot name was refused.
@@ -59,9 +69,11 @@ pub enum BotSpecError {
         /// The whole name as given (cut to a bounded excerpt).
         name: String,
     },
-    /// The IS-MCTS iteration count is not a number from 1 to the maximum.
-    #[error("ismcts iterations must be a whole number from 1 to {max} (got '{got}')", max = MAX_ISMCTS_ITERATIONS)]
+    /// A search bot's iteration count is not a number from 1 to the maximum.
+    #[error("{base} iterations must be a whole number from 1 to {max} (got '{got}')", max = MAX_ISMCTS_ITERATIONS)]
     Iterations {
+        /// The bot's name.
+        base: String,
         /// The count as given (cut to a bounded excerpt).
         got: String,
     },
@@ -95,6 +107,18 @@ fn excerpt(s: &str) -> String {
     }
 }
 
+/// A search bot's iteration count as given (`default` when not), within its bounds.
+fn iterations(base: &str, given: Option<&str>, default: u32) -> Result<u32, BotSpecError> {
+    match given {
+        None => Ok(default),
+        Some(n) => n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_ISMCTS_ITERATIONS).contains(n))
+            .ok_or_else(|| BotSpecError::Iterations { base: base.to_string(), got: excerpt(n) }),
+    }
+}
+
 impl FromStr for BotSpec {
     type Err = BotSpecError;
 
@@ -120,14 +144,7 @@ impl FromStr for BotSpec {
                     return Err(BotSpecError::TooManyParts { name: excerpt(name) });
                 }
                 let defaults = IsmctsConfig::default();
-                let iterations = match params.first() {
-                    None => defaults.iterations,
-                    Some(n) => n
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|n| (1..=MAX_ISMCTS_ITERATIONS).contains(n))
-                        .ok_or_else(|| BotSpecError::Iterations { got: excerpt(n) })?,
-                };
+                let iterations = iterations(base, params.first().copied(), defaults.iterations)?;
                 let playout = match params.get(1).copied() {
                     None => defaults.playout,
                     Some("random") => Playout::Random,
@@ -140,6 +157,12 @@ impl FromStr for BotSpec {
                     Some(other) => return Err(BotSpecError::Option { got: excerpt(other) }),
                 };
                 Ok(BotSpec::Ismcts { iterations, playout, plays })
+            }
+            "flat" => {
+                if params.len() > 1 {
+                    return Err(BotSpecError::TooManyParts { name: excerpt(name) });
+                }
+                Ok(BotSpec::Flat { iterations: iterations(base, params.first().copied(), FLAT_ITERATIONS)? })
             }
             _ => Err(BotSpecError::Unknown { name: excerpt(name) }),
         }
@@ -161,17 +184,19 @@ impl fmt::Display for BotSpec {
                 };
                 write!(f, "ismcts:{iterations}:{playout}{}", if *plays { ":plays" } else { "" })
             }
+            BotSpec::Flat { iterations } => write!(f, "flat:{iterations}"),
         }
     }
 }
 
 impl BotSpec {
-    /// The search's configuration, for an IS-MCTS name (callers may add a time limit).
+    /// The search's configuration, for a search bot's name (callers may add a time limit).
     pub fn ismcts_config(&self) -> Option<IsmctsConfig> {
         match *self {
             BotSpec::Ismcts { iterations, playout, plays } => {
                 Some(IsmctsConfig { iterations, playout, infer_plays: plays, ..IsmctsConfig::default() })
             }
+            BotSpec::Flat { iterations } => Some(IsmctsConfig { iterations, ..IsmctsConfig::flat_model() }),
             _ => None,
         }
     }
@@ -184,7 +209,9 @@ impl BotSpec {
             BotSpec::First => Box::new(FirstLegalBot),
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
             BotSpec::Precedence => Box::new(PrecedenceBot),
-            BotSpec::Ismcts { .. } => Box::new(IsmctsBot::new(self.ismcts_config().unwrap_or_default(), seed)),
+            BotSpec::Ismcts { .. } | BotSpec::Flat { .. } => {
+                Box::new(IsmctsBot::new(self.ismcts_config().unwrap_or_default(), seed))
+            }
         }
     }
 }
@@ -204,6 +231,8 @@ mod tests {
             "ismcts:5:random",
             "ismcts:50000:heuristic",
             "ismcts:6000:random:plays",
+            "flat:1",
+            "flat:50000",
         ] {
             let spec: BotSpec = name.parse().expect(name);
             assert_eq!(spec.to_string(), name);
@@ -211,6 +240,9 @@ mod tests {
         }
         let default: BotSpec = "ismcts".parse().expect("ismcts");
         assert_eq!(default.to_string().parse::<BotSpec>(), Ok(default));
+        let flat: BotSpec = "flat".parse().expect("flat");
+        assert_eq!(flat, BotSpec::Flat { iterations: FLAT_ITERATIONS });
+        assert_eq!(flat.to_string(), format!("flat:{FLAT_ITERATIONS}"));
     }
 
     #[test]
@@ -225,6 +257,13 @@ mod tests {
         assert!(matches!(err("ismcts:5:greedy"), BotSpecError::Playout { .. }));
         assert!(matches!(err("ismcts:5:random:1"), BotSpecError::Option { .. }));
         assert!(matches!(err("ismcts:5:random:plays:1"), BotSpecError::TooManyParts { .. }));
+        assert!(matches!(err("flat:0"), BotSpecError::Iterations { .. }));
+        assert!(matches!(err("flat:50001"), BotSpecError::Iterations { .. }));
+        assert!(matches!(err("flat:5:heuristic"), BotSpecError::TooManyParts { .. }));
+        assert_eq!(
+            err("flat:x").to_string(),
+            format!("flat iterations must be a whole number from 1 to {MAX_ISMCTS_ITERATIONS} (got 'x')")
+        );
         assert_eq!(
             err("ismcts:0").to_string(),
             format!("ismcts iterations must be a whole number from 1 to {MAX_ISMCTS_ITERATIONS} (got '0')")

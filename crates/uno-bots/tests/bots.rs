@@ -9,13 +9,18 @@ use uno::{Action, Card, Color, Deal, Face, Game, Phase, Rules, Seat, PRESET_NAME
 use uno_bots::heuristic::chance_holds;
 use uno_bots::{make_bot, Bot, HeuristicBot, HeuristicConfig, IsmctsBot, IsmctsConfig, PrecedenceBot, BOT_NAMES};
 
-/// The bots under test: every name `make_bot` knows, the search one on a tiny budget.
+/// The bots under test: every name `make_bot` knows, the search ones on a tiny budget.
 fn bot_names() -> Vec<String> {
     let mut names: Vec<String> =
-        BOT_NAMES.iter().map(|n| if *n == "ismcts" { "ismcts:24".to_string() } else { n.to_string() }).collect();
+        BOT_NAMES.iter().map(|n| if is_search(n) { format!("{n}:24") } else { n.to_string() }).collect();
     names.push("ismcts:16:heuristic".to_string());
     names.push("ismcts:16:random:plays".to_string());
     names
+}
+
+/// Whether a bot name is a search's, slow enough to play fewer games with.
+fn is_search(name: &str) -> bool {
+    name.starts_with("ismcts") || name.starts_with("flat")
 }
 
 fn presets() -> Vec<Arc<Rules>> {
@@ -80,7 +85,7 @@ fn every_bot_plays_only_legal_actions_on_every_preset_and_table_size() {
     for rules in presets() {
         for players in seat_counts(&rules) {
             for name in bot_names() {
-                let games = if name.starts_with("ismcts") { 2 } else { 40 };
+                let games = if is_search(&name) { 2 } else { 40 };
                 for g in 0..games {
                     play_checked(&rules, players, std::slice::from_ref(&name), 1000 + g);
                 }
@@ -222,7 +227,7 @@ fn every_bot_plays_only_legal_actions_under_the_same_number_rule() {
     let mut runs = 0;
     for players in [2, 3, 4] {
         for name in bot_names() {
-            let games = if name.starts_with("ismcts") { 2 } else { 20 };
+            let games = if is_search(&name) { 2 } else { 20 };
             for g in 0..games {
                 let log = play_checked(&rules, players, std::slice::from_ref(&name), 300 + g);
                 // One seat playing two number cards of one number in a row: a run.
@@ -369,7 +374,7 @@ fn unknown_bot_names_are_refused() {
     for bad in ["nobody", "ismcts:0", "ismcts:x", "heuristic:3", "ismcts:5:greedy", "ismcts:5:random:1"] {
         assert!(make_bot(bad, 0).is_err(), "{bad}");
     }
-    for good in ["ismcts", "ismcts:5", "ismcts:5:random", "ismcts:5:heuristic"] {
+    for good in ["ismcts", "ismcts:5", "ismcts:5:random", "ismcts:5:heuristic", "flat", "flat:5"] {
         assert!(make_bot(good, 0).is_ok(), "{good}");
     }
     // The phase after a round is over: every bot deals the next round of a match.

@@ -220,6 +220,30 @@ fn every_play_since_a_seat_last_took_a_card_tests_a_world() {
 }
 
 #[test]
+fn a_wild_must_name_the_colour_its_hand_held_most_of() {
+    let rules = official();
+    // Seat 1 has nothing red and no 5: it plays its wild and names blue (two blues, one
+    // green); seats 2 and 3 play blue on it.
+    let hands = ["Y3 G7 G8", "W B1 B2 G9", "B6 B7 G1 G3", "B8 B9 G2 G4"];
+    let config = IsmctsConfig { iterations: 24, infer_colours: true, ..IsmctsConfig::default() };
+    let mut search = IsmctsBot::new(config.clone(), 5);
+    let game = until_seat_zero_again(position(&rules, &hands, "R5", "Y1", 0), &mut search);
+    assert_eq!(game.discard_pile()[1], Card::WILD, "seat 1 played its wild");
+    assert_eq!(search.misfits(&game), 0, "the true hands fit");
+    let text = |s: u8| game.hand(Seat(s)).iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+    let (zero, two, three) = (text(0), text(2), text(3));
+    let with_seat_one =
+        |hand: &str| position(&rules, &[zero.as_str(), hand, two.as_str(), three.as_str()], "B8", "", 0);
+    // Holding more green, it would have named green.
+    assert_eq!(search.misfits(&with_seat_one("G6 G9 B3")), 1);
+    assert_eq!(search.misfits(&with_seat_one("B3 B4 G6")), 0);
+    // Without `infer_colours` only the card is tested.
+    let mut search = IsmctsBot::new(IsmctsConfig { infer_colours: false, ..config }, 5);
+    until_seat_zero_again(position(&rules, &hands, "R5", "Y1", 0), &mut search);
+    assert_eq!(search.misfits(&with_seat_one("G6 G9 B3")), 0);
+}
+
+#[test]
 fn the_true_hands_of_heuristic_players_fit_their_plays() {
     let rules = official();
     let (mut fits, mut checks) = (0, 0);

@@ -85,3 +85,56 @@ fn reusing_fitted_worlds_is_deterministic_and_deals_fewer() {
     assert!(dealt > 0, "the plays ruled worlds out");
     assert!(dealt_reusing * 2 < dealt, "{dealt_reusing} extra deals reusing worlds, {dealt} not");
 }
+
+#[test]
+fn the_flat_bot_is_deterministic() {
+    let config = IsmctsConfig { iterations: 120, ..IsmctsConfig::flat_model() };
+    let (a, dealt) = play_against_heuristic(&config, 4);
+    let (b, _) = play_against_heuristic(&config, 4);
+    assert!(a.len() > 20, "{} decisions", a.len());
+    assert_eq!(a, b, "the same seed plays the same game");
+    assert!(dealt > 0, "its worlds fit the others' plays");
+    let named: uno_bots::BotSpec = "flat:120".parse().expect("a bot name");
+    assert_eq!(named.ismcts_config(), Some(config));
+}
+
+/// Seat 0's hand and the next seat's (its last card, which seat 0 is told), red 1 on top;
+/// seat 0 has called UNO.
+fn last_card_position(next: &str) -> Game {
+    let rules = Arc::new(Rules::preset("official").expect("preset"));
+    let cards = |s: &str| -> Vec<uno::Card> { s.split_whitespace().map(|c| c.parse().expect("a card")).collect() };
+    let hands = vec![cards("R4 B1"), cards(next), cards("G2 G3 G4 G5 G6"), cards("Y2 Y3 Y4 Y5 Y6")];
+    let mut rest = rules.deck().to_vec();
+    for c in hands.iter().flatten().chain(&cards("R1")) {
+        let i = rest.iter().position(|x| x == c).expect("in the deck");
+        rest.remove(i);
+    }
+    let deal = uno::game::Deal::new(hands, rest, cards("R1"), Seat(0));
+    let mut game = Game::from_deal(rules, deal, 5).expect("a valid position");
+    game.apply(Seat(0), uno::Action::CallUno).expect("two cards: UNO may be called");
+    game
+}
+
+#[test]
+fn the_flat_bot_keeps_the_next_seat_from_going_out() {
+    // The heuristic dumps the red 4 (more points while a seat is down to one card), and the
+    // next seat goes out with its red 7; the blue 1 (on the red 1's face) stops it.
+    let game = last_card_position("R7");
+    let view = game.view(Seat(0));
+    let red_four = uno::Action::Play { card: "R4".parse().expect("a card"), color: None };
+    let blue_one = uno::Action::Play { card: "B1".parse().expect("a card"), color: None };
+    assert_eq!(make_bot("heuristic", 0).expect("a bot").choose_view(&view), red_four);
+    let mut flat = IsmctsBot::new(IsmctsConfig { iterations: 400, ..IsmctsConfig::flat_model() }, 1);
+    flat.know_cards(Seat(1), vec!["R7".parse().expect("a card")]);
+    assert_eq!(flat.choose_view(&view), blue_one);
+    // With a margin no move can pass, it plays the heuristic's move whatever it knows.
+    let config = IsmctsConfig { iterations: 400, flat_margin: 1.0, ..IsmctsConfig::flat_model() };
+    let mut timid = IsmctsBot::new(config, 1);
+    timid.know_cards(Seat(1), vec!["R7".parse().expect("a card")]);
+    assert_eq!(timid.choose_view(&view), red_four);
+    // Told the next seat holds a blue 7 instead, it plays the red 4.
+    let game = last_card_position("B7");
+    let mut flat = IsmctsBot::new(IsmctsConfig { iterations: 400, ..IsmctsConfig::flat_model() }, 1);
+    flat.know_cards(Seat(1), vec!["B7".parse().expect("a card")]);
+    assert_eq!(flat.choose_view(&game.view(Seat(0))), red_four);
+}

@@ -186,8 +186,16 @@ impl Tracker {
     }
 
     /// Learns from what happened since the bot's previous decision. `wilds`: also infer from
-    /// wilds played (see the module docs).
-    pub(crate) fn observe<R: Rng + ?Sized>(&mut self, obs: &Observation, rules: &Rules, wilds: bool, rng: &mut R) {
+    /// wilds played (see the module docs); `colours`: remember the colour each wild named, for
+    /// the plays' test.
+    pub(crate) fn observe<R: Rng + ?Sized>(
+        &mut self,
+        obs: &Observation,
+        rules: &Rules,
+        wilds: bool,
+        colours: bool,
+        rng: &mut R,
+    ) {
         let Some(me) = obs.viewer.filter(|_| well_formed(obs)) else { return self.reset() };
         let Some((prev, action)) = self.last.take() else {
             return self.forget(obs.players);
@@ -217,7 +225,7 @@ impl Tracker {
         self.explained += 1;
         self.honest_wd4 = None;
         for step in steps {
-            self.learn(step, wilds, rng);
+            self.learn(step, wilds, colours, rng);
         }
         self.plays.prune(&obs.hand_sizes, obs.viewer);
         for (s, g) in self.groups.iter_mut().enumerate() {
@@ -240,7 +248,7 @@ impl Tracker {
         }
     }
 
-    fn learn<R: Rng + ?Sized>(&mut self, step: Step, wilds: bool, rng: &mut R) {
+    fn learn<R: Rng + ?Sized>(&mut self, step: Step, wilds: bool, colours: bool, rng: &mut R) {
         match step {
             Step::Drew { seat, size, mask } => self.constrain(seat, size, mask),
             Step::Kept { seat, mask } => {
@@ -250,7 +258,7 @@ impl Tracker {
             }
             Step::Played { seat, card, size, drawn, rest, past } => {
                 if let Some(past) = past {
-                    self.plays.record(past);
+                    self.plays.record(Past { named: past.named.filter(|_| colours), ..past });
                 }
                 let g = &mut self.groups[seat.index()];
                 // A card played as soon as it was drawn was one of the free cards: no group
@@ -510,11 +518,19 @@ fn replay(
         if p.playable(card) && p.sizes[s.index()] > 1 {
             let mut q = p.clone();
             let rest = if card.is_wild() { playable_mask(p.top, p.color) & !WILDS } else { 0 };
+            // A wild's colour shows in the card played on it, or, when none was, in the
+            // colour in play now.
+            let named = match new.get(p.used + 1) {
+                _ if !card.is_wild() => None,
+                Some(next) => next.color(),
+                None => target.color,
+            };
             let past = Some(Past {
                 seat: s,
                 card,
                 top: p.top,
                 color: p.color,
+                named,
                 direction: p.direction,
                 sizes: p.sizes.clone(),
             });

@@ -28,6 +28,9 @@ pub(crate) struct Past {
     /// The colour in play; `None` when it is not known (another seat's wild under it): the
     /// play still counts out of the hand, but is not tested.
     pub(crate) color: Option<Color>,
+    /// The colour a wild named, when it is public (the next card played, or the colour in
+    /// play at the bot's decision when nothing was played on it).
+    pub(crate) named: Option<Color>,
     pub(crate) direction: Direction,
     /// Every seat's hand size before the play.
     pub(crate) sizes: Vec<usize>,
@@ -95,7 +98,7 @@ impl PlayLog {
             for p in log.iter().rev() {
                 hand.push(p.card);
                 if let Some(color) = p.color {
-                    if !heuristic::could_play(cfg, &PastView { past: p, color, hand }, p.card) {
+                    if !heuristic::could_play(cfg, &PastView { past: p, color, hand }, p.card, p.named) {
                         misfits += 1;
                     }
                 }
@@ -107,8 +110,8 @@ impl PlayLog {
 
 /// Deals `world` from `sampler`, up to `1 + resamples` times while the deal has misfits, and
 /// leaves in it the first deal with the fewest (dealt again from the generator's state that
-/// gave it). Returns the number of deals beyond the first, and that state: dealing from a
-/// copy of it deals the same world again, with no test.
+/// gave it). Returns the number of deals beyond the first, that state (dealing from a copy of
+/// it deals the same world again, with no test) and the misfits of the world left.
 pub(crate) fn deal_fitting(
     sampler: &mut Sampler,
     rng: &mut SimRng,
@@ -117,7 +120,7 @@ pub(crate) fn deal_fitting(
     cfg: &HeuristicConfig,
     hand: &mut Vec<Card>,
     resamples: u32,
-) -> (u32, SimRng) {
+) -> (u32, SimRng, u32) {
     let mut best: Option<(u32, SimRng)> = None;
     let mut last = u32::MAX;
     let mut tries = 0;
@@ -133,11 +136,11 @@ pub(crate) fn deal_fitting(
         }
         tries += 1;
     }
-    let Some((m, state)) = best else { return (0, rng.clone()) };
+    let Some((m, state)) = best else { return (0, rng.clone(), last) };
     if m < last {
         sampler.sample_into(&mut state.clone(), world);
     }
-    (tries.min(resamples), state)
+    (tries.min(resamples), state, m)
 }
 
 /// A past play as its player saw it, with a hand it may have held.

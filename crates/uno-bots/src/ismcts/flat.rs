@@ -1,0 +1,115 @@
+//! Flat Monte Carlo over dealt worlds (`flat`): no tree.
+//!
+//! Each dealt world is played out once after every own move, by the playout policy for every
+//! seat, from the same world (the same hands, the same draw pile): the moves are compared on
+//! common luck, so their difference is measured with less noise than the luck of the deal.
+//! With `heuristic` playouts against `heuristic` opponents, the other seats are modelled
+//! exactly in each world and the playout after a move is deterministic; what remains uncertain
+//! is only the world. The move played is the one that won most; ties go to the playout
+//! policy's own choice, then to the earlier move.
+//!
+//! Unlike the tree, it spends no playouts exploring the bot's own later moves: beyond the
+//! root the bot plays the playout policy too, so a move's value is exactly that of "this move,
+//! then the policy" (the tree's own later nodes also stand for every card it might draw).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::Rng;
+use uno::game::SimRng;
+use uno::sample::Sampler;
+use uno::{Action, Game, Rules, Seat};
+
+use super::IsmctsBot;
+use crate::Bot;
+
+impl IsmctsBot {
+    pub(super) fn search_flat(
+        &mut self,
+        me: Seat,
+        rules: &Arc<Rules>,
+        sampler: &mut Sampler,
+        moves: &[Action],
+    ) -> Action {
+        let started = self.config.time_limit.map(|_| Instant::now());
+        let mut world = self.first_world(sampler, rules);
+        let preferred = self.policy_move(&world);
+        let mut scratch = world.clone();
+        let k = moves.len() as u32;
+        let worlds = (self.config.iterations / k).max(1);
+        let mut wins = vec![0.0f64; moves.len()];
+        let mut fitted: Option<SimRng> = None;
+        let mut done = 0u32;
+        let check_plays = self.check_plays();
+        for i in 0..worlds {
+            if let (Some(limit), Some(t0)) = (self.config.time_limit, started) {
+                if t0.elapsed() >= limit {
+                    break;
+                }
+            }
+            if check_plays || i > 0 {
+                self.deal(sampler, &mut world, i, &mut fitted);
+            }
+            let luck: u64 = self.rng.gen();
+            for (j, &a) in moves.iter().enumerate() {
+                scratch.clone_from(&world);
+                self.playout.reseed(luck);
+                scratch.apply_unchecked(me, a);
+                self.play_out(&mut scratch);
+                wins[j] += score(&scratch, me);
+            }
+            done += 1;
+            if self.config.early_stop && decided(&wins, (worlds - done) as f64) {
+                break;
+            }
+        }
+        self.world = Some(world);
+        self.stats.searches += 1;
+        self.stats.iterations += u64::from(done) * u64::from(k);
+        let margin = self.config.flat_margin * f64::from(done);
+        best(moves, &wins, preferred, margin)
+    }
+}
+
+/// The round's result for `me`: a win, a loss, or a share of a round without a winner.
+fn score(world: &Game, me: Seat) -> f64 {
+    match world.round_winner() {
+        Some(w) if w == me => 1.0,
+        Some(_) => 0.0,
+        None => 1.0 / world.players() as f64,
+    }
+}
+
+/// Whether the leader can no longer be caught with `left` worlds to come (each adds at most 1
+/// to a move's wins). A tie at the end goes to the preferred move, so the runner-up must not
+/// even draw level.
+fn decided(wins: &[f64], left: f64) -> bool {
+    let (mut first, mut second) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for &w in wins {
+        if w > first {
+            second = first;
+            first = w;
+        } else if w > second {
+            second = w;
+        }
+    }
+    first - second > left
+}
+
+/// The move that won most; ties: `preferred`, then the earlier move. `preferred` stays unless
+/// the move that won most won more than `margin` more often.
+fn best(moves: &[Action], wins: &[f64], preferred: Action, margin: f64) -> Action {
+    let mut pick: Option<(f64, bool, Action)> = None;
+    for (&a, &w) in moves.iter().zip(wins) {
+        let key = (w, a == preferred);
+        if pick.is_none_or(|(bw, bp, _)| key > (bw, bp)) {
+            pick = Some((w, a == preferred, a));
+        }
+    }
+    let kept = moves.iter().zip(wins).find(|&(&a, _)| a == preferred).map(|(_, &w)| w);
+    match (pick, kept) {
+        (Some((w, _, _)), Some(k)) if w - k <= margin => preferred,
+        (Some((_, _, a)), _) => a,
+        (None, _) => moves[0],
+    }
+}
