@@ -127,11 +127,11 @@ export async function apiCall(base, path, init = {}) {
 
 /** A finished one-round game of three heuristic bots on the server at `base` (started with
  * `--bot-delay-ms 0`, so it ends in moments): its table id. */
-export async function finishedBotGame(base, seed) {
+export async function finishedBotGame(base, seed, preset = 'official') {
   const bot = { kind: 'bot', bot: 'heuristic' };
   const { status, body } = await apiCall(base, '/api/tables', {
     method: 'POST',
-    body: JSON.stringify({ preset: 'official', house_rules: { match_target: 0 }, seed, seats: [bot, bot, bot] }),
+    body: JSON.stringify({ preset, house_rules: { match_target: 0 }, seed, seats: [bot, bot, bot] }),
   });
   if (status !== 201) throw new Error(`the table was not created: ${JSON.stringify(body)}`);
   for (let i = 0; i < 600; i += 1) {

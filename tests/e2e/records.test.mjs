@@ -1,14 +1,14 @@
 // Record files on the replay page in a real Chromium against the real server: a finished game's
 // record, downloaded from the API, is opened on the page (sent to the server, which replays it
 // to check it) and replays as the same game; the position shown is saved as JSON and as text,
-// each the server's position of that ply.
+// each the server's position of that ply; a game of seed 000's rules also as its `.uno` files.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { apiCall, finishedBotGame, serverAndBrowser } from './harness.mjs';
 
 const env = serverAndBrowser(['--bot-delay-ms', '0']);
 const api = (path, init) => apiCall(env.server.base, path, init);
-const finishedGame = (seed) => finishedBotGame(env.server.base, seed);
+const finishedGame = (seed, preset) => finishedBotGame(env.server.base, seed, preset);
 
 async function downloaded(page, click) {
   const [d] = await Promise.all([page.waitForEvent('download'), page.click(click)]);
@@ -50,6 +50,31 @@ describe('record files on the replay page', () => {
     const text = await downloaded(page, '#export-position-text');
     assert.equal(text.text, want.body.text);
     assert.match(text.text, /^uno-position 1\n/);
+    // Not seed 000's rules: no `.uno` button.
+    assert.equal(await page.isHidden('#export-position-uno'), true);
+    await ctx.close();
+  });
+
+  test('saves a seed 000 position as its three .uno files', async () => {
+    const id = await finishedGame(5, 'csce322');
+    const ctx = await env.browser.newContext({ acceptDownloads: true });
+    const page = await ctx.newPage();
+    await page.goto(`${env.server.base}/replay.html?game=${id}&ply=4`);
+    await page.waitForFunction(() => document.body.dataset.ply === '4');
+    const want = await api(`/api/games/${id}/position?ply=4`);
+    assert.equal(want.status, 200);
+    assert.ok(want.body.uno, JSON.stringify(want.body));
+    const files = [];
+    page.on('download', (d) => files.push(d));
+    await page.click('#export-position-uno');
+    for (let i = 0; i < 50 && files.length < 3; i += 1) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(files.length, 3);
+    for (const [d, file] of files.map((d, i) => [d, ['deck', 'discard', 'hands'][i]])) {
+      assert.equal(d.suggestedFilename(), `uno-${id}-ply4.${file}.uno`);
+      const chunks = [];
+      for await (const c of await d.createReadStream()) chunks.push(c);
+      assert.equal(Buffer.concat(chunks).toString('utf8'), want.body.uno[file]);
+    }
     await ctx.close();
   });
 });

@@ -20,8 +20,12 @@ async fn open() -> axum::Router {
 
 /// A finished one-round game of three heuristic bots: its id and exported record.
 async fn finished(app: &axum::Router, seed: u64) -> (String, Value) {
+    finished_under(app, "official", seed).await
+}
+
+async fn finished_under(app: &axum::Router, preset: &str, seed: u64) -> (String, Value) {
     let bot = json!({"kind": "bot", "bot": "heuristic"});
-    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": seed,
+    let create = json!({"preset": preset, "house_rules": {"match_target": 0}, "seed": seed,
         "seats": [bot, bot, bot]});
     let (s, created) = call(app, "POST", "/api/tables", None, Some(create.to_string())).await;
     assert_eq!(s, StatusCode::CREATED, "{created}");
@@ -123,6 +127,9 @@ async fn the_position_export_is_the_kept_games_state_after_the_ply() {
         let rules = Rules::new(serde_json::from_value(p["rules_config"].clone()).expect("rules")).expect("rules");
         let game = Game::from_position(rules, &position).expect("a consistent position");
         assert_eq!(game.state_hash(), want.state_hash(), "ply {ply}");
+        // Not seed 000's rules: no `.uno` files, and the reason.
+        assert_eq!(p["uno"], Value::Null);
+        assert!(p["uno_refused"].as_str().is_some_and(|r| r.contains("csce322")), "{p}");
     }
     let (s, last) = call(&app, "GET", &format!("/api/games/{id}/position"), None, None).await;
     assert_eq!((s, last["ply"].as_u64()), (StatusCode::OK, Some(plies as u64)), "{last}");
@@ -136,4 +143,38 @@ async fn the_position_export_is_the_kept_games_state_after_the_ply() {
     let uri = format!("/api/games/{}/position?ply=0", live["id"].as_str().expect("id"));
     let (s, v) = call(&app, "GET", &uri, live["token"].as_str(), None).await;
     assert_eq!((s, v["code"].as_str()), (StatusCode::FORBIDDEN, Some("game_not_over")), "{v}");
+}
+
+/// A game of seed 000's rules also exports as its three `.uno` files, exactly what
+/// `uno::seeds::export` writes from the record; the files read back as a position.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_csce322_position_exports_as_uno_files() {
+    let app = open().await;
+    let (id, export) = finished_under(&app, "csce322", 5).await;
+    let record = GameRecord::from_json(&export.to_string()).expect("record");
+    let plies = record.actions.len();
+    let mut written = 0;
+    for ply in [0, 1, plies / 2, plies.saturating_sub(1), plies] {
+        let (s, p) = call(&app, "GET", &format!("/api/games/{id}/position?ply={ply}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{p}");
+        match uno::seeds::export::export(&record, ply) {
+            Ok(files) => {
+                assert_eq!(p["uno"]["deck"], files.write_deck().as_str());
+                assert_eq!(p["uno"]["discard"], files.write_discard().as_str());
+                assert_eq!(p["uno"]["hands"], files.write_hands().as_str());
+                let read = |k: &str| p["uno"][k].as_str().expect("file").as_bytes().to_vec();
+                let back = uno::seeds::notation::Position::parse(&read("deck"), &read("discard"), &read("hands"))
+                    .expect("the files parse");
+                assert_eq!(back, files);
+                assert_eq!(p["uno_refused"], Value::Null);
+                written += 1;
+            }
+            // The game is over at its last ply: nobody plays, and the answer says so.
+            Err(e) => {
+                assert_eq!(p["uno"], Value::Null);
+                assert_eq!(p["uno_refused"].as_str(), Some(e.to_string().as_str()));
+            }
+        }
+    }
+    assert!(written >= 3, "{written} points written");
 }

@@ -408,15 +408,17 @@ function download(name, type, text) {
 }
 
 /** Saves the whole position shown (every hand: the game is over) as `Position::from_json` or
- * the text form reads it. */
-async function exportPosition(asText) {
+ * the text form reads it, or (seed 000's rules) as the three `.uno` files. */
+async function exportPosition(form) {
   const q = new URLSearchParams({ ply: String(state.ply) });
   if (state.g !== null) q.set('game', state.g);
   try {
     const p = await request('GET', `/api/games/${encodeURIComponent(state.id)}/position?${q}`);
-    const name = `uno-${state.id}-ply${p.ply}.position`;
-    if (asText) download(`${name}.txt`, 'text/plain', p.text);
-    else download(`${name}.json`, 'application/json', `${JSON.stringify(p.position, null, 2)}\n`);
+    const name = `uno-${state.id}-ply${p.ply}`;
+    if (form === 'text') download(`${name}.position.txt`, 'text/plain', p.text);
+    else if (form === 'json') download(`${name}.position.json`, 'application/json', `${JSON.stringify(p.position, null, 2)}\n`);
+    else if (!p.uno) showError($('replay-error'), p.uno_refused);
+    else for (const file of ['deck', 'discard', 'hands']) download(`${name}.${file}.uno`, 'text/plain', p.uno[file]);
   } catch (err) {
     showError($('replay-error'), err.message);
   }
@@ -493,6 +495,8 @@ async function init() {
   exportLink.hidden = state.live;
   $('play-from-here').hidden = state.live;
   $('export-position-json').hidden = $('export-position-text').hidden = state.live;
+  // Seed 000's files exist only for its rules (the answer says why at a point nobody plays).
+  $('export-position-uno').hidden = state.live || first.rules !== 'csce322';
   const rec = new URLSearchParams();
   if (state.g !== null) rec.set('game', state.g);
   exportLink.href = `/api/games/${encodeURIComponent(state.id)}/record${rec.size ? `?${rec}` : ''}`;
@@ -512,8 +516,9 @@ async function init() {
   });
   $('first').addEventListener('click', () => goTo(0));
   $('play-from-here').addEventListener('click', playFromHere);
-  $('export-position-json').addEventListener('click', () => exportPosition(false));
-  $('export-position-text').addEventListener('click', () => exportPosition(true));
+  $('export-position-json').addEventListener('click', () => exportPosition('json'));
+  $('export-position-text').addEventListener('click', () => exportPosition('text'));
+  $('export-position-uno').addEventListener('click', () => exportPosition('uno'));
   $('prev').addEventListener('click', () => goTo(state.ply - 1));
   $('next').addEventListener('click', () => goTo(state.ply + 1));
   $('last').addEventListener('click', () => goTo(state.plies));

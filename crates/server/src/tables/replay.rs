@@ -174,18 +174,46 @@ impl AppState {
             Some(p) => p,
             None => self.kept_game(id, game).await?.kept.record.actions.len(),
         };
-        let (g, game) = self.kept_game_at(id, game, ply).await?;
+        let (g, game_no) = self.kept_game_at(id, game, ply).await?;
         let position = g.position();
+        // Seed 000's files, for a game of its rules at a point where someone plays or draws.
+        let (uno, uno_refused) = if uno::seeds::export::writes(g.rules()) {
+            let record = self.kept_game(id, game).await?.kept.record;
+            match uno::seeds::export::export(&record, ply) {
+                Ok(files) => (
+                    Some(UnoFiles {
+                        deck: files.write_deck(),
+                        discard: files.write_discard(),
+                        hands: files.write_hands(),
+                    }),
+                    None,
+                ),
+                Err(e) => (None, Some(e.to_string())),
+            }
+        } else {
+            (None, Some(uno::seeds::export::ExportError::NotSeed000(g.rules().name().to_string()).to_string()))
+        };
         Ok(PositionExport {
             id: id.to_string(),
-            game,
+            game: game_no,
             ply,
             rules: g.rules().name().to_string(),
             rules_config: g.rules().config().clone(),
             text: position.to_string(),
             position,
+            uno,
+            uno_refused,
         })
     }
+}
+
+/// Seed 000's three `.uno` files of a position (`uno::seeds::export`): Player 1 is the seat to
+/// move, the others follow in the order of play.
+#[derive(Debug, Serialize)]
+pub struct UnoFiles {
+    pub deck: String,
+    pub discard: String,
+    pub hands: String,
 }
 
 /// The answer to `GET /api/games/{id}/position`: the whole position (`Position::from_json` and
@@ -202,6 +230,10 @@ pub struct PositionExport {
     pub position: Position,
     /// The position's compact text form (`uno-position 1`).
     pub text: String,
+    /// The position as seed 000's `.uno` files: only for the `csce322` rules, where someone is
+    /// to play or draw (`null` otherwise, and `uno_refused` says why).
+    pub uno: Option<UnoFiles>,
+    pub uno_refused: Option<String>,
 }
 
 /// The frame of `record` after the asked ply, for the asked perspective.

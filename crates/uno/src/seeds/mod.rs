@@ -7,6 +7,7 @@
 //! | --- | --- | --- |
 //! | [`notation`] | 000 | the `.uno` deck, discard and hands files |
 //! | [`csce322`] | 000 | the four operations driven by the seed's move precedence |
+//! | [`export`] | 000 | a `csce322` game's record written as `.uno` files at any point |
 //! | [`cs410`] | 002 | `GameState`: `start_game`, `run_one_turn`, `is_game_over` over [`Game`](crate::Game) |
 //! | [`table`] | 003 | the `uno-engine` package's `Table` of named players over [`Game`](crate::Game) |
 //! | [`cs205`] | 004 | the two-colour game's printed status and its transcript checker |
@@ -22,5 +23,6 @@
 pub mod cs205;
 pub mod cs410;
 pub mod csce322;
+pub mod export;
 pub mod notation;
 pub mod table;
