@@ -226,7 +226,9 @@ describe('UNO', () => {
     assert.match(await page.textContent('#bot-level-1-about'), /^Plays a random card/);
     assert.equal(await page.getAttribute('#bot-level-1', 'aria-describedby'), 'bot-level-1-about');
     await page.selectOption('#bot-level-2', 'ismcts');
-    assert.match(await page.textContent('#bot-level-2-about'), /The strongest\.$/);
+    assert.match(await page.textContent('#bot-level-2-about'), /^Thinks ahead: .* wins most often\.$/);
+    await page.selectOption('#bot-level-2', 'flat');
+    assert.match(await page.textContent('#bot-level-2-about'), /The best measured against Medium bots\.$/);
     await shot(page, 'uno-lobby');
     await noSeriousA11yViolations(page, 'the UNO lobby with descriptions');
     await page.close();
