@@ -255,15 +255,49 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+impl ApiError {
+    /// Seconds after which the same request may succeed, sent as `Retry-After`: only for
+    /// refusals that pass by themselves (a busy moment, an instance taking over), not for
+    /// those the client must change something to end (its own open tables, a request too big).
+    pub fn retry_after(&self) -> Option<u64> {
+        use ApiError::*;
+        match self {
+            RateLimited(_) => Some(1),
+            Store(_) | OwnerUnavailable(_) | TooManyAnalyses(_) => Some(2),
+            AnalysisBusy => Some(5),
+            ServerFull => Some(30),
+            _ => None,
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(self.body())).into_response()
+        let retry = self.retry_after();
+        let mut resp = (self.status(), Json(self.body())).into_response();
+        if let Some(secs) = retry {
+            resp.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        resp
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_that_pass_by_themselves_say_when_to_try_again() {
+        let resp = ApiError::RateLimited(20).into_response();
+        assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("1"));
+        let resp = ApiError::AnalysisBusy.into_response();
+        assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("5"));
+        // Waiting does not end these: no Retry-After.
+        for e in [ApiError::TooManyTables(3), ApiError::BodyTooLarge(10), ApiError::AnalysisTimeout(60)] {
+            assert!(e.into_response().headers().get("retry-after").is_none());
+        }
+    }
 
     #[test]
     fn every_illegal_action_code_is_the_engines_serde_name() {
