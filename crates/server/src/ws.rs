@@ -128,10 +128,6 @@ async fn full_state(table: &Table, viewer: Viewer) -> (Utf8Bytes, u64) {
 }
 
 /// The close a seat's socket gets once the seat is no longer its holder's.
-fn seat_left() -> Message {
-    Message::Close(Some(seat_left_frame()))
-}
-
 fn seat_left_frame() -> CloseFrame {
     CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }
 }
@@ -214,7 +210,7 @@ async fn session(
         }
     };
     let Some((first, mut rx, index, mut shown)) = opened else {
-        let _ = socket.send(seat_left()).await;
+        close(&mut socket, seat_left_frame()).await;
         return;
     };
     let rate = app.config().ws_messages_per_second.max(1);
@@ -224,14 +220,14 @@ async fn session(
         tokio::select! {
             _ = &mut stopping => {
                 let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
-                let _ = socket.send(Message::Close(Some(frame))).await;
+                close(&mut socket, frame).await;
                 break;
             }
             push = rx.recv() => match next(&table, viewer, index, epoch, &mut shown, push).await {
                 Next::Send { text, .. } => ok = socket.send(Message::Text(text)).await.is_ok(),
                 Next::Skip => {}
                 Next::Close(frame) => {
-                    let _ = socket.send(Message::Close(Some(frame))).await;
+                    close(&mut socket, frame).await;
                     break;
                 }
             },
@@ -242,7 +238,7 @@ async fn session(
                         continue;
                     }
                     if table.seat_epoch(viewer) != epoch {
-                        let _ = socket.send(seat_left()).await;
+                        close(&mut socket, seat_left_frame()).await;
                         break;
                     }
                     let reply = handle(&app, &table, viewer, epoch, text.as_str()).await;
@@ -256,7 +252,7 @@ async fn session(
                 }
                 Some(Err(e)) => {
                     if let Some(frame) = read_error_close(&e) {
-                        let _ = socket.send(Message::Close(Some(frame))).await;
+                        close(&mut socket, frame).await;
                     }
                     break;
                 }
@@ -266,6 +262,28 @@ async fn session(
         }
     }
     table.state.lock().await.watch(viewer, -1);
+}
+
+/// How long a closing socket waits for the client's own Close (the WebSocket closing handshake)
+/// before the connection is dropped. Dropping it at once while a client message is still unread
+/// makes the kernel answer with a reset, which can reach the client before the Close frame, so
+/// the client would see a broken connection instead of the reason.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Sends `frame` and waits (at most [`CLOSE_WAIT`]) for the client's Close, reading and
+/// dropping whatever it sent meanwhile.
+pub(crate) async fn close(socket: &mut WebSocket, frame: CloseFrame) {
+    if socket.send(Message::Close(Some(frame))).await.is_err() {
+        return;
+    }
+    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+        while let Some(Ok(msg)) = socket.recv().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// The close a socket whose read failed gets: over the size limit, the standard close code

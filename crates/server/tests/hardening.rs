@@ -331,3 +331,46 @@ async fn a_rematch_counts_against_the_table_limit() {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["generation"], 1, "{v}");
 }
+
+/// A socket closed while its client is still sending: the client reads the close and its reason
+/// (4001, the seat left), never a connection reset (the server waits for the client's own Close
+/// instead of dropping the connection with the client's messages unread).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_still_sending_reads_why_its_socket_closed() {
+    let (app, addr) = common::serve_on_loopback().await;
+    for round in 0..20 {
+        let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+        let (s, created) = call(&app, "POST", "/api/tables", None, Some(body)).await;
+        assert_eq!(s, StatusCode::CREATED, "{created}");
+        let id = created["id"].as_str().expect("id").to_string();
+        let token = created["token"].as_str().expect("token").to_string();
+        let (ws, _) = tokio_tungstenite::connect_async(common::ws_request(addr, &id, Some(&token))).await.expect("ws");
+        let (mut tx, mut rx) = ws.split();
+        let first = rx.next().await.expect("first").expect("frame");
+        assert!(first.is_text());
+        // The client keeps sending while its seat is given up.
+        let sender = tokio::spawn(async move {
+            let ping = json!({"type": "ping"}).to_string();
+            for _ in 0..2_000 {
+                if tx.send(Message::text(ping.clone())).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let (s, _) = call(&app, "POST", &format!("/api/tables/{id}/leave"), Some(&token), None).await;
+        assert_eq!(s, StatusCode::NO_CONTENT);
+        let mut closed = None;
+        while let Some(msg) = rx.next().await {
+            match msg {
+                Ok(Message::Close(f)) => {
+                    closed = Some(f.map(|f| f.code));
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => panic!("round {round}: the connection broke before its close was read: {e}"),
+            }
+        }
+        assert_eq!(closed, Some(Some(CloseCode::Library(4001))), "round {round}");
+        sender.abort();
+    }
+}

@@ -152,17 +152,17 @@ impl Relay {
             tokio::select! {
                 _ = &mut stopping => {
                     let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
-                    let _ = socket.send(Message::Close(Some(frame))).await;
+                    ws::close(&mut socket, frame).await;
                     break;
                 }
                 _ = self.lost.notified() => {
-                    let _ = socket.send(Message::Close(Some(moved()))).await;
+                    ws::close(&mut socket, moved()).await;
                     break;
                 }
                 pushed = sub.next() => {
                     let Some(pushed) = pushed else {
                         // The subscription ended (the client is closing): start again elsewhere.
-                        let _ = socket.send(Message::Close(Some(moved()))).await;
+                        ws::close(&mut socket, moved()).await;
                         break;
                     };
                     let text = match Pushed::decode(&pushed.payload) {
@@ -179,13 +179,13 @@ impl Relay {
                                 text
                             }
                             None => {
-                                let _ = socket.send(Message::Close(Some(moved()))).await;
+                                ws::close(&mut socket, moved()).await;
                                 break;
                             }
                         },
                         Some(Pushed::Close { code, reason }) => {
                             let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
-                            let _ = socket.send(Message::Close(Some(frame))).await;
+                            ws::close(&mut socket, frame).await;
                             break;
                         }
                         None => continue,
@@ -208,7 +208,7 @@ impl Relay {
                     }
                     Some(Err(e)) => {
                         if let Some(frame) = ws::read_error_close(&e) {
-                            let _ = socket.send(Message::Close(Some(frame))).await;
+                            ws::close(&mut socket, frame).await;
                         }
                         break;
                     }
