@@ -339,11 +339,7 @@ async fn a_rematch_counts_against_the_table_limit() {
 async fn a_client_still_sending_reads_why_its_socket_closed() {
     let (app, addr) = common::serve_on_loopback().await;
     for round in 0..20 {
-        let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
-        let (s, created) = call(&app, "POST", "/api/tables", None, Some(body)).await;
-        assert_eq!(s, StatusCode::CREATED, "{created}");
-        let id = created["id"].as_str().expect("id").to_string();
-        let token = created["token"].as_str().expect("token").to_string();
+        let (id, token) = common::two_humans(&app).await;
         let (ws, _) = tokio_tungstenite::connect_async(common::ws_request(addr, &id, Some(&token))).await.expect("ws");
         let (mut tx, mut rx) = ws.split();
         let first = rx.next().await.expect("first").expect("frame");

@@ -5,12 +5,12 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use futures_util::StreamExt;
 use http_body_util::BodyExt;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tower::ServiceExt;
 
 mod common;
-use common::{call, serve_on_loopback};
+use common::{call, serve_on_loopback, two_humans};
 
 fn offer(url: &str, protocols: &str) -> tokio_tungstenite::tungstenite::handshake::client::Request {
     let mut req = url.into_client_request().expect("request");
@@ -21,11 +21,8 @@ fn offer(url: &str, protocols: &str) -> tokio_tungstenite::tungstenite::handshak
 #[tokio::test]
 async fn a_websocket_takes_its_seat_from_the_offered_subprotocol() {
     let (app, addr) = serve_on_loopback().await;
-    let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
-    let (s, created) = call(&app, "POST", "/api/tables", None, Some(body)).await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_str().expect("id");
-    let token = created["token"].as_str().expect("token");
+    let (id, token) = two_humans(&app).await;
+    let (id, token) = (id.as_str(), token.as_str());
     let url = format!("ws://{addr}/api/tables/{id}/ws");
 
     let (mut ws, answer) =
@@ -67,11 +64,8 @@ async fn the_pages_never_put_a_token_in_a_url() {
 #[tokio::test]
 async fn a_token_in_the_url_is_refused_everywhere() {
     let (app, addr) = serve_on_loopback().await;
-    let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
-    let (s, created) = call(&app, "POST", "/api/tables", None, Some(body)).await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_str().expect("id");
-    let token = created["token"].as_str().expect("token");
+    let (id, token) = two_humans(&app).await;
+    let (id, token) = (id.as_str(), token.as_str());
 
     // HTTP, with or without the header beside it: the URL must not carry it.
     for header in [None, Some(token)] {

@@ -69,3 +69,13 @@ pub fn ws_request(
     req.headers_mut().insert("sec-websocket-protocol", offer.parse().expect("header"));
     req
 }
+
+/// A new table of two human seats: its id and the creator's seat token.
+#[allow(dead_code)] // not every test binary makes such a table
+pub async fn two_humans(app: &axum::Router) -> (String, String) {
+    let body = serde_json::json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+    let (s, created) = call(app, "POST", "/api/tables", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let field = |k: &str| created[k].as_str().expect("a table's id and token").to_string();
+    (field("id"), field("token"))
+}

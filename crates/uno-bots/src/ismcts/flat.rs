@@ -84,16 +84,7 @@ fn score(world: &Game, me: Seat) -> f64 {
 /// to a move's wins). A tie at the end goes to the preferred move, so the runner-up must not
 /// even draw level.
 fn decided(wins: &[f64], left: f64) -> bool {
-    let (mut first, mut second) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for &w in wins {
-        if w > first {
-            second = first;
-            first = w;
-        } else if w > second {
-            second = w;
-        }
-    }
-    first - second > left
+    super::stop::lead(wins.iter().copied(), f64::NEG_INFINITY) > left
 }
 
 /// The move that won most; ties: `preferred`, then the earlier move. `preferred` stays unless

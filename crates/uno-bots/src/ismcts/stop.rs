@@ -13,8 +13,15 @@ pub(crate) const CHECK_EVERY: u32 = 128;
 /// Whether the move visited most can no longer be overtaken with `left` iterations to come,
 /// given the root children's visit counts.
 pub(crate) fn settled(visits: impl IntoIterator<Item = u32>, left: u32) -> bool {
-    let (mut first, mut second) = (0u32, 0u32);
-    for v in visits {
+    // A tie at the end is broken by wins, so the runner-up must not even draw level.
+    lead(visits.into_iter().map(f64::from), 0.0) > f64::from(left)
+}
+
+/// How far the largest value is ahead of the second largest, each counted from `floor` (the
+/// value of a move that is missing). The flat search stops on the same rule with wins.
+pub(crate) fn lead(values: impl IntoIterator<Item = f64>, floor: f64) -> f64 {
+    let (mut first, mut second) = (floor, floor);
+    for v in values {
         if v > first {
             second = first;
             first = v;
@@ -22,8 +29,7 @@ pub(crate) fn settled(visits: impl IntoIterator<Item = u32>, left: u32) -> bool 
             second = v;
         }
     }
-    // A tie at the end is broken by wins, so the runner-up must not even draw level.
-    first - second > left
+    first - second
 }
 
 #[cfg(test)]
