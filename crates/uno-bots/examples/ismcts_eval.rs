@@ -5,7 +5,8 @@
 //! answered without a search and left out) and per decision of any kind. With `KNOW_HANDS=1`
 //! the search is told every other hand before each decision (not the draw pile): the ceiling
 //! on what better inference about hidden cards could bring. With `GAMES_OUT=FILE` each game's
-//! outcome is written to FILE, to compare two configurations game by game.
+//! outcome is written to FILE; with `COMPARE=FILE` (another run's `GAMES_OUT`, on the same
+//! games and seed) the difference in win share is measured game by game, with its 95% interval.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -115,6 +116,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let lines: String = outcomes.iter().map(|(g, w)| format!("{g} {}\n", u8::from(*w))).collect();
         std::fs::write(path, lines)?;
     }
+    if let Ok(path) = std::env::var("COMPARE") {
+        compare(&path, &total.outcomes)?;
+    }
     let (lo, hi) = wilson(total.wins, total.games);
     let mut times = total.times.clone();
     times.sort_by(f64::total_cmp);
@@ -142,6 +146,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         total.resamples as f64 / total.iterations.max(1) as f64,
         total.unfit as f64 / total.searches.max(1) as f64,
         t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Prints this run's win share less that of the run whose outcomes are in `path`, over the
+/// games both played: the mean of the paired differences and its normal 95% interval.
+fn compare(path: &str, outcomes: &[(u64, bool)]) -> Result<(), Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(path)?;
+    let mut other = std::collections::HashMap::new();
+    for line in text.lines() {
+        let mut parts = line.split_whitespace();
+        if let (Some(g), Some(w)) = (parts.next(), parts.next()) {
+            other.insert(g.parse::<u64>()?, w == "1");
+        }
+    }
+    let mut diff = uno_bots::duplicate::Moments::default();
+    let mut changed = 0;
+    for (g, won) in outcomes {
+        if let Some(&then) = other.get(g) {
+            let d = f64::from(u8::from(*won)) - f64::from(u8::from(then));
+            changed += u32::from(d != 0.0);
+            diff.add(d);
+        }
+    }
+    let [lo, hi] = diff.ci95().unwrap_or([f64::NAN, f64::NAN]);
+    println!(
+        "against {path}: {:+.1} points (95% CI {:+.1} to {:+.1}) over {} games, {changed} ending differently",
+        100.0 * diff.mean(),
+        100.0 * lo,
+        100.0 * hi,
+        diff.n
     );
     Ok(())
 }

@@ -41,6 +41,7 @@
 
 mod flat;
 mod infer;
+mod particles;
 mod plays;
 mod stop;
 
@@ -111,6 +112,16 @@ pub struct IsmctsConfig {
     /// With `flat`, play the playout policy's own move unless another won more often by more
     /// than this share of the worlds (0: the move that won most).
     pub flat_margin: f64,
+    /// With `flat`, keep dealing worlds past the budget, up to this many times it, while the
+    /// two best moves are within two standard errors of each other (1: never).
+    pub flat_extend: u32,
+    /// Deal the other hands from this many particles carried through the round, weighted by
+    /// how well each fits every step of the others were they `heuristic` bots (the `particles`
+    /// module); 0: off. Takes the place of `infer_plays`' test when on.
+    pub particles: u32,
+    /// The `heuristic` weights the bot's own seat plays by in the playouts (and in the
+    /// decisions it does not search); `None`: the default weights, the others' model.
+    pub own_weights: Option<HeuristicConfig>,
 }
 
 impl Default for IsmctsConfig {
@@ -132,6 +143,9 @@ impl Default for IsmctsConfig {
             early_stop: true,
             flat: false,
             flat_margin: 0.0,
+            flat_extend: 1,
+            particles: 0,
+            own_weights: None,
         }
     }
 }
@@ -193,7 +207,11 @@ pub struct SearchStats {
 pub struct IsmctsBot {
     config: IsmctsConfig,
     rng: SimRng,
+    /// The model of the other seats, and the weights of the bot's own seat.
     heuristic: HeuristicConfig,
+    own: HeuristicConfig,
+    /// The seat of the search under way.
+    me: Seat,
     /// Cards known to be in other hands, for the next decision only.
     known: Vec<(Seat, Vec<Card>)>,
     // Buffers kept between decisions.
@@ -205,12 +223,58 @@ pub struct IsmctsBot {
     playout: RandomBot,
     stats: SearchStats,
     tracker: infer::Tracker,
+    particles: particles::Particles,
+    dealt: Dealt,
     hand_buf: Vec<Card>,
+}
+
+/// How often the worlds of the last search dealt each card kind to each seat: what the search
+/// believed of the hidden hands.
+#[derive(Clone, Debug, Default)]
+struct Dealt {
+    worlds: u32,
+    /// `[seat][kind]`: worlds whose hand for the seat held the kind.
+    held: Vec<[u32; Card::KINDS]>,
+}
+
+impl Dealt {
+    fn clear(&mut self) {
+        self.worlds = 0;
+        self.held.clear();
+    }
+
+    fn count(&mut self, world: &Game, me: Seat) {
+        self.worlds += 1;
+        if self.held.len() != world.players() {
+            self.held.clear();
+            self.held.resize(world.players(), [0; Card::KINDS]);
+        }
+        for (s, held) in self.held.iter_mut().enumerate() {
+            let seat = Seat(s as u8);
+            if seat == me || s >= world.players() {
+                continue;
+            }
+            let mut seen = 0u64;
+            for c in world.hand(seat) {
+                if seen & (1u64 << c.index()) == 0 {
+                    seen |= 1u64 << c.index();
+                    held[c.index()] += 1;
+                }
+            }
+        }
+    }
+
+    fn share(&self, seat: Seat, card: Card) -> Option<f64> {
+        let held = self.held.get(seat.index())?;
+        (self.worlds > 0).then(|| f64::from(held[card.index()]) / f64::from(self.worlds))
+    }
 }
 
 impl IsmctsBot {
     pub fn new(config: IsmctsConfig, seed: u64) -> IsmctsBot {
         IsmctsBot {
+            own: config.own_weights.clone().unwrap_or_default(),
+            me: Seat(0),
             config,
             rng: SimRng::seed_from_u64(seed),
             heuristic: HeuristicConfig::default(),
@@ -223,6 +287,8 @@ impl IsmctsBot {
             playout: RandomBot::new(seed),
             stats: SearchStats::default(),
             tracker: infer::Tracker::default(),
+            particles: particles::Particles::default(),
+            dealt: Dealt::default(),
             hand_buf: Vec::new(),
         }
     }
@@ -255,6 +321,18 @@ impl IsmctsBot {
         self.tracker.plays().misfits(game, &self.heuristic, &mut self.hand_buf)
     }
 
+    /// The share of the worlds the last search played on that dealt `card` to `seat`: what it
+    /// believed of that hand. `None` before any search.
+    pub fn dealt_share(&self, seat: Seat, card: Card) -> Option<f64> {
+        self.dealt.share(seat, card)
+    }
+
+    /// The share of the particles (by weight) that deal `card` to `seat`, at the last decision;
+    /// `None` when no particles are kept (see [`IsmctsConfig::particles`]).
+    pub fn particle_share(&self, seat: Seat, card: Card) -> Option<f64> {
+        self.particles.share(seat, card)
+    }
+
     /// How many times the public history since the previous decision was explained by the
     /// replay, and how many times it was not (and the beliefs were dropped).
     pub fn replays(&self) -> (u64, u64) {
@@ -269,6 +347,7 @@ impl IsmctsBot {
         } else {
             self.tracker.reset();
         }
+        self.follow_particles(obs);
         let action = self.decide_now(obs);
         if self.config.infer_draws {
             self.tracker.acted(obs, action);
@@ -276,10 +355,24 @@ impl IsmctsBot {
         action
     }
 
+    /// Carries the particles (when on) through what happened since the previous decision.
+    fn follow_particles(&mut self, obs: &Observation) {
+        let count = self.config.particles as usize;
+        let on = count > 0 && self.config.infer_draws && infer::supported(&obs.rules) && obs.viewer.is_some();
+        let Some(mut sampler) = on.then(|| Sampler::new(obs).ok()).flatten() else {
+            return self.particles.clear();
+        };
+        for s in (0..obs.players).map(|s| Seat(s as u8)) {
+            sampler.set_beliefs(s, self.tracker.beliefs(s));
+        }
+        let (generation, steps) = (self.tracker.generation(), self.tracker.steps());
+        self.particles.follow(count, generation, steps, obs, &mut sampler, &self.heuristic, &mut self.rng);
+    }
+
     fn decide_now(&mut self, obs: &Observation) -> Action {
         let known = std::mem::take(&mut self.known);
         let Some(&first) = obs.legal_actions.first() else { return Action::Draw };
-        let fallback = || heuristic::decide(&self.heuristic, obs, || first);
+        let fallback = || heuristic::decide(&self.own, obs, || first);
         let searchable = obs.viewer == Some(obs.current)
             && !matches!(obs.phase, Phase::RoundOver | Phase::GameOver)
             && !obs.can_call_own_uno()
@@ -301,7 +394,9 @@ impl IsmctsBot {
             Phase::Challenge { offender } => self.tracker.honest_wd4() == Some(offender),
             _ => false,
         };
-        sampler.set_wd4_guilt(if believed_innocent { None } else { self.config.wd4_guilt });
+        // Particles' hands decide a pending challenge themselves.
+        let prior = if believed_innocent || self.particles.len() > 0 { None } else { self.config.wd4_guilt };
+        sampler.set_wd4_guilt(prior);
         for s in (0..obs.players).map(|s| Seat(s as u8)) {
             sampler.set_beliefs(s, self.tracker.beliefs(s));
         }
@@ -313,6 +408,8 @@ impl IsmctsBot {
     }
 
     fn search(&mut self, me: Seat, rules: &Arc<Rules>, sampler: &mut Sampler, moves: &[Action]) -> Action {
+        self.me = me;
+        self.dealt.clear();
         if self.config.flat {
             return self.search_flat(me, rules, sampler, moves);
         }
@@ -343,6 +440,7 @@ impl IsmctsBot {
             if check_plays || i > 0 {
                 self.deal(sampler, &mut world, i, &mut fitted);
             }
+            self.dealt.count(&world, me);
             self.iterate(&mut world, me, moves);
             done += 1;
             if self.config.early_stop
@@ -380,15 +478,28 @@ impl IsmctsBot {
         }
     }
 
-    /// Whether dealt worlds are tested against the other seats' plays (`infer_plays`).
+    /// Whether dealt worlds are tested against the other seats' plays (`infer_plays`), or drawn
+    /// from the particles: either way the first world is dealt again.
     fn check_plays(&self) -> bool {
-        self.config.infer_draws && self.config.infer_plays && self.tracker.plays().testable()
+        self.particles.len() > 0
+            || (self.config.infer_draws && self.config.infer_plays && self.tracker.plays().testable())
     }
 
     /// Deals the `i`-th world of a search into `world`: a fresh one, or with `infer_plays` one
     /// fitting the other seats' plays (reused `world_reuse` times from `fitted`, the generator
     /// state that dealt it).
     fn deal(&mut self, sampler: &mut Sampler, world: &mut Game, i: u32, fitted: &mut Option<SimRng>) {
+        if let Some(hands) = self.particles.hands_for_world(&mut self.rng) {
+            for (s, hand) in hands.iter().enumerate() {
+                if !hand.is_empty() {
+                    // A particle fitted to this observation always fits; were it not, that
+                    // hand would be dealt at random.
+                    let _ = sampler.set_known(Seat(s as u8), hand);
+                }
+            }
+            sampler.sample_into(&mut self.rng, world);
+            return;
+        }
         if !self.check_plays() {
             sampler.sample_into(&mut self.rng, world);
             return;
@@ -521,7 +632,8 @@ impl IsmctsBot {
             Playout::Random => self.playout.choose_view(&view),
             Playout::Heuristic => {
                 let playout = &mut self.playout;
-                heuristic::decide(&self.heuristic, &view, || playout.choose_view(&view))
+                let cfg = if world.current() == self.me { &self.own } else { &self.heuristic };
+                heuristic::decide(cfg, &view, || playout.choose_view(&view))
             }
         }
     }

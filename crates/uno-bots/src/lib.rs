@@ -23,7 +23,7 @@ use uno::{Action, Observation};
 
 pub use duplicate::{play_match, Format, MatchConfig, MatchError, MatchResults};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
-pub use ismcts::{IsmctsBot, IsmctsConfig, Playout};
+pub use ismcts::{IsmctsBot, IsmctsConfig, Playout, SearchStats};
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};

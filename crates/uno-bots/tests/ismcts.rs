@@ -1,10 +1,10 @@
 //! The search's budget: stopping early gives the moves of the whole budget; worlds found to fit
-//! the others' plays can be reused.
+//! the others' plays can be reused; the flat search's options each change its play.
 
 use std::sync::Arc;
 
 use uno::{Game, Rules, Seat};
-use uno_bots::{make_bot, Bot, IsmctsBot, IsmctsConfig};
+use uno_bots::{make_bot, Bot, HeuristicConfig, IsmctsBot, IsmctsConfig, SearchStats};
 
 /// Plays rounds of a stopping search in seat 0 against `heuristic` bots; at each of its
 /// decisions a search with the same seed and the whole budget must choose the same move.
@@ -51,6 +51,12 @@ fn stopping_early_chooses_what_the_whole_budget_would() {
 /// Plays rounds of a search in seat 0 against `heuristic` bots; returns its actions and the
 /// extra worlds it dealt to fit the others' plays.
 fn play_against_heuristic(config: &IsmctsConfig, games: u64) -> (Vec<uno::Action>, u64) {
+    let (actions, stats) = play_and_count(config, games);
+    (actions, stats.resamples)
+}
+
+/// [`play_against_heuristic`], with the search's totals.
+fn play_and_count(config: &IsmctsConfig, games: u64) -> (Vec<uno::Action>, SearchStats) {
     let rules = Arc::new(Rules::preset("official").expect("preset"));
     let mut search = IsmctsBot::new(config.clone(), 3);
     let mut actions = Vec::new();
@@ -71,7 +77,7 @@ fn play_against_heuristic(config: &IsmctsConfig, games: u64) -> (Vec<uno::Action
             game.apply(seat, action).expect("a legal action");
         }
     }
-    (actions, search.stats().resamples)
+    (actions, search.stats())
 }
 
 #[test]
@@ -96,6 +102,37 @@ fn the_flat_bot_is_deterministic() {
     assert!(dealt > 0, "its worlds fit the others' plays");
     let named: uno_bots::BotSpec = "flat:120".parse().expect("a bot name");
     assert_eq!(named.ismcts_config(), Some(config));
+}
+
+#[test]
+fn the_flat_options_are_deterministic_and_change_its_play() {
+    let flat = IsmctsConfig { iterations: 120, ..IsmctsConfig::flat_model() };
+    let (base, base_stats) = play_and_count(&flat, 4);
+    let variants = [
+        ("particles", IsmctsConfig { particles: 64, ..flat.clone() }),
+        ("flat_extend", IsmctsConfig { flat_extend: 3, ..flat.clone() }),
+        (
+            "own_weights",
+            IsmctsConfig {
+                own_weights: Some(HeuristicConfig { keep_wild: -200.0, ..HeuristicConfig::default() }),
+                ..flat.clone()
+            },
+        ),
+    ];
+    for (name, config) in variants {
+        let (a, stats) = play_and_count(&config, 4);
+        let (b, _) = play_and_count(&config, 4);
+        assert_eq!(a, b, "{name}: the same seed plays the same game");
+        assert_ne!(a, base, "{name} changed no decision");
+        if name == "flat_extend" {
+            // Close calls get more worlds than the budget: more playouts a search.
+            let per = |s: SearchStats| s.iterations as f64 / s.searches.max(1) as f64;
+            assert!(per(stats) > per(base_stats), "{} playouts a search, {} without", per(stats), per(base_stats));
+        }
+    }
+    // The default weights given as the bot's own are the same bot.
+    let same = IsmctsConfig { own_weights: Some(HeuristicConfig::default()), ..flat.clone() };
+    assert_eq!(play_against_heuristic(&same, 4).0, base);
 }
 
 /// Seat 0's hand and the next seat's (its last card, which seat 0 is told), red 1 on top;

@@ -37,11 +37,18 @@ impl IsmctsBot {
         let mut scratch = world.clone();
         let k = moves.len() as u32;
         let worlds = (self.config.iterations / k).max(1);
+        let most = worlds.saturating_mul(self.config.flat_extend.max(1));
         let mut wins = vec![0.0f64; moves.len()];
+        // Each world's result for each move, for the test of a close call.
+        let mut results: Vec<f64> = Vec::new();
         let mut fitted: Option<SimRng> = None;
         let mut done = 0u32;
         let check_plays = self.check_plays();
-        for i in 0..worlds {
+        for i in 0..most {
+            // Past the budget, only while the call is close.
+            if i >= worlds && (i - worlds).is_multiple_of(EXTEND_CHECK) && !close(&wins, &results, moves.len()) {
+                break;
+            }
             if let (Some(limit), Some(t0)) = (self.config.time_limit, started) {
                 if t0.elapsed() >= limit {
                     break;
@@ -50,16 +57,21 @@ impl IsmctsBot {
             if check_plays || i > 0 {
                 self.deal(sampler, &mut world, i, &mut fitted);
             }
+            self.dealt.count(&world, me);
             let luck: u64 = self.rng.gen();
             for (j, &a) in moves.iter().enumerate() {
                 scratch.clone_from(&world);
                 self.playout.reseed(luck);
                 scratch.apply_unchecked(me, a);
                 self.play_out(&mut scratch);
-                wins[j] += score(&scratch, me);
+                let r = score(&scratch, me);
+                wins[j] += r;
+                if most > worlds {
+                    results.push(r);
+                }
             }
             done += 1;
-            if self.config.early_stop && decided(&wins, (worlds - done) as f64) {
+            if self.config.early_stop && decided(&wins, (most - done) as f64) {
                 break;
             }
         }
@@ -69,6 +81,20 @@ impl IsmctsBot {
         let margin = self.config.flat_margin * f64::from(done);
         best(moves, &wins, preferred, margin)
     }
+}
+
+/// How often (in worlds) a search extended past its budget asks whether the call is still close.
+const EXTEND_CHECK: u32 = 32;
+
+/// Whether the two moves that won most are within two standard errors of each other, on the
+/// worlds played so far (`results`: each world's result for each of `k` moves, paired).
+fn close(wins: &[f64], results: &[f64], k: usize) -> bool {
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| wins[b].total_cmp(&wins[a]));
+    let [first, second, ..] = order[..] else { return false };
+    let lead = wins[first] - wins[second];
+    let spread: f64 = results.chunks_exact(k).map(|w| (w[first] - w[second]).powi(2)).sum();
+    lead < 2.0 * spread.sqrt()
 }
 
 /// The round's result for `me`: a win, a loss, or a share of a round without a winner.

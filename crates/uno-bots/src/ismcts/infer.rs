@@ -56,6 +56,11 @@ pub(crate) struct Tracker {
     /// The seat whose Wild Draw Four, the last card played, came from a hand believed to hold
     /// nothing else playable.
     honest_wd4: Option<Seat>,
+    /// The steps the last observation was explained by (empty when it was not).
+    steps: Vec<Step>,
+    /// Counts the times everything inferred was forgotten: a follower of the steps starts
+    /// again when it changes.
+    generation: u64,
     /// Replays that explained the new observation, and those that did not.
     pub(crate) explained: u64,
     pub(crate) unexplained: u64,
@@ -63,7 +68,7 @@ pub(crate) struct Tracker {
 
 /// One public step of another seat (or of the bot) that the beliefs learn from.
 #[derive(Clone, Debug, PartialEq)]
-enum Step {
+pub(crate) enum Step {
     /// `seat` drew on its turn holding `size` cards, none of them of the kinds in `mask`.
     Drew { seat: Seat, size: usize, mask: u64 },
     /// `seat` kept the card it drew: none of the kinds in `mask`.
@@ -156,12 +161,27 @@ impl Tracker {
         self.groups.clear();
         self.plays.clear(0);
         self.honest_wd4 = None;
+        self.steps.clear();
+        self.generation += 1;
     }
 
     fn forget(&mut self, players: usize) {
         self.groups = vec![Vec::new(); players];
         self.plays.clear(players);
         self.honest_wd4 = None;
+        self.steps.clear();
+        self.generation += 1;
+    }
+
+    /// The other seats' steps since the bot's previous decision, in order, when the history
+    /// since the last [`Tracker::generation`] change explains them all.
+    pub(crate) fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// Changes whenever the beliefs start over (a new round, a history not explained).
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The seat whose pending Wild Draw Four is believed honest: it was played from a hand
@@ -224,9 +244,10 @@ impl Tracker {
         }
         self.explained += 1;
         self.honest_wd4 = None;
-        for step in steps {
-            self.learn(step, wilds, colours, rng);
+        for step in &steps {
+            self.learn(step.clone(), wilds, colours, rng);
         }
+        self.steps = steps;
         self.plays.prune(&obs.hand_sizes, obs.viewer);
         for (s, g) in self.groups.iter_mut().enumerate() {
             // Cards the replay could not place (a hand emptied by a reshuffle's short draw,

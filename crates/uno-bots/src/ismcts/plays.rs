@@ -144,10 +144,10 @@ pub(crate) fn deal_fitting(
 }
 
 /// A past play as its player saw it, with a hand it may have held.
-struct PastView<'a> {
-    past: &'a Past,
-    color: Color,
-    hand: &'a [Card],
+pub(crate) struct PastView<'a> {
+    pub(crate) past: &'a Past,
+    pub(crate) color: Color,
+    pub(crate) hand: &'a [Card],
 }
 
 impl Seen for PastView<'_> {
