@@ -18,8 +18,8 @@
 //!   played that the particle had not dealt to that hand takes the place of one of its cards.
 //!
 //! When the weights concentrate on a few particles (effective sample size below half), the
-//! particles are drawn again in proportion to their weights (systematic resampling); then each
-//! hand of each particle gets [`MOVES`] Metropolis–Hastings moves (a held card proposed to be
+//! particles are drawn again in proportion to their weights (systematic resampling); and at
+//! each decision each hand of each particle gets [`MOVES`] Metropolis–Hastings moves (a held card proposed to be
 //! another unplaced card, kept by how well the checks since it came fit), so that copies of one
 //! particle spread out again. A world for the search is one particle, drawn by weight, with
 //! the cards left shuffled into the draw pile. Against players who do not follow the heuristic
