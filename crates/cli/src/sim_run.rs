@@ -68,20 +68,8 @@ impl Progress {
     }
 }
 
-/// The Wilson score interval at 95% for `successes` out of `n` (a draw may count ½): unlike
-/// the normal approximation it stays within 0..1 and is honest for a handful of games.
-pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let n = n as f64;
-    let p = (successes / n).clamp(0.0, 1.0);
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
+/// One interval for both simulators (the Duel one counts a draw as half a win).
+pub use uno_bots::sim::wilson;
 
 /// A rate as a percentage with two decimals, the one format both simulators print.
 pub fn percent(rate: f64) -> String {
@@ -96,15 +84,6 @@ pub fn interval((lo, hi): (f64, f64)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wilson_stays_inside_zero_and_one_and_narrows_with_games() {
-        let (lo, hi) = wilson(1.0, 2);
-        assert!(lo > 0.0 && hi < 1.0 && lo < 0.5 && hi > 0.5, "{lo} {hi}");
-        let (lo2, hi2) = wilson(500.0, 1000);
-        assert!(hi2 - lo2 < hi - lo);
-        assert_eq!(wilson(0.0, 10).0, 0.0);
-    }
 
     #[test]
     fn threads_never_exceed_the_cores() {

@@ -119,7 +119,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Ok(path) = std::env::var("COMPARE") {
         compare(&path, &total.outcomes)?;
     }
-    let (lo, hi) = wilson(total.wins, total.games);
+    let (lo, hi) = wilson(total.wins as f64, total.games);
     let mut times = total.times.clone();
     times.sort_by(f64::total_cmp);
     let quantile = |q: f64| {

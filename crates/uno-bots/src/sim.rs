@@ -72,7 +72,7 @@ impl SimResults {
     }
     /// The 95% Wilson score interval of a seat's win rate.
     pub fn win_rate_ci(&self, seat: usize) -> (f64, f64) {
-        wilson(self.seats[seat].wins, self.games)
+        wilson(self.seats[seat].wins as f64, self.games)
     }
 
     /// Adds one round the kernel played.
@@ -113,16 +113,18 @@ impl SimResults {
     }
 }
 
-/// The 95% Wilson score interval for `k` successes in `n` trials.
-pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+/// The Wilson score interval at 95% for `successes` out of `n` trials (a draw may count ½):
+/// unlike the normal approximation it stays within 0..1 and is honest for a handful of games.
+pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let z = 1.959_964f64;
-    let (n, p) = (n as f64, k as f64 / n as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = (successes / n).clamp(0.0, 1.0);
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
@@ -279,5 +281,22 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
     }
     fn reseed(&mut self, seed: u64) {
         (**self).reseed(seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_stays_inside_zero_and_one_and_narrows_with_games() {
+        let (lo, hi) = wilson(1.0, 2);
+        assert!(lo > 0.0 && hi < 1.0 && lo < 0.5 && hi > 0.5, "{lo} {hi}");
+        let (lo2, hi2) = wilson(500.0, 1000);
+        assert!(hi2 - lo2 < hi - lo);
+        assert_eq!(wilson(0.0, 10).0, 0.0);
+        // Half wins count: 1.5 of 3 is the middle.
+        let (lo3, hi3) = wilson(1.5, 3);
+        assert!((lo3 + hi3 - 1.0).abs() < 1e-12, "{lo3} {hi3}");
     }
 }
