@@ -30,6 +30,9 @@ pub struct Args {
     /// Unfinished tables one client address may have at a time.
     #[arg(long, default_value_t = 20)]
     max_tables_per_client: usize,
+    /// Records one client address may import (`POST /api/records`) in an hour.
+    #[arg(long, default_value_t = 60)]
+    imports_per_hour: usize,
     /// Messages per second one WebSocket may send.
     #[arg(long, default_value_t = 20)]
     ws_rate: u32,
@@ -90,6 +93,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         idle_timeout: Duration::from_secs(args.idle_secs),
         finished_ttl: Duration::from_secs(args.finished_secs),
         max_tables_per_client: args.max_tables_per_client,
+        imports_per_hour: args.imports_per_hour,
         ws_messages_per_second: args.ws_rate,
         record_retention: Duration::from_secs(args.record_days * 24 * 3600),
         ..server::Config::default()

@@ -71,6 +71,10 @@ pub enum ApiError {
     ServerFull,
     #[error("too many messages: at most {0} per second")]
     RateLimited(u32),
+    /// The client imported as many records as it may in an hour; `retry` seconds until the
+    /// oldest of them is an hour old.
+    #[error("at most {limit} records may be imported an hour; try again in {retry} s")]
+    TooManyImports { limit: usize, retry: u64 },
     /// The table's lease is held by another instance (it adopted the table): this one does not
     /// serve it. Without a cluster (`--nats`) the client must go there; in one, requests are
     /// forwarded to it.
@@ -131,7 +135,9 @@ impl ApiError {
             OwnedElsewhere(_) => StatusCode::CONFLICT,
             Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
             Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) | TooManyAnalyses(_) => StatusCode::TOO_MANY_REQUESTS,
+            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) | TooManyAnalyses(_) | TooManyImports { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ServerFull | Store(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -171,6 +177,7 @@ impl ApiError {
             GridTooSmall { .. } => "too_small",
             ServerFull => "server_full",
             RateLimited(_) => "rate_limited",
+            TooManyImports { .. } => "too_many_imports",
             OwnedElsewhere(_) => "owned_elsewhere",
             OwnerUnavailable(_) => "owner_unavailable",
             Store(_) => "store_unavailable",
@@ -266,6 +273,7 @@ impl ApiError {
             Store(_) | OwnerUnavailable(_) | TooManyAnalyses(_) => Some(2),
             AnalysisBusy => Some(5),
             ServerFull => Some(30),
+            TooManyImports { retry, .. } => Some(*retry),
             _ => None,
         }
     }
@@ -293,6 +301,9 @@ mod tests {
         assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("1"));
         let resp = ApiError::AnalysisBusy.into_response();
         assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("5"));
+        let resp = ApiError::TooManyImports { limit: 60, retry: 1234 }.into_response();
+        assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("1234"));
         // Waiting does not end these: no Retry-After.
         for e in [ApiError::TooManyTables(3), ApiError::BodyTooLarge(10), ApiError::AnalysisTimeout(60)] {
             assert!(e.into_response().headers().get("retry-after").is_none());

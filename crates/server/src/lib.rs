@@ -18,6 +18,7 @@ mod duel_records;
 mod error;
 mod instance;
 pub mod limits;
+mod quota;
 mod replay_api;
 mod serve;
 mod stats;

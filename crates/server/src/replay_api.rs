@@ -110,6 +110,7 @@ async fn position(
 
 async fn import(
     State(app): State<AppState>,
+    client: crate::api::Client,
     body: Result<Json<ImportRecord>, JsonRejection>,
 ) -> Result<axum::response::Response, ApiError> {
     let Json(record) = body.map_err(|e| match e {
@@ -118,5 +119,7 @@ async fn import(
         }
         other => ApiError::from(other),
     })?;
+    // Counted once the body is read: a request refused for its body costs nothing.
+    app.take_import(&client.0)?;
     Ok((StatusCode::CREATED, Json(app.import_record(record).await?)).into_response())
 }

@@ -1,7 +1,8 @@
 //! Records in and positions out, through the router: an exported record imported again plays to
 //! the same final state and is kept under a new id (frames, export, no statistics); a record
 //! that does not replay, or is too large, is refused; the position export of a kept game after
-//! any ply is that game's whole state, in both forms, and a live game has none.
+//! any ply is that game's whole state, in both forms, and a live game has none; one client
+//! imports a bounded number of records an hour.
 
 use std::time::Duration;
 
@@ -13,8 +14,11 @@ mod common;
 use common::call;
 
 async fn open() -> axum::Router {
+    open_with(server::Config { bot_delay: Duration::ZERO, ..Default::default() }).await
+}
+
+async fn open_with(config: server::Config) -> axum::Router {
     let store = store::SqliteStore::open_in_memory().expect("store");
-    let config = server::Config { bot_delay: Duration::ZERO, ..Default::default() };
     server::app(server::AppState::new(store, config).await.expect("state"))
 }
 
@@ -105,6 +109,24 @@ async fn an_exported_record_imports_to_the_same_game() {
     huge["padding"] = json!("x".repeat(server::limits::MAX_RECORD_BYTES));
     let (s, v) = call(&app, "POST", "/api/records", None, Some(huge.to_string())).await;
     assert_eq!((s, v["code"].as_str()), (StatusCode::PAYLOAD_TOO_LARGE, Some("body_too_large")), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_imports_at_most_its_hourly_quota() {
+    let app = open_with(server::Config { bot_delay: Duration::ZERO, imports_per_hour: 2, ..Default::default() }).await;
+    let (_, export) = finished(&app, 19).await;
+    // A refused record counts too: reading and replaying it was work.
+    let mut swapped = export.clone();
+    swapped["actions"].as_array_mut().expect("actions").swap(0, 1);
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(swapped.to_string())).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_record")), "{v}");
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(export.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(export.to_string())).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("too_many_imports")), "{v}");
+    // A body refused unread is not counted, and is refused for its body first.
+    let (s, v) = call(&app, "POST", "/api/records", None, Some("{".into())).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("malformed_json")), "{v}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -116,6 +116,15 @@ impl AppState {
         }
     }
 
+    /// Counts one more record imported by `client`, or refuses it past
+    /// [`Config::imports_per_hour`](super::Config::imports_per_hour) in the last hour.
+    pub(crate) fn take_import(&self, client: &str) -> Result<(), ApiError> {
+        self.inner.imports.take(client, std::time::Instant::now()).map_err(|wait| ApiError::TooManyImports {
+            limit: self.inner.config.imports_per_hour,
+            retry: wait.as_secs_f64().ceil() as u64,
+        })
+    }
+
     /// Keeps a record sent in as a file, after checking that it replays (every action legal),
     /// under a new id, for the same retention as a game played here.
     pub(crate) async fn import_record(&self, import: ImportRecord) -> Result<Imported, ApiError> {

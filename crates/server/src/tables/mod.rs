@@ -67,6 +67,9 @@ pub struct Config {
     /// The longest one analysis may run (from when a worker takes it) before it is given up
     /// (503 `analysis_timeout`).
     pub analysis_time_limit: Duration,
+    /// Records one client (IP address) may import (`POST /api/records`) in an hour; past that
+    /// it is refused (429 `too_many_imports`) until its oldest import is an hour old.
+    pub imports_per_hour: usize,
 }
 
 impl Default for Config {
@@ -82,6 +85,7 @@ impl Default for Config {
             analysis_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             analysis_queue: 4,
             analysis_time_limit: Duration::from_secs(60),
+            imports_per_hour: 60,
         }
     }
 }
@@ -97,6 +101,8 @@ pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) analyses: crate::analysis::Analyses,
     pub(crate) stats: crate::stats::Stats,
+    /// Records imported, per client, in the last hour.
+    pub(crate) imports: crate::quota::Quota,
     tables: RwLock<HashMap<String, Arc<Table>>>,
 }
 
@@ -221,12 +227,14 @@ impl AppState {
     pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
         let store = store.into();
         let analyses = crate::analysis::Analyses::new(&config);
+        let imports = crate::quota::Quota::new(config.imports_per_hour, Duration::from_secs(3600));
         let state = AppState {
             inner: Arc::new(Shared {
                 store,
                 config,
                 analyses,
                 stats: Default::default(),
+                imports,
                 tables: RwLock::new(HashMap::new()),
             }),
         };
