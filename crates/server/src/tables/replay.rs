@@ -153,13 +153,7 @@ impl AppState {
     /// it is. Only a kept (finished) game: its whole state tells every hidden card.
     async fn kept_game_at(&self, id: &str, game: Option<usize>, ply: usize) -> Result<(Game, usize), ApiError> {
         let kept = self.kept_game(id, game).await?;
-        let record = &kept.kept.record;
-        if ply > record.actions.len() {
-            return Err(ApiError::NoSuchPly { ply, last: record.actions.len() });
-        }
-        let upto = GameRecord { actions: record.actions[..ply].to_vec(), ..record.clone() };
-        let game = upto.replay().map_err(|e| ApiError::Internal(format!("table {id}: {e}")))?;
-        Ok((game, kept.game))
+        Ok((replay_upto(id, &kept.kept.record, ply)?, kept.game))
     }
 
     /// The position of a kept game after `ply` (none: the last), in the engine's JSON and text
@@ -170,16 +164,15 @@ impl AppState {
         game: Option<usize>,
         ply: Option<usize>,
     ) -> Result<PositionExport, ApiError> {
-        let ply = match ply {
-            Some(p) => p,
-            None => self.kept_game(id, game).await?.kept.record.actions.len(),
-        };
-        let (g, game_no) = self.kept_game_at(id, game, ply).await?;
+        // The kept game is read once: the position and the seed's files both come from it.
+        let kept = self.kept_game(id, game).await?;
+        let (record, game_no) = (&kept.kept.record, kept.game);
+        let ply = ply.unwrap_or(record.actions.len());
+        let g = replay_upto(id, record, ply)?;
         let position = g.position();
         // Seed 000's files, for a game of its rules at a point where someone plays or draws.
         let (uno, uno_refused) = if uno::seeds::export::writes(g.rules()) {
-            let record = self.kept_game(id, game).await?.kept.record;
-            match uno::seeds::export::export(&record, ply) {
+            match uno::seeds::export::export(record, ply) {
                 Ok(files) => (
                     Some(UnoFiles {
                         deck: files.write_deck(),
@@ -205,6 +198,15 @@ impl AppState {
             uno_refused,
         })
     }
+}
+
+/// The game of table `id`'s kept `record` after its first `ply` actions.
+fn replay_upto(id: &str, record: &GameRecord, ply: usize) -> Result<Game, ApiError> {
+    if ply > record.actions.len() {
+        return Err(ApiError::NoSuchPly { ply, last: record.actions.len() });
+    }
+    let upto = GameRecord { actions: record.actions[..ply].to_vec(), ..record.clone() };
+    upto.replay().map_err(|e| ApiError::Internal(format!("table {id}: {e}")))
 }
 
 /// Seed 000's three `.uno` files of a position (`uno::seeds::export`): Player 1 is the seat to
