@@ -229,9 +229,11 @@ pub struct IsmctsBot {
 }
 
 /// How often the worlds of the last search dealt each card kind to each seat: what the search
-/// believed of the hidden hands.
+/// believed of the hidden hands. Counted only when asked for ([`IsmctsBot::watch_beliefs`]),
+/// as it costs a pass over the hands of every world.
 #[derive(Clone, Debug, Default)]
 struct Dealt {
+    on: bool,
     worlds: u32,
     /// `[seat][kind]`: worlds whose hand for the seat held the kind.
     held: Vec<[u32; Card::KINDS]>,
@@ -244,6 +246,9 @@ impl Dealt {
     }
 
     fn count(&mut self, world: &Game, me: Seat) {
+        if !self.on {
+            return;
+        }
         self.worlds += 1;
         if self.held.len() != world.players() {
             self.held.clear();
@@ -321,8 +326,15 @@ impl IsmctsBot {
         self.tracker.plays().misfits(game, &self.heuristic, &mut self.hand_buf)
     }
 
+    /// Counts, from now on, the cards each search's worlds deal to each seat, for
+    /// [`IsmctsBot::dealt_share`].
+    pub fn watch_beliefs(&mut self) {
+        self.dealt.on = true;
+    }
+
     /// The share of the worlds the last search played on that dealt `card` to `seat`: what it
-    /// believed of that hand. `None` before any search.
+    /// believed of that hand. `None` before any search, or unless [`IsmctsBot::watch_beliefs`]
+    /// was called.
     pub fn dealt_share(&self, seat: Seat, card: Card) -> Option<f64> {
         self.dealt.share(seat, card)
     }

@@ -305,6 +305,7 @@ fn log_score(
     for g in 0..games {
         let mut game = Game::new_fast(rules.clone(), 4, 700 + g).expect("four seats");
         let mut search = IsmctsBot::new(config.clone(), g);
+        search.watch_beliefs();
         let mut others: Vec<Box<dyn Bot>> = (0..4).map(|s| make_bot("heuristic", s).expect("a bot")).collect();
         while !game.is_round_over() {
             let seat = game.current();

@@ -245,7 +245,7 @@ impl Tracker {
         self.explained += 1;
         self.honest_wd4 = None;
         for step in &steps {
-            self.learn(step.clone(), wilds, colours, rng);
+            self.learn(step, wilds, colours, rng);
         }
         self.steps = steps;
         self.plays.prune(&obs.hand_sizes, obs.viewer);
@@ -269,17 +269,17 @@ impl Tracker {
         }
     }
 
-    fn learn<R: Rng + ?Sized>(&mut self, step: Step, wilds: bool, colours: bool, rng: &mut R) {
-        match step {
+    fn learn<R: Rng + ?Sized>(&mut self, step: &Step, wilds: bool, colours: bool, rng: &mut R) {
+        match *step {
             Step::Drew { seat, size, mask } => self.constrain(seat, size, mask),
             Step::Kept { seat, mask } => {
                 if mask != 0 {
                     self.groups[seat.index()].push((1, mask));
                 }
             }
-            Step::Played { seat, card, size, drawn, rest, past } => {
+            Step::Played { seat, card, size, drawn, rest, ref past } => {
                 if let Some(past) = past {
-                    self.plays.record(Past { named: past.named.filter(|_| colours), ..past });
+                    self.plays.record(Past { named: past.named.filter(|_| colours), ..past.clone() });
                 }
                 let g = &mut self.groups[seat.index()];
                 // A card played as soon as it was drawn was one of the free cards: no group

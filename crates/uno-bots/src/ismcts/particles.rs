@@ -229,14 +229,13 @@ impl Particles {
                     }
                 }
             }
-            Step::Played { card, size, drawn: true, .. } => {
+            Step::Played { size, drawn: true, .. } => {
                 for p in 0..self.log_w.len() {
                     let (slots, pool) = (&mut self.slots[p * players + s], &mut self.pools[p]);
                     // The card it had just drawn: the last dealt, now known and gone.
                     if let Some(x) = slots.pop_if(|x| x.exit == HELD) {
                         pool[x.card.index()] += 1;
                     }
-                    let _ = card;
                     resize(slots, size.saturating_sub(1), j, pool, rng);
                 }
             }
@@ -251,8 +250,7 @@ impl Particles {
                         Some(i) => i,
                         None => {
                             // Not dealt to that hand: it replaces one of its cards.
-                            let current: Vec<usize> = (0..slots.len()).filter(|&i| slots[i].exit == HELD).collect();
-                            let Some(&i) = current.get(rng.gen_range(0..current.len().max(1))) else { continue };
+                            let Some(i) = random_held(slots, rng) else { continue };
                             pool[slots[i].card.index()] += 1;
                             slots[i].card = card;
                             i
@@ -319,12 +317,7 @@ impl Particles {
             for (s, slots) in slots.iter_mut().enumerate() {
                 let checks = &self.checks[s];
                 for _ in 0..MOVES {
-                    let current = slots.iter().filter(|x| x.exit == HELD).count();
-                    if current == 0 {
-                        break;
-                    }
-                    let k = rng.gen_range(0..current);
-                    let Some(i) = (0..slots.len()).filter(|&i| slots[i].exit == HELD).nth(k) else { break };
+                    let Some(i) = random_held(slots, rng) else { break };
                     let Some(y) = take(&mut pool, slots[i].not, rng) else { break };
                     let x = slots[i].card;
                     let mut delta = 0i32;
@@ -476,11 +469,20 @@ fn resize<R: Rng + ?Sized>(slots: &mut Vec<Slot>, size: usize, entry: u16, pool:
         held += 1;
     }
     while held > size {
-        let k = rng.gen_range(0..held);
-        let Some(i) = (0..slots.len()).filter(|&i| slots[i].exit == HELD).nth(k) else { break };
+        let Some(i) = random_held(slots, rng) else { break };
         pool[slots.remove(i).card.index()] += 1;
         held -= 1;
     }
+}
+
+/// The index of one of the cards `slots` still holds, at random; `None` when it holds none.
+fn random_held<R: Rng + ?Sized>(slots: &[Slot], rng: &mut R) -> Option<usize> {
+    let held = slots.iter().filter(|x| x.exit == HELD).count();
+    if held == 0 {
+        return None;
+    }
+    let k = rng.gen_range(0..held);
+    (0..slots.len()).filter(|&i| slots[i].exit == HELD).nth(k)
 }
 
 /// Fits one particle to an observation: every other hand at its size, and no card in them that
