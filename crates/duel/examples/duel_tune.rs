@@ -15,7 +15,7 @@ fn main() {
     let seed: u64 = args.get(4).map_or(Ok(1), |s| s.parse()).expect("seed");
     let cfg = SimConfig { red, black, seed, width: 6, height: 6, max_rounds: 200, setup: SetupMode::Mirrored };
     if let Ok(t) = std::env::var("SOLVE") {
-        let mut p: duel::Position = t.parse().expect("position");
+        let mut p: duel::Board = t.parse().expect("position");
         p.set_to_move(duel::Side::Black);
         let mut bot = duel::SearchBot::new(duel::Difficulty::Hard);
         use duel::Bot;

@@ -1,5 +1,5 @@
-//! The vocabulary of the grid (sides, ranks, cells, coordinates, directions) and the compact
-//! [`Position`] that both the game state machine and the search work on.
+//! The compact [`Board`] that both the game state machine and the search work on, and the
+//! text forms of a position and of a cell.
 
 use std::fmt;
 use std::str::FromStr;
@@ -7,163 +7,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::DuelError;
-
-/// Default grid width. The maintainer changes the default size here and nowhere else.
-pub const DEFAULT_WIDTH: u8 = 6;
-/// Default grid height.
-pub const DEFAULT_HEIGHT: u8 = 6;
-/// Largest width or height: columns are named by one letter `a`–`z`.
-pub const MAX_DIMENSION: u8 = 26;
-/// At most this many pieces per side.
-pub const MAX_PIECES: usize = 12;
-/// How many pieces of each rank (index 0 is rank 1) one side may place.
-pub const RANK_LIMITS: [u8; 6] = [3, 2, 2, 2, 2, 1];
-
-/// The two sides: red is the user, black the computer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// The user's side; it moves first in every play round.
-    Red,
-    /// The computer's side.
-    Black,
-}
-
-impl Side {
-    /// The other side.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::Red => Side::Black,
-            Side::Black => Side::Red,
-        }
-    }
-
-    /// 0 for red, 1 for black: the index of per-side arrays (red first).
-    pub fn index(self) -> usize {
-        match self {
-            Side::Red => 0,
-            Side::Black => 1,
-        }
-    }
-
-    /// `red` or `black`, as messages write it (also the `Display` form).
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Red => "red",
-            Side::Black => "black",
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A piece's number, 1 to 6.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "u8", into = "u8")]
-pub struct Rank(u8);
-
-impl Rank {
-    /// The rank `n`, or `None` unless `n` is 1 to 6.
-    pub fn new(n: u8) -> Option<Rank> {
-        (1..=6).contains(&n).then_some(Rank(n))
-    }
-
-    /// The number, 1 to 6.
-    pub fn get(self) -> u8 {
-        self.0
-    }
-
-    /// The combat ring of the seed: the attacker wins if its number is greater, or if it is a 1
-    /// attacking a 6. Read literally, a 6 attacking a 1 also wins (6 > 1) and equal numbers
-    /// eliminate the attacker.
-    pub fn attacker_wins(self, defender: Rank) -> bool {
-        beats(self.0, defender.0)
-    }
-}
-
-impl TryFrom<u8> for Rank {
-    type Error = String;
-    fn try_from(n: u8) -> Result<Self, String> {
-        Rank::new(n).ok_or_else(|| format!("rank {n} is not between 1 and 6"))
-    }
-}
-
-impl From<Rank> for u8 {
-    fn from(r: Rank) -> u8 {
-        r.0
-    }
-}
-
-impl fmt::Display for Rank {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-#[inline]
-pub(crate) fn beats(attacker: u8, defender: u8) -> bool {
-    attacker > defender || (attacker == 1 && defender == 6)
-}
-
-/// A piece: its side and its number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Piece {
-    /// Whose piece it is.
-    pub side: Side,
-    /// Its number.
-    pub rank: Rank,
-}
-
-/// What a grid cell holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Cell {
-    /// Nothing: a piece may move here.
-    Empty,
-    /// A block, placed in setup round 1; it never moves and nothing may move onto it.
-    Block,
-    /// A red or black piece.
-    Piece(Piece),
-}
-
-impl Cell {
-    /// Describes the content for messages ("a block", "a red 5").
-    pub fn describe(self) -> String {
-        match self {
-            Cell::Empty => "nothing".to_string(),
-            Cell::Block => "a block".to_string(),
-            Cell::Piece(p) => format!("a {} {}", p.side, p.rank),
-        }
-    }
-}
-
-/// A cell of the grid: column `a`.. from the left, row `1`.. from the top (text form `c4`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Coord {
-    /// The column, 0-based from the left (`a` is 0).
-    pub col: u8,
-    /// The row, 0-based from the top (row `1` is 0).
-    pub row: u8,
-}
-
-impl Coord {
-    /// The cell at 0-based `col` and `row`; whether it lies on a grid is the grid's question.
-    pub fn new(col: u8, row: u8) -> Coord {
-        Coord { col, row }
-    }
-}
-
-impl fmt::Display for Coord {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letter = char::from(b'a' + self.col.min(25));
-        write!(f, "{letter}{}", u32::from(self.row) + 1)
-    }
-}
+use crate::pieces::{
+    beats, Cell, Coord, Dir, Move, MoveList, Outcome, Piece, Rank, Side, MAX_DIMENSION, MAX_PIECES, RANK_LIMITS,
+};
 
 impl FromStr for Coord {
     type Err = DuelError;
@@ -191,114 +37,6 @@ impl TryFrom<String> for Coord {
     type Error = DuelError;
     fn try_from(s: String) -> Result<Coord, DuelError> {
         s.parse()
-    }
-}
-
-impl From<Coord> for String {
-    fn from(c: Coord) -> String {
-        c.to_string()
-    }
-}
-
-/// The four moves, typed as `w` (up), `a` (left), `s` (down), `d` (right).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dir {
-    /// Towards row 1 (key `w`).
-    Up,
-    /// Towards column `a` (key `a`).
-    Left,
-    /// Towards the last row (key `s`).
-    Down,
-    /// Towards the last column (key `d`).
-    Right,
-}
-
-impl Dir {
-    /// The four directions in key order `w`, `a`, `s`, `d`.
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Left, Dir::Down, Dir::Right];
-
-    /// Only the four lower-case letters count: `W` is not `w`.
-    pub fn from_key(key: &str) -> Option<Dir> {
-        match key {
-            "w" => Some(Dir::Up),
-            "a" => Some(Dir::Left),
-            "s" => Some(Dir::Down),
-            "d" => Some(Dir::Right),
-            _ => None,
-        }
-    }
-
-    /// The key that makes this move: `w`, `a`, `s` or `d`.
-    pub fn key(self) -> char {
-        match self {
-            Dir::Up => 'w',
-            Dir::Left => 'a',
-            Dir::Down => 's',
-            Dir::Right => 'd',
-        }
-    }
-
-    /// `up`, `left`, `down` or `right`, as messages write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Dir::Up => "up",
-            Dir::Left => "left",
-            Dir::Down => "down",
-            Dir::Right => "right",
-        }
-    }
-}
-
-/// A move in the compact form the search uses: cell indices (`row * width + col`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Move {
-    /// The index of the cell the piece leaves.
-    pub from: u16,
-    /// The index of the neighbouring cell it moves to (or attacks).
-    pub to: u16,
-}
-
-/// A fixed-capacity move list: 12 pieces × 4 directions, so no allocation in the search.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; 48],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList { moves: [Move::default(); 48], len: 0 }
-    }
-}
-
-impl MoveList {
-    #[inline]
-    fn push(&mut self, m: Move) {
-        if self.len < self.moves.len() {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
-    }
-    /// Empties the list, keeping its storage.
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-    /// How many moves it holds (at most 48).
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    /// Whether it holds no move.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// The moves, in generation order.
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-    /// The moves, for reordering in place (move ordering in the search).
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
     }
 }
 
@@ -366,7 +104,7 @@ fn zobrist(cell: u16, code: u8) -> u64 {
 
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C908;
 
-/// What [`Position::make`] needs to take a move back.
+/// What [`Board::make`] needs to take a move back.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
     mv: Move,
@@ -393,7 +131,7 @@ impl Undo {
 /// `R1 . # / . B6 . | red`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct Position {
+pub struct Board {
     width: u8,
     height: u8,
     cells: Vec<u8>,
@@ -402,17 +140,17 @@ pub struct Position {
     hash: u64,
 }
 
-impl Position {
+impl Board {
     /// An empty grid of `width` columns and `height` rows, red to move.
     ///
     /// # Errors
     ///
     /// [`DuelError::BadSize`] unless both are 1 to [`MAX_DIMENSION`].
-    pub fn empty(width: u8, height: u8) -> Result<Position, DuelError> {
+    pub fn empty(width: u8, height: u8) -> Result<Board, DuelError> {
         if width == 0 || height == 0 || width > MAX_DIMENSION || height > MAX_DIMENSION {
             return Err(DuelError::BadSize { width, height });
         }
-        let mut p = Position {
+        let mut p = Board {
             width,
             height,
             cells: vec![EMPTY; usize::from(width) * usize::from(height)],
@@ -460,7 +198,7 @@ impl Position {
         }
     }
     /// The Zobrist hash of the cells and the side to move: equal positions hash equal on any
-    /// grid size, and [`make`](Position::make)/[`unmake`](Position::unmake) keep it current.
+    /// grid size, and [`make`](Board::make)/[`unmake`](Board::unmake) keep it current.
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -478,11 +216,11 @@ impl Position {
         c.col < self.width && c.row < self.height
     }
     /// The cell index of `c` (`row * width + col`), the form [`Move`] uses; meaningful only
-    /// for a `c` the grid [`contains`](Position::contains).
+    /// for a `c` the grid [`contains`](Board::contains).
     pub fn index(&self, c: Coord) -> usize {
         usize::from(c.row) * usize::from(self.width) + usize::from(c.col)
     }
-    /// The coordinate of a cell index, the inverse of [`index`](Position::index).
+    /// The coordinate of a cell index, the inverse of [`index`](Board::index).
     pub fn coord(&self, index: usize) -> Coord {
         let w = usize::from(self.width);
         Coord::new((index % w) as u8, (index / w) as u8)
@@ -493,7 +231,7 @@ impl Position {
         self.contains(c).then(|| code_cell(self.cells[self.index(c)]))
     }
 
-    /// The cell at a cell index, which must be below [`num_cells`](Position::num_cells).
+    /// The cell at a cell index, which must be below [`num_cells`](Board::num_cells).
     pub fn cell_at(&self, index: usize) -> Cell {
         code_cell(self.cells[index])
     }
@@ -586,13 +324,13 @@ impl Position {
 
     /// The outcome as the seed defines it: red (the user) wins when no black piece is left,
     /// black when no red piece is left, otherwise a draw.
-    pub fn outcome(&self) -> crate::Outcome {
+    pub fn outcome(&self) -> Outcome {
         if self.counts[1] == 0 && self.counts[0] > 0 {
-            crate::Outcome::RedWins
+            Outcome::RedWins
         } else if self.counts[0] == 0 && self.counts[1] > 0 {
-            crate::Outcome::BlackWins
+            Outcome::BlackWins
         } else {
-            crate::Outcome::Draw
+            Outcome::Draw
         }
     }
 
@@ -649,7 +387,7 @@ impl Position {
         self.pseudo_moves(self.to_move, false, out);
     }
 
-    /// [`legal_moves`](Position::legal_moves) as a `Vec`, for callers outside the search.
+    /// [`legal_moves`](Board::legal_moves) as a `Vec`, for callers outside the search.
     pub fn legal_moves_vec(&self) -> Vec<Move> {
         let mut l = MoveList::default();
         self.legal_moves(&mut l);
@@ -728,7 +466,7 @@ impl Position {
     }
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let w = usize::from(self.width);
         for (r, row) in self.cells.chunks(w).enumerate() {
@@ -753,9 +491,9 @@ impl fmt::Display for Position {
     }
 }
 
-impl FromStr for Position {
+impl FromStr for Board {
     type Err = DuelError;
-    fn from_str(s: &str) -> Result<Position, DuelError> {
+    fn from_str(s: &str) -> Result<Board, DuelError> {
         let bad = |why: &str| DuelError::BadPosition { reason: why.to_string() };
         let (grid, side) = match s.split_once('|') {
             Some((g, side)) => (g, side.trim()),
@@ -778,7 +516,7 @@ impl FromStr for Position {
         }
         let (w8, h8) =
             (u8::try_from(width).map_err(|_| bad("too wide"))?, u8::try_from(height).map_err(|_| bad("too high"))?);
-        let mut p = Position::empty(w8, h8)?;
+        let mut p = Board::empty(w8, h8)?;
         let mut ranks = [[0u8; 6]; 2];
         for (r, row) in rows.iter().enumerate() {
             for (c, tok) in row.iter().enumerate() {
@@ -817,15 +555,15 @@ impl FromStr for Position {
     }
 }
 
-impl TryFrom<String> for Position {
+impl TryFrom<String> for Board {
     type Error = DuelError;
-    fn try_from(s: String) -> Result<Position, DuelError> {
+    fn try_from(s: String) -> Result<Board, DuelError> {
         s.parse()
     }
 }
 
-impl From<Position> for String {
-    fn from(p: Position) -> String {
+impl From<Board> for String {
+    fn from(p: Board) -> String {
         p.to_string()
     }
 }

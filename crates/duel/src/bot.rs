@@ -1,15 +1,12 @@
-//! The computer opponents behind one small trait: `random`, `greedy` and `search`.
-
-use std::fmt;
-use std::str::FromStr;
+//! The computer opponents' one small trait, and the two simple ones: `random` and `greedy`
+//! (`search` is in its own module; `opponent` names them all).
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 
-use crate::board::{beats, code_rank, Move, Position};
-use crate::search::{Difficulty, SearchBot};
+use crate::board::{code_rank, Board};
+use crate::pieces::{beats, Move};
 
 /// A player that picks a move for the side to move of a position. The returned move is always
 /// one of `position.legal_moves` (so black's duty to attack is kept); `None` only when there
@@ -18,7 +15,7 @@ pub trait Bot: Send {
     /// How the bot is named in results and logs (`random`, `greedy`, `search:hard`).
     fn name(&self) -> String;
     /// The move for `position`'s side to move.
-    fn choose(&mut self, position: &Position) -> Option<Move>;
+    fn choose(&mut self, position: &Board) -> Option<Move>;
 }
 
 /// Uniformly random legal moves.
@@ -37,7 +34,7 @@ impl Bot for RandomBot {
     fn name(&self) -> String {
         "random".to_string()
     }
-    fn choose(&mut self, position: &Position) -> Option<Move> {
+    fn choose(&mut self, position: &Board) -> Option<Move> {
         position.legal_moves_vec().choose(&mut self.rng).copied()
     }
 }
@@ -60,7 +57,7 @@ impl Bot for GreedyBot {
     fn name(&self) -> String {
         "greedy".to_string()
     }
-    fn choose(&mut self, position: &Position) -> Option<Move> {
+    fn choose(&mut self, position: &Board) -> Option<Move> {
         let moves = position.legal_moves_vec();
         let capture_value = |m: &Move| {
             let a = code_rank(position.code(usize::from(m.from)));
@@ -77,68 +74,5 @@ impl Bot for GreedyBot {
             return moves.iter().copied().min_by_key(|m| code_rank(position.code(usize::from(m.from))));
         }
         moves.choose(&mut self.rng).copied()
-    }
-}
-
-/// Names a bot for the command line and the server: `random`, `greedy`, `search` (default
-/// difficulty) or `search:easy|medium|hard|expert`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BotKind {
-    /// [`RandomBot`].
-    Random,
-    /// [`GreedyBot`].
-    Greedy,
-    /// [`SearchBot`] at a difficulty.
-    Search(Difficulty),
-}
-
-impl BotKind {
-    /// Builds the bot; `seed` fixes every random choice it makes.
-    pub fn build(self, seed: u64) -> Box<dyn Bot> {
-        match self {
-            BotKind::Random => Box::new(RandomBot::new(seed)),
-            BotKind::Greedy => Box::new(GreedyBot::new(seed)),
-            BotKind::Search(d) => Box::new(SearchBot::new(d)),
-        }
-    }
-
-    /// Like `build`, but a search bot has no time cap, only its node budget: its moves then
-    /// depend on nothing but the position, however loaded the machine is (simulations).
-    pub fn build_deterministic(self, seed: u64) -> Box<dyn Bot> {
-        match self {
-            BotKind::Search(d) => Box::new(SearchBot::with_limits(
-                d,
-                crate::search::Limits { time: std::time::Duration::MAX, ..d.limits() },
-            )),
-            other => other.build(seed),
-        }
-    }
-}
-
-impl fmt::Display for BotKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BotKind::Random => f.write_str("random"),
-            BotKind::Greedy => f.write_str("greedy"),
-            BotKind::Search(d) => write!(f, "search:{d}"),
-        }
-    }
-}
-
-impl FromStr for BotKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<BotKind, String> {
-        match s {
-            "random" => Ok(BotKind::Random),
-            "greedy" => Ok(BotKind::Greedy),
-            "search" => Ok(BotKind::Search(Difficulty::default())),
-            other => match other.strip_prefix("search:") {
-                Some(d) => d.parse().map(BotKind::Search),
-                None => {
-                    Err(format!("unknown bot {other:?}: use random, greedy, search or search:easy|medium|hard|expert"))
-                }
-            },
-        }
     }
 }

@@ -8,7 +8,9 @@
 
 use std::collections::HashMap;
 
-use crate::board::{beats, code_rank, code_side, Dir, Move, Position, Side, BLOCK};
+use crate::board::{code_rank, code_side, Board, BLOCK};
+
+use crate::pieces::{beats, Dir, Move, Side};
 
 /// Largest number of pieces (both sides together) the solver handles.
 pub const MAX_SOLVED_PIECES: usize = 3;
@@ -49,7 +51,7 @@ const NONE: u16 = u16::MAX;
 
 impl Endgame {
     /// The exact verdict when at most three pieces are left, else `None`.
-    pub fn probe(&mut self, pos: &Position) -> Option<Verdict> {
+    pub fn probe(&mut self, pos: &Board) -> Option<Verdict> {
         let n = pos.num_cells();
         if n > MAX_CELLS {
             return None;
@@ -96,7 +98,7 @@ impl Endgame {
         Some(Verdict::Loss { best: worst, plies })
     }
 
-    fn prepare(&mut self, pos: &Position) {
+    fn prepare(&mut self, pos: &Board) {
         let n = pos.num_cells();
         let blocks: Vec<bool> = (0..n).map(|i| pos.code(i) == BLOCK).collect();
         let key = (pos.width(), pos.height(), blocks);
@@ -321,7 +323,7 @@ impl Endgame {
     }
 }
 
-fn pieces_of(pos: &Position) -> (PieceSet, Vec<u16>) {
+fn pieces_of(pos: &Board) -> (PieceSet, Vec<u16>) {
     let list: Vec<(Side, u8, u16)> = (0..pos.num_cells())
         .filter_map(|i| {
             let c = pos.code(i);

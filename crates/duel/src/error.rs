@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::board::{Coord, Dir, Side};
+use crate::pieces::{Coord, Dir, Side};
 
 /// Why an action was refused. The `Display` text is exactly the user-facing message.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
@@ -183,7 +183,7 @@ impl DuelError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Coord, Dir, Side};
+    use crate::pieces::{Coord, Dir, Side};
 
     #[test]
     fn each_code_is_the_json_tag() {

@@ -3,12 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{
-    code_side, Cell, Coord, Dir, Move, Piece, Position, Side, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_PIECES, RANK_LIMITS,
-};
+use crate::board::{code_side, Board};
+
 use crate::bot::Bot;
 use crate::error::DuelError;
 use crate::key::Key;
+use crate::pieces::{
+    Cell, Coord, Dir, Move, Outcome, Piece, Side, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_PIECES, RANK_LIMITS,
+};
 
 /// The three stages of the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,38 +37,6 @@ pub enum Stage {
         /// Why the play stage ended.
         reason: EndReason,
     },
-}
-
-/// How the game ended, as the seed defines it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// No black piece left: the user wins.
-    RedWins,
-    /// No red piece left: the computer wins.
-    BlackWins,
-    /// Both sides still have pieces (or neither has).
-    Draw,
-}
-
-impl Outcome {
-    /// The message shown at the end of the game.
-    pub fn message(self) -> &'static str {
-        match self {
-            Outcome::RedWins => "You win: no black piece is left.",
-            Outcome::BlackWins => "The computer wins: no red piece is left.",
-            Outcome::Draw => "Draw: both sides still have pieces on the grid.",
-        }
-    }
-
-    /// Score for red: win 1, draw ½, loss 0.
-    pub fn red_score(self) -> f64 {
-        match self {
-            Outcome::RedWins => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::BlackWins => 0.0,
-        }
-    }
 }
 
 /// Why the play stage ended.
@@ -205,7 +175,7 @@ pub struct Status {
 /// One game of Duel: the grid and the stage. Serialize it to store a game, deserialize to resume.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DuelGame {
-    position: Position,
+    position: Board,
     stage: Stage,
     /// Simulations stop at this round with a draw; `None` for games with a user.
     #[serde(default)]
@@ -229,12 +199,12 @@ impl DuelGame {
     ///
     /// [`DuelError::BadSize`] when either dimension is outside 1..=26.
     pub fn new(width: u8, height: u8) -> Result<DuelGame, DuelError> {
-        Ok(DuelGame { position: Position::empty(width, height)?, stage: Stage::Setup { round: 1 }, max_rounds: None })
+        Ok(DuelGame { position: Board::empty(width, height)?, stage: Stage::Setup { round: 1 }, max_rounds: None })
     }
 
     /// A game that starts the play stage on `position` (red moves first), as after setup.
     /// Used by simulations and tests; the position's side to move is reset to red.
-    pub fn from_position(mut position: Position) -> DuelGame {
+    pub fn from_position(mut position: Board) -> DuelGame {
         position.set_to_move(Side::Red);
         let mut g = DuelGame { position, stage: Stage::Play { round: 1, to_move: Side::Red }, max_rounds: None };
         let mut events = Vec::new();
@@ -248,7 +218,7 @@ impl DuelGame {
     }
 
     /// The grid and the side to move, in the compact form bots and the search read.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &Board {
         &self.position
     }
     /// Where the game is: setup round, play round and side to move, or the end.

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Dir, Rank};
+use crate::pieces::{Dir, Rank};
 
 /// What a typed key means: `b`, a number `1`–`6`, a direction `w`/`a`/`s`/`d`, or nothing.
 ///

@@ -23,7 +23,7 @@
 //!                                                       // black's turn, chosen by the bot
 //! DuelGame::status(&self) -> Status                     // stage, round, red/black left, outcome
 //! DuelGame::stage(&self) -> Stage;  DuelGame::cell(&self, Coord) -> Option<Cell>
-//! DuelGame::position(&self) -> &Position                // the grid; Display is its text form
+//! DuelGame::position(&self) -> &Board                // the grid; Display is its text form
 //! ```
 //!
 //! A refused action returns a [`DuelError`] and changes nothing; its `Display` is exactly the
@@ -67,7 +67,7 @@
 //!
 //! # Search and simulation
 //!
-//! [`Position`] is the compact form (one byte per cell, Zobrist hash, make/unmake); [`Bot`] is
+//! [`Board`] is the compact form (one byte per cell, Zobrist hash, make/unmake); [`Bot`] is
 //! the opponent trait with [`RandomBot`], [`GreedyBot`] and [`SearchBot`]; [`random_setup`]
 //! draws legal setups and [`sim`] plays bot against bot.
 
@@ -79,19 +79,23 @@ mod endgame;
 mod error;
 mod game;
 mod key;
+mod opponent;
+mod pieces;
 mod record;
 mod search;
 mod setup;
 pub mod sim;
 
-pub use board::{
-    Cell, Coord, Dir, Move, MoveList, Piece, Position, Rank, Side, Undo, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_DIMENSION,
+pub use board::{Board, Undo};
+pub use bot::{Bot, GreedyBot, RandomBot};
+pub use error::DuelError;
+pub use game::{Action, DuelGame, EndReason, Event, Stage, Status};
+pub use key::Key;
+pub use opponent::BotKind;
+pub use pieces::{
+    Cell, Coord, Dir, Move, MoveList, Outcome, Piece, Rank, Side, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_DIMENSION,
     MAX_PIECES, RANK_LIMITS,
 };
-pub use bot::{Bot, BotKind, GreedyBot, RandomBot};
-pub use error::DuelError;
-pub use game::{Action, DuelGame, EndReason, Event, Outcome, Stage, Status};
-pub use key::Key;
 pub use record::{move_action, Actor, GameRecord, LoggedAction, ReplayError};
 pub use search::{Difficulty, Limits, SearchBot, SearchInfo, WIN};
 pub use setup::{random_setup, SetupMode};

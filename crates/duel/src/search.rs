@@ -12,9 +12,11 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{beats, code_rank, code_side, Move, MoveList, Position, Side, BLOCK, EMPTY};
+use crate::board::{code_rank, code_side, Board, BLOCK, EMPTY};
+
 use crate::bot::Bot;
 use crate::endgame::{Endgame, Verdict};
+use crate::pieces::{beats, Move, MoveList, Side};
 
 /// Score of a won position (minus the plies to reach it, so faster wins score higher).
 pub const WIN: i32 = 30_000;
@@ -191,7 +193,7 @@ impl SearchBot {
 
     /// Shortest path lengths between cells around blocks (pieces ignored), recomputed only
     /// when the blocks change, which in one game they never do.
-    fn prepare_distances(&mut self, pos: &Position) {
+    fn prepare_distances(&mut self, pos: &Board) {
         let blocks: Vec<u16> = (0..pos.num_cells()).filter(|&i| pos.code(i) == BLOCK).map(|i| i as u16).collect();
         let key = (pos.width(), pos.height(), blocks);
         if self.dist_key.as_ref() == Some(&key) {
@@ -212,7 +214,7 @@ impl SearchBot {
             while head < queue.len() {
                 let c = queue[head];
                 head += 1;
-                for d in crate::board::Dir::ALL {
+                for d in crate::pieces::Dir::ALL {
                     if let Some(t) = pos.step(c, d) {
                         if pos.code(t) != BLOCK && row[t] == u8::MAX {
                             row[t] = row[c].saturating_add(1);
@@ -227,7 +229,7 @@ impl SearchBot {
     }
 
     /// Static evaluation from black's point of view.
-    fn evaluate_black(&self, pos: &Position) -> i32 {
+    fn evaluate_black(&self, pos: &Board) -> i32 {
         let n = pos.num_cells();
         let mut red: [(u16, u8); 12] = [(0, 0); 12];
         let mut black: [(u16, u8); 12] = [(0, 0); 12];
@@ -276,7 +278,7 @@ impl SearchBot {
         score
     }
 
-    fn evaluate(&self, pos: &Position) -> i32 {
+    fn evaluate(&self, pos: &Board) -> i32 {
         let v = self.evaluate_black(pos);
         if pos.to_move() == Side::Black {
             v
@@ -285,11 +287,11 @@ impl SearchBot {
         }
     }
 
-    fn terminal_score(pos: &Position, ply: usize) -> i32 {
+    fn terminal_score(pos: &Board, ply: usize) -> i32 {
         let winner = match pos.outcome() {
-            crate::Outcome::Draw => return 0,
-            crate::Outcome::RedWins => Side::Red,
-            crate::Outcome::BlackWins => Side::Black,
+            crate::pieces::Outcome::Draw => return 0,
+            crate::pieces::Outcome::RedWins => Side::Red,
+            crate::pieces::Outcome::BlackWins => Side::Black,
         };
         let v = WIN - ply as i32;
         if winner == pos.to_move() {
@@ -308,7 +310,7 @@ impl SearchBot {
         self.aborted
     }
 
-    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(&mut self, pos: &mut Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -399,7 +401,7 @@ impl SearchBot {
         (key >> (64 - TT_BITS)) as usize
     }
 
-    fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
+    fn order(&self, pos: &Board, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
         let n = pos.num_cells();
         let k = self.killers[ply.min(MAX_PLY)];
         let key = |m: &Move| -> i32 {
@@ -427,7 +429,7 @@ impl SearchBot {
         moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
     }
 
-    fn negamax(&mut self, pos: &mut Position, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn negamax(&mut self, pos: &mut Board, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if pos.is_terminal() {
             self.nodes += 1;
             return Self::terminal_score(pos, ply);
@@ -514,7 +516,7 @@ impl SearchBot {
     }
 
     /// Iterative deepening at the root; returns the best move and fills `last`.
-    fn search(&mut self, pos: &Position) -> Option<Move> {
+    fn search(&mut self, pos: &Board) -> Option<Move> {
         self.start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
@@ -617,7 +619,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn order_captures(pos: &Position, moves: &mut [Move]) {
+fn order_captures(pos: &Board, moves: &mut [Move]) {
     moves.sort_by_key(|m| {
         let a = code_rank(pos.code(usize::from(m.from)));
         let d = code_rank(pos.code(usize::from(m.to)));
@@ -630,7 +632,7 @@ impl Bot for SearchBot {
     fn name(&self) -> String {
         format!("search:{}", self.difficulty)
     }
-    fn choose(&mut self, position: &Position) -> Option<Move> {
+    fn choose(&mut self, position: &Board) -> Option<Move> {
         self.search(position)
     }
 }

@@ -7,8 +7,10 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Cell, Coord, Piece, Position, Rank, Side, MAX_PIECES};
+use crate::board::Board;
+
 use crate::error::DuelError;
+use crate::pieces::{Cell, Coord, Piece, Rank, Side, MAX_PIECES};
 
 /// How a random setup is drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,13 +87,8 @@ fn zone(len: u8) -> u8 {
 /// # Errors
 ///
 /// [`DuelError::BadSize`] when the grid is outside 1..=26 either way or has fewer than two cells.
-pub fn random_setup<R: Rng + ?Sized>(
-    width: u8,
-    height: u8,
-    mode: SetupMode,
-    rng: &mut R,
-) -> Result<Position, DuelError> {
-    let mut pos = Position::empty(width, height)?;
+pub fn random_setup<R: Rng + ?Sized>(width: u8, height: u8, mode: SetupMode, rng: &mut R) -> Result<Board, DuelError> {
+    let mut pos = Board::empty(width, height)?;
     if usize::from(width) * usize::from(height) < 2 {
         return Err(DuelError::BadSize { width, height });
     }
@@ -141,13 +138,13 @@ fn army<R: Rng + ?Sized>(n: usize, rng: &mut R) -> Vec<u8> {
 }
 
 fn place_armies<R: Rng + ?Sized>(
-    mut pos: Position,
+    mut pos: Board,
     halves: &Halves,
     free_red: &[Coord],
     free_black: &[Coord],
     mode: SetupMode,
     rng: &mut R,
-) -> Result<Position, DuelError> {
+) -> Result<Board, DuelError> {
     let piece = |side, r: u8| -> Result<Cell, DuelError> {
         let rank = Rank::new(r).ok_or(DuelError::BadPosition { reason: "rank out of range".to_string() })?;
         Ok(Cell::Piece(Piece { side, rank }))

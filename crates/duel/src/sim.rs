@@ -4,10 +4,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::board::Position;
-use crate::bot::{Bot, BotKind};
+use crate::board::Board;
+use crate::bot::Bot;
 use crate::error::DuelError;
-use crate::game::{DuelGame, EndReason, Outcome, Stage};
+use crate::game::{DuelGame, EndReason, Stage};
+use crate::opponent::BotKind;
+use crate::pieces::Outcome;
 use crate::setup::{random_setup, SetupMode};
 
 /// What one simulation run plays.
@@ -31,7 +33,7 @@ pub struct SimConfig {
 
 /// How one game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct SimGame {
     /// Who won, or a draw.
     pub outcome: Outcome,
     /// Why the play stage ended.
@@ -46,16 +48,16 @@ pub struct GameRecord {
 ///
 /// What [`DuelGame::bot_move`] refuses: a bot that finds no move or offers an illegal one.
 pub fn play_game(
-    position: Position,
+    position: Board,
     red: &mut dyn Bot,
     black: &mut dyn Bot,
     max_rounds: u32,
-) -> Result<GameRecord, DuelError> {
+) -> Result<SimGame, DuelError> {
     let mut game = DuelGame::from_position(position);
     game.set_max_rounds(Some(max_rounds));
     loop {
         match game.stage() {
-            Stage::End { round, outcome, reason } => return Ok(GameRecord { outcome, reason, rounds: round }),
+            Stage::End { round, outcome, reason } => return Ok(SimGame { outcome, reason, rounds: round }),
             Stage::Play { to_move, .. } => {
                 let bot: &mut dyn Bot = match to_move {
                     crate::Side::Red => red,
@@ -73,7 +75,7 @@ pub fn play_game(
 /// # Errors
 ///
 /// [`DuelError::BadSize`] when `cfg`'s grid cannot hold a setup (see [`random_setup`]).
-pub fn setup_for(cfg: &SimConfig, index: u64) -> Result<Position, DuelError> {
+pub fn setup_for(cfg: &SimConfig, index: u64) -> Result<Board, DuelError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seeding::duel_game_seed(cfg.seed, index));
     random_setup(cfg.width, cfg.height, cfg.setup, &mut rng)
 }
@@ -83,7 +85,7 @@ pub fn setup_for(cfg: &SimConfig, index: u64) -> Result<Position, DuelError> {
 /// # Errors
 ///
 /// As [`setup_for`] and [`play_game`].
-pub fn simulate_one(cfg: &SimConfig, index: u64) -> Result<GameRecord, DuelError> {
+pub fn simulate_one(cfg: &SimConfig, index: u64) -> Result<SimGame, DuelError> {
     let position = setup_for(cfg, index)?;
     let s = seeding::duel_game_seed(cfg.seed, index);
     let mut red = cfg.red.build_deterministic(seeding::duel_red_seed(s));
@@ -106,7 +108,7 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one finished game.
-    pub fn add(&mut self, r: &GameRecord) {
+    pub fn add(&mut self, r: &SimGame) {
         match r.outcome {
             Outcome::RedWins => self.red_wins += 1,
             Outcome::Draw => self.draws += 1,

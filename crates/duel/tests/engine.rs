@@ -2,18 +2,17 @@
 
 use duel::sim::{play_game, setup_for, simulate_one, SimConfig, Tally};
 use duel::{
-    random_setup, Bot, BotKind, Cell, Coord, Difficulty, GreedyBot, Move, Position, RandomBot, SearchBot, SetupMode,
-    Side,
+    random_setup, Board, Bot, BotKind, Cell, Coord, Difficulty, GreedyBot, Move, RandomBot, SearchBot, SetupMode, Side,
 };
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn pos(text: &str) -> Position {
+fn pos(text: &str) -> Board {
     text.parse().expect("position text")
 }
 
-fn mv(p: &Position, from: &str, to: &str) -> Move {
+fn mv(p: &Board, from: &str, to: &str) -> Move {
     let f: Coord = from.parse().expect("from");
     let t: Coord = to.parse().expect("to");
     Move { from: p.index(f) as u16, to: p.index(t) as u16 }
@@ -34,7 +33,7 @@ proptest! {
             prop_assert!(p.legal_moves_vec().contains(&m));
             let before = p.clone();
             let u = p.make(m);
-            let fresh: Position = p.to_string().parse().expect("reparse");
+            let fresh: Board = p.to_string().parse().expect("reparse");
             prop_assert_eq!(fresh.hash(), p.hash());
             prop_assert_eq!(fresh.count(Side::Red), p.count(Side::Red));
             let mut back = p.clone();

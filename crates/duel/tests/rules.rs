@@ -1,6 +1,6 @@
 //! The rules of seed 001, one test per rule or error sentence (test names quote the seed).
 
-use duel::{Action, Cell, Coord, DuelError, DuelGame, EndReason, Event, Outcome, Piece, Position, Rank, Side, Stage};
+use duel::{Action, Board, Cell, Coord, DuelError, DuelGame, EndReason, Event, Outcome, Piece, Rank, Side, Stage};
 
 fn c(s: &str) -> Coord {
     s.parse().expect("cell name")
@@ -20,7 +20,7 @@ fn game_in_round(round: u8) -> DuelGame {
 
 /// A game in the play stage on the given position text, red to move.
 fn playing(text: &str) -> DuelGame {
-    let pos: Position = text.parse().expect("position text");
+    let pos: Board = text.parse().expect("position text");
     DuelGame::from_position(pos)
 }
 
@@ -263,7 +263,7 @@ fn fight(attacker: Side, a: u8, d: u8) -> Side {
     };
     // Red on a2, black on b2; an extra far pair keeps both sides able to move.
     let text = format!("R{ra} B{rb} . / . . . / R1 . B1");
-    let mut pos: Position = text.parse().expect("position");
+    let mut pos: Board = text.parse().expect("position");
     pos.set_to_move(attacker);
     let mut g = DuelGame::from_position(pos.clone());
     if attacker == Side::Black {
@@ -328,7 +328,7 @@ fn if_a_black_piece_could_move_to_a_red_piece_then_one_black_piece_must_move_to_
 ) {
     // Black 2 next to red 1 (wins) and black 3 next to red 5 (loses): both attacks are legal,
     // every quiet move is refused.
-    let mut pos: Position = "R1 B2 . . / . . . . / R5 B3 . . / . . . .".parse().expect("position");
+    let mut pos: Board = "R1 B2 . . / . . . . / R5 B3 . . / . . . .".parse().expect("position");
     pos.set_to_move(Side::Black);
     let moves = pos.legal_moves_vec();
     assert_eq!(moves.len(), 2);
@@ -343,7 +343,7 @@ fn if_a_black_piece_could_move_to_a_red_piece_then_one_black_piece_must_move_to_
 
 #[test]
 fn every_bot_obeys_the_forced_attack_even_when_the_attack_loses() {
-    let mut pos: Position = "R6 B2 . . / . . . . / . . . B5 / . . R1 .".parse().expect("position");
+    let mut pos: Board = "R6 B2 . . / . . . . / . . . B5 / . . R1 .".parse().expect("position");
     pos.set_to_move(Side::Black);
     for kind in ["random", "greedy", "search:easy", "search"] {
         let kind: duel::BotKind = kind.parse().expect("bot");
@@ -360,7 +360,7 @@ fn every_bot_obeys_the_forced_attack_even_when_the_attack_loses() {
 #[test]
 fn black_pieces_can_not_leave_the_grid_or_move_onto_blocks_or_other_black_pieces() {
     // A black piece in the left-most column cannot wrap around to the right-most one.
-    let mut pos: Position = "B1 B2 # / # . . / . . R6".parse().expect("position");
+    let mut pos: Board = "B1 B2 # / # . . / . . R6".parse().expect("position");
     pos.set_to_move(Side::Black);
     let moves = pos.legal_moves_vec();
     let texts: Vec<String> = moves.iter().map(|m| pos.move_text(*m)).collect();
@@ -489,10 +489,10 @@ fn a_game_round_trips_through_json_in_every_stage() {
 #[test]
 fn position_text_form_round_trips_and_rejects_nonsense() {
     for text in ["R1 . # / . B6 . | red", "B1 B2 # / # . . / . . R6 | black", "R1 . . . B1 | red"] {
-        let p: Position = text.parse().expect("parse");
+        let p: Board = text.parse().expect("parse");
         assert_eq!(p.to_string(), text);
     }
     for bad in ["R1 . / .", "R7 .", "X1", "R1 R1 R1 R1 | red", "R1 . | green", ""] {
-        assert!(bad.parse::<Position>().is_err(), "{bad:?} must be refused");
+        assert!(bad.parse::<Board>().is_err(), "{bad:?} must be refused");
     }
 }

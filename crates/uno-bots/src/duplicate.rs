@@ -20,8 +20,8 @@ use serde::Serialize;
 use uno::{Game, Rules};
 
 use crate::ratings::{RatingData, Ratings};
-use crate::sim::MAX_DECISIONS;
 use crate::sprt::{Decision, Sprt, SprtReport};
+use crate::MAX_DECISIONS;
 use crate::{Bot, BotSpec, SimError};
 
 /// Deals played between two looks at the results (progress, the sequential test). Results
@@ -168,7 +168,7 @@ fn permutations(items: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
 
 /// One game of a deal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameRecord {
+pub struct MatchGame {
     /// The entrant in each seat.
     pub seating: Vec<usize>,
     /// The winning seat, if any.
@@ -182,7 +182,7 @@ pub struct GameRecord {
 }
 
 /// Plays deal `deal` of a match once per seating, every seating on the same seeds.
-pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Result<Vec<GameRecord>, SimError> {
+pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Result<Vec<MatchGame>, SimError> {
     let seed = seeding::sim_game_seed(config.seed, deal);
     let mut out = Vec::with_capacity(seatings.len());
     let mut game = Game::new_fast(config.rules.clone(), config.players, seed)?;
@@ -207,7 +207,7 @@ pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Re
         }
         let winner = if stuck { None } else { game.round_winner().map(|w| w.index()) };
         let points = winner.map_or(0, |w| game.scores()[w]);
-        out.push(GameRecord { seating: seating.clone(), winner, points, decisions, stuck });
+        out.push(MatchGame { seating: seating.clone(), winner, points, decisions, stuck });
     }
     Ok(out)
 }
@@ -338,7 +338,7 @@ impl Totals {
         }
     }
 
-    fn add_deal(&mut self, games: &[GameRecord]) {
+    fn add_deal(&mut self, games: &[MatchGame]) {
         let entrants = self.wins.len();
         self.deals += 1;
         self.ratings.add_deal(games);
@@ -490,7 +490,7 @@ pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Resu
     let mut next = 0u64;
     while next < config.deals && decision.is_none() {
         let end = (next + BATCH).min(config.deals);
-        let played: Result<Vec<Vec<GameRecord>>, SimError> =
+        let played: Result<Vec<Vec<MatchGame>>, SimError> =
             pool.install(|| (next..end).into_par_iter().map(|d| play_deal(config, &seatings, d)).collect());
         for deal in played? {
             totals.add_deal(&deal);

@@ -58,6 +58,9 @@ use crate::heuristic::{self, HeuristicConfig};
 use crate::seen::Seen;
 use crate::{Bot, RandomBot};
 
+/// The playouts a move of `flat` gets when its name gives no number.
+pub const FLAT_ITERATIONS: u32 = 3000;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct IsmctsConfig {
@@ -156,7 +159,7 @@ impl IsmctsConfig {
     /// A model of `heuristic` opponents, the best measured against them (see `docs/bots.md`).
     pub fn flat_model() -> IsmctsConfig {
         IsmctsConfig {
-            iterations: crate::spec::FLAT_ITERATIONS,
+            iterations: FLAT_ITERATIONS,
             playout: Playout::Heuristic,
             search_opponents: false,
             infer_plays: true,

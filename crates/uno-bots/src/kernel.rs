@@ -24,7 +24,7 @@ use uno::rules::{DrawRule, Exhausted, FirstPlayer, JumpIn, MultiPlay, SevenZero,
 use uno::rules::{WildDrawFourRule, MAX_PLAYERS};
 use uno::{Card, CardEffect, CardSet, Color, Direction, FirstEffect, Rules};
 
-use crate::sim::MAX_DECISIONS;
+use crate::MAX_DECISIONS;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -64,10 +64,11 @@ pub struct RandomKernel {
     points: [u32; 64],
     /// The rules' own effect table for this table size (see [`uno::effect`]).
     effect: [CardEffect; 64],
-    /// Kinds that match a card of this kind on top, colour aside: its face in every colour
-    /// (nothing for a wild: a wild on top is matched through the declared colour).
-    face_mask: [u64; 64],
-    /// The kinds of each colour, by colour index.
+    /// `matching[top * 4 + colour]`: the rule book's matching set ([`CardSet::matching`]) for
+    /// each top card and colour in play, read once here so a turn costs one load.
+    matching: [u64; 64 * 4],
+    /// The kinds of each colour, by colour index (the restricted Wild Draw Four asks whether
+    /// the hand holds the colour, as `Game::playable` does).
     color_mask: [u64; 4],
     colors: Vec<u8>,
     first_player: FirstPlayer,
@@ -130,11 +131,13 @@ impl RandomKernel {
             return None;
         }
         let mut points = [0u32; 64];
-        let mut face_mask = [0u64; 64];
+        let mut matching = [0u64; 64 * 4];
         for card in Card::all() {
             let i = card.index();
             points[i] = rules.points(card);
-            face_mask[i] = if card.is_wild() { 0 } else { CardSet::of_face(card.face_index()).bits() };
+            for color in Color::ALL {
+                matching[i * 4 + color.index()] = CardSet::matching(card, color).bits();
+            }
         }
         // 64 entries, not `Card::KINDS`: a card index masked to 6 bits needs no bounds check.
         let mut effect = [CardEffect::default(); 64];
@@ -145,7 +148,7 @@ impl RandomKernel {
             deck: rules.deck().iter().map(|c| c.index() as u8).collect(),
             points,
             effect,
-            face_mask,
+            matching,
             color_mask: Color::ALL.map(|c| CardSet::of_color(c).bits()),
             colors: rules.colors().iter().map(|c| c.index() as u8).collect(),
             first_player: rules.first_player(),
@@ -325,7 +328,7 @@ impl RandomKernel {
         let held = self.kinds[seat];
         let top = self.top() as usize;
         let colour = self.color_mask[self.color as usize & 3];
-        let mut set = held & (colour | self.face_mask[top] | CardSet::WILDS.bits());
+        let mut set = held & self.matching[(top & 63) * 4 + (self.color as usize & 3)];
         if self.wd4 == WildDrawFourRule::Restricted && held & colour != 0 {
             set &= !(1u64 << Card::WILD_DRAW_FOUR.index());
         }

@@ -23,11 +23,15 @@ use uno::{Action, Observation};
 
 pub use duplicate::{play_match, Format, MatchConfig, MatchError, MatchResults};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
+pub use ismcts::FLAT_ITERATIONS;
 pub use ismcts::{IsmctsBot, IsmctsConfig, Playout, SearchStats};
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};
-pub use spec::{BotSpec, BotSpecError, BOT_NAMES, FLAT_ITERATIONS, MAX_ISMCTS_ITERATIONS};
+pub use spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
+
+/// Decisions after which a round is abandoned as stuck (a bot bug, not a game outcome).
+pub(crate) const MAX_DECISIONS: u32 = 100_000;
 pub use sprt::{Decision, Sprt, SprtError, SprtReport};
 
 /// A player that decides from what its seat may know.

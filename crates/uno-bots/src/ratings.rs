@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::duplicate::GameRecord;
+use crate::duplicate::MatchGame;
 
 /// Elo points per unit of `θ = ln γ`.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
@@ -97,7 +97,7 @@ impl RatingData {
     }
 
     /// Adds one deal: its games, one per seating, in the same seating order every deal.
-    pub fn add_deal(&mut self, games: &[GameRecord]) {
+    pub fn add_deal(&mut self, games: &[MatchGame]) {
         let e_count = self.entrants;
         if self.seats.is_empty() {
             self.seats = games
@@ -299,8 +299,8 @@ fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
 mod tests {
     use super::*;
 
-    fn game(seating: &[usize], winner_seat: Option<usize>) -> GameRecord {
-        GameRecord { seating: seating.to_vec(), winner: winner_seat, points: 0, decisions: 1, stuck: false }
+    fn game(seating: &[usize], winner_seat: Option<usize>) -> MatchGame {
+        MatchGame { seating: seating.to_vec(), winner: winner_seat, points: 0, decisions: 1, stuck: false }
     }
 
     fn names(n: usize) -> Vec<String> {
@@ -334,7 +334,7 @@ mod tests {
         let mut data = RatingData::new(2);
         for deal in 0..40usize {
             let seat = deal % 4;
-            let games: Vec<GameRecord> = seatings.iter().map(|s| game(s, Some(seat))).collect();
+            let games: Vec<MatchGame> = seatings.iter().map(|s| game(s, Some(seat))).collect();
             data.add_deal(&games);
         }
         let r = data.ratings(&names(2));
@@ -360,7 +360,7 @@ mod tests {
             (state >> 11) as f64 / (1u64 << 53) as f64
         };
         for _ in 0..3000 {
-            let games: Vec<GameRecord> = seatings
+            let games: Vec<MatchGame> = seatings
                 .iter()
                 .map(|s| {
                     let total: f64 = s.iter().map(|&e| strength[e]).sum();

@@ -12,13 +12,11 @@ use serde::Serialize;
 use uno::{Game, Rules, RulesError, Seat, SetupError};
 
 use crate::kernel::{RandomKernel, Round};
-use crate::{make_bot, Bot, RandomBot, UnknownBot};
+use crate::{make_bot, Bot, RandomBot, UnknownBot, MAX_DECISIONS};
 
 /// Games handed to a thread at a time: large enough to amortise the set-up, small enough to
 /// balance two threads and to move a progress bar.
 const BLOCK: u64 = 2048;
-/// Decisions after which a round is abandoned as stuck (a bot bug, not a game outcome).
-pub(crate) const MAX_DECISIONS: u32 = 100_000;
 
 #[derive(Clone, Debug)]
 pub struct SimConfig {

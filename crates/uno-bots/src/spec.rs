@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::Bot;
+use crate::{Bot, FLAT_ITERATIONS};
 use crate::{FirstLegalBot, HeuristicBot, IsmctsBot, IsmctsConfig, Playout, PrecedenceBot, RandomBot, UniformBot};
 
 /// The bot names that [`BotSpec`] knows.
@@ -14,9 +14,6 @@ pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "pre
 /// The most iterations a search bot's name may ask for (`ismcts:N`, `flat:N`): about 0.3 s a
 /// move on one core of this project's machine, so no one name can hold a core for long.
 pub const MAX_ISMCTS_ITERATIONS: u32 = 50_000;
-
-/// The playouts a move of `flat` gets when its name gives no number.
-pub const FLAT_ITERATIONS: u32 = 3000;
 
 /// The longest text of a bot name that is read at all; longer names are refused unread.
 const MAX_NAME_LEN: usize = 64;

@@ -311,13 +311,6 @@ impl Card {
         }
     }
 
-    /// Whether this card may be put on `top` when `color` is the colour in play
-    /// (the declared colour when `top` is a wild).
-    #[inline]
-    pub fn matches(self, top: Card, color: Color) -> bool {
-        self.is_wild() || self.color() == Some(color) || (!top.is_wild() && self.face_index() == top.face_index())
-    }
-
     /// Every card, in index order.
     pub fn all() -> impl Iterator<Item = Card> {
         (0..Card::KINDS as u8).map(Card)

@@ -13,11 +13,30 @@ use crate::card::{Card, Color};
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CardSet(u64);
 
+impl Card {
+    /// Whether this card may be put on `top` when `color` is the colour in play
+    /// (the declared colour when `top` is a wild): [`CardSet::matching`] for one card, kept
+    /// beside it so the matching rule is written once.
+    #[inline]
+    pub fn matches(self, top: Card, color: Color) -> bool {
+        CardSet::matching(top, color).contains(self)
+    }
+}
+
 impl CardSet {
     /// No kind.
     pub const EMPTY: CardSet = CardSet(0);
     /// Both wild kinds.
     pub const WILDS: CardSet = CardSet(0b11 << 52);
+    /// Every kind.
+    pub const ALL: CardSet = CardSet((1 << Card::KINDS) - 1);
+
+    /// The kinds whose bits are set in `bits` (bit `i` for `Card::from_index(i)`); bits past the
+    /// last kind are dropped.
+    #[inline]
+    pub const fn from_bits(bits: u64) -> CardSet {
+        CardSet(bits & CardSet::ALL.0)
+    }
 
     /// The coloured kinds of one colour.
     #[inline]

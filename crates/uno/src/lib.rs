@@ -53,17 +53,18 @@
 
 pub mod action;
 pub mod card;
-pub mod effect;
 pub mod event;
 pub mod game;
 pub mod hand;
 pub mod house;
 pub mod observation;
+mod phase;
 pub mod players;
 pub mod position;
 pub mod record;
 mod rng;
 pub mod rules;
+pub use rules::effect;
 pub mod sample;
 pub mod seeds;
 

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::card::Seat;
-use crate::rules::MAX_PLAYERS;
+
+/// The most seats a table can have.
+pub const MAX_PLAYERS: usize = 10;
 
 /// A number of players in `2..=`[`MAX_PLAYERS`]. Made by [`PlayerCount::new`] (any table) or
 /// [`Rules::check_players`](crate::Rules::check_players) (a table those rules can seat and deal);

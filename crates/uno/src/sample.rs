@@ -35,7 +35,7 @@ use thiserror::Error;
 
 use crate::card::{Card, Color, Seat};
 use crate::game::{Game, Phase, State};
-use crate::hand::Hand;
+use crate::hand::{CardSet, Hand};
 use crate::observation::Observation;
 use crate::rules::{DrawRule, Rules, WildDrawFourRule};
 
@@ -316,9 +316,8 @@ impl Sampler {
                     // The drawn card: one of the playable unseen cards, at random.
                     let (top, color) = (self.world.discard[self.world.discard.len() - 1], self.world.color);
                     let restricted = self.rules.wild_draw_four() == WildDrawFourRule::Restricted;
-                    let ok = |c: Card| {
-                        c.matches(top, color) && !(restricted && c == Card::WILD_DRAW_FOUR) && extra & bit(c) == 0
-                    };
+                    let allowed = crate::effect::matching_plays(CardSet::ALL, top, color, restricted);
+                    let ok = |c: Card| allowed.contains(c) && extra & bit(c) == 0;
                     let playable = self.unseen[next..].iter().filter(|&&c| ok(c)).count();
                     if playable > 0 {
                         let k = rng.gen_range(0..playable);

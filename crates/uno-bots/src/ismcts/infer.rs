@@ -29,11 +29,15 @@
 //! cards become a new group. A card played leaves a group that allows it or the free cards,
 //! chosen in proportion to their sizes (which one it came from is not public).
 //!
+//! It is not a second rule book: which cards match comes from [`CardSet::matching`] and what a
+//! card does from [`Rules::effect`]; only the order of a turn (who decides what, and when) is
+//! replayed here, for the public side alone.
+//!
 //! [`Sampler::set_beliefs`]: uno::sample::Sampler::set_beliefs
 
 use rand::Rng;
 use uno::rules::{DrawRule, JumpIn, MultiPlay, SevenZero, Stacking};
-use uno::{Action, Card, Color, Direction, Observation, Phase, Rules, Seat};
+use uno::{Action, Card, CardSet, Color, Direction, Observation, Phase, Rules, Seat};
 
 use super::plays::{Past, PlayLog};
 
@@ -137,23 +141,22 @@ fn well_formed(obs: &Observation) -> bool {
         }
 }
 
-/// The kinds a hand could play on `top` with `color` in play (`None`: unknown, then only the
-/// wilds and the top card's face are certain).
+/// The kinds a hand could play on `top` with `color` in play: the rule book's matching set
+/// (`None`: the colour is unknown, so only what matches in every colour is certain, the wilds
+/// and the top card's face).
 fn playable_mask(top: Card, color: Option<Color>) -> u64 {
-    Card::all()
-        .filter(|&c| {
-            c.is_wild()
-                || color.is_some_and(|col| c.matches(top, col))
-                || (!top.is_wild() && c.face_index() == top.face_index())
-        })
-        .fold(0, |m, c| m | bit(c))
+    let set = match color {
+        Some(col) => CardSet::matching(top, col),
+        None => Color::ALL.iter().fold(CardSet::ALL, |set, &col| set.and(CardSet::matching(top, col))),
+    };
+    set.bits()
 }
 
 fn bit(c: Card) -> u64 {
     1u64 << c.index()
 }
 
-const WILDS: u64 = (1u64 << Card::WILD.index()) | (1u64 << Card::WILD_DRAW_FOUR.index());
+const WILDS: u64 = CardSet::WILDS.bits();
 
 impl Tracker {
     pub(crate) fn reset(&mut self) {

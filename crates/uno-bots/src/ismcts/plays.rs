@@ -202,18 +202,18 @@ impl Seen for PastView<'_> {
     }
     fn is_legal(&self, action: Action) -> bool {
         match action {
-            Action::Play { card, .. } => self.hand.contains(&card) && card.matches(self.past.top, self.color),
+            Action::Play { card, .. } => self.playable().contains(card),
             _ => false,
         }
     }
     fn playable(&self) -> CardSet {
-        let mut set = CardSet::EMPTY;
-        for &c in self.hand {
-            if c.matches(self.past.top, self.color) {
-                set.insert(c);
-            }
-        }
-        set
+        // The rule book's matching rule on the hand as it was; a past position is one where
+        // the seat played from its hand, so no penalty was pending.
+        let held = self.hand.iter().fold(CardSet::EMPTY, |mut set, &c| {
+            set.insert(c);
+            set
+        });
+        uno::effect::matching_plays(held, self.past.top, self.color, false)
     }
     fn wild_colors(&self) -> ColorList {
         let mut out = ColorList::default();

@@ -3,6 +3,7 @@
 use crate::action::Action;
 use crate::card::{Card, Color, Direction, Seat};
 use crate::hand::CardSet;
+use crate::observation::Observation;
 use crate::rules::Rules;
 
 use super::{Game, Phase};
@@ -182,5 +183,37 @@ impl<'a> View<'a> {
     /// The owned observation of the same seat (allocates).
     pub fn observation(&self) -> crate::Observation {
         self.game.observation(Some(self.seat))
+    }
+}
+
+impl Game {
+    /// The game as `viewer` sees it (`None`: a spectator).
+    pub fn observation(&self, viewer: Option<Seat>) -> Observation {
+        let seat = viewer.filter(|s| s.index() < self.players());
+        let players = self.players();
+        Observation {
+            rules: self.rules_arc().clone(),
+            viewer: seat,
+            players,
+            hand: seat.map(|s| self.hand(s).to_vec()).unwrap_or_default(),
+            hand_sizes: self.hands().iter().map(|h| h.len()).collect(),
+            uno_called: (0..players).map(|s| self.uno_called(Seat(s as u8))).collect(),
+            uno_exposed: self.uno_exposed(),
+            top: self.top(),
+            color: self.color(),
+            discard: self.discard_pile().to_vec(),
+            draw_pile_size: self.draw_pile().len(),
+            current: self.current(),
+            direction: self.direction(),
+            dealer: self.dealer(),
+            phase: self.phase(),
+            pending_draw: self.pending_draw(),
+            drawn_card: self.drawn_card().filter(|_| seat == Some(self.current())),
+            turns: self.turns(),
+            round: self.round(),
+            scores: self.scores().to_vec(),
+            legal_actions: seat.map(|s| self.legal_actions_for(s)).unwrap_or_default(),
+            outcome: self.outcome().cloned(),
+        }
     }
 }

@@ -5,12 +5,15 @@
 //! file only needs to name what it changes.
 
 mod config;
+pub mod effect;
+mod error;
 mod limits;
 mod presets;
 
 pub use config::*;
+pub use error::*;
 pub use limits::*;
-pub use presets::{preset_config, preset_toml, PRESET_NAMES};
+pub use presets::PRESET_NAMES;
 
 use crate::card::{Card, Color, Face};
 
@@ -281,6 +284,54 @@ impl Rules {
             max: self.max_players(),
         })
     }
+}
+
+/// The TOML text of a preset, as shipped.
+///
+/// # Errors
+/// [`RulesError::UnknownPreset`] for a name not in [`PRESET_NAMES`].
+pub fn preset_toml(name: &str) -> Result<&'static str, RulesError> {
+    presets::shipped(name).ok_or_else(|| RulesError::UnknownPreset(name.to_string()))
+}
+
+/// The configuration of a preset.
+///
+/// # Errors
+/// [`RulesError::UnknownPreset`] for a name not in [`PRESET_NAMES`].
+pub fn preset_config(name: &str) -> Result<RulesConfig, RulesError> {
+    RulesConfig::from_toml(preset_toml(name)?)
+}
+
+/// The bounds on every number and text a rules file may hold.
+fn check_limits(config: &RulesConfig) -> Result<(), RulesError> {
+    let over = |field: &'static str, value: u64, max: u64| {
+        if value > max {
+            Err(RulesError::OverLimit { field, value, max })
+        } else {
+            Ok(())
+        }
+    };
+    over("name (characters)", config.name.chars().count() as u64, MAX_NAME_CHARS as u64)?;
+    over("description (characters)", config.description.chars().count() as u64, MAX_DESCRIPTION_CHARS as u64)?;
+    over("scoring.target", config.scoring.target.unwrap_or(0).into(), MAX_TARGET.into())?;
+    over("play.turn_cap", config.play.turn_cap.unwrap_or(0).into(), MAX_TURN_CAP.into())?;
+    over("end.max_turns", config.end.max_turns.into(), MAX_TURN_CAP.into())?;
+    over("uno.penalty", config.uno.penalty.into(), MAX_PENALTY.into())?;
+    over("uno.false_call_penalty", config.uno.false_call_penalty.into(), MAX_PENALTY.into())?;
+    let s = &config.scoring;
+    if let DigitPoints::Fixed(p) = s.digits {
+        over("scoring.digits", p.into(), MAX_CARD_POINTS.into())?;
+    }
+    for (field, p) in [
+        ("scoring.skip", s.skip),
+        ("scoring.reverse", s.reverse),
+        ("scoring.draw_two", s.draw_two),
+        ("scoring.wild", s.wild),
+        ("scoring.wild_draw_four", s.wild_draw_four),
+    ] {
+        over(field, p.into(), MAX_CARD_POINTS.into())?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

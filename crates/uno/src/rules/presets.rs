@@ -1,7 +1,5 @@
 //! The rule sets compiled into the engine, as their shipped TOML.
 
-use super::{RulesConfig, RulesError};
-
 /// The presets compiled into the engine, in the order `tabletop uno rules --list` shows them.
 pub const PRESET_NAMES: [&str; 5] = ["official", "uno-engine", "cs410", "two-color", "csce322"];
 
@@ -13,22 +11,7 @@ const PRESET_FILES: [(&str, &str); 5] = [
     ("csce322", include_str!("../../presets/csce322.toml")),
 ];
 
-/// The TOML text of a preset, as shipped.
-///
-/// # Errors
-/// [`RulesError::UnknownPreset`] for a name not in [`PRESET_NAMES`].
-pub fn preset_toml(name: &str) -> Result<&'static str, RulesError> {
-    PRESET_FILES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
-        .ok_or_else(|| RulesError::UnknownPreset(name.to_string()))
-}
-
-/// The configuration of a preset.
-///
-/// # Errors
-/// [`RulesError::UnknownPreset`] for a name not in [`PRESET_NAMES`].
-pub fn preset_config(name: &str) -> Result<RulesConfig, RulesError> {
-    RulesConfig::from_toml(preset_toml(name)?)
+/// The shipped TOML text of a preset, if `name` is one.
+pub(super) fn shipped(name: &str) -> Option<&'static str> {
+    PRESET_FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }

@@ -139,8 +139,10 @@ pub fn next_seat(seat: usize, direction: Direction, players: usize, steps: usize
 /// of the colour or of the top card's face, and the wilds, less the Wild Draw Four when
 /// `wd4_refused` (the restricted rule, its player holding `color`).
 ///
-/// The one matching rule: [`Game::playable`](crate::Game::playable) and the simulation kernel
-/// both ask it.
+/// The one matching rule: [`Game::playable`](crate::Game::playable) asks it, and so do the
+/// bots' models of past positions and the sampler. The simulation kernel reads
+/// [`CardSet::matching`] into a table when it is built and applies the restricted Wild Draw
+/// Four as `Game::playable` does; `uno-bots/tests/kernel.rs` proves it plays the engine's games.
 #[inline]
 pub fn matching_plays(held: CardSet, top: Card, color: Color, wd4_refused: bool) -> CardSet {
     let mut set = held.and(CardSet::matching(top, color));

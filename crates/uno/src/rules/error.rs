@@ -1,0 +1,102 @@
+//! Why a rules file is refused: the error that names what is wrong.
+
+use thiserror::Error;
+
+use super::limits::{MAX_COPIES, MAX_PLAYERS};
+use super::presets::PRESET_NAMES;
+use crate::card::Color;
+
+/// Why a rules file cannot make a game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// The text is not a rules file (TOML or JSON), or names an unknown field or value.
+    #[error("rules file: {0}")]
+    Syntax(String),
+    /// No preset has this name.
+    #[error("unknown preset '{0}' (known: {known})", known = PRESET_NAMES.join(", "))]
+    UnknownPreset(String),
+    /// `deck.colors` is empty.
+    #[error("deck.colors is empty: a deck needs at least one colour")]
+    NoColors,
+    /// `deck.colors` lists a colour twice.
+    #[error("deck.colors lists {0} twice")]
+    DuplicateColor(Color),
+    /// `deck.per_color` names a face that is not a coloured card's.
+    #[error("deck.per_color: unknown face '{0}' (expected 0-9, skip, reverse, draw_two)")]
+    UnknownColoredFace(String),
+    /// `deck.wild` names something that is not a wild.
+    #[error("deck.wild: unknown wild '{0}' (expected wild, wild_draw_four)")]
+    UnknownWildFace(String),
+    /// More copies of one card than [`MAX_COPIES`].
+    #[error("deck: {count} copies of {face} is more than the limit of {MAX_COPIES}")]
+    TooManyCopies {
+        /// The card's key in the file.
+        face: String,
+        /// The copies asked for.
+        count: u32,
+    },
+    /// The deck holds no card.
+    #[error("the deck has no card")]
+    EmptyDeck,
+    /// `players` outside `2 <= min <= max <= MAX_PLAYERS`.
+    #[error("players: min {min} and max {max} must satisfy 2 <= min <= max <= {MAX_PLAYERS}")]
+    PlayersOutOfRange {
+        /// `players.min`.
+        min: u32,
+        /// `players.max`.
+        max: u32,
+    },
+    /// `deal.hand_size` is 0.
+    #[error("deal.hand_size must be at least 1")]
+    EmptyHands,
+    /// A table of a size the rules do not seat ([`Rules::check_players`](super::Rules::check_players)).
+    #[error("these rules seat {min} to {max} players, not {players}")]
+    PlayerCount {
+        /// The players asked for.
+        players: usize,
+        /// The fewest the rules seat.
+        min: usize,
+        /// The most the rules seat.
+        max: usize,
+    },
+    /// The hands and the first card need more cards than the deck has.
+    #[error("deal.hand_size {hand_size} is too large for {players} players: dealing it and turning up the first card needs {needed} cards, the deck has {have}")]
+    DeckTooSmall {
+        /// The players to deal to.
+        players: u32,
+        /// Cards per hand.
+        hand_size: u32,
+        /// Cards the deal needs.
+        needed: u32,
+        /// Cards in the deck.
+        have: u32,
+    },
+    /// The first-card rule redraws until a number, and the deck has none.
+    #[error("deal.first_card = redraw_until_number needs number cards in the deck")]
+    NoNumberCards,
+    /// Same-number runs are on, and the deck has no number card.
+    #[error("play.multi_play = same_number needs number cards in the deck")]
+    MultiPlayWithoutNumbers,
+    /// The official first-card rule returns every Wild Draw Four, and the deck holds nothing else.
+    #[error("deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else")]
+    OnlyWildDrawFours,
+    /// `play.turn_cap` is 0.
+    #[error("play.turn_cap must be at least 1")]
+    ZeroTurnCap,
+    /// `scoring.target` is 0.
+    #[error("scoring.target must be at least 1")]
+    ZeroTarget,
+    /// `end.max_turns` is 0.
+    #[error("end.max_turns must be at least 1")]
+    ZeroMaxTurns,
+    /// A number above its documented maximum (kept small so no game runs unbounded or wraps).
+    #[error("{field} is {value}, more than the limit of {max}")]
+    OverLimit {
+        /// The field, as the file names it.
+        field: &'static str,
+        /// The value given.
+        value: u64,
+        /// The limit.
+        max: u64,
+    },
+}
