@@ -223,76 +223,10 @@ impl Game {
         match action {
             Action::NextRound => Err(IllegalAction::RoundNotOver),
             Action::CallUno | Action::CatchUno { .. } => self.check_uno(seat, action),
-            Action::Play { card, color } => {
-                let hand = &self.state.hands[seat.index()];
-                if !is_current {
-                    return self.check_jump_in(seat, card, color);
-                }
-                match self.state.phase {
-                    Phase::Play | Phase::DrawnCard | Phase::Challenge { .. } | Phase::SameNumber => {}
-                    Phase::ChooseColor => return Err(IllegalAction::MustDeclareColor),
-                    Phase::ChooseSwap => return Err(IllegalAction::MustChooseSwap),
-                    Phase::RoundOver | Phase::GameOver => return Err(IllegalAction::GameOver),
-                }
-                if !hand.contains(&card) {
-                    return Err(IllegalAction::CardNotInHand);
-                }
-                check_color(&self.rules, card, color)?;
-                if self.playable(seat).contains(card) {
-                    return Ok(());
-                }
-                // Refused: name the rule that refuses it.
-                Err(if self.state.phase == Phase::SameNumber {
-                    IllegalAction::SameNumberOnly
-                } else if self.state.phase == Phase::DrawnCard && self.state.drawn != Some(card) {
-                    IllegalAction::OnlyDrawnCard
-                } else if let Phase::Challenge { .. } = self.state.phase {
-                    IllegalAction::MustAnswerChallenge
-                } else if self.state.pending > 0 {
-                    IllegalAction::MustAnswerDrawPenalty
-                } else if !card.matches(self.top(), self.state.color) {
-                    IllegalAction::DoesNotMatch
-                } else {
-                    IllegalAction::WildDrawFourNotAllowed
-                })
-            }
+            Action::Play { card, color } => self.check_play(seat, card, color),
             _ if !is_current => Err(IllegalAction::NotYourTurn),
-            Action::Draw => match self.state.phase {
-                Phase::Play if self.state.pending > 0 => Ok(()),
-                Phase::Play => {
-                    let playable = !self.playable(seat).is_empty();
-                    if playable && self.rules.forced_play() == ForcedPlay::Required {
-                        Err(IllegalAction::MustPlayWhenAble)
-                    } else if playable && !self.can_draw() {
-                        Err(IllegalAction::DrawPileEmpty)
-                    } else {
-                        Ok(())
-                    }
-                }
-                Phase::DrawnCard => Err(IllegalAction::AlreadyDrawn),
-                Phase::SameNumber => Err(IllegalAction::SameNumberOnly),
-                Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
-                Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
-                Phase::ChooseSwap => Err(IllegalAction::MustChooseSwap),
-                Phase::RoundOver | Phase::GameOver => Err(IllegalAction::GameOver),
-            },
-            Action::Pass => match self.state.phase {
-                Phase::DrawnCard => {
-                    let must = self.rules.draw_rule() == DrawRule::DrawOneMustPlay && !self.playable(seat).is_empty();
-                    if must {
-                        Err(IllegalAction::MustPlayDrawnCard)
-                    } else {
-                        Ok(())
-                    }
-                }
-                // Further cards of a run are always optional, whatever the forced-play rule.
-                Phase::SameNumber => Ok(()),
-                Phase::Play => Err(IllegalAction::MustDrawBeforePass),
-                Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
-                Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
-                Phase::ChooseSwap => Err(IllegalAction::MustChooseSwap),
-                Phase::RoundOver | Phase::GameOver => Err(IllegalAction::GameOver),
-            },
+            Action::Draw => self.check_draw(seat),
+            Action::Pass => self.check_pass(seat),
             Action::DeclareColor { color } => {
                 if self.state.phase != Phase::ChooseColor {
                     Err(IllegalAction::NoColorToDeclare)
@@ -315,6 +249,86 @@ impl Game {
                     Ok(())
                 }
             }
+        }
+    }
+
+    /// [`Game::check`] for a card played by `seat`: out of turn a jump-in, on its turn the
+    /// card must be held and playable, and a refusal names the rule that refuses it.
+    fn check_play(&self, seat: Seat, card: Card, color: Option<Color>) -> Result<(), IllegalAction> {
+        let hand = &self.state.hands[seat.index()];
+        if seat != self.state.current {
+            return self.check_jump_in(seat, card, color);
+        }
+        match self.state.phase {
+            Phase::Play | Phase::DrawnCard | Phase::Challenge { .. } | Phase::SameNumber => {}
+            Phase::ChooseColor => return Err(IllegalAction::MustDeclareColor),
+            Phase::ChooseSwap => return Err(IllegalAction::MustChooseSwap),
+            Phase::RoundOver | Phase::GameOver => return Err(IllegalAction::GameOver),
+        }
+        if !hand.contains(&card) {
+            return Err(IllegalAction::CardNotInHand);
+        }
+        check_color(&self.rules, card, color)?;
+        if self.playable(seat).contains(card) {
+            return Ok(());
+        }
+        // Refused: name the rule that refuses it.
+        Err(if self.state.phase == Phase::SameNumber {
+            IllegalAction::SameNumberOnly
+        } else if self.state.phase == Phase::DrawnCard && self.state.drawn != Some(card) {
+            IllegalAction::OnlyDrawnCard
+        } else if let Phase::Challenge { .. } = self.state.phase {
+            IllegalAction::MustAnswerChallenge
+        } else if self.state.pending > 0 {
+            IllegalAction::MustAnswerDrawPenalty
+        } else if !card.matches(self.top(), self.state.color) {
+            IllegalAction::DoesNotMatch
+        } else {
+            IllegalAction::WildDrawFourNotAllowed
+        })
+    }
+
+    /// [`Game::check`] for a draw by the current player.
+    fn check_draw(&self, seat: Seat) -> Result<(), IllegalAction> {
+        match self.state.phase {
+            Phase::Play if self.state.pending > 0 => Ok(()),
+            Phase::Play => {
+                let playable = !self.playable(seat).is_empty();
+                if playable && self.rules.forced_play() == ForcedPlay::Required {
+                    Err(IllegalAction::MustPlayWhenAble)
+                } else if playable && !self.can_draw() {
+                    Err(IllegalAction::DrawPileEmpty)
+                } else {
+                    Ok(())
+                }
+            }
+            Phase::DrawnCard => Err(IllegalAction::AlreadyDrawn),
+            Phase::SameNumber => Err(IllegalAction::SameNumberOnly),
+            Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
+            Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
+            Phase::ChooseSwap => Err(IllegalAction::MustChooseSwap),
+            Phase::RoundOver | Phase::GameOver => Err(IllegalAction::GameOver),
+        }
+    }
+
+    /// [`Game::check`] for a pass by the current player.
+    fn check_pass(&self, seat: Seat) -> Result<(), IllegalAction> {
+        match self.state.phase {
+            Phase::DrawnCard => {
+                let must = self.rules.draw_rule() == DrawRule::DrawOneMustPlay && !self.playable(seat).is_empty();
+                if must {
+                    Err(IllegalAction::MustPlayDrawnCard)
+                } else {
+                    Ok(())
+                }
+            }
+            // Further cards of a run are always optional, whatever the forced-play rule.
+            Phase::SameNumber => Ok(()),
+            Phase::Play => Err(IllegalAction::MustDrawBeforePass),
+            Phase::Challenge { .. } => Err(IllegalAction::MustAnswerChallenge),
+            Phase::ChooseColor => Err(IllegalAction::MustDeclareColor),
+            Phase::ChooseSwap => Err(IllegalAction::MustChooseSwap),
+            Phase::RoundOver | Phase::GameOver => Err(IllegalAction::GameOver),
         }
     }
 

@@ -288,6 +288,34 @@ impl Position {
                 max: rules.max_players(),
             });
         }
+        self.check_seats()?;
+        if !self.scores.is_empty() && self.scores.len() != players {
+            return Err(PositionError::Scores { got: self.scores.len(), players });
+        }
+        self.check_cards(rules)?;
+        if let Some(c) = self.color {
+            if !rules.colors().contains(&c) {
+                return Err(PositionError::ColorNotInGame(c));
+            }
+        }
+        if self.first_card_to_turn {
+            let quiet = self.discard.is_empty()
+                && self.phase == Phase::Play
+                && self.pending_draw == 0
+                && self.drawn_card.is_none()
+                && self.color.is_none()
+                && self.uno_called.is_empty()
+                && self.uno_exposed.is_none();
+            return if quiet { Ok(()) } else { Err(PositionError::FirstCardToTurn) };
+        }
+        let top = *self.discard.last().ok_or(PositionError::EmptyDiscard)?;
+        self.check_phase(rules, top)?;
+        self.check_hands_and_outcome()
+    }
+
+    /// Every seat the position names sits at the table.
+    fn check_seats(&self) -> Result<(), PositionError> {
+        let players = self.hands.len();
         let seat = |what: &'static str, s: Seat| {
             if s.index() < players {
                 Ok(())
@@ -312,26 +340,12 @@ impl Position {
         if let Some(s) = self.outcome.as_ref().and_then(|o| o.winner) {
             seat("outcome winner", s)?;
         }
-        if !self.scores.is_empty() && self.scores.len() != players {
-            return Err(PositionError::Scores { got: self.scores.len(), players });
-        }
-        self.check_cards(rules)?;
-        if let Some(c) = self.color {
-            if !rules.colors().contains(&c) {
-                return Err(PositionError::ColorNotInGame(c));
-            }
-        }
-        if self.first_card_to_turn {
-            let quiet = self.discard.is_empty()
-                && self.phase == Phase::Play
-                && self.pending_draw == 0
-                && self.drawn_card.is_none()
-                && self.color.is_none()
-                && self.uno_called.is_empty()
-                && self.uno_exposed.is_none();
-            return if quiet { Ok(()) } else { Err(PositionError::FirstCardToTurn) };
-        }
-        let top = *self.discard.last().ok_or(PositionError::EmptyDiscard)?;
+        Ok(())
+    }
+
+    /// The colour, the phase, the drawn card and the penalty fit the top card and the rules.
+    fn check_phase(&self, rules: &Rules, top: Card) -> Result<(), PositionError> {
+        let players = self.hands.len();
         match (top.color(), self.color, self.phase) {
             (Some(own), Some(c), _) if c != own => return Err(PositionError::ColorMismatch { top, color: c }),
             (Some(_), _, Phase::ChooseColor) => return Err(PositionError::NothingToChoose { top }),
@@ -380,6 +394,13 @@ impl Position {
                 return Err(PositionError::PenaltyImpossible { pending: self.pending_draw });
             }
         }
+        Ok(())
+    }
+
+    /// No hand is empty while the round goes on, UNO calls fit their hands, and the outcome
+    /// fits the phase and the scores.
+    fn check_hands_and_outcome(&self) -> Result<(), PositionError> {
+        let players = self.hands.len();
         let over = matches!(self.phase, Phase::RoundOver | Phase::GameOver);
         if !over {
             if let Some(s) = self.hands.iter().position(Vec::is_empty) {

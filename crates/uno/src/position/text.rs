@@ -93,178 +93,33 @@ impl FromStr for Position {
     type Err = PositionError;
 
     fn from_str(text: &str) -> Result<Position, PositionError> {
-        let mut p = Position {
-            seed: 0,
-            rng: None,
-            hands: Vec::new(),
-            draw_pile: Vec::new(),
-            discard: Vec::new(),
-            color: None,
-            current: Seat(0),
-            direction: Direction::Clockwise,
-            dealer: Seat(0),
-            phase: Phase::Play,
-            first_card_to_turn: false,
-            pending_draw: 0,
-            drawn_card: None,
-            wd4_guilty: false,
-            uno_called: Vec::new(),
-            uno_exposed: None,
-            acted: false,
-            dead_turns: 0,
-            turns: 0,
-            round: 1,
-            scores: Vec::new(),
-            round_winner: None,
-            outcome: None,
-        };
+        let mut p = blank();
         let mut seen_header = false;
         let mut seen: Vec<&str> = Vec::new();
         let mut outcome: Option<(EndReason, Option<Seat>)> = None;
         for (i, raw) in text.lines().enumerate() {
-            let line = i + 1;
-            let err = |message: String| PositionError::Syntax { line, message };
             let trimmed = raw.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let (key, rest) = trimmed.split_once(char::is_whitespace).unwrap_or((trimmed, ""));
-            let rest = rest.trim();
+            let l = Line::new(i + 1, trimmed);
             if !seen_header {
-                if key != "uno-position" || rest != "1" {
-                    return Err(err("a position starts with the line `uno-position 1`".into()));
+                if l.key != "uno-position" || l.rest != "1" {
+                    return Err(l.err("a position starts with the line `uno-position 1`".into()));
                 }
                 seen_header = true;
                 continue;
             }
-            if key != "hand" {
-                if seen.contains(&key) {
-                    return Err(err(format!("`{key}` is given twice")));
+            if l.key != "hand" {
+                if seen.contains(&l.key) {
+                    return Err(l.err(format!("`{}` is given twice", l.key)));
                 }
-                seen.push(key);
+                seen.push(l.key);
             }
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            let none = words == ["-"];
-            let number = |w: &str| w.parse::<u64>().map_err(|_| err(format!("`{w}` is not a number")));
-            let single = || match words.as_slice() {
-                [w] => Ok(*w),
-                _ => Err(err(format!("`{key}` takes one value"))),
-            };
-            let seat = |w: &str| -> Result<Seat, PositionError> {
-                let n = number(w)?;
-                u8::try_from(n).map(Seat).map_err(|_| err(format!("seat `{w}` is out of range")))
-            };
-            let opt_seat = || -> Result<Option<Seat>, PositionError> {
-                let w = single()?;
-                if w == "-" {
-                    Ok(None)
-                } else {
-                    seat(w).map(Some)
-                }
-            };
-            let cards = || -> Result<Vec<Card>, PositionError> {
-                if none {
-                    return Ok(Vec::new());
-                }
-                words.iter().map(|w| w.parse::<Card>().map_err(|e| err(e.to_string()))).collect()
-            };
-            let boolean = || match single()? {
-                "true" => Ok(true),
-                "false" => Ok(false),
-                w => Err(err(format!("`{w}` is not true or false"))),
-            };
-            let small = |w: &str| -> Result<u32, PositionError> {
-                u32::try_from(number(w)?).map_err(|_| err(format!("`{w}` is too large")))
-            };
-            match key {
-                "seed" => p.seed = number(single()?)?,
-                "rng" => {
-                    p.rng = Some(match words.as_slice() {
-                        ["chacha", n] => RngState::Chacha { word_pos: number(n)? },
-                        ["split_mix", n] => RngState::SplitMix { state: number(n)? },
-                        _ => return Err(err("rng is `chacha WORD_POS` or `split_mix STATE`".into())),
-                    })
-                }
-                "hand" => {
-                    let (index, list) = rest.split_once(char::is_whitespace).unwrap_or((rest, "-"));
-                    if number(index)? != p.hands.len() as u64 {
-                        return Err(err(format!("hand {index} out of order: hands are listed from seat 0")));
-                    }
-                    let list = list.trim();
-                    let hand = if list == "-" {
-                        Vec::new()
-                    } else {
-                        list.split_whitespace()
-                            .map(|w| w.parse::<Card>().map_err(|e| err(e.to_string())))
-                            .collect::<Result<_, _>>()?
-                    };
-                    p.hands.push(hand);
-                }
-                "draw_pile" => p.draw_pile = cards()?,
-                "discard" => p.discard = cards()?,
-                "color" => {
-                    let w = single()?;
-                    p.color = if w == "-" { None } else { Some(w.parse::<Color>().map_err(|e| err(e.to_string()))?) };
-                }
-                "current" => p.current = seat(single()?)?,
-                "direction" => p.direction = single()?.parse::<Direction>().map_err(|e| err(e.to_string()))?,
-                "dealer" => p.dealer = seat(single()?)?,
-                "phase" => {
-                    p.phase = match words.as_slice() {
-                        ["play"] => Phase::Play,
-                        ["drawn_card"] => Phase::DrawnCard,
-                        ["choose_color"] => Phase::ChooseColor,
-                        ["challenge", s] => Phase::Challenge { offender: seat(s)? },
-                        ["choose_swap"] => Phase::ChooseSwap,
-                        ["same_number"] => Phase::SameNumber,
-                        ["round_over"] => Phase::RoundOver,
-                        ["game_over"] => Phase::GameOver,
-                        _ => return Err(err(format!("unknown phase `{rest}`"))),
-                    }
-                }
-                "first_card_to_turn" => p.first_card_to_turn = boolean()?,
-                "pending_draw" => p.pending_draw = small(single()?)?,
-                "drawn_card" => {
-                    let w = single()?;
-                    p.drawn_card =
-                        if w == "-" { None } else { Some(w.parse::<Card>().map_err(|e| err(e.to_string()))?) };
-                }
-                "wd4_guilty" => p.wd4_guilty = boolean()?,
-                "uno_called" => {
-                    p.uno_called =
-                        if none { Vec::new() } else { words.iter().map(|w| seat(w)).collect::<Result<_, _>>()? }
-                }
-                "uno_exposed" => p.uno_exposed = opt_seat()?,
-                "acted" => p.acted = boolean()?,
-                "dead_turns" => {
-                    p.dead_turns =
-                        usize::try_from(number(single()?)?).map_err(|_| err("dead_turns is too large".into()))?
-                }
-                "turns" => p.turns = small(single()?)?,
-                "round" => p.round = small(single()?)?,
-                "scores" => {
-                    p.scores =
-                        if none { Vec::new() } else { words.iter().map(|w| small(w)).collect::<Result<_, _>>()? }
-                }
-                "round_winner" => p.round_winner = opt_seat()?,
-                "outcome" => {
-                    outcome = match words.as_slice() {
-                        ["-"] => None,
-                        [reason, winner] => {
-                            let reason = match *reason {
-                                "won" => EndReason::Won,
-                                "stalemate" => EndReason::Stalemate,
-                                "turn_cap" => EndReason::TurnCap,
-                                "max_turns" => EndReason::MaxTurns,
-                                r => return Err(err(format!("unknown end reason `{r}`"))),
-                            };
-                            let winner = if *winner == "-" { None } else { Some(seat(winner)?) };
-                            Some((reason, winner))
-                        }
-                        _ => return Err(err("outcome is `-` or `REASON WINNER` (winner `-` for none)".into())),
-                    }
-                }
-                other => return Err(err(format!("unknown key `{other}`"))),
+            if l.key == "outcome" {
+                outcome = l.outcome()?;
+            } else {
+                read_field(&mut p, &l)?;
             }
         }
         if !seen_header {
@@ -281,5 +136,196 @@ impl FromStr for Position {
             scores: if p.scores.is_empty() { vec![0; p.hands.len()] } else { p.scores.clone() },
         });
         Ok(p)
+    }
+}
+
+/// The position a text starts from: every field that has a default at its default.
+fn blank() -> Position {
+    Position {
+        seed: 0,
+        rng: None,
+        hands: Vec::new(),
+        draw_pile: Vec::new(),
+        discard: Vec::new(),
+        color: None,
+        current: Seat(0),
+        direction: Direction::Clockwise,
+        dealer: Seat(0),
+        phase: Phase::Play,
+        first_card_to_turn: false,
+        pending_draw: 0,
+        drawn_card: None,
+        wd4_guilty: false,
+        uno_called: Vec::new(),
+        uno_exposed: None,
+        acted: false,
+        dead_turns: 0,
+        turns: 0,
+        round: 1,
+        scores: Vec::new(),
+        round_winner: None,
+        outcome: None,
+    }
+}
+
+/// Sets the field one line names (every key but `outcome`, which is read last).
+fn read_field(p: &mut Position, l: &Line<'_>) -> Result<(), PositionError> {
+    match l.key {
+        "seed" => p.seed = l.number(l.single()?)?,
+        "rng" => {
+            p.rng = Some(match l.words.as_slice() {
+                ["chacha", n] => RngState::Chacha { word_pos: l.number(n)? },
+                ["split_mix", n] => RngState::SplitMix { state: l.number(n)? },
+                _ => return Err(l.err("rng is `chacha WORD_POS` or `split_mix STATE`".into())),
+            })
+        }
+        "hand" => {
+            let (index, list) = l.rest.split_once(char::is_whitespace).unwrap_or((l.rest, "-"));
+            if l.number(index)? != p.hands.len() as u64 {
+                return Err(l.err(format!("hand {index} out of order: hands are listed from seat 0")));
+            }
+            let list = list.trim();
+            let hand = if list == "-" {
+                Vec::new()
+            } else {
+                list.split_whitespace().map(|w| l.parsed::<Card>(w)).collect::<Result<_, _>>()?
+            };
+            p.hands.push(hand);
+        }
+        "draw_pile" => p.draw_pile = l.cards()?,
+        "discard" => p.discard = l.cards()?,
+        "color" => p.color = l.optional(|w| l.parsed::<Color>(w))?,
+        "current" => p.current = l.seat(l.single()?)?,
+        "direction" => p.direction = l.parsed::<Direction>(l.single()?)?,
+        "dealer" => p.dealer = l.seat(l.single()?)?,
+        "phase" => p.phase = l.phase()?,
+        "first_card_to_turn" => p.first_card_to_turn = l.boolean()?,
+        "pending_draw" => p.pending_draw = l.small(l.single()?)?,
+        "drawn_card" => p.drawn_card = l.optional(|w| l.parsed::<Card>(w))?,
+        "wd4_guilty" => p.wd4_guilty = l.boolean()?,
+        "uno_called" => p.uno_called = l.list(|w| l.seat(w))?,
+        "uno_exposed" => p.uno_exposed = l.optional(|w| l.seat(w))?,
+        "acted" => p.acted = l.boolean()?,
+        "dead_turns" => {
+            p.dead_turns =
+                usize::try_from(l.number(l.single()?)?).map_err(|_| l.err("dead_turns is too large".into()))?
+        }
+        "turns" => p.turns = l.small(l.single()?)?,
+        "round" => p.round = l.small(l.single()?)?,
+        "scores" => p.scores = l.list(|w| l.small(w))?,
+        "round_winner" => p.round_winner = l.optional(|w| l.seat(w))?,
+        other => return Err(l.err(format!("unknown key `{other}`"))),
+    }
+    Ok(())
+}
+
+/// One `key value…` line of the text, and how its values read.
+struct Line<'a> {
+    line: usize,
+    key: &'a str,
+    rest: &'a str,
+    words: Vec<&'a str>,
+}
+
+impl<'a> Line<'a> {
+    fn new(line: usize, trimmed: &'a str) -> Line<'a> {
+        let (key, rest) = trimmed.split_once(char::is_whitespace).unwrap_or((trimmed, ""));
+        let rest = rest.trim();
+        Line { line, key, rest, words: rest.split_whitespace().collect() }
+    }
+
+    fn err(&self, message: String) -> PositionError {
+        PositionError::Syntax { line: self.line, message }
+    }
+
+    fn none(&self) -> bool {
+        self.words == ["-"]
+    }
+
+    fn number(&self, w: &str) -> Result<u64, PositionError> {
+        w.parse::<u64>().map_err(|_| self.err(format!("`{w}` is not a number")))
+    }
+
+    fn small(&self, w: &str) -> Result<u32, PositionError> {
+        u32::try_from(self.number(w)?).map_err(|_| self.err(format!("`{w}` is too large")))
+    }
+
+    fn parsed<T: FromStr>(&self, w: &str) -> Result<T, PositionError>
+    where
+        T::Err: fmt::Display,
+    {
+        w.parse::<T>().map_err(|e| self.err(e.to_string()))
+    }
+
+    fn single(&self) -> Result<&'a str, PositionError> {
+        match self.words.as_slice() {
+            [w] => Ok(*w),
+            _ => Err(self.err(format!("`{}` takes one value", self.key))),
+        }
+    }
+
+    fn seat(&self, w: &str) -> Result<Seat, PositionError> {
+        let n = self.number(w)?;
+        u8::try_from(n).map(Seat).map_err(|_| self.err(format!("seat `{w}` is out of range")))
+    }
+
+    /// One value, or `-` for none.
+    fn optional<T>(&self, read: impl Fn(&str) -> Result<T, PositionError>) -> Result<Option<T>, PositionError> {
+        match self.single()? {
+            "-" => Ok(None),
+            w => read(w).map(Some),
+        }
+    }
+
+    /// Any number of values, or `-` for none.
+    fn list<T>(&self, read: impl Fn(&str) -> Result<T, PositionError>) -> Result<Vec<T>, PositionError> {
+        if self.none() {
+            return Ok(Vec::new());
+        }
+        self.words.iter().map(|w| read(w)).collect()
+    }
+
+    fn cards(&self) -> Result<Vec<Card>, PositionError> {
+        self.list(|w| self.parsed::<Card>(w))
+    }
+
+    fn boolean(&self) -> Result<bool, PositionError> {
+        match self.single()? {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            w => Err(self.err(format!("`{w}` is not true or false"))),
+        }
+    }
+
+    fn phase(&self) -> Result<Phase, PositionError> {
+        Ok(match self.words.as_slice() {
+            ["play"] => Phase::Play,
+            ["drawn_card"] => Phase::DrawnCard,
+            ["choose_color"] => Phase::ChooseColor,
+            ["challenge", s] => Phase::Challenge { offender: self.seat(s)? },
+            ["choose_swap"] => Phase::ChooseSwap,
+            ["same_number"] => Phase::SameNumber,
+            ["round_over"] => Phase::RoundOver,
+            ["game_over"] => Phase::GameOver,
+            _ => return Err(self.err(format!("unknown phase `{}`", self.rest))),
+        })
+    }
+
+    fn outcome(&self) -> Result<Option<(EndReason, Option<Seat>)>, PositionError> {
+        match self.words.as_slice() {
+            ["-"] => Ok(None),
+            [reason, winner] => {
+                let reason = match *reason {
+                    "won" => EndReason::Won,
+                    "stalemate" => EndReason::Stalemate,
+                    "turn_cap" => EndReason::TurnCap,
+                    "max_turns" => EndReason::MaxTurns,
+                    r => return Err(self.err(format!("unknown end reason `{r}`"))),
+                };
+                let winner = if *winner == "-" { None } else { Some(self.seat(winner)?) };
+                Ok(Some((reason, winner)))
+            }
+            _ => Err(self.err("outcome is `-` or `REASON WINNER` (winner `-` for none)".into())),
+        }
     }
 }
