@@ -531,7 +531,7 @@ impl RandomKernel {
         }
         self.dealer = match self.first_player {
             FirstPlayer::Seat0 => n - 1,
-            FirstPlayer::LeftOfDealer | FirstPlayer::RightOfDealer => self.rng.gen_range(0..n),
+            FirstPlayer::AfterDealer => self.rng.gen_range(0..n),
         };
         self.clockwise = self.start_clockwise;
         self.phase = Phase::Play;

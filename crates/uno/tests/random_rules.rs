@@ -12,7 +12,7 @@ fn config() -> impl Strategy<Value = RulesConfig> {
     (
         (0u32..4, 0u32..4, 0u32..3, 0u32..5, 0u32..3),
         (1u32..4, 2u32..11, 1u32..12),
-        (0usize..4, 0usize..4, 0usize..3, 0usize..5, 0usize..3),
+        (0usize..4, 0usize..4, 0usize..2, 0usize..5, 0usize..3),
         (0usize..2, any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
         (proptest::option::of(1u32..60), 0u32..4, 0u32..4, 1usize..5, 1u32..20_000),
     )
@@ -33,8 +33,7 @@ fn config() -> impl Strategy<Value = RulesConfig> {
             c.deal.first_card =
                 [FirstCard::Official, FirstCard::NoEffect, FirstCard::RedrawUntilNumber, FirstCard::RedrawWilds]
                     [first_card];
-            c.deal.first_player =
-                [FirstPlayer::LeftOfDealer, FirstPlayer::RightOfDealer, FirstPlayer::Seat0][first_player];
+            c.deal.first_player = [FirstPlayer::AfterDealer, FirstPlayer::Seat0][first_player];
             c.deal.direction = if jump ^ seven { Direction::CounterClockwise } else { Direction::Clockwise };
             c.play.draw = [
                 DrawRule::DrawOneMayPlay,

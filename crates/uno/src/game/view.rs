@@ -155,11 +155,6 @@ impl<'a> View<'a> {
     pub fn playable(&self) -> CardSet {
         self.game.playable(self.seat)
     }
-    /// [`View::playable`] under its former name: a thin wrapper kept for existing callers.
-    #[inline]
-    pub fn playable_set(&self) -> CardSet {
-        self.playable()
-    }
     /// Whether this seat may take `action` now.
     pub fn is_legal(&self, action: Action) -> bool {
         self.game.check(self.seat, action).is_ok()

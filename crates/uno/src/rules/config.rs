@@ -230,10 +230,10 @@ impl<'de> Deserialize<'de> for DigitPoints {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FirstPlayer {
-    /// The seat after the dealer, play passing to the left (official).
-    LeftOfDealer,
-    /// The seat after the dealer, play passing to the right (seed 004).
-    RightOfDealer,
+    /// The seat after a randomly chosen dealer. Files may also name it as the official rules
+    /// do (`left_of_dealer`) or as seed 004 does (`right_of_dealer`).
+    #[serde(alias = "left_of_dealer", alias = "right_of_dealer")]
+    AfterDealer,
     /// Seat 0 starts (seeds 000 and 002: "Player 1 first").
     Seat0,
 }
@@ -398,7 +398,7 @@ impl Default for DealConfig {
     fn default() -> Self {
         DealConfig {
             hand_size: 7,
-            first_player: FirstPlayer::LeftOfDealer,
+            first_player: FirstPlayer::AfterDealer,
             direction: crate::card::Direction::Clockwise,
             first_card: FirstCard::Official,
         }

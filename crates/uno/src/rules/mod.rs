@@ -444,4 +444,15 @@ mod tests {
         assert_eq!(c.deck, DeckConfig::default());
         assert_eq!(c.uno, UnoConfig::default());
     }
+
+    #[test]
+    fn both_names_of_the_seat_after_the_dealer_read_as_one() {
+        for word in ["after_dealer", "left_of_dealer", "right_of_dealer"] {
+            let c = RulesConfig::from_toml(&format!("[deal]\nfirst_player = \"{word}\"\n")).expect("valid");
+            assert_eq!(c.deal.first_player, FirstPlayer::AfterDealer, "{word}");
+        }
+        let written = toml::to_string(&RulesConfig::default()).expect("serialises");
+        assert!(written.contains("first_player = \"after_dealer\""), "{written}");
+        assert!(RulesConfig::from_toml("[deal]\nfirst_player = \"behind_dealer\"\n").is_err());
+    }
 }
