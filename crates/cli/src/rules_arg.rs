@@ -44,7 +44,56 @@ impl RulesArgs {
     }
 
     fn parse(text: &str, name: &str) -> Result<Rules> {
-        let config = uno::RulesConfig::parse(text).with_context(|| name.to_string())?;
+        let config = uno::RulesConfig::parse(text).map_err(|e| anyhow::anyhow!("{name}: {}", plain(&e.to_string())))?;
         Rules::new(config).with_context(|| name.to_string())
+    }
+}
+
+/// A parser's message in the words of the rules file, not of the Rust types behind it:
+/// `expected u32` is `expected a whole number of 0 or more`, `expected struct DealConfig` is
+/// `expected a section of settings`.
+fn plain(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(at) = rest.find("expected ") {
+        let (before, after) = rest.split_at(at + "expected ".len());
+        out.push_str(before);
+        let word_end = |s: &str| s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+        let first = &after[..word_end(after)];
+        let (words, used) = match first {
+            "u8" | "u16" | "u32" | "u64" | "usize" => ("a whole number of 0 or more", first.len()),
+            "i8" | "i16" | "i32" | "i64" | "isize" => ("a whole number", first.len()),
+            "f32" | "f64" => ("a number", first.len()),
+            "struct" | "enum" => {
+                let name_start = first.len() + 1;
+                let name_len = after.get(name_start..).map_or(0, word_end);
+                let what =
+                    if first == "struct" { "a section of settings" } else { "one of the names this setting takes" };
+                (what, name_start + name_len)
+            }
+            _ => ("", 0),
+        };
+        out.push_str(words);
+        rest = &after[used..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn rust_types_become_words() {
+        assert_eq!(
+            plain("invalid type: string \"x\", expected u32"),
+            "invalid type: string \"x\", expected a whole number of 0 or more"
+        );
+        assert_eq!(
+            plain("invalid type: integer `3`, expected struct DealConfig at line 1 column 10"),
+            "invalid type: integer `3`, expected a section of settings at line 1 column 10"
+        );
+        assert_eq!(plain("expected a string"), "expected a string");
     }
 }

@@ -108,7 +108,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: crate::sim_run::threads(args.threads),
         sprt,
     };
-    let seatings = uno_bots::duplicate::check(&config)?;
+    let seatings = uno_bots::duplicate::check(&config).map_err(|e| match (e, format) {
+        // Round-robin already seats groups: the way out is fewer bots, not another format.
+        (uno_bots::MatchError::TooManySeatings(n), Format::RoundRobin) => anyhow::anyhow!(
+            "--format round-robin: {n} seatings per deal, at most {}: name fewer bots",
+            uno_bots::duplicate::MAX_SEATINGS
+        ),
+        (e, _) => e.into(),
+    })?;
     // The --json file is opened (so checked) before the run; `-` puts the JSON alone on stdout.
     let mut json_out = args.json.as_deref().map(|path| crate::output::Target::open("--json", path)).transpose()?;
     let bar = std::io::stderr().is_terminal().then(|| {

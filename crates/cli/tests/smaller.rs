@@ -212,3 +212,56 @@ fn scenario_out_dir_writes_only_positions_it_can_read_back() {
     assert!(err.contains("cannot be read back as .uno files"), "{err}");
     assert!(!out_dir.join("hands.uno").exists(), "nothing written");
 }
+
+#[test]
+fn messages_speak_of_the_users_values_not_rust_types() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases = [
+        ("[deal]\nhand_size = \"x\"\n", "expected a whole number of 0 or more"),
+        ("{\"deal\": 3}", "expected a section of settings"),
+    ];
+    for (text, want) in cases {
+        let path = dir.path().join("r.toml");
+        std::fs::write(&path, text).expect("write");
+        let out = tabletop(&["uno", "rules", "--check", path.to_str().expect("utf-8")]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{err}");
+        assert!(!err.contains("u32") && !err.contains("struct"), "{err}");
+    }
+    for (args, internal) in [
+        (&["uno", "sim", "--seed", "abc"][..], "invalid digit"),
+        (&["uno", "sim", "--players", "x"][..], "invalid digit"),
+        (&["uno", "analyse", "-", "--seat", "1", "--samples", "0"][..], "is not in 1..="),
+    ] {
+        let out = tabletop(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains(internal), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_format_hints_never_point_at_each_other() {
+    let bots = "heuristic,random,first,uniform,precedence,ismcts,flat,heuristic,random,first";
+    let out = tabletop(&["uno", "match", "--bots", bots, "--format", "round-robin", "--deals", "1"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("name fewer bots"), "{err}");
+    assert!(!err.contains("use rotate"), "{err}");
+}
+
+#[test]
+fn the_progress_rate_is_a_whole_number_per_second() {
+    // `script` gives the command a terminal, so the bar is drawn.
+    let line = format!("\"{}\" uno sim --games 300000 --threads 1", env!("CARGO_BIN_EXE_tabletop"));
+    let out = Command::new("script").args(["-qec", &line, "/dev/null"]).stdin(Stdio::null()).output().expect("script");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let frames: Vec<&str> = text.split(['\r', '\n']).filter(|f| f.contains("/300000 games")).collect();
+    assert!(frames.len() > 1, "no progress drawn: {text:?}");
+    for frame in frames {
+        let rate = frame.split_whitespace().find(|w| w.ends_with("/s")).expect("a rate");
+        assert!(!rate.contains('.'), "{rate} in {frame:?}");
+    }
+}
