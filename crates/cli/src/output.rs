@@ -106,7 +106,13 @@ fn without_repeats(error: &anyhow::Error) -> String {
 /// a stream, as `>` in a shell would.
 pub enum Target {
     Stdout,
-    File { file: std::fs::File, path: std::path::PathBuf, regular: bool },
+    /// `/dev/stderr`, or the file standard error is redirected to: written at its position.
+    Stderr,
+    File {
+        file: std::fs::File,
+        path: std::path::PathBuf,
+        regular: bool,
+    },
 }
 
 /// A file named on the command line that could not be written (exit code 1: the system's
@@ -136,11 +142,10 @@ fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
     (meta.dev(), meta.ino())
 }
 
-/// The identity of this process's standard output, when it can be known.
+/// The identity of the file behind one of this process's standard streams, when it can be known.
 #[cfg(unix)]
-fn stdout_identity() -> Option<(u64, u64)> {
-    use std::os::fd::AsFd;
-    let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+fn stream_identity(fd: std::os::fd::BorrowedFd<'_>) -> Option<(u64, u64)> {
+    let fd = fd.try_clone_to_owned().ok()?;
     std::fs::File::from(fd).metadata().ok().map(|m| identity(&m))
 }
 
@@ -176,10 +181,16 @@ impl Target {
             .metadata()
             .map_err(|e| WriteFailed { what: format!("{option}: cannot write {}", path.display()), source: e })?;
         #[cfg(unix)]
-        if stdout_identity() == Some(identity(&meta)) {
+        {
+            use std::os::fd::AsFd;
             // `/dev/stdout`, or the file standard output is redirected to: written as `-` is,
-            // at standard output's own position.
-            return Ok(Target::Stdout);
+            // at standard output's own position (and the same for standard error).
+            if stream_identity(io::stdout().as_fd()) == Some(identity(&meta)) {
+                return Ok(Target::Stdout);
+            }
+            if stream_identity(io::stderr().as_fd()) == Some(identity(&meta)) {
+                return Ok(Target::Stderr);
+            }
         }
         Ok(Target::File { file, path: path.to_path_buf(), regular: meta.is_file() })
     }
@@ -194,6 +205,12 @@ impl Target {
     pub fn write(&mut self, text: &str) -> anyhow::Result<()> {
         match self {
             Target::Stdout => Ok(print(text)?),
+            Target::Stderr => {
+                let mut err = io::stderr().lock();
+                err.write_all(text.as_bytes())
+                    .and_then(|()| err.flush())
+                    .map_err(|e| WriteFailed { what: "cannot write to standard error".to_string(), source: e }.into())
+            }
             Target::File { file, path, regular } => {
                 let written = if *regular {
                     file.set_len(0).and_then(|()| file.write_all(text.as_bytes())).and_then(|()| file.sync_all())

@@ -355,7 +355,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 bail!("the bots did not finish within {MAX_BOT_DECISIONS} decisions");
             }
             let action = bots[seat.index() - 1].choose(&game.observation(Some(seat)));
-            let events = game.apply(seat, action).map_err(|e| anyhow::anyhow!("{} chose {action}: {e}", name(seat)))?;
+            let events = game.apply(seat, action).map_err(|e| {
+                anyhow::anyhow!("{} chose to {}: {e}", name(seat), crate::uno_watch::action_words(action))
+            })?;
             record.push(seat, action);
             tell(&mut out, &events)?;
             shown = false;

@@ -233,8 +233,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bots[seat.index()].choose(&game.observation(Some(seat)))
         };
         let turns = game.turns();
-        let events =
-            game.apply(seat, action).map_err(|e| anyhow::anyhow!("bot at {} chose {action}: {e}", name(seat)))?;
+        let events = game
+            .apply(seat, action)
+            .map_err(|e| anyhow::anyhow!("the bot at {} chose to {}: {e}", name(seat), action_words(action)))?;
         record.push(seat, action);
         match args.format {
             Format::Events => {

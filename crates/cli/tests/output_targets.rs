@@ -170,3 +170,21 @@ fn rules_files_can_come_from_standard_input() {
         );
     }
 }
+
+#[test]
+fn dev_stderr_redirected_to_a_file_is_appended_not_truncated() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, "kept\n").expect("write");
+    let file = std::fs::OpenOptions::new().append(true).open(&log).expect("opens");
+    let out = bin()
+        .args(["uno", "sim", "--games", "5", "--threads", "1", "--json", "/dev/stderr"])
+        .stderr(Stdio::from(file))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&log).expect("reads");
+    let json = text.strip_prefix("kept\n").unwrap_or_else(|| panic!("the log was truncated: {text}"));
+    let value: serde_json::Value = serde_json::from_str(json).expect("the JSON after what was there");
+    assert_eq!(value["games"], 5);
+}
