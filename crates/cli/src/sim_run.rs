@@ -47,6 +47,20 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     }
 }
 
+/// A whole number of 0 or more, said in words when it is not one.
+pub fn parse_whole<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    text.parse::<T>().map_err(|_| format!("'{}' is not a whole number of 0 or more (or is too large)", excerpt(text)))
+}
+
+/// A whole number from `lo` to `hi`.
+pub fn parse_within(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        Ok(_) if hi == u64::MAX => Err(format!("at least {lo} (got '{}')", excerpt(text))),
+        _ => Err(format!("a whole number from {lo} to {hi} (got '{}')", excerpt(text))),
+    }
+}
+
 /// Points (of win share or win chance): a finite number.
 pub fn parse_points(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {

@@ -265,3 +265,18 @@ fn the_progress_rate_is_a_whole_number_per_second() {
         assert!(!rate.contains('.'), "{rate} in {frame:?}");
     }
 }
+
+#[test]
+fn serve_options_speak_of_numbers_not_rust_types() {
+    for (args, want) in [
+        (&["serve", "--record-days", "0"][..], "a whole number from 1 to 36500 (got '0')"),
+        (&["serve", "--idle-secs", "soon"][..], "'soon' is not a whole number of 0 or more"),
+        (&["serve", "--lease-ms", "5"][..], "at least 100 (got '5')"),
+    ] {
+        let out = tabletop(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("invalid digit") && !err.contains("is not in"), "{args:?}: {err}");
+    }
+}
