@@ -140,6 +140,8 @@ fn report(a: &Analysis) -> String {
 fn json(a: &Analysis) -> anyhow::Result<String> {
     let mut value = serde_json::to_value(a)?;
     value["seat"] = serde_json::json!(a.seat.index() + 1);
+    // Below this many worlds per action no decision is marked a mistake (the text says so too).
+    value["min_mistake_samples"] = serde_json::json!(MIN_MISTAKE_SAMPLES);
     if let Some(decisions) = value.get_mut("decisions").and_then(serde_json::Value::as_array_mut) {
         for (d, decision) in decisions.iter_mut().zip(&a.decisions) {
             if let Some(obj) = d.as_object_mut() {

@@ -164,6 +164,13 @@ fn single_playouts_mark_no_mistake_and_say_why() {
     assert!(!text.contains("← mistake"), "{text}");
     assert!(!text.contains("[100.0% – 100.0%]") && !text.contains("[0.0% – 0.0%]"), "{text}");
     assert!(text.contains("mistakes: none marked (1 world per action cannot tell a mistake from chance"), "{text}");
+    let json =
+        tabletop(&["uno", "analyse", path.to_str().expect("utf-8"), "--seat", "1", "--samples", "1", "--json", "-"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(v["min_mistake_samples"], 30, "{v}");
+    for d in v["decisions"].as_array().expect("decisions") {
+        assert_eq!(d["mistake"], false, "{d}");
+    }
     assert!(!text.contains("-0.0"), "{text}");
 }
 
