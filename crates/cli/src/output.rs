@@ -66,8 +66,14 @@ pub fn exit_code(error: &anyhow::Error) -> Option<u8> {
         // A write that failed is the system's trouble, not bad input: 1, as cargo and ripgrep do.
         Some(_) => Some(1),
         // So is any other failed system call: a file that cannot be read or written, a port in
-        // use.
-        None if error.chain().any(|c| c.is::<WriteFailed>() || c.is::<io::Error>()) => Some(1),
+        // use. Text that is not UTF-8 is the input's fault, not the system's.
+        None if error.chain().any(|c| {
+            c.is::<WriteFailed>()
+                || c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() != io::ErrorKind::InvalidData)
+        }) =>
+        {
+            Some(1)
+        }
         // Every other failure the user can cause is bad input; 2 matches clap's usage errors.
         None => Some(2),
     }

@@ -280,3 +280,18 @@ fn serve_options_speak_of_numbers_not_rust_types() {
         assert!(!err.contains("invalid digit") && !err.contains("is not in"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn text_that_is_not_utf8_is_bad_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .args(["uno", "rules", "--check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), b"[deal]\nhand_size = \xff\n").expect("write");
+    let out = child.wait_with_output().expect("ends");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).starts_with("error: cannot read the rules from standard input"), "{}", stderr(&out));
+}
