@@ -71,7 +71,7 @@ fn report(a: &Analysis) -> String {
         let best = &d.values[0];
         let mark = if d.mistake { "  ← mistake" } else { "" };
         out += &format!(
-            "action {:>4} (round {}, turn {}): {} — {}",
+            "action {} (round {}, turn {}): {} — {}",
             d.ply + 1,
             d.round,
             d.turn,
@@ -100,16 +100,21 @@ fn report(a: &Analysis) -> String {
     }
     let after: Vec<f64> =
         a.decisions.iter().filter_map(|d| d.values.iter().find(|v| v.action == d.chosen)).map(|v| v.win).collect();
-    out += &format!("win chance after each decision: {}\n", graph(&after));
+    // The graph in lines of 78 characters, so that it fits 80 columns however long the game.
+    let bars: Vec<char> = graph(&after).chars().collect();
+    out += "win chance after each decision:\n";
+    for line in bars.chunks(78) {
+        out += &format!("  {}\n", line.iter().collect::<String>());
+    }
     for r in &a.rounds {
         let result = match r.won {
             Some(true) => "won",
             Some(false) => "lost",
-            None => "not finished",
+            None => "unfinished",
         };
         let luck = r.luck.map_or_else(|| "-".to_string(), |l| signed(100.0 * l, 1));
         out += &format!(
-            "round {:>3}: {:>3} decisions, first chance {:>6}, {result:<12} skill {:>6}  luck {luck}\n",
+            "round {:>3}: {:>3} decisions, first {:>6}, {result:<10} skill {:>6} luck {luck}\n",
             r.round,
             r.decisions,
             pct(r.first),
@@ -187,7 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 return Ok(());
             }
         }
-        return Ok(crate::output::print(&format!("Seat {}: {why}.\n", seat.index() + 1))?);
+        return Ok(crate::output::print(&crate::output::wrap(&format!("Seat {}: {why}.\n", seat.index() + 1)))?);
     }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
@@ -213,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let text = report(&analysis);
+    let text = crate::output::wrap(&report(&analysis));
     if let Some(target) = &mut json_out {
         target.write(&(json(&analysis)? + "\n"))?;
         if target.is_stdout() {

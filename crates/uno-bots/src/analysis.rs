@@ -10,10 +10,10 @@
 //!
 //! From those values: the chosen action's loss against the best, mistakes (a loss of at least
 //! the threshold whose paired interval excludes zero, and never from fewer than
-//! [`MIN_MISTAKE_SAMPLES`] worlds per action: fewer cannot show one), the win chance after each decision, and the result split into **skill** (the
-//! chance lost or won by the seat's own choices, `Σ (chosen − best)`) and **luck** (everything
-//! else that moved the chance: the cards drawn and the other seats' actions), so that
-//! `result − first chance = skill + luck`.
+//! [`MIN_MISTAKE_SAMPLES`] worlds per action: fewer cannot show one), the win chance after each
+//! decision, and the result split into **skill** (the chance lost or won by the seat's own
+//! choices, `Σ (chosen − best)`) and **luck** (everything else that moved the chance: the cards
+//! drawn and the other seats' actions), so that `result − first chance = skill + luck`.
 //!
 //! Everything random is seeded from the analysis seed and the decision's index, so the same
 //! record, seat, seed and sample count give the same numbers.
