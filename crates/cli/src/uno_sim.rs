@@ -89,15 +89,18 @@ fn json(results: &SimResults, secs: f64) -> anyhow::Result<String> {
 fn table(r: &SimResults, secs: f64) -> String {
     let games = r.games.max(1) as f64;
     let mut out = format!("rules={} players={} seed={}\n", r.rules, r.players, r.seed);
+    // The bot column as wide as the longest name (14 at least): the table is 80 columns then.
+    let w = r.seats.iter().map(|s| s.bot.chars().count()).max().unwrap_or(0).max(14);
     out += &format!(
-        "{:<5} {:<14} {:>10} {:>8} {:>17} {:>10} {:>10}\n",
+        "{:<5} {:<w$} {:>10} {:>8} {:>17} {:>10} {:>10}\n",
         "seat", "bot", "wins", "win%", "95% CI", "mean pts", "turns/game"
     );
     for (s, seat) in r.seats.iter().enumerate() {
         let (lo, hi) = r.win_rate_ci(s);
         out += &format!(
-            "{:<5} {:<14} {:>10} {:>8} {:>17} {:>10.2} {:>10.2}\n",
-            s,
+            "{:<5} {:<w$} {:>10} {:>8} {:>17} {:>10.2} {:>10.2}\n",
+            // Seats count from 1, as everywhere in the terminal.
+            s + 1,
             seat.bot,
             seat.wins,
             sim_run::percent(r.win_rate(s)),

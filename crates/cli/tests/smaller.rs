@@ -130,6 +130,17 @@ fn a_played_game_can_be_recorded_and_analysed() {
     let analysis = tabletop(&["uno", "analyse", p, "--seat", "1", "--samples", "4"]);
     assert_eq!(analysis.status.code(), Some(0), "{}", stderr(&analysis));
     assert!(String::from_utf8_lossy(&analysis.stdout).starts_with("Seat 1: "));
+    // Standard output shows the game, so the record cannot go there too.
+    for target in ["-", "/dev/stdout"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+            .args(["uno", "play", "--record", target])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{target}");
+        assert!(stderr(&out).contains("--record: standard output shows the game"), "{}", stderr(&out));
+    }
 }
 
 #[test]
@@ -294,4 +305,13 @@ fn text_that_is_not_utf8_is_bad_input() {
     let out = child.wait_with_output().expect("ends");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).starts_with("error: cannot read the rules from standard input"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_simulator_numbers_seats_from_1() {
+    let out = tabletop(&["uno", "sim", "--players", "3", "--games", "30", "--bots", "random,first,uniform"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let seats: Vec<&str> = text.lines().skip(2).take(3).filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(seats, ["1", "2", "3"], "{text}");
+    assert!(text.lines().nth(2).is_some_and(|l| l.split_whitespace().nth(1) == Some("random")), "{text}");
 }
