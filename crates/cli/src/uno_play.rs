@@ -273,12 +273,14 @@ fn round_summary(game: &Game) -> String {
     for seat in (0..game.players()).map(|s| Seat(s as u8)) {
         let hand = game.hand(seat);
         let points: u32 = hand.iter().map(|&c| game.rules().points(c)).sum();
-        let cards: Vec<String> = hand.iter().map(|&c| card_words(c)).collect();
+        let mut cards: Vec<String> = hand.iter().map(|&c| card_words(c)).collect();
         let head = format!("  {}: ", name(seat));
         text += &if cards.is_empty() {
             format!("{head}no cards\n")
         } else {
-            format!("{} ({points} points)\n", wrapped(&head, &cards))
+            // The points wrap with the cards, so the line stays within 80 columns.
+            cards.push(format!("({points} points)"));
+            format!("{}\n", wrapped(&head, &cards))
         };
     }
     text + &score_line(game) + "\n"
@@ -324,7 +326,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut game = Game::new_with_events(rules, players, seed, &mut events)?;
     let tell = |out: &mut crate::output::Out, events: &[Event]| -> std::io::Result<()> {
         for e in events {
-            writeln!(out, "{}", narrate(&e.redacted_for(Some(YOU)), &name))?;
+            writeln!(out, "{}", crate::output::wrap(&narrate(&e.redacted_for(Some(YOU)), &name)))?;
         }
         Ok(())
     };

@@ -315,3 +315,23 @@ fn the_simulator_numbers_seats_from_1() {
     assert_eq!(seats, ["1", "2", "3"], "{text}");
     assert!(text.lines().nth(2).is_some_and(|l| l.split_whitespace().nth(1) == Some("random")), "{text}");
 }
+
+#[test]
+fn a_long_game_in_the_terminal_stays_within_80_columns() {
+    // Drawing and passing for long enough reshuffles the pile: the longest sentence there is.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .args(["uno", "play", "--players", "2", "--seed", "7", "--bots", "first"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let script = "d\np\nzz\n".repeat(400);
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), script.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("ends");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("shuffled into a new one"), "no reshuffle in this game:\n{text}");
+    let long: Vec<&str> = text.lines().map(|l| l.trim_start_matches("> ")).filter(|l| l.chars().count() > 80).collect();
+    assert!(long.is_empty(), "{long:?}");
+}
