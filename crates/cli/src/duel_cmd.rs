@@ -63,7 +63,7 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 100, value_parser = sim_run::parse_games)]
     games: u64,
     /// Seed of the run: the setups and every bot's random choices follow from it.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::sim_run::parse_seed)]
     seed: u64,
     /// Grid width (1-26).
     #[arg(long, default_value_t = DEFAULT_WIDTH, value_parser = grid_side)]
@@ -72,7 +72,7 @@ pub struct SimArgs {
     #[arg(long, default_value_t = DEFAULT_HEIGHT, value_parser = grid_side)]
     height: u8,
     /// A game still running after this many rounds is a draw.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = |s: &str| sim_run::parse_count(s).and_then(|n| u32::try_from(n).map_err(|_| "too many rounds".to_string())))]
     max_rounds: u32,
     /// mirrored: same ranks, black's cells the mirror image of red's, symmetric blocks;
     /// random: independent armies.
@@ -89,10 +89,10 @@ pub struct SimArgs {
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Number of positions searched at each difficulty.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = sim_run::parse_count)]
     positions: u64,
     /// Seed of the positions.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::sim_run::parse_seed)]
     seed: u64,
     /// Grid width (1-26).
     #[arg(long, default_value_t = DEFAULT_WIDTH, value_parser = grid_side)]
@@ -221,7 +221,7 @@ fn describe(event: &Event) -> Option<String> {
 }
 
 fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
-    writeln!(out, "{text}").context("writing to the terminal")
+    writeln!(out, "{}", output::wrap(text)).context("writing to the terminal")
 }
 
 /// `a6w` as `a6` and `w`: a cell followed at once by a letter key (w, a, s, d or b).
@@ -232,7 +232,21 @@ fn split_cell_key(token: &str) -> Option<(&str, &str)> {
 }
 
 /// The terminal game; reads commands line by line so it can be scripted.
+/// The command word nearest a typo (`nxt`: `next`).
+fn nearest_command(word: &str) -> Option<&'static str> {
+    crate::uno_play::nearest(&word.to_ascii_lowercase(), &["next", "end", "help", "quit", "exit"])
+}
+
+/// Every Duel command's grid: at least one cell for each side (a 1x1 grid could never leave setup).
+fn check_grid(width: u8, height: u8) -> anyhow::Result<()> {
+    if usize::from(width) * usize::from(height) < 2 {
+        bail!("a game needs at least 2 cells, one for each side (asked for {width}x{height})");
+    }
+    Ok(())
+}
+
 fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow::Result<()> {
+    check_grid(args.width, args.height)?;
     let mut game = DuelGame::new(args.width, args.height).map_err(anyhow::Error::new)?;
     let mut bot = SearchBot::new(args.difficulty);
     say(
@@ -295,11 +309,35 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
             // A cell alone (re)selects: a key is one character, a cell has a digit and two or more.
             [one] if one.chars().any(|c| c.is_ascii_digit()) && one.len() >= 2 => match one.parse::<Coord>() {
                 Ok(c) => {
-                    selected = Some(c);
+                    // In the play stage only one of red's own pieces can be selected to move:
+                    // the engine's own refusal, said at once rather than after the key.
+                    let refusal = match (setup, game.cell(c)) {
+                        (false, Some(Cell::Piece(p))) if p.side == Side::Red => None,
+                        (false, Some(other)) => {
+                            Some(DuelError::NotOwnPiece { side: Side::Red, cell: c, holds: other.describe() })
+                        }
+                        (false, None) => {
+                            Some(DuelError::OutsideGrid { cell: c, width: game.width(), height: game.height() })
+                        }
+                        (true, _) => None,
+                    };
+                    match refusal {
+                        Some(e) => {
+                            selected = None;
+                            say(out, &format!("Error: {e}"))?;
+                        }
+                        None => selected = Some(c),
+                    }
                     continue;
                 }
                 Err(e) => Err(e),
             },
+            // A misspelt command word, not a key: say which was meant.
+            [word] if word.chars().count() >= 3 && nearest_command(word).is_some() => {
+                let near = nearest_command(word).unwrap_or_default();
+                say(out, &format!("Error: '{word}' is not a command: did you mean '{near}'? (help lists them)"))?;
+                continue;
+            }
             [key] => match selected {
                 Some(cell) if setup => Ok(Action::place(cell, *key)),
                 Some(cell) => Ok(Action::mv(cell, *key)),
@@ -363,22 +401,10 @@ fn sim(a: &SimArgs) -> anyhow::Result<()> {
         max_rounds: a.max_rounds,
         setup: a.setup,
     };
-    if usize::from(a.width) * usize::from(a.height) < 2 {
-        bail!("a simulated game needs at least 2 cells, one for each side (asked for {}x{})", a.width, a.height);
-    }
+    check_grid(a.width, a.height)?;
     // Fail early on a bad grid size rather than once per game.
     duel::sim::setup_for(&cfg, 0).map_err(anyhow::Error::new)?;
-    let mut json_file = match &a.json {
-        Some(path) if path.as_os_str() != "-" => Some(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(path)
-                .with_context(|| format!("--json: cannot write {}", path.display()))?,
-        ),
-        _ => None,
-    };
+    let mut json_file = a.json.as_deref().map(|path| output::Target::open("--json", path)).transpose()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(sim_run::threads(a.threads))
         .build()
@@ -402,21 +428,10 @@ fn sim(a: &SimArgs) -> anyhow::Result<()> {
         t.add(r);
     }
     let secs = start.elapsed().as_secs_f64();
-    let Some(path) = &a.json else {
-        output::print(&sim_table(a, &t, secs))?;
-        return Ok(());
-    };
-    let text = serde_json::to_string_pretty(&sim_json(a, &t, secs))? + "\n";
     match &mut json_file {
-        Some(file) => {
-            file.set_len(0)
-                .and_then(|()| file.write_all(text.as_bytes()))
-                .and_then(|()| file.sync_all())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        None => output::print(&text)?,
+        Some(target) => target.write(&(serde_json::to_string_pretty(&sim_json(a, &t, secs))? + "\n")),
+        None => Ok(output::print(&sim_table(a, &t, secs))?),
     }
-    Ok(())
 }
 
 /// Red's and black's score (win 1, draw ½) with its 95% interval.
@@ -480,6 +495,7 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
     if a.positions == 0 {
         bail!("--positions must be at least 1");
     }
+    check_grid(a.width, a.height)?;
     // Positions with black to move, taken from random games a few rounds in.
     let mut positions = Vec::new();
     let cfg = SimConfig {

@@ -4,6 +4,7 @@
 
 mod bots_arg;
 mod duel_cmd;
+mod names;
 mod output;
 mod rules_arg;
 mod serve;
@@ -38,7 +39,7 @@ struct Cli {
 enum Command {
     /// Start the web server (UNO tables and the Duel page).
     Serve(serve::Args),
-    /// UNO: play, simulate, run seed-000 scenarios, list rule presets.
+    /// UNO: play, sim, match, scenario, rules, watch, replay, analyse.
     #[command(subcommand)]
     Uno(UnoCommand),
     /// Duel, the grid game: play in the terminal or simulate bot against bot.

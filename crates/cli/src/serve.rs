@@ -16,36 +16,36 @@ pub struct Args {
     #[arg(long, default_value = "tabletop.db")]
     db: PathBuf,
     /// Milliseconds a bot waits before acting.
-    #[arg(long, default_value_t = 700)]
+    #[arg(long, default_value_t = 700, value_parser = crate::sim_run::parse_whole::<u64>)]
     bot_delay_ms: u64,
     /// Seconds a table may go with no person connected or acting before it is closed.
-    #[arg(long, default_value_t = 7200)]
+    #[arg(long, default_value_t = 7200, value_parser = crate::sim_run::parse_whole::<u64>)]
     idle_secs: u64,
     /// Seconds a finished table stays in memory (for a rematch).
-    #[arg(long, default_value_t = 900)]
+    #[arg(long, default_value_t = 900, value_parser = crate::sim_run::parse_whole::<u64>)]
     finished_secs: u64,
     /// Days a finished game's record is kept (its export and replays), counted from its end.
-    #[arg(long, default_value_t = 90, value_parser = clap::value_parser!(u64).range(1..=36_500))]
+    #[arg(long, default_value_t = 90, value_parser = |s: &str| crate::sim_run::parse_within(s, 1, 36_500))]
     record_days: u64,
     /// Unfinished tables one client address may have at a time.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = crate::sim_run::parse_whole::<usize>)]
     max_tables_per_client: usize,
     /// Records one client address may import (`POST /api/records`) in an hour.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = crate::sim_run::parse_whole::<usize>)]
     imports_per_hour: usize,
     /// Messages per second one WebSocket may send.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = crate::sim_run::parse_whole::<u32>)]
     ws_rate: u32,
     /// Open connections at most (HTTP and WebSocket); lowered to fit under the open-file limit.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 4096, value_parser = crate::sim_run::parse_whole::<usize>)]
     max_connections: usize,
     /// Milliseconds a client may take to send a request's headers (or to start its next
     /// request on a kept-alive connection).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::sim_run::parse_whole::<u64>)]
     header_timeout_ms: u64,
     /// PostgreSQL only: milliseconds a table's lease lasts unless its owner renews it (every
     /// third of it); another instance adopts the table this long after its owner stopped.
-    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(100..))]
+    #[arg(long, default_value_t = 5_000, value_parser = |s: &str| crate::sim_run::parse_within(s, 100, u64::MAX))]
     lease_ms: u64,
     /// PostgreSQL only: the name this instance holds its tables under; each live instance needs
     /// its own. A server started again under the same name takes its tables back at once.

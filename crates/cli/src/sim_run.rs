@@ -22,6 +22,53 @@ pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
     }
 }
 
+/// `--seed`: any whole number from 0 to 18446744073709551615.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .map_err(|_| format!("a seed is a whole number from 0 to {} (got '{}')", u64::MAX, excerpt(text)))
+}
+
+/// `--players`: a whole number (the rules say which counts they allow).
+pub fn parse_players(text: &str) -> Result<usize, String> {
+    text.parse::<usize>().map_err(|_| format!("the number of players is a whole number (got '{}')", excerpt(text)))
+}
+
+/// `--seat`: a whole number from 1 (the game says how many seats it has).
+pub fn parse_seat(text: &str) -> Result<usize, String> {
+    text.parse::<usize>().map_err(|_| format!("a seat is a whole number from 1 (got '{}')", excerpt(text)))
+}
+
+/// A whole number of at least 1 (`--positions`, `--max-rounds`).
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{}' is not a whole number", excerpt(text))),
+    }
+}
+
+/// A whole number of 0 or more, said in words when it is not one.
+pub fn parse_whole<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    text.parse::<T>().map_err(|_| format!("'{}' is not a whole number of 0 or more (or is too large)", excerpt(text)))
+}
+
+/// A whole number from `lo` to `hi`.
+pub fn parse_within(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        Ok(_) if hi == u64::MAX => Err(format!("at least {lo} (got '{}')", excerpt(text))),
+        _ => Err(format!("a whole number from {lo} to {hi} (got '{}')", excerpt(text))),
+    }
+}
+
+/// Points (of win share or win chance): a finite number.
+pub fn parse_points(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err(format!("'{}' is not a number of points", excerpt(text))),
+    }
+}
+
 /// The worker threads to start: as many as asked, but never more than the machine runs at once
 /// (results do not depend on the count, and more threads would only wait); by default all cores.
 pub fn threads(asked: Option<NonZeroUsize>) -> usize {
@@ -39,6 +86,16 @@ fn excerpt(text: &str) -> String {
     }
 }
 
+/// A progress bar's style from `template`, with `{rate}`: whole units per second (indicatif's
+/// own `{per_sec}` prints four decimals, and the line then wraps in 80 columns).
+pub fn style(template: &str) -> indicatif::ProgressStyle {
+    indicatif::ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0}/s", state.per_sec());
+        })
+}
+
 /// A progress bar on standard error when it is a terminal, nothing otherwise.
 pub struct Progress(Option<indicatif::ProgressBar>);
 
@@ -46,10 +103,7 @@ impl Progress {
     pub fn new(games: u64) -> Progress {
         Progress(std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(games);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
+            bar.set_style(style("{bar:30} {pos}/{len} games  {rate}  eta {eta}"));
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         }))
@@ -73,7 +127,27 @@ pub use uno_bots::sim::wilson;
 
 /// A rate as a percentage with two decimals, the one format both simulators print.
 pub fn percent(rate: f64) -> String {
-    format!("{:.2}%", 100.0 * rate)
+    format!("{}%", fixed(100.0 * rate, 2))
+}
+
+/// `x` with `decimals` decimals, never a negative zero (`-0.0` reads as a loss that is not there).
+pub fn fixed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:.decimals$}");
+    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_string()
+    } else {
+        text
+    }
+}
+
+/// `x` with its sign and `decimals` decimals, `+0.0` for zero (never `-0.0`).
+pub fn signed(x: f64, decimals: usize) -> String {
+    let text = fixed(x, decimals);
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
 }
 
 /// An interval as `lo%-hi%`.
@@ -84,6 +158,17 @@ pub fn interval((lo, hi): (f64, f64)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_negative_zero() {
+        assert_eq!(fixed(-0.0, 1), "0.0");
+        assert_eq!(fixed(-0.00001, 2), "0.00");
+        assert_eq!(fixed(-0.5, 1), "-0.5");
+        assert_eq!(signed(-0.0, 1), "+0.0");
+        assert_eq!(signed(-0.04, 1), "+0.0");
+        assert_eq!(signed(2.0, 2), "+2.00");
+        assert_eq!(signed(-2.0, 2), "-2.00");
+    }
 
     #[test]
     fn threads_never_exceed_the_cores() {

@@ -4,47 +4,52 @@
 
 use std::io::IsTerminal;
 
-use anyhow::Context;
-use uno::Action;
 use uno_bots::analysis::{
-    analyse, Analysis, AnalysisConfig, DEFAULT_MISTAKE, DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES,
+    analyse, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES,
+    MIN_MISTAKE_SAMPLES,
 };
 
+use crate::sim_run::signed;
 use crate::uno_replay::{load, seat_arg};
+use crate::uno_watch::action_words;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The record: a JSON file (`-` for standard input), as `uno watch --record` writes.
     record: std::path::PathBuf,
     /// The seat whose decisions are analysed (1 to the number of players).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::sim_run::parse_seat)]
     seat: usize,
     /// Worlds sampled per legal action: the intervals narrow as its square root (the default,
     /// 400, gives at most ±4.9 points; 100 about ±10; 2000 about ±2.2).
-    #[arg(long, default_value_t = DEFAULT_SAMPLES, value_parser = clap::value_parser!(u32).range(1..=MAX_SAMPLES as i64))]
+    #[arg(long, default_value_t = DEFAULT_SAMPLES, value_parser = parse_samples)]
     samples: u32,
     /// Seed of the sampling and the playouts: the same record, seat, seed and samples give the
     /// same figures.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = crate::sim_run::parse_seed)]
     seed: u64,
     /// A loss of at least this many points of win chance marks a mistake.
-    #[arg(long, default_value_t = 100.0 * DEFAULT_MISTAKE)]
+    #[arg(long, default_value_t = 100.0 * DEFAULT_MISTAKE, value_parser = crate::sim_run::parse_points)]
     mistake: f64,
-    /// Write the analysis as JSON to this file (`-`: standard output, alone).
+    /// Write the analysis as JSON to this file (`-`: standard output, alone); its `seat` and
+    /// each decision's `action` count from 1, as the text does.
     #[arg(long, value_name = "FILE")]
     json: Option<std::path::PathBuf>,
 }
 
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+/// `--samples`: a whole number from 1 to [`MAX_SAMPLES`].
+fn parse_samples(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if (1..=MAX_SAMPLES).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "worlds per action: a whole number from 1 to {MAX_SAMPLES} (got '{}')",
+            text.chars().take(32).collect::<String>()
+        )),
+    }
 }
 
-fn action_words(action: Action) -> String {
-    match action {
-        Action::Play { card, color: Some(c) } => format!("play {} ({})", crate::uno_watch::card_words(card), c.name()),
-        Action::Play { card, color: None } => format!("play {}", crate::uno_watch::card_words(card)),
-        other => other.to_string(),
-    }
+fn pct(x: f64) -> String {
+    format!("{}%", crate::sim_run::fixed(100.0 * x, 1))
 }
 
 /// Eight levels, one character per decision.
@@ -66,7 +71,7 @@ fn report(a: &Analysis) -> String {
         let best = &d.values[0];
         let mark = if d.mistake { "  ← mistake" } else { "" };
         out += &format!(
-            "action {:>4} (round {}, turn {}): {} — {}",
+            "action {} (round {}, turn {}): {} — {}",
             d.ply + 1,
             d.round,
             d.turn,
@@ -75,10 +80,10 @@ fn report(a: &Analysis) -> String {
         );
         if d.loss > 0.0 {
             out += &format!(
-                "; best {} {} (−{:.1} points){mark}\n",
+                "; best {} {} (−{} points){mark}\n",
                 action_words(best.action),
                 pct(best.win),
-                100.0 * d.loss
+                crate::sim_run::fixed(100.0 * d.loss, 1)
             );
         } else {
             out += " (best)\n";
@@ -95,29 +100,62 @@ fn report(a: &Analysis) -> String {
     }
     let after: Vec<f64> =
         a.decisions.iter().filter_map(|d| d.values.iter().find(|v| v.action == d.chosen)).map(|v| v.win).collect();
-    out += &format!("win chance after each decision: {}\n", graph(&after));
+    // The graph in lines of 78 characters, so that it fits 80 columns however long the game.
+    let bars: Vec<char> = graph(&after).chars().collect();
+    out += "win chance after each decision:\n";
+    for line in bars.chunks(78) {
+        out += &format!("  {}\n", line.iter().collect::<String>());
+    }
     for r in &a.rounds {
         let result = match r.won {
             Some(true) => "won",
             Some(false) => "lost",
-            None => "not finished",
+            None => "unfinished",
         };
-        let luck = r.luck.map_or_else(|| "-".to_string(), |l| format!("{:+.1}", 100.0 * l));
+        let luck = r.luck.map_or_else(|| "-".to_string(), |l| signed(100.0 * l, 1));
         out += &format!(
-            "round {:>3}: {:>3} decisions, first chance {:>6}, {result:<12} skill {:+6.1}  luck {luck}\n",
+            "round {:>3}: {:>3} decisions, first {:>6}, {result:<10} skill {:>6} luck {luck}\n",
             r.round,
             r.decisions,
             pct(r.first),
-            100.0 * r.skill
+            signed(100.0 * r.skill, 1)
         );
     }
     let mistakes = a.decisions.iter().filter(|d| d.mistake).count();
+    let mistakes = if a.samples < MIN_MISTAKE_SAMPLES {
+        format!(
+            "none marked ({} world{} per action cannot tell a mistake from chance; {MIN_MISTAKE_SAMPLES} or more can)",
+            a.samples,
+            if a.samples == 1 { "" } else { "s" }
+        )
+    } else {
+        mistakes.to_string()
+    };
+    out += &format!("mistakes: {mistakes}\n");
     out += &format!(
-        "mistakes: {mistakes}; skill (chance lost to own choices) {:+.1} points, luck (draws and the others' play) {:+.1} points\n",
-        100.0 * a.skill,
-        100.0 * a.luck
+        "skill (chance lost to own choices) {} points, luck (draws and the others' play) {} points\n",
+        signed(100.0 * a.skill, 1),
+        signed(100.0 * a.luck, 1)
     );
     out
+}
+
+/// The analysis as JSON, counted as the text counts: `seat` from 1, and each decision's
+/// `action` (its place in the record) from 1, as `uno replay` shows it.
+fn json(a: &Analysis) -> anyhow::Result<String> {
+    let mut value = serde_json::to_value(a)?;
+    value["seat"] = serde_json::json!(a.seat.index() + 1);
+    // Below this many worlds per action no decision is marked a mistake (the text says so too).
+    value["min_mistake_samples"] = serde_json::json!(MIN_MISTAKE_SAMPLES);
+    if let Some(decisions) = value.get_mut("decisions").and_then(serde_json::Value::as_array_mut) {
+        for (d, decision) in decisions.iter_mut().zip(&a.decisions) {
+            if let Some(obj) = d.as_object_mut() {
+                obj.remove("ply");
+                obj.insert("action".into(), serde_json::json!(decision.ply + 1));
+            }
+        }
+    }
+    Ok(serde_json::to_string_pretty(&value)?)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -128,10 +166,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let config =
         AnalysisConfig { seat, samples: args.samples, seed: args.seed, mistake: args.mistake / 100.0, deadline: None };
-    let mut json_out = match &args.json {
-        Some(path) if path.as_os_str() != "-" => Some(crate::uno_sim::JsonFile::open(path)?),
-        _ => None,
-    };
+    if let Some(path) = &args.json {
+        if args.record.as_os_str() != "-" && crate::output::same_file(path, &args.record) {
+            anyhow::bail!("--json: {} is the record being analysed; name another file", path.display());
+        }
+    }
+    let mut json_out = args.json.as_deref().map(|path| crate::output::Target::open("--json", path)).transpose()?;
+    if crate::uno_play::precedence_decides(&record.rules.name) {
+        // Nothing to value: every move of every seat was the precedence's.
+        let analysis = Analysis {
+            seat,
+            samples: args.samples,
+            seed: args.seed,
+            decisions: Vec::new(),
+            rounds: Vec::new(),
+            skill: 0.0,
+            luck: 0.0,
+        };
+        let why = "under the csce322 rules seed 000's precedence decides every move: there was nothing to choose, so no decision is valued and none is a mistake";
+        if let Some(target) = &mut json_out {
+            let mut value: serde_json::Value = serde_json::from_str(&json(&analysis)?)?;
+            value["nothing_to_choose"] = serde_json::json!(why);
+            target.write(&(serde_json::to_string_pretty(&value)? + "\n"))?;
+            if target.is_stdout() {
+                return Ok(());
+            }
+        }
+        return Ok(crate::output::print(&crate::output::wrap(&format!("Seat {}: {why}.\n", seat.index() + 1)))?);
+    }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -146,18 +208,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bar.set_position(done as u64);
         }
     };
-    let analysis = analyse(&record, &config, &progress).context("analysis")?;
+    let analysis = analyse(&record, &config, &progress).map_err(|e| match e {
+        AnalysisError::Replay(e) => anyhow::anyhow!("analysis: {}", crate::uno_replay::replay_words(&e)),
+        AnalysisError::Sample { index, reason } => {
+            anyhow::anyhow!("analysis: the seat's knowledge at action {} admits no world: {reason}", index + 1)
+        }
+        other => anyhow::Error::new(other).context("analysis"),
+    })?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let text = report(&analysis);
-    match (&args.json, &mut json_out) {
-        (Some(path), Some(file)) => {
-            let json = serde_json::to_string_pretty(&analysis)? + "\n";
-            file.write(&json).with_context(|| format!("cannot write {}", path.display()))?;
-            Ok(crate::output::print(&text)?)
+    let text = crate::output::wrap(&report(&analysis));
+    if let Some(target) = &mut json_out {
+        target.write(&(json(&analysis)? + "\n"))?;
+        if target.is_stdout() {
+            return Ok(());
         }
-        (Some(_), None) => Ok(crate::output::print(&(serde_json::to_string_pretty(&analysis)? + "\n"))?),
-        _ => Ok(crate::output::print(&text)?),
     }
+    Ok(crate::output::print(&text)?)
 }

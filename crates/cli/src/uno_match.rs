@@ -21,16 +21,16 @@ pub struct Args {
     /// the others fill the other seats in turn (random, uniform, first, heuristic, precedence,
     /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat,
     /// flat:PLAYOUTS).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::names::bot_list(), hide_possible_values = true)]
     bots: String,
     /// Number of players (default: 4, or the nearest count the rules allow).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::sim_run::parse_players)]
     players: Option<usize>,
     /// Deals to play (the most, with --until-decided); each is played once per seating.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = parse_deals)]
     deals: u64,
     /// Seed of the whole match: the same seed gives the same results on any number of threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::sim_run::parse_seed)]
     seed: u64,
     /// rotate: the lineup turned through every seat; all-seatings: every permutation of it;
     /// round-robin (for at least as many bots as seats): every group of as many bots as seats,
@@ -45,10 +45,10 @@ pub struct Args {
     #[arg(long)]
     until_decided: bool,
     /// H0 of the sequential test: the first bot's win share less the second's, in points.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, value_parser = crate::sim_run::parse_points)]
     diff0: f64,
     /// H1 of the sequential test, in points (above --diff0).
-    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true, value_parser = crate::sim_run::parse_points)]
     diff1: f64,
     /// The sequential test's chance of accepting H1 when H0 holds.
     #[arg(long, default_value_t = 0.05)]
@@ -59,6 +59,15 @@ pub struct Args {
     /// Also write the results as JSON to this file (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<std::path::PathBuf>,
+}
+
+/// `--deals`: a whole number, at least 1.
+fn parse_deals(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("the number of deals must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{}' is not a whole number of deals", text.chars().take(32).collect::<String>())),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -77,6 +86,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let format: Format = args.format.parse().context("--format")?;
     let sprt = if args.until_decided {
+        for (option, value) in [("--diff0", args.diff0), ("--diff1", args.diff1)] {
+            if !value.is_finite() || value.abs() > 100.0 {
+                bail!("{option}: points of win share, -100 to 100 (got {value})");
+            }
+        }
+        if args.diff1 <= args.diff0 {
+            bail!("--diff1 must be above --diff0 (got --diff0 {} and --diff1 {})", args.diff0, args.diff1);
+        }
         Some(Sprt::new(args.diff0 / 100.0, args.diff1 / 100.0, args.alpha, args.beta).context("--until-decided")?)
     } else {
         None
@@ -91,21 +108,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: crate::sim_run::threads(args.threads),
         sprt,
     };
-    let seatings = uno_bots::duplicate::check(&config)?;
+    let seatings = uno_bots::duplicate::check(&config).map_err(|e| match (e, format) {
+        // Round-robin already seats groups: the way out is fewer bots, not another format.
+        (uno_bots::MatchError::TooManySeatings(n), Format::RoundRobin) => anyhow::anyhow!(
+            "--format round-robin: {n} seatings per deal, at most {}: name fewer bots",
+            uno_bots::duplicate::MAX_SEATINGS
+        ),
+        (e, _) => e.into(),
+    })?;
     // The --json file is opened (so checked) before the run; `-` puts the JSON alone on stdout.
-    let mut json_out = match &args.json {
-        Some(path) if path.as_os_str() != "-" => Some(crate::uno_sim::JsonFile::open(path)?),
-        _ => None,
-    };
+    let mut json_out = args.json.as_deref().map(|path| crate::output::Target::open("--json", path)).transpose()?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(config.deals);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(&format!(
-                "{{bar:40}} {{pos}}/{{len}} deals ({} games each)  {{per_sec}}  eta {{eta}}",
-                seatings.len()
-            ))
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
+        bar.set_style(crate::sim_run::style(&format!(
+            "{{bar:30}} {{pos}}/{{len}} deals ({} games each)  {{rate}}  eta {{eta}}",
+            seatings.len()
+        )));
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
@@ -118,27 +136,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let Some(path) = &args.json else {
-        crate::output::print(&table(&results))?;
-        return Ok(());
-    };
-    let text = serde_json::to_string_pretty(&results)? + "\n";
-    match &mut json_out {
-        Some(file) => {
-            file.write(&text).with_context(|| format!("cannot write {}", path.display()))?;
-            Ok(crate::output::print(&table(&results))?)
+    if let Some(target) = &mut json_out {
+        target.write(&(serde_json::to_string_pretty(&results)? + "\n"))?;
+        if target.is_stdout() {
+            return Ok(());
         }
-        None => Ok(crate::output::print(&text)?),
     }
+    Ok(crate::output::print(&table(&results))?)
 }
 
+use crate::sim_run::fixed;
+
 fn pct(x: f64) -> String {
-    format!("{:.2}", 100.0 * x)
+    fixed(100.0 * x, 2)
+}
+
+fn signed(x: f64) -> String {
+    crate::sim_run::signed(x, 2)
 }
 
 fn interval(e: &Estimate, scale: f64) -> String {
     match e.ci95 {
-        Some([lo, hi]) => format!("{:.2}–{:.2}", scale * lo, scale * hi),
+        Some([lo, hi]) => format!("{}–{}", fixed(scale * lo, 2), fixed(scale * hi, 2)),
         None => "-".to_string(),
     }
 }
@@ -159,66 +178,92 @@ fn table(r: &MatchResults) -> String {
         r.seatings.len(),
         r.games
     );
+    // The bot column as wide as the longest name, so that the table fits 80 columns.
+    let w = r.entrants.iter().map(|e| e.bot.chars().count()).max().unwrap_or(0).max(3);
     out += &format!(
-        "{:<24} {:>10} {:>8} {:>7} {:>13} {:>9} {:>15} {:>9}\n",
-        "bot", "seat-games", "wins", "win%", "95% CI", "mean pts", "95% CI", "vs indep."
+        "{:<w$} {:>7} {:>7} {:>6} {:>11} {:>7} {:>11} {:>6}\n",
+        "bot", "games", "wins", "win%", "95% CI", "pts", "95% CI", "×indep"
     );
     for e in &r.entrants {
         out += &format!(
-            "{:<24} {:>10} {:>8} {:>7} {:>13} {:>9.2} {:>15} {:>9}\n",
+            "{:<w$} {:>7} {:>7} {:>6} {:>11} {:>7} {:>11} {:>6}\n",
             e.bot,
             e.seat_games,
             e.wins,
             pct(e.win_share.mean),
             interval(&e.win_share, 100.0),
-            e.mean_points.mean,
+            fixed(e.mean_points.mean, 2),
             interval(&e.mean_points, 1.0),
             factor(&e.win_share)
         );
     }
     let d = &r.difference;
     out += &format!(
-        "{} − {}: {:+.2} points of win share (95% CI {}), {} fewer games than independent games\n",
+        "{} − {}: {} points of win share (95% CI {})\n",
         d.a,
         d.b,
-        100.0 * d.win_share.mean,
-        interval(&d.win_share, 100.0),
-        factor(&d.win_share)
+        signed(100.0 * d.win_share.mean),
+        interval(&d.win_share, 100.0)
     );
-    out += &format!("ratings (Plackett–Luce on who won, Elo scale, 95% CI over deals; {} games):\n", r.ratings.games);
+    out += &match d.win_share.variance_reduction {
+        Some(f) => format!("  duplicate deals: {f:.1}× fewer games than independent games\n"),
+        None => "  duplicate deals: no factor (fewer than two deals, or deals that never differ)\n".to_string(),
+    };
+    out += &format!("ratings (Plackett–Luce on who won, Elo, 95% CI over deals; {} games):\n", r.ratings.games);
     for rating in &r.ratings.ratings {
-        let ci = rating.ci95.map_or_else(|| "-".to_string(), |[lo, hi]| format!("{lo:+.0} to {hi:+.0}"));
-        out += &format!("  {:<24} {:>+6.0}  ({ci})\n", rating.bot, rating.elo);
+        let ci = rating.ci95.map_or_else(
+            || "-".to_string(),
+            |[lo, hi]| format!("{} to {}", crate::sim_run::signed(lo, 0), crate::sim_run::signed(hi, 0)),
+        );
+        out += &format!("  {:<24} {:>6}  ({ci})\n", rating.bot, crate::sim_run::signed(rating.elo, 0));
     }
     if r.no_winner > 0 || r.stuck > 0 {
         out += &format!("no winner: {} (abandoned: {})\n", r.no_winner, r.stuck);
     }
     let decision = match &r.sprt {
         Some(s) => {
+            let (mu0, mu1) = (100.0 * s.test.mu0, 100.0 * s.test.mu1);
+            // The test weighs two hypotheses against each other: accepting one says which the
+            // data favour, not that the difference is that large (the interval above says how large).
             let verdict = match s.decision {
-                Decision::AcceptH0 => format!("H0: {} is not {:.2} points better", d.a, 100.0 * s.test.mu1),
-                Decision::AcceptH1 => format!("H1: {} is at least {:.2} points better", d.a, 100.0 * s.test.mu1),
+                Decision::AcceptH0 => {
+                    format!("H0 accepted: the data favour a difference of {} over {}", signed(mu0), signed(mu1))
+                }
+                Decision::AcceptH1 => {
+                    format!("H1 accepted: the data favour a difference of {} over {}", signed(mu1), signed(mu0))
+                }
                 Decision::Undecided => "undecided at the deal limit".to_string(),
             };
+            let llr = match s.llr {
+                Some(llr) => format!("LLR {llr:.2} in [{:.2}, {:.2}]", s.bounds[0], s.bounds[1]),
+                None => "LLR unbounded (deals all alike)".to_string(),
+            };
             out += &format!(
-                "sequential test H0 ≤ {:.2} / H1 ≥ {:.2} points (alpha {}, beta {}): LLR {:.2} in [{:.2}, {:.2}] after {} deals: {verdict}\n",
-                100.0 * s.test.mu0,
-                100.0 * s.test.mu1,
+                "sequential test of {} − {}: H0 {} / H1 {} points\n  after {} deals (alpha {}, beta {}): {llr}\n  {verdict}\n  the difference itself: {} (95% CI {})\n",
+                d.a,
+                d.b,
+                signed(mu0),
+                signed(mu1),
+                s.n,
                 s.test.alpha,
                 s.test.beta,
-                s.llr,
-                s.bounds[0],
-                s.bounds[1],
-                s.n
+                signed(100.0 * d.win_share.mean),
+                interval(&d.win_share, 100.0),
             );
             serde_json::to_value(s.decision).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
         }
         None => "none".to_string(),
     };
-    let [lo, hi] = d.win_share.ci95.unwrap_or([f64::NAN, f64::NAN]);
+    // Below two deals there is no interval: `none`, never NaN.
+    let (lo, hi) = match d.win_share.ci95 {
+        Some([lo, hi]) => (fixed(lo, 4), fixed(hi, 4)),
+        None => ("none".to_string(), "none".to_string()),
+    };
     out += &format!(
-        "deals={} games={} diff={:.4} diff_lo={:.4} diff_hi={:.4} decision={decision}\n",
-        r.deals, r.games, d.win_share.mean, lo, hi
+        "deals={} games={} diff={} diff_lo={lo} diff_hi={hi} decision={decision}\n",
+        r.deals,
+        r.games,
+        fixed(d.win_share.mean, 4)
     );
     out
 }

@@ -19,16 +19,21 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Number of players, you included (default: 4, or the nearest count the rules allow).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::sim_run::parse_players)]
     players: Option<usize>,
     /// Seed for the deal and the bots (default: a random one, printed at the start).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::sim_run::parse_seed)]
     seed: Option<u64>,
     /// Bot for every other seat, or a comma-separated list, one per bot (random, uniform, first, heuristic, precedence,
     /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat,
-    /// flat:PLAYOUTS).
-    #[arg(long, default_value = "heuristic", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
+    /// flat:PLAYOUTS). Default: heuristic; under the csce322 rules, whose precedence decides every
+    /// move, every seat plays by the precedence.
+    #[arg(long, value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
     bots: Vec<uno_bots::BotSpec>,
+    /// Write the game's record (rules, seed, every action; JSON) to this file when the game ends
+    /// or you leave it, for `uno replay` and `uno analyse --seat 1`.
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
 }
 
 const YOU: Seat = Seat(0);
@@ -195,14 +200,53 @@ fn parse(line: &str, game: &Game) -> Result<Option<Action>, String> {
         ["color" | "colour", c] | [c] if game.phase() == Phase::ChooseColor => {
             Ok(Some(Action::DeclareColor { color: colour(c)? }))
         }
-        _ => Err(format!("'{}' is not a command ('help' or 'h' lists them)", line.trim())),
+        _ => Err(match suggestion(words.first().map_or("", String::as_str)) {
+            Some(near) => format!("'{}' is not a command: did you mean '{near}'? ('help' lists them)", line.trim()),
+            None => format!("'{}' is not a command ('help' or 'h' lists them)", line.trim()),
+        }),
     }
 }
 
+/// The words a player types, for "did you mean".
+const COMMAND_WORDS: [&str; 13] =
+    ["help", "draw", "pass", "keep", "uno", "challenge", "accept", "swap", "quit", "red", "yellow", "green", "blue"];
+
+/// The command nearest `word` when a typo explains the difference (at most 2 edits, fewer than
+/// the word has letters), as cargo and git suggest.
+pub(crate) fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    let len = word.chars().count();
+    known
+        .iter()
+        .map(|k| (edits(word, k), *k))
+        .filter(|&(d, _)| d > 0 && d <= 2 && d < len)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+fn suggestion(word: &str) -> Option<&'static str> {
+    nearest(word, &COMMAND_WORDS)
+}
+
+/// Levenshtein distance between two short words.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == cb { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 /// Seed 000's rules (the `csce322` preset) leave a player no choice: its precedence decides
-/// every move, so the human is held to the move it picks.
-fn precedence_decides(rules: &uno::Rules) -> bool {
-    rules.name() == "csce322"
+/// every move, so the human is held to the move it picks and every bot plays it.
+pub(crate) fn precedence_decides(rules_name: &str) -> bool {
+    rules_name == "csce322"
 }
 
 /// An action in the words the prompt uses.
@@ -229,12 +273,14 @@ fn round_summary(game: &Game) -> String {
     for seat in (0..game.players()).map(|s| Seat(s as u8)) {
         let hand = game.hand(seat);
         let points: u32 = hand.iter().map(|&c| game.rules().points(c)).sum();
-        let cards: Vec<String> = hand.iter().map(|&c| card_words(c)).collect();
+        let mut cards: Vec<String> = hand.iter().map(|&c| card_words(c)).collect();
         let head = format!("  {}: ", name(seat));
         text += &if cards.is_empty() {
             format!("{head}no cards\n")
         } else {
-            format!("{} ({points} points)\n", wrapped(&head, &cards))
+            // The points wrap with the cards, so the line stays within 80 columns.
+            cards.push(format!("({points} points)"));
+            format!("{}\n", wrapped(&head, &cards))
         };
     }
     text + &score_line(game) + "\n"
@@ -248,7 +294,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let players = player_count(&rules, args.players)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let bot_seats: Vec<usize> = (1..players).collect();
-    let mut bots = make_bots(&args.bots, &bot_seats, seed)?;
+    let forced = precedence_decides(rules.name());
+    let specs = match args.bots.as_slice() {
+        _ if forced => vec![uno_bots::BotSpec::Precedence],
+        [] => vec![uno_bots::BotSpec::Heuristic],
+        list => list.to_vec(),
+    };
+    let mut bots = make_bots(&specs, &bot_seats, seed)?;
+    let mut record_file =
+        args.record.as_deref().map(|path| crate::output::Target::open("--record", path)).transpose()?;
+    if record_file.as_ref().is_some_and(crate::output::Target::is_stdout) {
+        bail!("--record: standard output shows the game; name a file for the record");
+    }
+    let mut record = uno::GameRecord::new(&rules, players, seed);
     let mut out = crate::output::Out::new();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -257,20 +315,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "UNO, {} rules: you are Player 1 against {} bot(s) ({}); seed {seed}.\nType 'help' or 'h' for the commands.",
         rules.name(),
         players - 1,
-        args.bots.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
     )?;
+    if forced {
+        let ignored =
+            if args.bots.iter().any(|b| *b != uno_bots::BotSpec::Precedence) { " (--bots is ignored)" } else { "" };
+        writeln!(out, "Under these rules seed 000's precedence decides every move, yours and every bot's{ignored}.")?;
+    }
     let mut events = Vec::new();
     let mut game = Game::new_with_events(rules, players, seed, &mut events)?;
     let tell = |out: &mut crate::output::Out, events: &[Event]| -> std::io::Result<()> {
         for e in events {
-            writeln!(out, "{}", narrate(&e.redacted_for(Some(YOU)), &name))?;
+            writeln!(out, "{}", crate::output::wrap(&narrate(&e.redacted_for(Some(YOU)), &name)))?;
         }
         Ok(())
     };
     tell(&mut out, &events)?;
     let mut bot_decisions = 0;
     let mut shown = false;
-    let mut precedence = precedence_decides(game.rules()).then(|| uno_bots::BotSpec::Precedence.build(0));
+    let mut precedence = forced.then(|| uno_bots::BotSpec::Precedence.build(0));
     while !game.is_over() {
         if game.phase() == Phase::RoundOver {
             write!(out, "{}", round_summary(&game))?;
@@ -279,10 +342,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let mut line = String::new();
             if input.read_line(&mut line)? == 0 || matches!(line.trim(), "q" | "quit") {
                 writeln!(out, "\nYou leave the game. {}", score_line(&game))?;
-                return Ok(());
+                break;
             }
             writeln!(out, "\nNext round.")?;
             let events = game.apply(YOU, Action::NextRound)?;
+            record.push(YOU, Action::NextRound);
             tell(&mut out, &events)?;
             continue;
         }
@@ -293,7 +357,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 bail!("the bots did not finish within {MAX_BOT_DECISIONS} decisions");
             }
             let action = bots[seat.index() - 1].choose(&game.observation(Some(seat)));
-            let events = game.apply(seat, action).map_err(|e| anyhow::anyhow!("{} chose {action}: {e}", name(seat)))?;
+            let events = game.apply(seat, action).map_err(|e| {
+                anyhow::anyhow!("{} chose to {}: {e}", name(seat), crate::uno_watch::action_words(action))
+            })?;
+            record.push(seat, action);
             tell(&mut out, &events)?;
             shown = false;
             continue;
@@ -308,7 +375,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             writeln!(out, "\nEnd of input: leaving the game.")?;
-            return Ok(());
+            break;
         }
         if matches!(line.trim().to_ascii_lowercase().as_str(), "quit" | "q" | "exit") {
             write!(out, "Leave the game? It is not saved. Type y to leave: ")?;
@@ -317,7 +384,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             input.read_line(&mut line)?;
             if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
                 writeln!(out, "You leave the game. {}", score_line(&game))?;
-                return Ok(());
+                break;
             }
             writeln!(out, "The game goes on.")?;
             shown = false;
@@ -329,29 +396,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             _ => None,
         };
         if let Some(forced) = overruled {
-            writeln!(
-                out,
+            let text = format!(
                 "Not allowed: under seed 000's rules precedence decides every move; here you must {}.",
                 action_words(forced)
-            )?;
+            );
+            writeln!(out, "{}", crate::output::wrap(&text))?;
             continue;
         }
         match parsed {
             Ok(None) => writeln!(out, "{}", help(game.rules()))?,
             Ok(Some(action)) => match game.apply(YOU, action) {
                 Ok(events) => {
+                    record.push(YOU, action);
                     tell(&mut out, &events)?;
                     shown = false;
                 }
-                Err(e) => writeln!(out, "Not allowed: {e}. Try again ('help' lists the commands).")?,
+                Err(e) => {
+                    let text = format!("Not allowed: {e}. Try again ('help' lists the commands).");
+                    writeln!(out, "{}", crate::output::wrap(&text))?;
+                }
             },
-            Err(msg) => writeln!(out, "{msg}")?,
+            Err(msg) => writeln!(out, "{}", crate::output::wrap(&msg))?,
         }
     }
     if let Some(o) = game.outcome() {
         let scores: Vec<String> =
             o.scores.iter().enumerate().map(|(i, s)| format!("{} {s}", name(Seat(i as u8)))).collect();
         writeln!(out, "Final scores: {}.", scores.join(", "))?;
+    }
+    if let Some(target) = &mut record_file {
+        target.write(&(record.to_json() + "\n"))?;
     }
     Ok(())
 }

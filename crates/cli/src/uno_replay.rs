@@ -22,7 +22,7 @@ pub struct Args {
     record: std::path::PathBuf,
     /// Show the game as this seat saw it (1 to the number of players): its own hand and draws,
     /// the others' card counts. Without it, every hand is shown.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::sim_run::parse_seat)]
     seat: Option<usize>,
     /// Print the whole game at once instead of stepping through it (the default when standard
     /// input or output is not a terminal).
@@ -50,9 +50,31 @@ pub fn load(path: &Path) -> anyhow::Result<GameRecord> {
     if text.len() as u64 > MAX_RECORD_BYTES {
         bail!("{}: more than a record can be ({MAX_RECORD_BYTES} bytes)", path.display());
     }
-    let record = GameRecord::from_json(&text).with_context(|| format!("{}: not a game record", path.display()))?;
-    record.replay().with_context(|| format!("{}: the record does not replay", path.display()))?;
+    let record = GameRecord::from_json(&text).with_context(|| format!("{}: not a game record", name(path)))?;
+    record.replay().map_err(|e| anyhow::anyhow!("{}: the record does not replay: {}", name(path), replay_words(&e)))?;
     Ok(record)
+}
+
+/// The record's name in messages.
+fn name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Why a record does not replay, actions and players counted from 1 as the replay counts them.
+pub fn replay_words(e: &uno::ReplayError) -> String {
+    match e {
+        uno::ReplayError::Illegal { index, seat, action, reason } => format!(
+            "action {} ({} by {}) is illegal: {reason}",
+            index + 1,
+            crate::uno_watch::action_words(*action),
+            player_name(seat.index())
+        ),
+        other => other.to_string(),
+    }
 }
 
 /// The seat from a 1-based `--seat`, checked against the table.
@@ -111,7 +133,7 @@ fn frames(record: &GameRecord, viewer: Option<Seat>) -> anyhow::Result<Vec<Frame
     };
     let mut out = vec![Frame { ply: None, lines: say(&events), state: state(&game, viewer) }];
     for (index, m) in record.actions.iter().enumerate() {
-        let events = game.apply(m.seat, m.action).with_context(|| format!("action {index}"))?;
+        let events = game.apply(m.seat, m.action).with_context(|| format!("action {}", index + 1))?;
         out.push(Frame { ply: Some(index), lines: say(&events), state: state(&game, viewer) });
     }
     Ok(out)

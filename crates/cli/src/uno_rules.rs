@@ -9,10 +9,11 @@ pub struct Args {
     /// List the presets with their one-line descriptions (also what no argument does).
     #[arg(long, conflicts_with = "preset")]
     list: bool,
-    /// Check a rules file (TOML or JSON) without playing: say what it sets up, or why it is refused.
+    /// Check a rules file (TOML or JSON; `-`: standard input) without playing: say what it sets up, or why it is refused.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["preset", "list"])]
     check: Option<std::path::PathBuf>,
     /// Print this preset's rules file (TOML): a starting point for `--rules FILE`.
+    #[arg(value_parser = crate::names::presets(), hide_possible_values = true)]
     preset: Option<String>,
 }
 
@@ -33,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         crate::output::print(&format!(
             "{}: valid rules \"{}\": {} cards ({wilds} wild), {seats}, {} cards each\n",
-            path.display(),
+            if path.as_os_str() == "-" { "standard input".into() } else { path.display().to_string() },
             rules.name(),
             rules.deck().len(),
             rules.hand_size()
@@ -50,10 +51,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let mut text = String::new();
             for name in PRESET_NAMES {
                 let config = preset_config(name)?;
-                text += &format!("{name:width$}  {}\n", config.description);
+                text += &wrap(&format!("{name:width$}  "), &config.description);
             }
             crate::output::print(&text)?;
         }
     }
     Ok(())
+}
+
+/// `text` after `head`, broken between words into lines of at most 80 columns, continuation
+/// lines indented under the text.
+fn wrap(head: &str, text: &str) -> String {
+    const WIDTH: usize = 80;
+    let indent = head.chars().count();
+    let mut out = head.to_string();
+    let mut col = indent;
+    for (i, word) in text.split_whitespace().enumerate() {
+        let len = word.chars().count();
+        if i > 0 && col + 1 + len > WIDTH {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            col = indent;
+        } else if i > 0 {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += len;
+    }
+    out.push('\n');
+    out
 }

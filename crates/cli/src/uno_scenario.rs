@@ -16,7 +16,7 @@ use uno::seeds::notation::{Position, UnoFile, MAX_FILE_BYTES};
 pub struct Args {
     /// one-player-one-move, one-player-many-moves, many-players-one-move or
     /// many-players-many-moves.
-    #[arg(value_parser = parse_operation)]
+    #[arg(value_parser = crate::names::Named::new(&OPERATION_NAMES, parse_operation), hide_possible_values = true)]
     operation: Operation,
     /// The deck file (left-most card drawn first). Any of the three files may be `-`, the
     /// standard input, or a pipe such as `<(…)`.
@@ -36,6 +36,10 @@ pub struct Args {
     #[arg(long)]
     trace: bool,
 }
+
+/// The operations' names, offered by the completions.
+const OPERATION_NAMES: [&str; 4] =
+    [Operation::ALL[0].name(), Operation::ALL[1].name(), Operation::ALL[2].name(), Operation::ALL[3].name()];
 
 fn parse_operation(s: &str) -> Result<Operation, String> {
     s.parse::<Operation>().map_err(|e| e.to_string())
@@ -132,12 +136,20 @@ fn write_position(dir: &Path, position: &Position) -> anyhow::Result<()> {
              so reading it back gives one player fewer"
         );
     }
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let files = [
         ("deck.uno", position.write_deck()),
         ("discard.uno", position.write_discard()),
         ("hands.uno", position.write_hands()),
     ];
+    // Only a position that reads back is written: the files are for this command's next run.
+    if let Err(e) = Position::parse_files(
+        UnoFile { name: "deck.uno", bytes: files[0].1.as_bytes() },
+        UnoFile { name: "discard.uno", bytes: files[1].1.as_bytes() },
+        UnoFile { name: "hands.uno", bytes: files[2].1.as_bytes() },
+    ) {
+        bail!("--out-dir: the resulting position cannot be read back as .uno files ({e}); nothing is written");
+    }
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut staged = Vec::new();
     for (name, text) in &files {
         let tmp = dir.join(format!(".{name}.tmp"));

@@ -2,12 +2,10 @@
 //!
 //! The last line is machine-readable: `games=G games_per_sec=X turns_per_game=Y`.
 
-use std::io::Write;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Context;
 use uno_bots::{BotSpec, SimConfig, SimResults};
 
 use crate::rules_arg::RulesArgs;
@@ -18,18 +16,18 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Number of players (default: 4, or the nearest count the rules allow).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::sim_run::parse_players)]
     players: Option<usize>,
     /// One bot for every seat, or a comma-separated list, one per seat
     /// (random, uniform, first, heuristic, precedence, ismcts, ismcts:ITERATIONS,
     /// ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat, flat:PLAYOUTS).
-    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
+    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
     bots: Vec<BotSpec>,
     /// Number of games (one round each), at least 1.
     #[arg(long, default_value_t = 10_000, value_parser = sim_run::parse_games)]
     games: u64,
     /// Seed of the whole run: the same seed gives the same results on any number of threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::sim_run::parse_seed)]
     seed: u64,
     /// Worker threads (default and maximum: the number of cores; the results do not depend on it).
     #[arg(long, value_parser = sim_run::parse_threads)]
@@ -48,10 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.load()?;
     let players = crate::uno_watch::player_count(&rules, args.players)?;
     let bots = crate::bots_arg::per_seat(&args.bots, players)?;
-    let mut json_out = match &args.json {
-        Some(path) if path.as_os_str() != "-" => Some(JsonFile::open(path)?),
-        _ => None,
-    };
+    let mut json_out = args.json.as_deref().map(|path| output::Target::open("--json", path)).transpose()?;
     let config = SimConfig {
         rules: Arc::new(rules),
         players,
@@ -66,36 +61,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let results = uno_bots::simulate(&config, &|n| progress.inc(n))?;
     let secs = start.elapsed().as_secs_f64();
     progress.finish();
-    let Some(path) = &args.json else {
-        output::print(&table(&results, secs))?;
-        return Ok(());
-    };
-    let text = json(&results, secs)? + "\n";
     match &mut json_out {
-        Some(file) => file.write(&text).with_context(|| format!("cannot write {}", path.display())),
-        None => Ok(output::print(&text)?),
-    }
-}
-
-/// The `--json` file, opened (and so checked) before the run and written after it.
-pub(crate) struct JsonFile(std::fs::File);
-
-impl JsonFile {
-    pub(crate) fn open(path: &std::path::Path) -> anyhow::Result<JsonFile> {
-        // Not truncated yet: a run that fails leaves an existing file as it was.
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .with_context(|| format!("--json: cannot write {}", path.display()))?;
-        Ok(JsonFile(file))
-    }
-
-    pub(crate) fn write(&mut self, text: &str) -> std::io::Result<()> {
-        self.0.set_len(0)?;
-        self.0.write_all(text.as_bytes())?;
-        self.0.sync_all()
+        Some(target) => target.write(&(json(&results, secs)? + "\n")),
+        None => Ok(output::print(&table(&results, secs))?),
     }
 }
 
@@ -121,15 +89,18 @@ fn json(results: &SimResults, secs: f64) -> anyhow::Result<String> {
 fn table(r: &SimResults, secs: f64) -> String {
     let games = r.games.max(1) as f64;
     let mut out = format!("rules={} players={} seed={}\n", r.rules, r.players, r.seed);
+    // The bot column as wide as the longest name (14 at least): the table is 80 columns then.
+    let w = r.seats.iter().map(|s| s.bot.chars().count()).max().unwrap_or(0).max(14);
     out += &format!(
-        "{:<5} {:<14} {:>10} {:>8} {:>17} {:>11} {:>10}\n",
+        "{:<5} {:<w$} {:>10} {:>8} {:>17} {:>10} {:>10}\n",
         "seat", "bot", "wins", "win%", "95% CI", "mean pts", "turns/game"
     );
     for (s, seat) in r.seats.iter().enumerate() {
         let (lo, hi) = r.win_rate_ci(s);
         out += &format!(
-            "{:<5} {:<14} {:>10} {:>8} {:>17} {:>11.2} {:>10.2}\n",
-            s,
+            "{:<5} {:<w$} {:>10} {:>8} {:>17} {:>10.2} {:>10.2}\n",
+            // Seats count from 1, as everywhere in the terminal.
+            s + 1,
             seat.bot,
             seat.wins,
             sim_run::percent(r.win_rate(s)),

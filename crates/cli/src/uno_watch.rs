@@ -25,15 +25,15 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Number of players (default: 4, or the nearest count the rules allow).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::sim_run::parse_players)]
     players: Option<usize>,
     /// Seed for the deal and the bots: the same seed replays the same game.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::sim_run::parse_seed)]
     seed: u64,
     /// Bot for every seat, or a comma-separated list, one per seat (random, uniform, first, heuristic,
     /// precedence, ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays,
     /// flat, flat:PLAYOUTS).
-    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::bots_arg::parse_bot)]
+    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
     bots: Vec<BotSpec>,
     /// How to print the game.
     #[arg(long, value_enum, default_value_t = Format::Events)]
@@ -42,7 +42,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "format")]
     json: bool,
     /// Also write the game's record (rules, seed, every action; JSON) to this file, for
-    /// `uno replay` and `uno analyse`.
+    /// `uno replay` and `uno analyse`; `-`: the record alone on standard output, instead of
+    /// the game.
     #[arg(long, value_name = "FILE")]
     record: Option<std::path::PathBuf>,
 }
@@ -54,7 +55,21 @@ pub(crate) fn player_count(rules: &Rules, asked: Option<usize>) -> anyhow::Resul
             rules.check_players(n).context("--players")?;
             Ok(n)
         }
-        None => Ok(4usize.clamp(rules.min_players(), rules.max_players())),
+        // The count nearest 4 that the rules deal for (the deck may run out before players.max),
+        // the smaller of two as near; when none deals, 4 brought into range, refused by name.
+        None => {
+            let dealt = (rules.min_players()..=rules.max_players())
+                .filter(|&n| rules.check_players(n).is_ok())
+                .min_by_key(|&n| (n.abs_diff(4), n));
+            match dealt {
+                Some(n) => Ok(n),
+                None => {
+                    let n = 4usize.clamp(rules.min_players(), rules.max_players());
+                    rules.check_players(n).context("the rules deal for no number of players")?;
+                    Ok(n)
+                }
+            }
+        }
     }
 }
 
@@ -69,6 +84,20 @@ pub(crate) fn card_words(card: Card) -> String {
     match card.color() {
         Some(c) => format!("{} {}", c.name(), card.face().words()),
         None => card.face().words(),
+    }
+}
+
+/// An action in words, players counted from 1 as everywhere in the terminal: `play red 7`,
+/// `play Wild (blue)`, `swap hands with Player 3`, `catch Player 2`.
+pub(crate) fn action_words(action: uno::Action) -> String {
+    use uno::Action;
+    match action {
+        Action::Play { card, color: Some(c) } => format!("play {} ({})", card_words(card), c.name()),
+        Action::Play { card, color: None } => format!("play {}", card_words(card)),
+        Action::DeclareColor { color } => format!("name {}", color.name()),
+        Action::SwapHands { with } => format!("swap hands with {}", cs205::player_name(with.index())),
+        Action::CatchUno { seat } => format!("catch {}", cs205::player_name(seat.index())),
+        other => other.to_string(),
     }
 }
 
@@ -160,9 +189,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     // Opened (so checked) before the game is played.
-    let mut record_file = args.record.as_deref().map(crate::uno_sim::JsonFile::open).transpose()?;
+    let mut record_file =
+        args.record.as_deref().map(|path| crate::output::Target::open("--record", path)).transpose()?;
     let mut record = uno::GameRecord::new(&rules, players, args.seed);
-    let mut out = std::io::BufWriter::new(crate::output::Out::new());
+    // With the record on standard output, the game itself is not printed.
+    let quiet = record_file.as_ref().is_some_and(crate::output::Target::is_stdout);
+    let mut out: Box<dyn Write> =
+        if quiet { Box::new(std::io::sink()) } else { Box::new(std::io::BufWriter::new(crate::output::Out::new())) };
     let name = |s: Seat| cs205::player_name(s.index());
     let json = args.json;
     let say = |out: &mut dyn Write, e: &Event| -> anyhow::Result<()> {
@@ -200,8 +233,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bots[seat.index()].choose(&game.observation(Some(seat)))
         };
         let turns = game.turns();
-        let events =
-            game.apply(seat, action).map_err(|e| anyhow::anyhow!("bot at {} chose {action}: {e}", name(seat)))?;
+        let events = game
+            .apply(seat, action)
+            .map_err(|e| anyhow::anyhow!("the bot at {} chose to {}: {e}", name(seat), action_words(action)))?;
         record.push(seat, action);
         match args.format {
             Format::Events => {
@@ -220,9 +254,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.format == Format::Cs205 {
         writeln!(out, "{}", cs205::winner_line(&game))?;
     }
-    if let (Some(file), Some(path)) = (&mut record_file, &args.record) {
-        file.write(&(record.to_json() + "\n")).with_context(|| format!("cannot write {}", path.display()))?;
-    }
     out.flush()?;
+    if let Some(target) = &mut record_file {
+        target.write(&(record.to_json() + "\n"))?;
+    }
     Ok(())
 }

@@ -34,7 +34,7 @@ fn a_hand_size_too_large_for_the_deck_is_named_as_such() {
 #[test]
 fn a_one_cell_duel_grid_is_refused_for_what_it_lacks() {
     let err = refusal(&["duel", "sim", "--width", "1", "--height", "1"], None);
-    assert!(err.contains("a simulated game needs at least 2 cells, one for each side (asked for 1x1)"), "{err}");
+    assert!(err.contains("a game needs at least 2 cells, one for each side (asked for 1x1)"), "{err}");
     let err = refusal(&["duel", "sim", "--width", "27"], None);
     assert!(err.contains("a grid side is 1 to 26 cells (got '27')"), "{err}");
 }

@@ -9,10 +9,11 @@
 //! much less noise than the chances themselves.
 //!
 //! From those values: the chosen action's loss against the best, mistakes (a loss of at least
-//! the threshold), the win chance after each decision, and the result split into **skill** (the
-//! chance lost or won by the seat's own choices, `Σ (chosen − best)`) and **luck** (everything
-//! else that moved the chance: the cards drawn and the other seats' actions), so that
-//! `result − first chance = skill + luck`.
+//! the threshold whose paired interval excludes zero, and never from fewer than
+//! [`MIN_MISTAKE_SAMPLES`] worlds per action: fewer cannot show one), the win chance after each
+//! decision, and the result split into **skill** (the chance lost or won by the seat's own
+//! choices, `Σ (chosen − best)`) and **luck** (everything else that moved the chance: the cards
+//! drawn and the other seats' actions), so that `result − first chance = skill + luck`.
 //!
 //! Everything random is seeded from the analysis seed and the decision's index, so the same
 //! record, seat, seed and sample count give the same numbers.
@@ -35,6 +36,10 @@ pub const MAX_SAMPLES: u32 = 10_000;
 pub const DEFAULT_SAMPLES: u32 = 400;
 /// The seed when the caller has no preference, so the terminal and the server agree.
 pub const DEFAULT_SEED: u64 = 1;
+/// The fewest worlds per action from which a decision is marked a mistake: the loss's interval
+/// is a normal one over paired worlds, and a handful of worlds can show no spread at all (one
+/// playout won, one lost: a "certain" loss of 100 points).
+pub const MIN_MISTAKE_SAMPLES: u32 = 30;
 /// A loss of this much win chance (0–1) marks a mistake when the caller has no preference.
 pub const DEFAULT_MISTAKE: f64 = 0.05;
 
@@ -95,7 +100,8 @@ pub struct Decision {
     /// 95% interval of `loss`, over the same worlds (the actions share them, so this is much
     /// narrower than the values' own intervals).
     pub loss_ci95: [f64; 2],
-    /// The loss reaches the threshold and its interval excludes zero.
+    /// The loss reaches the threshold and its interval excludes zero (never below
+    /// [`MIN_MISTAKE_SAMPLES`] worlds per action).
     pub mistake: bool,
 }
 
@@ -172,9 +178,11 @@ fn paired_interval(a: &[bool], b: &[bool]) -> [f64; 2] {
     [mean - half, mean + half]
 }
 
+/// The Wilson interval of a win chance `p` measured over `n` worlds (honest for a handful:
+/// one playout won gives 21% to 100%, not 100% to 100%).
 fn interval(p: f64, n: u32) -> [f64; 2] {
-    let half = Z95 * (p * (1.0 - p) / f64::from(n.max(1))).sqrt();
-    [(p - half).max(0.0), (p + half).min(1.0)]
+    let (lo, hi) = crate::sim::wilson(p * f64::from(n), u64::from(n));
+    [lo, hi]
 }
 
 /// Analyses every decision `config.seat` took in `record`; `progress` is told each decision's
@@ -248,7 +256,10 @@ pub fn analyse(
                 values,
                 loss,
                 loss_ci95,
-                mistake: loss >= config.mistake && loss > 0.0 && loss_ci95[0] > 0.0,
+                mistake: config.samples >= MIN_MISTAKE_SAMPLES
+                    && loss >= config.mistake
+                    && loss > 0.0
+                    && loss_ci95[0] > 0.0,
             });
         }
         game.apply_unchecked(m.seat, m.action);
@@ -355,6 +366,19 @@ mod tests {
             }
         }
         panic!("no recorded game offered a way out among other actions");
+    }
+
+    /// One world per action can show no spread: no mistake is marked from it, and a value's
+    /// interval is Wilson's (never a point at 0% or 100%).
+    #[test]
+    fn single_playouts_mark_no_mistake_and_keep_wide_intervals() {
+        let record = recorded("official", 3, 11);
+        let a = analyse(&record, &config(0, 1), &|_, _| {}).expect("analysis");
+        assert!(!a.decisions.is_empty());
+        assert!(a.decisions.iter().all(|d| !d.mistake));
+        for v in a.decisions.iter().flat_map(|d| &d.values) {
+            assert!(v.ci95[1] - v.ci95[0] > 0.5, "{v:?}");
+        }
     }
 
     #[test]

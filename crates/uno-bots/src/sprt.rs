@@ -17,9 +17,6 @@ use serde::Serialize;
 
 use crate::duplicate::Moments;
 
-/// The least variance the ratio divides by: deals that never vary (identical bots) still
-/// decide, for the hypothesis nearer their mean.
-const MIN_VARIANCE: f64 = 1e-12;
 /// Values needed before the test may decide: the ratio uses the sample's own variance, and a
 /// handful of values can show almost none (two losses in a row), which would decide at once
 /// and wrongly (on Bernoulli data, β measured over 0.5 when deciding from two values).
@@ -60,7 +57,9 @@ pub enum Decision {
 pub struct SprtReport {
     #[serde(flatten)]
     pub test: Sprt,
-    pub llr: f64,
+    /// The log-likelihood ratio; null when the values never varied (identical bots): the
+    /// ratio is then unbounded, and the test decides for the hypothesis nearer their value.
+    pub llr: Option<f64>,
     /// `[accept H0 at or below, accept H1 at or above]`.
     pub bounds: [f64; 2],
     pub decision: Decision,
@@ -84,9 +83,11 @@ impl Sprt {
         [(self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln()]
     }
 
-    pub fn llr(&self, m: &Moments) -> f64 {
-        let var = m.variance().max(MIN_VARIANCE);
-        (self.mu1 - self.mu0) * (2.0 * m.sum - m.n as f64 * (self.mu0 + self.mu1)) / (2.0 * var)
+    /// The log-likelihood ratio of H1 against H0; `None` when the values never varied (the
+    /// normal model then has no spread and the ratio no bound).
+    pub fn llr(&self, m: &Moments) -> Option<f64> {
+        let var = m.variance();
+        (var > 0.0).then(|| (self.mu1 - self.mu0) * (2.0 * m.sum - m.n as f64 * (self.mu0 + self.mu1)) / (2.0 * var))
     }
 
     /// The decision the values so far allow, if any (none before [`MIN_VALUES`]).
@@ -94,8 +95,16 @@ impl Sprt {
         if m.n < MIN_VALUES {
             return None;
         }
-        let llr = self.llr(m);
         let [lower, upper] = self.bounds();
+        // Values that never vary (identical bots) decide for the hypothesis nearer their value.
+        let llr = self.llr(m).unwrap_or_else(|| {
+            let middle = 0.5 * (self.mu0 + self.mu1);
+            match m.mean().total_cmp(&middle) {
+                std::cmp::Ordering::Greater => f64::INFINITY,
+                std::cmp::Ordering::Less => f64::NEG_INFINITY,
+                std::cmp::Ordering::Equal => 0.0,
+            }
+        });
         if llr >= upper {
             Some(Decision::AcceptH1)
         } else if llr <= lower {
