@@ -23,12 +23,11 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use uno::{Action, Game, GameRecord, Phase, ReplayError, Seat};
 
+use crate::moments::Z95;
 use crate::{Bot, HeuristicBot};
 
 /// Playouts longer than this are abandoned and count as a loss (a rules file may never end).
 const MAX_PLAYOUT: usize = 20_000;
-/// z for a two-sided 95% interval.
-const Z95: f64 = 1.959_964;
 /// The most worlds per action a caller may ask for: the work grows with it, and past a few
 /// thousand the interval narrows by less than the rollout policy's own bias.
 pub const MAX_SAMPLES: u32 = 10_000;

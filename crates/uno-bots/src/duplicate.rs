@@ -19,6 +19,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use uno::{Game, Rules};
 
+pub use crate::moments::Moments;
+pub use crate::ratings::MatchGame;
 use crate::ratings::{RatingData, Ratings};
 use crate::sprt::{Decision, Sprt, SprtReport};
 use crate::MAX_DECISIONS;
@@ -29,10 +31,6 @@ use crate::{Bot, BotSpec, SimError};
 pub const BATCH: u64 = 64;
 /// The most seatings a match may play per deal (`all-seatings` of 7 distinct bots is 5040).
 pub const MAX_SEATINGS: usize = 720;
-/// Variances below this are rounding noise of values that do not vary.
-const ROUNDING: f64 = 1e-18;
-/// z for a two-sided 95% interval.
-const Z95: f64 = 1.959_964;
 
 /// How the entrants are seated at every deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -166,21 +164,6 @@ fn permutations(items: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
     }
 }
 
-/// One game of a deal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MatchGame {
-    /// The entrant in each seat.
-    pub seating: Vec<usize>,
-    /// The winning seat, if any.
-    pub winner: Option<usize>,
-    /// Points the winner scored.
-    pub points: u32,
-    /// Decisions taken in the game.
-    pub decisions: u32,
-    /// Abandoned after too many decisions.
-    pub stuck: bool,
-}
-
 /// Plays deal `deal` of a match once per seating, every seating on the same seeds.
 pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Result<Vec<MatchGame>, SimError> {
     let seed = seeding::sim_game_seed(config.seed, deal);
@@ -210,55 +193,6 @@ pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Re
         out.push(MatchGame { seating: seating.clone(), winner, points, decisions, stuck });
     }
     Ok(out)
-}
-
-/// Count, sum and sum of squares of a sample: its mean, variance and interval.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Moments {
-    pub n: u64,
-    pub sum: f64,
-    pub sum_sq: f64,
-}
-
-impl Moments {
-    pub fn add(&mut self, x: f64) {
-        self.n += 1;
-        self.sum += x;
-        self.sum_sq += x * x;
-    }
-    pub fn merge(&mut self, other: &Moments) {
-        self.n += other.n;
-        self.sum += other.sum;
-        self.sum_sq += other.sum_sq;
-    }
-    pub fn mean(&self) -> f64 {
-        self.sum / self.n.max(1) as f64
-    }
-    /// The unbiased sample variance (0 below two values, and for rounding noise: a quarter
-    /// computed as 1/3 + 1/3 + 1/3 over 4 is not exactly one).
-    pub fn variance(&self) -> f64 {
-        if self.n < 2 {
-            return 0.0;
-        }
-        let n = self.n as f64;
-        let v = (self.sum_sq - self.sum * self.sum / n) / (n - 1.0);
-        if v < ROUNDING {
-            0.0
-        } else {
-            v
-        }
-    }
-    /// The variance of the mean.
-    pub fn variance_of_mean(&self) -> f64 {
-        self.variance() / self.n.max(1) as f64
-    }
-    /// The normal 95% interval of the mean (none below two values).
-    pub fn ci95(&self) -> Option<[f64; 2]> {
-        (self.n >= 2).then(|| {
-            let half = Z95 * self.variance_of_mean().sqrt();
-            [self.mean() - half, self.mean() + half]
-        })
-    }
 }
 
 /// One quantity measured per game and per deal (a deal's value is the mean of its games').
@@ -533,6 +467,7 @@ pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moments::Z95;
 
     #[test]
     fn rotate_moves_the_challenger_through_every_seat() {

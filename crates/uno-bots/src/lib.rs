@@ -10,6 +10,7 @@ pub mod duplicate;
 pub mod heuristic;
 pub mod ismcts;
 pub mod kernel;
+pub mod moments;
 pub mod precedence;
 pub mod random;
 pub mod ratings;

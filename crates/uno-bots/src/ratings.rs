@@ -24,12 +24,25 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::duplicate::MatchGame;
+use crate::moments::Z95;
+
+/// One game of a deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MatchGame {
+    /// The entrant in each seat.
+    pub seating: Vec<usize>,
+    /// The winning seat, if any.
+    pub winner: Option<usize>,
+    /// Points the winner scored.
+    pub points: u32,
+    /// Decisions taken in the game.
+    pub decisions: u32,
+    /// Abandoned after too many decisions.
+    pub stuck: bool,
+}
 
 /// Elo points per unit of `θ = ln γ`.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
-/// z for a two-sided 95% interval.
-const Z95: f64 = 1.959_964;
 /// The MM iteration stops when no strength moves by more than this, relative.
 const TOLERANCE: f64 = 1e-12;
 const MAX_ITERATIONS: usize = 100_000;

@@ -15,7 +15,7 @@
 
 use serde::Serialize;
 
-use crate::duplicate::Moments;
+use crate::moments::Moments;
 
 /// Values needed before the test may decide: the ratio uses the sample's own variance, and a
 /// handful of values can show almost none (two losses in a row), which would decide at once
