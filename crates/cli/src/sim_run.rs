@@ -123,7 +123,7 @@ impl Progress {
 }
 
 /// One interval for both simulators (the Duel one counts a draw as half a win).
-pub use uno_bots::sim::wilson;
+pub use uno_lab::sim::wilson;
 
 /// A rate as a percentage with two decimals, the one format both simulators print.
 pub fn percent(rate: f64) -> String {

@@ -1,10 +1,10 @@
 //! `tabletop uno analyse`: every decision of one seat in a recorded game, valued from what the
-//! seat knew (`uno_bots::analysis`): each legal action's win chance with its interval, the
+//! seat knew (`uno_lab::analysis`): each legal action's win chance with its interval, the
 //! chosen one's loss against the best, mistakes marked, a win-chance graph, luck and skill.
 
 use std::io::IsTerminal;
 
-use uno_bots::analysis::{
+use uno_lab::analysis::{
     analyse, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES,
     MIN_MISTAKE_SAMPLES,
 };

@@ -1,5 +1,5 @@
 //! `tabletop uno match`: duplicate comparisons of bots. Every deal is played once per seating,
-//! on the same seeds, and the statistics are taken over deals (`uno_bots::duplicate`).
+//! on the same seeds, and the statistics are taken over deals (`uno_lab::duplicate`).
 //!
 //! The last line is machine-readable: `deals=D games=G diff=X diff_lo=L diff_hi=H decision=…`.
 
@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use uno_bots::duplicate::Estimate;
-use uno_bots::{BotSpec, Decision, Format, MatchConfig, MatchResults, Sprt};
+use uno_bots::BotSpec;
+use uno_lab::duplicate::Estimate;
+use uno_lab::{Decision, Format, MatchConfig, MatchResults, Sprt};
 
 use crate::rules_arg::RulesArgs;
 
@@ -108,11 +109,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: crate::sim_run::threads(args.threads),
         sprt,
     };
-    let seatings = uno_bots::duplicate::check(&config).map_err(|e| match (e, format) {
+    let seatings = uno_lab::duplicate::check(&config).map_err(|e| match (e, format) {
         // Round-robin already seats groups: the way out is fewer bots, not another format.
-        (uno_bots::MatchError::TooManySeatings(n), Format::RoundRobin) => anyhow::anyhow!(
+        (uno_lab::MatchError::TooManySeatings(n), Format::RoundRobin) => anyhow::anyhow!(
             "--format round-robin: {n} seatings per deal, at most {}: name fewer bots",
-            uno_bots::duplicate::MAX_SEATINGS
+            uno_lab::duplicate::MAX_SEATINGS
         ),
         (e, _) => e.into(),
     })?;
@@ -132,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bar.inc(n);
         }
     };
-    let results = uno_bots::play_match(&config, &progress)?;
+    let results = uno_lab::play_match(&config, &progress)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -6,7 +6,8 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Instant;
 
-use uno_bots::{BotSpec, SimConfig, SimResults};
+use uno_bots::BotSpec;
+use uno_lab::{SimConfig, SimResults};
 
 use crate::rules_arg::RulesArgs;
 use crate::{output, sim_run};
@@ -58,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let progress = sim_run::Progress::new(config.games);
     let start = Instant::now();
-    let results = uno_bots::simulate(&config, &|n| progress.inc(n))?;
+    let results = uno_lab::simulate(&config, &|n| progress.inc(n))?;
     let secs = start.elapsed().as_secs_f64();
     progress.finish();
     match &mut json_out {

@@ -1,5 +1,5 @@
 //! Analysis of kept games on the server (`GET /api/games/{id}/analysis`, documented in
-//! docs/replays.md): `uno_bots::analysis` run on a blocking thread, never on the async runtime,
+//! docs/replays.md): `uno_lab::analysis` run on a blocking thread, never on the async runtime,
 //! and bounded so that no client can occupy the server:
 //!
 //! * at most [`Config::analysis_workers`] analyses run at once, and at most
@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::{OnceCell, Semaphore};
 use uno::Seat;
-use uno_bots::analysis::{analyse, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
+use uno_lab::analysis::{analyse, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
 
 #[cfg(doc)]
 use crate::limits::{ANALYSES_PER_CLIENT, ANALYSIS_CACHE_ENTRIES, MAX_ANALYSIS_SAMPLES};
@@ -188,7 +188,7 @@ impl AppState {
         req: AnalysisRequest,
         client: &str,
     ) -> Result<serde_json::Value, ApiError> {
-        let samples = req.samples.unwrap_or(uno_bots::analysis::DEFAULT_SAMPLES);
+        let samples = req.samples.unwrap_or(uno_lab::analysis::DEFAULT_SAMPLES);
         if samples == 0 || samples > limits::MAX_ANALYSIS_SAMPLES {
             return Err(ApiError::BadRequest(format!(
                 "samples must be 1 to {} (got {samples})",

@@ -26,7 +26,7 @@ pub const MAX_LISTED: usize = 200;
 /// How long a table of bots only shows a round's result before dealing the next round.
 pub const ROUND_PAUSE_MS: u64 = 5_000;
 /// The most worlds per action an analysis on the server may sample (the intervals are then
-/// ±2.2 points at most; the engine's own bound is `uno_bots::analysis::MAX_SAMPLES`).
+/// ±2.2 points at most; the engine's own bound is `uno_lab::analysis::MAX_SAMPLES`).
 pub const MAX_ANALYSIS_SAMPLES: u32 = 2_000;
 /// Analyses one client (IP address) may have under way at once.
 pub const ANALYSES_PER_CLIENT: usize = 1;

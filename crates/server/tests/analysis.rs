@@ -13,7 +13,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 use uno::{GameRecord, Seat};
-use uno_bots::analysis::{analyse, AnalysisConfig, DEFAULT_MISTAKE, DEFAULT_SEED};
+use uno_lab::analysis::{analyse, AnalysisConfig, DEFAULT_MISTAKE, DEFAULT_SEED};
 
 mod common;
 use common::call;

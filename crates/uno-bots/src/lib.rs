@@ -1,39 +1,27 @@
-//! Bots for the UNO engine, and the parallel simulation runner.
+//! Bots for the UNO engine. Measuring them (simulations, duplicate matches, ratings, the
+//! sequential test, analysis) is the `uno-lab` crate's work.
 //!
 //! A bot sees only what its seat may know: an owned [`Observation`] (`choose`) or the borrowed,
 //! allocation-free [`View`] (`choose_view`, the simulation hot path). Both carry the rules, and
 //! both answer the [`seen::Seen`] trait, so a policy is written once, against it. Every bot is seeded and
 //! deterministic: the same views in the same order give the same actions.
 
-pub mod analysis;
-pub mod duplicate;
 pub mod heuristic;
 pub mod ismcts;
-pub mod kernel;
-pub mod moments;
 pub mod precedence;
 pub mod random;
-pub mod ratings;
 pub mod seen;
-pub mod sim;
 pub mod spec;
-pub mod sprt;
 
 use uno::game::View;
 use uno::{Action, Observation};
 
-pub use duplicate::{play_match, Format, MatchConfig, MatchError, MatchResults};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
 pub use ismcts::FLAT_ITERATIONS;
 pub use ismcts::{IsmctsBot, IsmctsConfig, Playout, SearchStats};
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
-pub use sim::{simulate, SeatStats, SimConfig, SimError, SimResults};
 pub use spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
-
-/// Decisions after which a round is abandoned as stuck (a bot bug, not a game outcome).
-pub(crate) const MAX_DECISIONS: u32 = 100_000;
-pub use sprt::{Decision, Sprt, SprtError, SprtReport};
 
 /// A player that decides from what its seat may know.
 pub trait Bot: Send {
@@ -51,6 +39,23 @@ pub trait Bot: Send {
     /// Starts the bot's random stream afresh, as `make_bot(name, seed)` would: lets a
     /// simulation reuse one bot for many games without allocating.
     fn reseed(&mut self, _seed: u64) {}
+}
+
+/// A boxed bot is a bot: tables and runners hold `Box<dyn Bot>`.
+impl<B: Bot + ?Sized> Bot for Box<B> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn choose(&mut self, obs: &uno::Observation) -> uno::Action {
+        (**self).choose(obs)
+    }
+    #[inline]
+    fn choose_view(&mut self, view: &uno::game::View<'_>) -> uno::Action {
+        (**self).choose_view(view)
+    }
+    fn reseed(&mut self, seed: u64) {
+        (**self).reseed(seed)
+    }
 }
 
 /// Always the first legal action: plays before draws, the engine's listing order.

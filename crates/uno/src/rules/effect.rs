@@ -142,7 +142,7 @@ pub fn next_seat(seat: usize, direction: Direction, players: usize, steps: usize
 /// The one matching rule: [`Game::playable`](crate::Game::playable) asks it, and so do the
 /// bots' models of past positions and the sampler. The simulation kernel reads
 /// [`CardSet::matching`] into a table when it is built and applies the restricted Wild Draw
-/// Four as `Game::playable` does; `uno-bots/tests/kernel.rs` proves it plays the engine's games.
+/// Four as `Game::playable` does; `uno-lab/tests/kernel.rs` proves it plays the engine's games.
 #[inline]
 pub fn matching_plays(held: CardSet, top: Card, color: Color, wd4_refused: bool) -> CardSet {
     let mut set = held.and(CardSet::matching(top, color));

@@ -12,7 +12,8 @@ use serde::Serialize;
 use uno::{Game, Rules, RulesError, Seat, SetupError};
 
 use crate::kernel::{RandomKernel, Round};
-use crate::{make_bot, Bot, RandomBot, UnknownBot, MAX_DECISIONS};
+use crate::MAX_DECISIONS;
+use uno_bots::{make_bot, Bot, RandomBot, UnknownBot};
 
 /// Games handed to a thread at a time: large enough to amortise the set-up, small enough to
 /// balance two threads and to move a progress bar.
@@ -263,22 +264,6 @@ fn play_block<B: Bot>(config: &SimConfig, range: std::ops::Range<u64>, bots: &mu
             }
             None => out.no_winner += 1,
         }
-    }
-}
-
-impl<B: Bot + ?Sized> Bot for Box<B> {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
-    fn choose(&mut self, obs: &uno::Observation) -> uno::Action {
-        (**self).choose(obs)
-    }
-    #[inline]
-    fn choose_view(&mut self, view: &uno::game::View<'_>) -> uno::Action {
-        (**self).choose_view(view)
-    }
-    fn reseed(&mut self, seed: u64) {
-        (**self).reseed(seed)
     }
 }
 

@@ -24,7 +24,7 @@ use serde::Serialize;
 use uno::{Action, Game, GameRecord, Phase, ReplayError, Seat};
 
 use crate::moments::Z95;
-use crate::{Bot, HeuristicBot};
+use uno_bots::{Bot, HeuristicBot};
 
 /// Playouts longer than this are abandoned and count as a loss (a rules file may never end).
 const MAX_PLAYOUT: usize = 20_000;

@@ -3,8 +3,9 @@
 use std::sync::Arc;
 
 use uno::Rules;
-use uno_bots::duplicate::{check, play_deal};
-use uno_bots::{play_match, BotSpec, Decision, Format, MatchConfig, MatchError, Sprt};
+use uno_bots::BotSpec;
+use uno_lab::duplicate::{check, play_deal};
+use uno_lab::{play_match, Decision, Format, MatchConfig, MatchError, Sprt};
 
 fn config(bots: &[&str], format: Format, deals: u64) -> MatchConfig {
     MatchConfig {

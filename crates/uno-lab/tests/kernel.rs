@@ -11,8 +11,9 @@ use uno::rules::{
     DrawRule, Exhausted, FirstCard, FirstPlayer, MultiPlay, Stacking, TwoPlayerRule, UnoCall, WildDrawFourRule,
 };
 use uno::{Direction, Game, Rules, RulesConfig, Seat, PRESET_NAMES};
-use uno_bots::kernel::{RandomKernel, Round};
-use uno_bots::{simulate, Bot, RandomBot, SimConfig};
+use uno_bots::{Bot, RandomBot};
+use uno_lab::kernel::{RandomKernel, Round};
+use uno_lab::{simulate, SimConfig};
 
 /// The general path, as the runner took it before the kernel: engine, bots, checked apply.
 fn engine_round(rules: &Arc<Rules>, players: usize, seed: u64) -> Round {

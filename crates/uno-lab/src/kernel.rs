@@ -9,7 +9,7 @@
 //! kinds, piles of card indices, the rules flattened into tables and flags.
 //!
 //! It is not a second rule book. It plays *the same games* as [`Game::new_fast`] with one
-//! [`RandomBot`](crate::RandomBot) per seat: the same deal, the same random numbers drawn in
+//! [`RandomBot`](uno_bots::RandomBot) per seat: the same deal, the same random numbers drawn in
 //! the same order from the same generators, hence the same winner, points, turns and
 //! decisions for every seed. `tests/kernel.rs` checks exactly that, game by game, on every
 //! preset and player count it supports; [`RandomKernel::supports`] names the rules it covers

@@ -23,8 +23,9 @@ pub use crate::moments::Moments;
 pub use crate::ratings::MatchGame;
 use crate::ratings::{RatingData, Ratings};
 use crate::sprt::{Decision, Sprt, SprtReport};
+use crate::SimError;
 use crate::MAX_DECISIONS;
-use crate::{Bot, BotSpec, SimError};
+use uno_bots::{Bot, BotSpec};
 
 /// Deals played between two looks at the results (progress, the sequential test). Results
 /// depend on it only through where a sequential test may stop, never on the thread count.

@@ -1,5 +1,5 @@
 //! Weighs an IS-MCTS configuration against three `heuristic` bots and times its decisions:
-//! `cargo run --release -p uno-bots --example ismcts_eval -- '{"iterations": 2000}' GAMES
+//! `cargo run --release -p uno-lab --example ismcts_eval -- '{"iterations": 2000}' GAMES
 //! [THREADS] [PRESET] [OPPONENT] [SEED]`. The IS-MCTS seat rotates with the game number, so every seat
 //! is played equally often. Timings are per searched decision (forced moves and UNO calls are
 //! answered without a search and left out) and per decision of any kind. With `KNOW_HANDS=1`
@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use uno::{Game, Rules};
-use uno_bots::sim::wilson;
 use uno_bots::{make_bot, Bot, IsmctsBot, IsmctsConfig};
+use uno_lab::sim::wilson;
 
 #[derive(Default, Clone)]
 struct Tally {
@@ -161,7 +161,7 @@ fn compare(path: &str, outcomes: &[(u64, bool)]) -> Result<(), Box<dyn std::erro
             other.insert(g.parse::<u64>()?, w == "1");
         }
     }
-    let mut diff = uno_bots::duplicate::Moments::default();
+    let mut diff = uno_lab::duplicate::Moments::default();
     let mut changed = 0;
     for (g, won) in outcomes {
         if let Some(&then) = other.get(g) {

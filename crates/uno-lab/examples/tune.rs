@@ -1,4 +1,4 @@
-//! Weighs a heuristic configuration: `cargo run --release -p uno-bots --example tune --
+//! Weighs a heuristic configuration: `cargo run --release -p uno-lab --example tune --
 //! '{"keep_wild": 20}' [DEALS] [PRESET] [FIELD]` plays each deal four times, the configuration in
 //! each seat in turn against three `FIELD` bots (default `heuristic`, the default weights; or
 //! `random`), on the same cards, and prints its win share with a 95% interval over deals. Against
@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use uno::{Game, Rules};
-use uno_bots::duplicate::Moments;
 use uno_bots::{Bot, HeuristicBot, HeuristicConfig, RandomBot};
+use uno_lab::duplicate::Moments;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,18 +1,19 @@
 //! Full random games, per preset and player count, on one thread.
 //!
 //! `random_games`: what `simulate` runs for an all-`random` table: the kernel
-//! (`uno_bots::kernel`) where the rules allow, the engine loop otherwise (`csce322` stacks).
+//! (`uno_lab::kernel`) where the rules allow, the engine loop otherwise (`csce322` stacks).
 //! `engine_games`: the same games through the general engine (`Game::new_fast`, `restart`,
 //! `RandomBot::choose_view`, `apply_unchecked`), for comparison.
 //!
-//! `cargo bench -p uno-bots --bench simulate`; criterion reports games per second
+//! `cargo bench -p uno-lab --bench simulate`; criterion reports games per second
 //! (its "elements/s"). `tabletop uno sim … --threads 1` measures the first end to end.
 
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use uno::{Game, Rules};
-use uno_bots::{simulate, Bot, RandomBot, SimConfig};
+use uno_bots::{Bot, RandomBot};
+use uno_lab::{simulate, SimConfig};
 
 const GAMES: u64 = 20_000;
 
