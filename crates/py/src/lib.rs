@@ -356,6 +356,38 @@ impl Game {
         Ok(Game { game, record: Some(record), fast })
     }
 
+    /// Deals like `Game(rules, players, seed)` but the deal's draws (hands round by round, seat
+    /// 0 first, then the start card) take the cards `draws` gives (card indices, `CARD_NAMES`),
+    /// in order; draws past them follow the generator. Returns the game and, for every draw the
+    /// deal made, the draw pile before it (card indices): the cards that draw could take. For
+    /// front ends that make every card an explicit chance outcome (the OpenSpiel game). The
+    /// game has no record.
+    #[staticmethod]
+    fn with_draws(rules: &str, players: usize, seed: u64, draws: Vec<usize>) -> PyResult<(Game, Vec<Vec<usize>>)> {
+        let rules = load_rules(rules)?;
+        let draws = cards_arg(&draws)?;
+        let (game, piles) = Engine::new_with_draws(rules, players, seed, &draws).map_err(value_error)?;
+        Ok((Game { game, record: None, fast: false }, card_indices(piles)))
+    }
+
+    /// Applies an action like `play`, its draws taking the cards `draws` gives, in order;
+    /// returns the draw pile before each draw it made (card indices). See `with_draws`.
+    #[pyo3(signature = (action, seat = None, draws = Vec::new()))]
+    fn play_with_draws(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        seat: Option<usize>,
+        draws: Vec<usize>,
+    ) -> PyResult<Vec<Vec<usize>>> {
+        let seat = seat_arg(&self.game, seat)?;
+        let action = self.action_arg(seat, action)?;
+        let draws = cards_arg(&draws)?;
+        let piles = self.game.apply_with_draws(seat, action, &draws).map_err(value_error)?;
+        // The draws did not follow the generator: the record would not replay.
+        self.record = None;
+        Ok(card_indices(piles))
+    }
+
     /// Rebuilds a pickled game: deals it as it was dealt and replays its moves.
     #[staticmethod]
     fn _restore(json: &str, fast: bool) -> PyResult<Game> {
@@ -372,12 +404,27 @@ impl Game {
         Ok(Game { game, record: Some(record), fast })
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, bool))> {
-        let record =
-            self.record.as_ref().ok_or_else(|| value_error("a copy of an environment's game cannot be pickled"))?;
-        let json = serde_json::to_string(record).map_err(value_error)?;
-        let restore = py.get_type::<Game>().getattr("_restore")?;
-        Ok((restore, (json, self.fast)))
+    /// Rebuilds a pickled game without a record from its position and its rules (JSON).
+    #[staticmethod]
+    fn _restore_position(position: &str, rules: &str) -> PyResult<Game> {
+        let rules = RulesConfig::parse(rules).and_then(Rules::new).map_err(value_error)?;
+        let pos: uno::Position = serde_json::from_str(position).map_err(value_error)?;
+        let game = Engine::from_position(Arc::new(rules), &pos).map_err(value_error)?;
+        Ok(Game { game, record: None, fast: false })
+    }
+
+    /// Pickles and copies: a recorded game replays its record; any other (a vector
+    /// environment's, one with scripted draws) is rebuilt from its position, generator
+    /// included, so it plays on exactly as the original.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, PyObject))> {
+        let ty = py.get_type::<Game>();
+        if let Some(record) = &self.record {
+            let json = serde_json::to_string(record).map_err(value_error)?;
+            return Ok((ty.getattr("_restore")?, (json, self.fast.into_pyobject(py)?.to_owned().into_any().unbind())));
+        }
+        let position = serde_json::to_string(&self.game.position()).map_err(value_error)?;
+        let rules = serde_json::to_string(self.game.rules().config()).map_err(value_error)?;
+        Ok((ty.getattr("_restore_position")?, (position, rules.into_pyobject(py)?.into_any().unbind())))
     }
 
     /// Replays a record (the JSON of `record()`, or of the CLI and the server).
@@ -682,6 +729,24 @@ impl Bot {
     }
 }
 
+/// Cards given as indices (`CARD_NAMES`).
+fn cards_arg(indices: &[usize]) -> PyResult<Vec<uno::Card>> {
+    indices
+        .iter()
+        .map(|&i| uno::Card::from_index(i).ok_or_else(|| value_error(format!("no card has index {i}"))))
+        .collect()
+}
+
+fn card_indices(piles: Vec<Vec<uno::Card>>) -> Vec<Vec<usize>> {
+    piles.into_iter().map(|pile| pile.into_iter().map(uno::Card::index).collect()).collect()
+}
+
+/// The text of each card index (`colour × 13 + face`, then Wild and Wild Draw Four).
+#[pyfunction]
+fn card_names() -> Vec<String> {
+    (0..uno_env::space::KINDS).filter_map(uno::Card::from_index).map(|c| c.to_string()).collect()
+}
+
 /// The name of each action index.
 #[pyfunction]
 fn action_names() -> Vec<String> {
@@ -724,6 +789,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Observation>()?;
     m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(action_names, m)?)?;
+    m.add_function(wrap_pyfunction!(card_names, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(observation_layout, m)?)?;
     m.add("OBS_SIZE", obs::SIZE)?;

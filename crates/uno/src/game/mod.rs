@@ -18,6 +18,7 @@ use crate::players::PlayerCount;
 use crate::rules::{Rules, RulesError};
 
 mod legality;
+mod scripted;
 mod state;
 mod transitions;
 mod view;
@@ -125,6 +126,8 @@ pub struct Game {
     /// The seed the generator started from.
     pub(crate) seed: u64,
     pub(crate) state: State,
+    /// Draws decided outside the engine (`scripted.rs`), only while such a call runs.
+    pub(crate) script: Option<Box<scripted::DrawScript>>,
 }
 
 impl Game {
@@ -244,6 +247,7 @@ impl Game {
             seed,
             state: State::empty(&rules, players),
             rules,
+            script: None,
         }
     }
 
