@@ -192,3 +192,64 @@ def test_a_same_number_run_fits_the_fixed_action_space(rng):
                 assert game.observation_vector(game.current)[offset + 7] == 1
             game.apply(pick(game.legal_mask(), rng))
     assert runs > 0
+
+
+def test_games_without_a_record_pickle_through_their_position():
+    import copy
+    import pickle
+
+    from tabletop.uno import UnoVecEnv
+
+    env = UnoVecEnv(2, seed=3)
+    env.reset()
+    for _ in range(5):
+        env.step(env.mask.argmax(axis=1))
+    game = env.game(1)  # a copy of an environment's game: no record
+    again = pickle.loads(pickle.dumps(game))
+    assert again.state_hash() == game.state_hash()
+    # It plays on exactly as the original: the same draws (the generator is in the position).
+    for _ in range(30):
+        if game.is_round_over():
+            break
+        a = game.legal_indices()[0]
+        game.play(a)
+        again.play(a)
+        assert again.state_hash() == game.state_hash()
+    assert copy.deepcopy(game).state_hash() == game.state_hash()
+
+
+def test_bots_pickle_as_their_name_and_last_seed():
+    import pickle
+
+    game = Game("official", players=2, seed=5)
+    bot = Bot("random", seed=9)
+    bot.reseed(11)
+    copied = pickle.loads(pickle.dumps(bot))
+    assert copied.name == bot.name
+    assert [copied(game) for _ in range(5)] == [bot(game) for _ in range(5)]
+
+
+def test_objects_work_from_another_thread_and_never_panic():
+    import threading
+
+    from tabletop.uno import UnoVecEnv
+
+    env = UnoVecEnv(64, seed=1, num_threads=2)
+    env.reset()
+    game = Game("official", players=2, seed=1)
+    bot = Bot("heuristic", seed=1)
+    errors = []
+
+    def work():
+        try:
+            for _ in range(20):
+                env.step(env.mask.argmax(axis=1))
+            bot(game)
+        except BaseException as e:  # a Rust panic would be a BaseException
+            errors.append(e)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert not errors, errors
+    assert env.num_threads == 2
