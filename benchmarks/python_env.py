@@ -228,13 +228,22 @@ def main():
     if args.only == "threads":
         benches = threaded
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    rows = []
+    # The threaded rows take turns, one run each per round, so that a change in the machine's
+    # load falls on all of them alike.
+    runs = {name: [] for name, _ in benches}
     for name, bench in benches:
-        runs = [bench(args.seconds) for _ in range(args.repeats)]
-        if any(r is None for r in runs):
+        if not (name, bench) in threaded:
+            runs[name] = [bench(args.seconds) for _ in range(args.repeats)]
+    for _ in range(args.repeats):
+        for name, bench in threaded:
+            if name in runs:
+                runs[name].append(bench(args.seconds))
+    rows = []
+    for name, _ in benches:
+        if any(r is None for r in runs[name]):
             rows.append((name, None))
             continue
-        rows.append((name, (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))))
+        rows.append((name, (statistics.median(w for w, _ in runs[name]), statistics.median(c for _, c in runs[name]))))
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s a row, "
         f"median of {args.repeats}, load average {load:.1f} at the start\n"

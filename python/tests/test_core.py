@@ -253,3 +253,48 @@ def test_objects_work_from_another_thread_and_never_panic():
     t.join()
     assert not errors, errors
     assert env.num_threads == 2
+
+
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_the_batched_env_pickles_and_plays_on_exactly(opponents, rng):
+    from tabletop.uno import UnoVecEnv
+
+    env = UnoVecEnv(6, rules="cs410", players=3, learner_seats=[0, 2], opponents=[opponents], seed=4, max_actions=60)
+    env.reset()
+    for _ in range(40):
+        env.step([pick(m, rng) for m in env.mask])
+    for again in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        for name in ("obs", "mask", "reward", "rewards", "terminated", "truncated", "seat", "final_obs"):
+            assert np.array_equal(getattr(again, name), getattr(env, name)), name
+        assert [again.episode(i) for i in range(6)] == [env.episode(i) for i in range(6)]
+    copies = [pickle.loads(pickle.dumps(env)) for _ in range(1)]
+    for _ in range(60):
+        actions = [pick(m, rng) for m in env.mask]
+        env.step(actions)
+        for c in copies:
+            c.step(actions)
+            assert np.array_equal(c.obs, env.obs) and np.array_equal(c.reward, env.reward)
+            assert np.array_equal(c.terminated, env.terminated)
+
+
+def test_the_gymnasium_env_pickles_through_the_core(rng):
+    from tabletop.envs import UnoEnv, UnoVectorEnv
+
+    env = UnoEnv(opponents="heuristic")
+    obs, info = env.reset(seed=3)
+    for _ in range(10):
+        obs, r, te, tr, info = env.step(pick(info["action_mask"], rng))
+        if te or tr:
+            obs, info = env.reset()
+    again = pickle.loads(pickle.dumps(env))
+    for _ in range(40):
+        a = pick(info["action_mask"], rng)
+        out, out2 = env.step(a), again.step(a)
+        assert np.array_equal(out[0], out2[0]) and out[1:4] == out2[1:4]
+        info = out[4]
+        if out[2] or out[3]:
+            assert np.array_equal(env.reset()[0], again.reset()[0])
+            info = env._info()
+    vec = UnoVectorEnv(4, seed=2)
+    vec.reset()
+    assert np.array_equal(pickle.loads(pickle.dumps(vec)).core.obs, vec.core.obs)

@@ -205,6 +205,93 @@ impl UnoVecEnv {
         self.arrays.fill(py, |b| env.refresh(b))?.map_err(value_error)
     }
 
+    /// Pickles and copies rebuild the batch: its configuration, and for every environment the
+    /// episode it plays and the learner actions taken in it (replayed from the episode's seeds,
+    /// bots included), then the arrays as they were.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Vec<(u64, Vec<u8>)>, Vec<Bound<'py, PyAny>>))> {
+        let env = self.env_ref();
+        let config = env.config();
+        let state = serde_json::json!({
+            "num_envs": env.len(),
+            "rules": config.rules.config(),
+            "players": config.players,
+            "learner_seats": config.learners.iter().map(|s| s.index()).collect::<Vec<_>>(),
+            "opponents": config.opponents.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "seed": config.seed,
+            "max_actions": config.max_actions,
+            "auto_reset": config.auto_reset,
+            "num_threads": env.threads(),
+        });
+        let a = &self.arrays;
+        let arrays = vec![
+            a.obs.bind(py).call_method0("copy")?,
+            a.mask.bind(py).call_method0("copy")?,
+            a.reward.bind(py).call_method0("copy")?,
+            a.rewards.bind(py).call_method0("copy")?,
+            a.terminated.bind(py).call_method0("copy")?,
+            a.truncated.bind(py).call_method0("copy")?,
+            a.seat.bind(py).call_method0("copy")?,
+            a.final_obs.bind(py).call_method0("copy")?,
+        ];
+        let restore = py.get_type::<UnoVecEnv>().getattr("_restore")?;
+        Ok((restore, (state.to_string(), env.snapshot(), arrays)))
+    }
+
+    /// Rebuilds a pickled batch (see `__reduce__`).
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        state: &str,
+        snapshot: Vec<(u64, Vec<u8>)>,
+        arrays: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<UnoVecEnv> {
+        let v: serde_json::Value = serde_json::from_str(state).map_err(value_error)?;
+        let field = |name: &str| v.get(name).ok_or_else(|| value_error(format!("pickled batch without '{name}'")));
+        let num = |name: &str| field(name).and_then(|x| x.as_u64().ok_or_else(|| value_error(format!("bad '{name}'"))));
+        let list = |name: &str| -> PyResult<Vec<serde_json::Value>> {
+            field(name)?.as_array().cloned().ok_or_else(|| value_error(format!("bad '{name}'")))
+        };
+        let rules = field("rules")?.to_string();
+        let learners = list("learner_seats")?.iter().filter_map(|x| x.as_u64()).map(|s| s as usize).collect();
+        let opponents = list("opponents")?.iter().filter_map(|x| x.as_str().map(str::to_string)).collect();
+        let max_actions = u32::try_from(num("max_actions")?).map_err(value_error)?;
+        let auto_reset = field("auto_reset")?.as_bool().unwrap_or(true);
+        let mut env = UnoVecEnv::new(
+            py,
+            num("num_envs")? as usize,
+            &rules,
+            num("players")? as usize,
+            learners,
+            opponents,
+            num("seed")?,
+            max_actions,
+            auto_reset,
+            Some(num("num_threads")?.max(1) as usize),
+        )?;
+        let inner = env.env.get_mut().unwrap_or_else(PoisonError::into_inner);
+        env.arrays.fill(py, |b| inner.restore(&snapshot, b))?.map_err(value_error)?;
+        let a = &env.arrays;
+        let targets = [
+            a.obs.bind(py).as_any(),
+            a.mask.bind(py).as_any(),
+            a.reward.bind(py).as_any(),
+            a.rewards.bind(py).as_any(),
+            a.terminated.bind(py).as_any(),
+            a.truncated.bind(py).as_any(),
+            a.seat.bind(py).as_any(),
+            a.final_obs.bind(py).as_any(),
+        ];
+        let np = py.import("numpy")?;
+        for (target, source) in targets.iter().zip(&arrays) {
+            np.call_method1("copyto", (target, source))?;
+        }
+        Ok(env)
+    }
+
     #[getter]
     fn num_envs(&self) -> usize {
         self.env_ref().len()

@@ -177,6 +177,9 @@ struct Slot {
     actions: u32,
     finished: bool,
     legal: Vec<uno::Action>,
+    /// The learner actions taken in this episode, in order: with the episode's seeds they
+    /// rebuild the environment exactly ([`VecEnv::snapshot`]).
+    taken: Vec<u8>,
     /// The legal indices last written to the mask (bit `i` for index `i`), while the state is
     /// the one they were computed for: a step checks its actions against them instead of asking
     /// the engine again.
@@ -254,6 +257,7 @@ impl VecEnv {
                 finished: false,
                 legal: Vec::with_capacity(64),
                 legal_bits: None,
+                taken: Vec::new(),
             });
         }
         let shared = Shared { config, learners };
@@ -316,6 +320,45 @@ impl VecEnv {
     /// The episode environment `i` is playing (0 for the first).
     pub fn episode(&self, i: usize) -> Option<u64> {
         self.slots.get(i).map(|s| s.episode)
+    }
+
+    /// What rebuilds every environment as it stands: for each, the episode it plays and the
+    /// learner actions taken in it so far. Episodes are dealt and bots seeded from the seed, so
+    /// replaying those actions ([`VecEnv::restore`]) gives the same games, bots included.
+    pub fn snapshot(&self) -> Vec<(u64, Vec<u8>)> {
+        self.slots.iter().map(|s| (s.episode, s.taken.clone())).collect()
+    }
+
+    /// Rebuilds every environment from a [`VecEnv::snapshot`] of a batch with the same
+    /// configuration (and seed), then rewrites the buffers' observation, mask and seat rows.
+    ///
+    /// # Errors
+    /// A snapshot of another number of environments, or an action the replay finds illegal (a
+    /// snapshot of another configuration); buffers of the wrong size.
+    pub fn restore(&mut self, snapshot: &[(u64, Vec<u8>)], out: &mut Buffers<'_>) -> Result<(), EnvError> {
+        out.check(self.len())?;
+        if snapshot.len() != self.len() {
+            return Err(EnvError::ActionCount { expected: self.len(), got: snapshot.len() });
+        }
+        let mut scratch = OwnedBuffers::new(1);
+        for (env, (slot, (episode, taken))) in self.slots.iter_mut().zip(snapshot).enumerate() {
+            slot.start_episode(&self.shared, *episode);
+            for &a in taken {
+                let index = usize::from(a);
+                if slot.finished || index >= action::COUNT || !is_legal(&slot.game, slot.seat, slot.window, index) {
+                    return Err(EnvError::Illegal {
+                        env,
+                        action: index,
+                        name: action_name(index).unwrap_or_default(),
+                        seat: slot.seat.index(),
+                    });
+                }
+                let mut buffers = scratch.as_buffers();
+                let mut rows = buffers.rows();
+                slot.step(&self.shared, index, &mut rows[0]);
+            }
+        }
+        self.refresh(out)
     }
 
     /// Runs `f` on every slot with its row, on the pool when there is one.
@@ -421,6 +464,8 @@ impl VecEnv {
 impl Slot {
     fn step(&mut self, shared: &Shared, index: usize, row: &mut Row<'_>) {
         let actor = self.seat;
+        // Indices are below `action::COUNT` (88): a byte holds them.
+        self.taken.push(index as u8);
         self.legal_bits = None;
         if index == action::DECLINE {
             self.declined |= 1 << actor.0;
@@ -462,6 +507,7 @@ impl Slot {
                 }
             }
             self.episode = episode;
+            self.taken.clear();
             self.legal_bits = None;
             self.declined = 0;
             self.actions = 0;
