@@ -4,9 +4,12 @@ The game runs in **cycles**, PettingZoo's unit of time: in each cycle the player
 its turn, then every other agent, in seat order after it, is selected once for a *reaction
 window* (a catch, a late UNO call for itself, a jump-in, or ``DECLINE``; an agent whose turn
 is next can only decline). So every agent is selected exactly once per cycle, and
-``max_cycles`` truncates the episode after that many cycles. ``parallel_env`` runs the same
-cycle with every agent's action submitted at once (the reactions are judged against the state
-after the turn, in seat order).
+``max_cycles`` truncates the episode after that many cycles. ``parallel_env`` runs one cycle
+per step with every agent's action submitted at once: every mask is computed at the state the
+cycle starts from and each action is judged against the mask its agent was given (the
+reactions first, in seat order after the player to act, then the player to act; an action an
+earlier one made impossible is *overtaken*: nothing happens, no penalty,
+``info["overtaken"]``).
 
 Observations are ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``;
 the mask is all zero for an agent that is not selected. One round per episode: the winner
