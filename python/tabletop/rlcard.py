@@ -165,8 +165,8 @@ class RLCardRawObs(Mapping):
 
     __slots__ = ("_snapshot", "_legal", "_players", "_dict")
 
-    def __init__(self, game, seat, legal, players):
-        self._snapshot = RawObs(game.observation_snapshot(seat))
+    def __init__(self, snapshot, legal, players):
+        self._snapshot = snapshot
         self._legal = legal
         self._players = players
         self._dict = None
@@ -295,12 +295,13 @@ class UnoEnv:
         legal = self._get_legal_actions() if own else []
         if own:
             self._legal = set(legal)
+        snapshot = RawObs(self.game.observation_snapshot(player_id))
         return {
             "obs": self.game.rlcard_planes(player_id),
             "legal_actions": OrderedDict.fromkeys(legal),
-            "raw_obs": RLCardRawObs(self.game, player_id, legal, self.num_players),
+            "raw_obs": RLCardRawObs(snapshot, legal, self.num_players),
             "raw_legal_actions": [RLCARD_ACTION_NAMES[i] for i in legal],
-            "tabletop_obs": RawObs(self.game.observation_snapshot(player_id)),
+            "tabletop_obs": snapshot,
             "action_record": self.action_recorder,
         }
 
