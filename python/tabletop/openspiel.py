@@ -74,7 +74,8 @@ class UnoGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=None,
-            # Player actions, and a bound on the cards they can draw in all.
+            # Player actions and the chance nodes of the cards they draw: not a proven bound (a
+            # round's draws are not bounded by the rules), a generous one for what rounds show.
             max_game_length=self.max_actions * 8 + 200,
         )
         super().__init__(_GAME_TYPE, info, params)
