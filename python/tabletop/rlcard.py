@@ -291,16 +291,19 @@ class UnoEnv:
         return self.game.current
 
     def get_state(self, player_id):
-        own = player_id == self.game.current and not self.is_over()
-        legal = self._get_legal_actions() if own else []
+        game = self.game
+        own = player_id == game.current and not self.is_over()
+        legal = game.legal_indices() if own else []
+        legal_ids = OrderedDict.fromkeys(legal)
         if own:
-            self._legal = set(legal)
-        snapshot = RawObs(self.game.observation_snapshot(player_id))
+            # What `step` checks against (a copy: an agent may change the state it was given).
+            self._legal = legal_ids.copy()
+        snapshot = RawObs(game.observation_snapshot(player_id))
         return {
-            "obs": self.game.rlcard_planes(player_id),
-            "legal_actions": OrderedDict.fromkeys(legal),
+            "obs": game.rlcard_planes(player_id),
+            "legal_actions": legal_ids,
             "raw_obs": RLCardRawObs(snapshot, legal, self.num_players),
-            "raw_legal_actions": [RLCARD_ACTION_NAMES[i] for i in legal],
+            "raw_legal_actions": list(map(RLCARD_ACTION_NAMES.__getitem__, legal)),
             "tabletop_obs": snapshot,
             "action_record": self.action_recorder,
         }
