@@ -25,7 +25,7 @@ class UnoVecEnv:
         players: int = 4,
         learner_seats: Sequence[int] = ...,
         opponents: Sequence[str] = ...,
-        seed: int = 0,
+        seed: int | None = None,
         max_actions: int = ...,
         auto_reset: bool = True,
         num_threads: int | None = None,

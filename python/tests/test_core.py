@@ -298,3 +298,14 @@ def test_the_gymnasium_env_pickles_through_the_core(rng):
     vec = UnoVectorEnv(4, seed=2)
     vec.reset()
     assert np.array_equal(pickle.loads(pickle.dumps(vec)).core.obs, vec.core.obs)
+
+
+def test_an_unseeded_batch_draws_its_seed_from_entropy():
+    from tabletop.uno import UnoVecEnv
+
+    a, b = UnoVecEnv(4), UnoVecEnv(4)
+    assert a.seed != b.seed
+    a.reset()
+    again = UnoVecEnv(4, seed=a.seed)
+    again.reset()
+    assert np.array_equal(a.obs, again.obs)

@@ -147,7 +147,7 @@ impl UnoVecEnv {
 #[pymethods]
 impl UnoVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, rules = "official", players = 4, learner_seats = vec![0], opponents = vec!["random".to_string()], seed = 0, max_actions = uno_env::DEFAULT_MAX_ACTIONS, auto_reset = true, num_threads = None))]
+    #[pyo3(signature = (num_envs, rules = "official", players = 4, learner_seats = vec![0], opponents = vec!["random".to_string()], seed = None, max_actions = uno_env::DEFAULT_MAX_ACTIONS, auto_reset = true, num_threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -156,11 +156,16 @@ impl UnoVecEnv {
         players: usize,
         learner_seats: Vec<usize>,
         opponents: Vec<String>,
-        seed: u64,
+        seed: Option<u64>,
         max_actions: u32,
         auto_reset: bool,
         num_threads: Option<usize>,
     ) -> PyResult<UnoVecEnv> {
+        // Without a seed, one from the operating system's entropy (read it back as `seed`).
+        let seed = match seed {
+            Some(seed) => seed,
+            None => py.import("secrets")?.call_method1("randbits", (64,))?.extract()?,
+        };
         let rules = load_rules(rules)?;
         let learners = learner_seats
             .iter()
@@ -267,7 +272,7 @@ impl UnoVecEnv {
             num("players")? as usize,
             learners,
             opponents,
-            num("seed")?,
+            Some(num("seed")?),
             max_actions,
             auto_reset,
             Some(num("num_threads")?.max(1) as usize),
