@@ -10,7 +10,13 @@ from tabletop.uno import ACTION_NAMES  # noqa: E402
 
 @pytest.mark.parametrize(
     "params",
-    [{}, {"players": 4, "rules": "cs410"}, {"players": 3, "rules": "two-color", "seed": 9}],
+    [
+        {},
+        {"players": 4, "rules": "cs410"},
+        {"players": 3, "rules": "two-color", "seed": 9},
+        {"players": 3, "rules": "uno-engine", "max_actions": 300},
+        {"players": 2, "rules": "csce322", "max_actions": 300},
+    ],
 )
 def test_random_sim_test(params):
     game = pyspiel.load_game("python_tabletop_uno", params)
