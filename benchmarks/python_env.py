@@ -9,7 +9,10 @@ Each row steps for about --seconds, --repeats times, and reports the median step
 time. Everything runs on one thread, so the CPU rate is the rate of one core that the process
 has to itself: on a shared machine it stays comparable between runs where the wall rate does not.
 Actions are the first legal one (``mask.argmax``), the cheapest choice, so the figures measure
-the environments, not a policy. One process, one core.
+the environments, not a policy. One process; one core except the threaded rows, where the
+batched environment steps on ``num_threads`` threads (their CPU rate counts every thread's time).
+
+    python benchmarks/python_env.py --only threads --repeats 5   # the threaded rows alone
 """
 
 import argparse
@@ -37,8 +40,10 @@ def timed(step, seconds):
             return steps / elapsed, steps / max(time.process_time() - cpu, 1e-9)
 
 
-def vec_env(n, opponents, seconds):
-    env = UnoVecEnv(n, rules="official", players=4, learner_seats=[0], opponents=[opponents], seed=1)
+def vec_env(n, opponents, seconds, threads=1):
+    env = UnoVecEnv(
+        n, rules="official", players=4, learner_seats=[0], opponents=[opponents], seed=1, num_threads=threads
+    )
     env.reset()
 
     def step():
@@ -143,6 +148,34 @@ def rlcard_own(seconds):
     return rlcard_steps(rlcard.make, seconds)
 
 
+def rlcard_run_loop(make, agent_class, seconds):
+    """RLCard's own loop: ``env.run()`` with RLCard-style random agents, steps counted from the
+    action record (the agents' cost included, as in RLCard's examples)."""
+    env = make("uno", config={"seed": 1})
+    env.set_agents([agent_class(num_actions=env.num_actions) for _ in range(env.num_players)])
+
+    def step():
+        env.run(is_training=False)
+        return len(env.action_recorder)
+
+    return timed(step, seconds)
+
+
+def rlcard_compatible_run(seconds):
+    from tabletop import rlcard
+
+    return rlcard_run_loop(rlcard.make, rlcard.RandomAgent, seconds)
+
+
+def rlcard_own_run(seconds):
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    return rlcard_run_loop(rlcard.make, RandomAgent, seconds)
+
+
 def openspiel_crazy_eights(seconds):
     try:
         import pyspiel
@@ -171,7 +204,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=3, help="runs of each row; the median is shown")
+    parser.add_argument("--threads", type=int, nargs="*", default=[1, 2], help="thread counts of the threaded rows")
+    parser.add_argument("--only", choices=["all", "threads"], default="all")
     args = parser.parse_args()
+    threaded = [
+        (f"`UnoVecEnv` N=4096, random opponents, num_threads={t}", lambda s, t=t: vec_env(4096, "random", s, t))
+        for t in args.threads
+    ]
     benches = []
     for opponents in ("random", "heuristic"):
         for n in (1, 64, 1024, 4096):
@@ -182,15 +221,29 @@ def main():
     benches.append(("PettingZoo do-nothing AEC env (floor)", do_nothing_aec))
     benches.append(("`tabletop.rlcard.UnoEnv` (2 players)", rlcard_compatible))
     benches.append(("RLCard 1.x `rlcard.make('uno')` (2 players)", rlcard_own))
+    benches.append(("`tabletop.rlcard` `env.run()` loop, its `RandomAgent` (2 players)", rlcard_compatible_run))
+    benches.append(("RLCard 1.x `env.run()` loop, RLCard's `RandomAgent` (2 players)", rlcard_own_run))
     benches.append(("OpenSpiel `crazy_eights` from Python", openspiel_crazy_eights))
+    benches += threaded
+    if args.only == "threads":
+        benches = threaded
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    rows = []
+    # The threaded rows take turns, one run each per round, so that a change in the machine's
+    # load falls on all of them alike.
+    runs = {name: [] for name, _ in benches}
     for name, bench in benches:
-        runs = [bench(args.seconds) for _ in range(args.repeats)]
-        if any(r is None for r in runs):
+        if not (name, bench) in threaded:
+            runs[name] = [bench(args.seconds) for _ in range(args.repeats)]
+    for _ in range(args.repeats):
+        for name, bench in threaded:
+            if name in runs:
+                runs[name].append(bench(args.seconds))
+    rows = []
+    for name, _ in benches:
+        if any(r is None for r in runs[name]):
             rows.append((name, None))
             continue
-        rows.append((name, (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))))
+        rows.append((name, (statistics.median(w for w, _ in runs[name]), statistics.median(c for _, c in runs[name]))))
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s a row, "
         f"median of {args.repeats}, load average {load:.1f} at the start\n"

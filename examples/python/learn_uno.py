@@ -3,9 +3,8 @@
 The learner sits at seat 0 of a 4-seat table under the official rules, against three `random`
 bots playing inside the Rust environment; it sees the observation vector and picks among the
 legal actions (the mask). Every finished round pays +1 for a win and -1 otherwise, less a
-little for each card still in hand (so that a beginner, which never wins, still learns which
-moves shed cards: under the official rules a call of UNO with no one to catch costs two); a
-round cut at MAX_ACTIONS counts as a loss. After
+little for each card still in hand (so that a beginner, which rarely wins, still learns which
+moves shed cards); a round cut at MAX_ACTIONS counts as a loss. After
 training, the sampled policy plays fresh seeds, and the script prints its win share with a 95%
 Wilson interval next to the fair share of 25%.
 

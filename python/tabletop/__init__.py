@@ -27,4 +27,8 @@ if _gym is not None and "tabletop/Uno-v0" not in _gym.registry:
         id="tabletop/Uno-v0",
         entry_point="tabletop.envs:UnoEnv",
         vector_entry_point="tabletop.envs:UnoVectorEnv",
+        # No wrappers: `env.action_masks()` must stay reachable after `gymnasium.make` (the
+        # environment refuses a step before reset itself, and passes `check_env` unwrapped).
+        order_enforce=False,
+        disable_env_checker=True,
     )

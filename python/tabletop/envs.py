@@ -6,8 +6,11 @@
   penalised rather than raised: the state does not change, the reward is ``illegal_reward``
   and ``info["illegal_action"]`` is true (``illegal_action="raise"`` raises instead).
 * ``UnoVectorEnv``: ``num_envs`` environments stepped in Rust, auto-reset in the same step
-  (``AutoresetMode.SAME_STEP``); illegal actions raise ``ValueError`` and change nothing.
-  The arrays it returns are the core's buffers, reused by the next step: copy to keep them.
+  (``AutoresetMode.SAME_STEP``, as Gymnasium >= 1.0 defines it: a row whose episode ended shows
+  the next episode's first observation, and ``info["final_obs"]`` / ``info["final_info"]``
+  hold the ended episode's last observation and info, with ``info["_final_obs"]`` marking the
+  rows); illegal actions raise ``ValueError`` and change nothing. The arrays it returns are
+  the core's buffers, reused by the next step: copy to keep them.
 """
 
 from __future__ import annotations
@@ -36,6 +39,11 @@ def _learners(learner_seats, players):
 
 def _opponents(opponents):
     return [opponents] if isinstance(opponents, str) else list(opponents)
+
+
+def _entropy_seed():
+    """A seed from the operating system's entropy (for environments made without one)."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
 class UnoEnv(gym.Env):
@@ -69,7 +77,7 @@ class UnoEnv(gym.Env):
             max_actions=max_actions,
             auto_reset=False,
         )
-        self._core = UnoVecEnv(1, seed=0, **self._args)
+        self._core = UnoVecEnv(1, seed=0, num_threads=1, **self._args)
         self._started = False
         self._action = np.zeros(1, dtype=np.int64)
 
@@ -101,6 +109,8 @@ class UnoEnv(gym.Env):
 
     def step(self, action):
         core = self._core
+        if not self._started:
+            raise gym.error.ResetNeeded("call reset() before step()")
         if core.seat[0] < 0:
             raise RuntimeError("the episode is over: call reset()")
         a = int(action)
@@ -137,10 +147,19 @@ class UnoVectorEnv(VectorEnv):
         learner_seats=(0,),
         opponents="random",
         max_actions=10_000,
-        seed=0,
-        **_ignored,
+        seed=None,
+        num_threads=None,
+        render_mode=None,
     ):
+        """``seed=None`` draws the seed from the operating system's entropy; a later
+        ``reset()`` without a seed deals fresh episodes from a seed drawn from a generator
+        seeded by the last seed given, so runs from the same seed repeat."""
         self.num_envs = num_envs
+        self.render_mode = render_mode
+        self._seeds = np.random.default_rng(seed)
+        if seed is None:
+            seed = _entropy_seed()
+        self._reset_once = False
         self._core = UnoVecEnv(
             num_envs,
             rules=rules,
@@ -150,6 +169,7 @@ class UnoVectorEnv(VectorEnv):
             seed=seed,
             max_actions=max_actions,
             auto_reset=True,
+            num_threads=num_threads,
         )
         self.single_observation_space = _obs_space()
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
@@ -166,12 +186,35 @@ class UnoVectorEnv(VectorEnv):
         core = self._core
         return {"action_mask": core.mask, "seat": core.seat, "rewards": core.rewards}
 
+    def action_masks(self):
+        """Each row's legal actions as booleans (``num_envs × NUM_ACTIONS``)."""
+        return self._core.mask.astype(bool)
+
     def reset(self, *, seed=None, options=None):
-        self._core.reset(seed)
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            self._core.reset(int(seed))
+        elif not self._reset_once:
+            self._core.reset(None)  # the seed the environment was made with
+        else:
+            self._core.reset(int(self._seeds.integers(0, 2**63 - 1)))
+        self._reset_once = True
         return self._core.obs, self._info()
 
     def step(self, actions):
-        np.copyto(self._actions, actions, casting="unsafe")
         core = self._core
-        core.step(self._actions)
-        return core.obs, core.reward, core.terminated, core.truncated, self._info()
+        core.step(actions)
+        info = self._info()
+        ended = core.terminated | core.truncated
+        if ended.any():
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            rows = np.flatnonzero(ended)
+            for i in rows:
+                final_obs[i] = core.final_obs[i].copy()
+            rewards = np.zeros_like(core.rewards)
+            rewards[rows] = core.rewards[rows]
+            info["final_obs"] = final_obs
+            info["_final_obs"] = ended
+            info["final_info"] = {"rewards": rewards, "_rewards": ended}
+            info["_final_info"] = ended
+        return core.obs, core.reward, core.terminated, core.truncated, info

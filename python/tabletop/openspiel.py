@@ -1,24 +1,40 @@
 """UNO as an OpenSpiel Python game: ``pyspiel.load_game("python_tabletop_uno")`` after
 importing this module, or ``UnoGame({"players": 3, "rules": "cs410"})``.
 
-Sequential, imperfect information, explicitly stochastic: the first move is chance choosing one
-of ``deals`` shuffles (every later draw follows from it, through the engine's seeded
-generator, so a history of actions replays exactly); terminal rewards (+1 for
-the round's winner, -1 for the others, 0 for all when the round ends without a winner or at
-``max_actions``). Decisions are taken in turn: the player to act may call UNO for itself or
-catch a seat; out-of-turn reactions are not modelled here (see docs/python.md).
+Sequential, imperfect information, explicitly stochastic, as OpenSpiel's card games are: **every
+card dealt or drawn is a chance outcome over the cards it could be** (the draw pile at that
+moment, each kind weighted by its copies; chance action ``k`` is the card of index ``k``,
+``tabletop.uno.CARD_NAMES``). The deal is one chance node per card (hands round by round, seat 0
+first, then the start card); a player action that draws (a draw, a penalty, a catch, a lost
+challenge, a reshuffle on the way) is followed by one chance node per card drawn, and only then
+does the next player decide. So a history of actions replays exactly, and a player's cards say
+nothing about the others' beyond what the rules let it see.
+
+``information_state_string(p)`` is ``p``'s perfect-recall information state: ``p``'s observation
+of the deal (the engine's observation, JSON), then every player action taken (all are public in
+UNO; chance outcomes are not), each followed by ``p``'s hand when the action changed it. ``observation_string`` is that
+observation now; ``observation_tensor`` the 283-value vector. No information-state *tensor*:
+a fixed-size encoding of a whole history is not provided.
+
+Terminal rewards: +1 for the round's winner, -1 for the others, 0 for all when the round ends
+without a winner or at ``max_actions`` player actions. Decisions are taken in turn: the player to
+act may call UNO for itself or catch a seat; out-of-turn reactions are not modelled here (see
+docs/python.md). ``seed`` picks the first player where the rules draw one.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pyspiel
 
-from ._core import NUM_ACTIONS, OBS_SIZE, Game
+from ._core import NUM_ACTIONS, OBS_SIZE, Game, card_names
 from .uno import ACTION_NAMES
 
-_DEFAULTS = {"players": 2, "rules": "official", "seed": 0, "deals": 10_000, "max_actions": 2000}
+_DEFAULTS = {"players": 2, "rules": "official", "seed": 0, "max_actions": 2000}
 _MAX_PLAYERS = 10
+CARD_NAMES = card_names()
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_tabletop_uno",
@@ -30,7 +46,7 @@ _GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=_MAX_PLAYERS,
     min_num_players=2,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -45,19 +61,22 @@ class UnoGame(pyspiel.Game):
         self.rules = str(params["rules"])
         self.seed = int(params["seed"])
         self.max_actions = int(params["max_actions"])
-        self.deals = int(params["deals"])
-        if self.deals < 1:
-            raise ValueError("deals must be at least 1")
         # Fails early, with the engine's reason, on a table the rules refuse.
-        Game(self.rules, self.players, 0, fast=True)
+        template, piles = Game.with_draws(self.rules, self.players, self.seed, [])
+        # The deck, and how many cards the deal hands out before the start card: while the
+        # hands are dealt, a draw's outcomes are the deck less the cards dealt so far.
+        self.deck = Counter(piles[0])
+        self.hand_cards = self.players * min(len(h) for h in template.hands())
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=self.deals,
+            max_chance_outcomes=len(CARD_NAMES),
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=self.max_actions + 1,
+            # Player actions and the chance nodes of the cards they draw: not a proven bound (a
+            # round's draws are not bounded by the rules), a generous one for what rounds show.
+            max_game_length=self.max_actions * 8 + 200,
         )
         super().__init__(_GAME_TYPE, info, params)
 
@@ -65,7 +84,8 @@ class UnoGame(pyspiel.Game):
         return UnoState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return UnoObserver()
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return UnoObserver(perfect_recall)
 
 
 class UnoState(pyspiel.State):
@@ -74,71 +94,134 @@ class UnoState(pyspiel.State):
         self._rules = game.rules
         self._players = game.players
         self._seed = game.seed
-        self._deals = game.deals
         self._max_actions = game.max_actions
-        self.game = None  # dealt by the chance move
+        self.game = None  # once the deal's chance nodes are done
         self._actions = 0
+        # The transition waiting for chance: ("deal",) or ("act", action, seat), the cards its
+        # draws have taken so far, and the outcomes of the next draw.
+        self._pending = ("deal",)
+        self._deck = game.deck
+        self._hand_cards = game.hand_cards
+        self._drawn = []
+        self._outcomes = None
+        # Each player's information state: the public actions and its observations so far.
+        # (Strings, not lists: OpenSpiel copies states often, and a string copies in O(1).)
+        self._info = [""] * self._players
+        self._hands = [None] * self._players
+        self._advance()
+
+    def _advance(self):
+        """Runs the pending transition with the cards chosen so far: it completes when it drew
+        no more than those; otherwise the next chance node offers the pile of its next draw."""
+        if self._pending[0] == "deal" and len(self._drawn) < self._hand_cards:
+            left = self._deck - Counter(self._drawn)
+            total = sum(left.values())
+            self._outcomes = [(card, n / total) for card, n in sorted(left.items())]
+            return
+        if self._pending[0] == "deal":
+            game, piles = Game.with_draws(self._rules, self._players, self._seed, self._drawn)
+        else:
+            _, action, seat = self._pending
+            game = self.game.copy()
+            piles = game.play_with_draws(action, seat, self._drawn)
+        if len(piles) > len(self._drawn):
+            pile = piles[len(self._drawn)]
+            counts = Counter(pile)
+            self._outcomes = [(card, n / len(pile)) for card, n in sorted(counts.items())]
+            return
+        self.game = game
+        hands = game.hands()
+        if self._pending[0] == "deal":
+            # What each seat sees of the deal: its observation (own hand, start card, colour,
+            # who plays first, ...).
+            for p in range(self._players):
+                self._info[p] = game.observation_json(p)
+                self._hands[p] = hands[p]
+        else:
+            # Every action is public; what a seat sees of the cards it moved is its own hand,
+            # written down whenever it changed (a draw, a play, a swap). Everything else it can
+            # see follows from the actions and the rules.
+            _, action, seat = self._pending
+            public = f"p{seat} {ACTION_NAMES[action]}"
+            for p in range(self._players):
+                if hands[p] != self._hands[p]:
+                    self._hands[p] = hands[p]
+                    self._info[p] += f" | {public} hand={' '.join(sorted(hands[p]))}"
+                else:
+                    self._info[p] += f" | {public}"
+        self._pending = None
+        self._drawn = []
+        self._outcomes = None
 
     def current_player(self):
-        if self.game is None:
+        if self._pending is not None:
             return pyspiel.PlayerId.CHANCE
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         return self.game.current
 
     def chance_outcomes(self):
-        p = 1.0 / self._deals
-        return [(k, p) for k in range(self._deals)]
+        return list(self._outcomes or [])
 
     def _legal_actions(self, player):
-        if self.game is None or self.is_terminal() or player != self.game.current:
+        if self._pending is not None or self.is_terminal() or player != self.game.current:
             return []
         return [int(i) for i in np.flatnonzero(self.game.legal_mask(player))]
 
     def _apply_action(self, action):
-        if self.game is None:
-            self.game = Game(self._rules, self._players, self._seed * self._deals + int(action), fast=True)
-            return
-        self.game.play(int(action))
-        self._actions += 1
+        if self._pending is not None:
+            self._drawn.append(int(action))
+        else:
+            self._pending = ("act", int(action), self.game.current)
+            self._actions += 1
+        self._advance()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"card {CARD_NAMES[action]}"
         return ACTION_NAMES[action]
 
     def is_terminal(self):
-        if self.game is None:
+        if self.game is None or self._pending is not None:
             return False
         return self.game.is_round_over() or self._actions >= self._max_actions
 
     def returns(self):
-        if self.game is not None and self.game.is_round_over():
+        if self.is_terminal() and self.game.is_round_over():
             return list(self.game.round_rewards())
         return [0.0] * self._players
 
     def __str__(self):
-        return f"{self.game!r} actions={self._actions}" if self.game is not None else "chance: deal"
+        if self.game is None:
+            return f"dealing: {len(self._drawn)} cards dealt"
+        waiting = f" drawing: {len(self._drawn)} drawn" if self._pending is not None else ""
+        return f"{self.game!r} actions={self._actions}{waiting}"
 
 
 class UnoObserver:
-    """The seat's observation vector (tabletop's layout) and a readable string."""
+    """The seat's observation (tabletop's 283-value vector and the engine's observation as
+    text) or, with perfect recall, its information state (string only)."""
 
-    def __init__(self):
-        self.tensor = np.zeros(OBS_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+    def __init__(self, perfect_recall=False):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0 if perfect_recall else OBS_SIZE, np.float32)
+        self.dict = {} if perfect_recall else {"observation": self.tensor}
 
     def set_from(self, state, player):
+        if self.perfect_recall:
+            return
         if state.game is None:
             self.tensor.fill(0.0)
         else:
+            # Between an action and the cards it draws the vector shows the state before it.
             self.tensor[:] = state.game.observation_vector(player)
 
     def string_from(self, state, player):
+        if self.perfect_recall:
+            return state._info[player]
         if state.game is None:
-            return "before the deal"
-        obs = state.game.observation(player)
-        return f"hand={' '.join(obs['hand'])} top={obs['top']} color={obs['color']} sizes={obs['hand_sizes']}"
+            return "dealing"
+        return state.game.observation_json(player)
 
 
 pyspiel.register_game(_GAME_TYPE, UnoGame)

@@ -4,9 +4,14 @@
 Same surface as ``rlcard.envs.uno.UnoEnv``: ``reset() -> (state, player_id)``,
 ``step(action, raw_action=False) -> (state, player_id)``, ``run``, ``get_payoffs``,
 ``get_state``, ``is_over``, ``get_player_id``, ``set_agents``, ``step_back`` (with
-``allow_step_back``), ``get_perfect_information``, ``seed``. A state is a dict with ``obs``
-(RLCard's 4×4×15 planes), ``legal_actions`` (an ordered dict of action ids), ``raw_obs`` (the
-engine's observation), ``raw_legal_actions`` (action texts) and ``action_record``.
+``allow_step_back``), ``get_perfect_information``, ``seed``, ``get_action_feature``,
+``timestep``. A state is a dict with ``obs`` (RLCard's 4×4×15 planes), ``legal_actions`` (an
+ordered dict of action ids), ``raw_obs`` and ``raw_legal_actions`` in RLCard's formats (cards
+``r-7``, ``g-skip``, ``b-reverse``, ``y-draw_2``, ``r-wild``, ``r-wild_draw_4``; actions the
+same, ``draw``, and for the decisions RLCard lacks ``verb-detail`` names such as
+``pass-turn``, ``uno-self``, ``catch-1``: ``RLCARD_ACTION_NAMES``), so RLCard's agents that
+read them (``uno-rule-v1``) run; ``tabletop_obs`` (the engine's observation) and
+``action_record``.
 
 Where it differs from RLCard (by design: RLCard simplifies the rules):
 
@@ -14,6 +19,11 @@ Where it differs from RLCard (by design: RLCard simplifies the rules):
   catches, challenge/accept, first-card colour and 7–0 swaps are decisions too;
 * ``game_num_players`` is honoured (RLCard plays 2 whatever it is asked);
 * an illegal action raises ``ValueError`` (RLCard replaces it by a random legal one);
+* drawing is legal whenever the rules allow it (the official rules: always), so an agent that
+  draws whenever it may (RLCard's ``uno-rule-v1``) draws every turn; rules with
+  ``forced_play = "required"`` and ``draw = "draw_one_end_turn"`` play as RLCard's do;
+* a wild card in a hand is written ``r-wild`` / ``r-wild_draw_4`` whatever RLCard's deck
+  would have coloured it;
 * seeding is per environment (``config["seed"]``), never through global generators;
 * decisions are taken in turn only: out-of-turn catches and jump-ins are not offered here
   (the Gymnasium and PettingZoo environments model them as reaction windows);
@@ -30,7 +40,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._core import NUM_ACTIONS, Game, episode_seed
-from .uno import ACTION_NAMES
 
 # RLCard's plane layout: colours r, g, b, y; traits 0-9, skip, reverse, draw_2, wild, wild_draw_4.
 _RLCARD_COLOR_ROW = {"R": 0, "G": 1, "B": 2, "Y": 3}
@@ -64,6 +73,56 @@ def encode_planes(hand, top, color_in_play):
     for row, trait in _trait_cells(top, _COLOR_LETTER.get(color_in_play)):
         planes[3, row, trait] = 1
     return planes
+
+
+_RLCARD_COLORS = ["r", "y", "g", "b"]  # engine colour order: red, yellow, green, blue
+_RLCARD_TRAITS = [str(d) for d in range(10)] + ["skip", "reverse", "draw_2"]
+_LETTER_TO_RLCARD = {"R": "r", "Y": "y", "G": "g", "B": "b"}
+_NAME_TO_RLCARD = {"red": "r", "yellow": "y", "green": "g", "blue": "b"}
+
+
+def _rlcard_action_names():
+    names = [f"{c}-{t}" for c in _RLCARD_COLORS for t in _RLCARD_TRAITS]
+    names += [f"{c}-wild" for c in _RLCARD_COLORS]
+    names += [f"{c}-wild_draw_4" for c in _RLCARD_COLORS]
+    names += ["draw", "pass-turn", "uno-self"]
+    names += [f"catch-{k}" for k in range(1, 10)]
+    names += ["challenge-wd4", "accept-wd4"]
+    names += [f"color-{c}" for c in _RLCARD_COLORS]
+    names += [f"swap-{k}" for k in range(1, 10)]
+    names += ["decline-window"]
+    assert len(names) == NUM_ACTIONS
+    return names
+
+
+#: Each action index named as RLCard names its actions (``r-7``, ``y-wild_draw_4``, ``draw``),
+#: and the decisions RLCard does not have as ``verb-detail`` (RLCard's agents split on ``-``).
+RLCARD_ACTION_NAMES = _rlcard_action_names()
+_RLCARD_INDEX = {name: i for i, name in enumerate(RLCARD_ACTION_NAMES)}
+
+
+def rlcard_card(card, color_in_play=None):
+    """An engine card text (``R7``, ``GS``, ``BD2``, ``W4``) in RLCard's form (``r-7``,
+    ``g-skip``, ``b-draw_2``, ``r-wild_draw_4``); a wild takes the colour in play when given."""
+    if card.startswith("W"):
+        color = _NAME_TO_RLCARD.get(color_in_play, "r")
+        return f"{color}-wild_draw_4" if card in ("W4", "WD4") else f"{color}-wild"
+    face = card[1:]
+    trait = {"S": "skip", "R": "reverse", "D2": "draw_2"}.get(face, face)
+    return f"{_LETTER_TO_RLCARD[card[0]]}-{trait}"
+
+
+def _rlcard_raw_obs(obs, legal, players):
+    """RLCard's raw state (``rlcard.games.uno``'s ``get_state``) from the engine's observation."""
+    return {
+        "hand": [rlcard_card(c) for c in obs["hand"]],
+        "target": rlcard_card(obs["top"], obs["color"]),
+        "played_cards": [rlcard_card(c) for c in obs["discard"]],
+        "legal_actions": [RLCARD_ACTION_NAMES[i] for i in legal],
+        "num_cards": list(obs["hand_sizes"]),
+        "num_players": players,
+        "current_player": obs["current"],
+    }
 
 
 class RawObs(Mapping):
@@ -100,6 +159,39 @@ class RawObs(Mapping):
         return repr(self._data())
 
 
+class RLCardRawObs(Mapping):
+    """RLCard's raw state of a seat, built on first read (most steps never read it): the
+    engine's observation taken when the state was, in RLCard's format."""
+
+    __slots__ = ("_snapshot", "_legal", "_players", "_dict")
+
+    def __init__(self, snapshot, legal, players):
+        self._snapshot = snapshot
+        self._legal = legal
+        self._players = players
+        self._dict = None
+
+    def _data(self):
+        if self._dict is None:
+            self._dict = _rlcard_raw_obs(self._snapshot, self._legal, self._players)
+        return self._dict
+
+    def __reduce__(self):
+        return (dict, (self._data(),))
+
+    def __getitem__(self, key):
+        return self._data()[key]
+
+    def __iter__(self):
+        return iter(self._data())
+
+    def __len__(self):
+        return len(self._data())
+
+    def __repr__(self):
+        return repr(self._data())
+
+
 class UnoEnv:
     """RLCard's UNO environment surface over the full-rules engine."""
 
@@ -118,6 +210,7 @@ class UnoEnv:
         self.player_num = self.num_players
         self.action_num = self.num_actions
         self.agents = None
+        self.timestep = 0
         self.seed(config.get("seed"))
         self.game = Game(self.rules, self.num_players, 0, fast=True)
         self._history = []
@@ -149,14 +242,23 @@ class UnoEnv:
         return self.game.legal_indices()
 
     def _decode_action(self, action_id):
-        return ACTION_NAMES[action_id]
+        return RLCARD_ACTION_NAMES[action_id]
+
+    def get_action_feature(self, action):
+        """The one-hot feature of an action id (RLCard's default, read by its DMC trainer)."""
+        feature = np.zeros(self.num_actions, dtype=np.int8)
+        feature[action] = 1
+        return feature
 
     def step(self, action, raw_action=False):
         player = self.get_player_id()
         if self.is_over():
             raise ValueError("the round is over: call reset()")
         if raw_action:
-            index = self.game.action_index(action)
+            # RLCard's names, or the engine's action texts ("play R7").
+            index = _RLCARD_INDEX.get(action)
+            if index is None:
+                index = self.game.action_index(action)
         else:
             index = int(action)
         if index not in self._legal:
@@ -164,9 +266,10 @@ class UnoEnv:
         if self.allow_step_back:
             # A copy replays its moves: step_back is for debugging and search, not for speed.
             self._history.append((self.game.copy(), self._actions, len(self.action_recorder)))
-        self.action_recorder.append((player, ACTION_NAMES[index]))
+        self.action_recorder.append((player, RLCARD_ACTION_NAMES[index]))
         self.game.play(index)
         self._actions += 1
+        self.timestep += 1
         next_player = self.get_player_id()
         return self.get_state(next_player), next_player
 
@@ -188,15 +291,20 @@ class UnoEnv:
         return self.game.current
 
     def get_state(self, player_id):
-        own = player_id == self.game.current and not self.is_over()
-        legal = self._get_legal_actions() if own else []
+        game = self.game
+        own = player_id == game.current and not self.is_over()
+        legal = game.legal_indices() if own else []
+        legal_ids = OrderedDict.fromkeys(legal)
         if own:
-            self._legal = set(legal)
+            # What `step` checks against (a copy: an agent may change the state it was given).
+            self._legal = legal_ids.copy()
+        snapshot = RawObs(game.observation_snapshot(player_id))
         return {
-            "obs": self.game.rlcard_planes(player_id),
-            "legal_actions": OrderedDict.fromkeys(legal),
-            "raw_obs": RawObs(self.game.observation_snapshot(player_id)),
-            "raw_legal_actions": [ACTION_NAMES[i] for i in legal],
+            "obs": game.rlcard_planes(player_id),
+            "legal_actions": legal_ids,
+            "raw_obs": RLCardRawObs(snapshot, legal, self.num_players),
+            "raw_legal_actions": list(map(RLCARD_ACTION_NAMES.__getitem__, legal)),
+            "tabletop_obs": snapshot,
             "action_record": self.action_recorder,
         }
 
@@ -209,12 +317,11 @@ class UnoEnv:
         raw = self.game.observation(None)
         return {
             "num_players": self.num_players,
-            "hand_cards": self.game.hands(),
-            "played_cards": raw["discard"],
-            "target": raw["top"],
-            "color": raw["color"],
+            "hand_cards": [[rlcard_card(c) for c in hand] for hand in self.game.hands()],
+            "played_cards": [rlcard_card(c) for c in raw["discard"]],
+            "target": rlcard_card(raw["top"], raw["color"]),
             "current_player": self.game.current,
-            "legal_actions": [ACTION_NAMES[i] for i in self._get_legal_actions()],
+            "legal_actions": [RLCARD_ACTION_NAMES[i] for i in self._get_legal_actions()],
         }
 
     def run(self, is_training=False):

@@ -16,16 +16,19 @@ from ._core import (
     Game,
     UnoVecEnv,
     action_names,
+    card_names,
     episode_seed,
     observation_layout,
 )
 
 ACTION_NAMES = action_names()
+CARD_NAMES = card_names()
 OBS_LAYOUT = {name: (offset, length) for name, offset, length in observation_layout()}
 
 __all__ = [
     "ACTION_NAMES",
     "BOT_NAMES",
+    "CARD_NAMES",
     "DECLINE",
     "MAX_SEATS",
     "NUM_ACTIONS",

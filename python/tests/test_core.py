@@ -192,3 +192,120 @@ def test_a_same_number_run_fits_the_fixed_action_space(rng):
                 assert game.observation_vector(game.current)[offset + 7] == 1
             game.apply(pick(game.legal_mask(), rng))
     assert runs > 0
+
+
+def test_games_without_a_record_pickle_through_their_position():
+    import copy
+    import pickle
+
+    from tabletop.uno import UnoVecEnv
+
+    env = UnoVecEnv(2, seed=3)
+    env.reset()
+    for _ in range(5):
+        env.step(env.mask.argmax(axis=1))
+    game = env.game(1)  # a copy of an environment's game: no record
+    again = pickle.loads(pickle.dumps(game))
+    assert again.state_hash() == game.state_hash()
+    # It plays on exactly as the original: the same draws (the generator is in the position).
+    for _ in range(30):
+        if game.is_round_over():
+            break
+        a = game.legal_indices()[0]
+        game.play(a)
+        again.play(a)
+        assert again.state_hash() == game.state_hash()
+    assert copy.deepcopy(game).state_hash() == game.state_hash()
+
+
+def test_bots_pickle_as_their_name_and_last_seed():
+    import pickle
+
+    game = Game("official", players=2, seed=5)
+    bot = Bot("random", seed=9)
+    bot.reseed(11)
+    copied = pickle.loads(pickle.dumps(bot))
+    assert copied.name == bot.name
+    assert [copied(game) for _ in range(5)] == [bot(game) for _ in range(5)]
+
+
+def test_objects_work_from_another_thread_and_never_panic():
+    import threading
+
+    from tabletop.uno import UnoVecEnv
+
+    env = UnoVecEnv(64, seed=1, num_threads=2)
+    env.reset()
+    game = Game("official", players=2, seed=1)
+    bot = Bot("heuristic", seed=1)
+    errors = []
+
+    def work():
+        try:
+            for _ in range(20):
+                env.step(env.mask.argmax(axis=1))
+            bot(game)
+        except BaseException as e:  # a Rust panic would be a BaseException
+            errors.append(e)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert not errors, errors
+    assert env.num_threads == 2
+
+
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_the_batched_env_pickles_and_plays_on_exactly(opponents, rng):
+    from tabletop.uno import UnoVecEnv
+
+    env = UnoVecEnv(6, rules="cs410", players=3, learner_seats=[0, 2], opponents=[opponents], seed=4, max_actions=60)
+    env.reset()
+    for _ in range(40):
+        env.step([pick(m, rng) for m in env.mask])
+    for again in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        for name in ("obs", "mask", "reward", "rewards", "terminated", "truncated", "seat", "final_obs"):
+            assert np.array_equal(getattr(again, name), getattr(env, name)), name
+        assert [again.episode(i) for i in range(6)] == [env.episode(i) for i in range(6)]
+    copies = [pickle.loads(pickle.dumps(env)) for _ in range(1)]
+    for _ in range(60):
+        actions = [pick(m, rng) for m in env.mask]
+        env.step(actions)
+        for c in copies:
+            c.step(actions)
+            assert np.array_equal(c.obs, env.obs) and np.array_equal(c.reward, env.reward)
+            assert np.array_equal(c.terminated, env.terminated)
+
+
+def test_the_gymnasium_env_pickles_through_the_core(rng):
+    from tabletop.envs import UnoEnv, UnoVectorEnv
+
+    env = UnoEnv(opponents="heuristic")
+    obs, info = env.reset(seed=3)
+    for _ in range(10):
+        obs, r, te, tr, info = env.step(pick(info["action_mask"], rng))
+        if te or tr:
+            obs, info = env.reset()
+    again = pickle.loads(pickle.dumps(env))
+    for _ in range(40):
+        a = pick(info["action_mask"], rng)
+        out, out2 = env.step(a), again.step(a)
+        assert np.array_equal(out[0], out2[0]) and out[1:4] == out2[1:4]
+        info = out[4]
+        if out[2] or out[3]:
+            assert np.array_equal(env.reset()[0], again.reset()[0])
+            info = env._info()
+    vec = UnoVectorEnv(4, seed=2)
+    vec.reset()
+    assert np.array_equal(pickle.loads(pickle.dumps(vec)).core.obs, vec.core.obs)
+
+
+def test_an_unseeded_batch_draws_its_seed_from_entropy():
+    from tabletop.uno import UnoVecEnv
+
+    a, b = UnoVecEnv(4), UnoVecEnv(4)
+    assert a.seed != b.seed
+    a.reset()
+    again = UnoVecEnv(4, seed=a.seed)
+    again.reset()
+    assert np.array_equal(a.obs, again.obs)

@@ -63,9 +63,13 @@ def test_the_lazy_raw_observation_is_the_observation_when_it_was_taken():
     state, player = env.reset()
     expected = json.loads(env.game.observation_json(player))
     env.step(next(iter(state["legal_actions"])))
-    assert dict(state["raw_obs"]) == expected
-    assert dict(pickle.loads(pickle.dumps(state["raw_obs"]))) == expected
-    assert dict(copy.deepcopy(state)["raw_obs"]) == expected
+    assert dict(state["tabletop_obs"]) == expected
+    assert dict(pickle.loads(pickle.dumps(state["tabletop_obs"]))) == expected
+    assert dict(copy.deepcopy(state)["tabletop_obs"]) == expected
+    # RLCard's form of it, built on first read, is of that moment too.
+    hand = [rlcard.rlcard_card(c) for c in expected["hand"]]
+    assert state["raw_obs"]["hand"] == hand
+    assert pickle.loads(pickle.dumps(state["raw_obs"]))["hand"] == hand
 
 
 def test_the_aec_mask_handed_out_is_a_copy():

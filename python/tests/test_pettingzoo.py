@@ -6,6 +6,7 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_t
 
 from conftest import pick
 from tabletop.pettingzoo import uno_v0
+from tabletop.uno import PRESET_NAMES
 
 
 @pytest.mark.parametrize("rules,players", [("official", 4), ("cs410", 2)])
@@ -49,3 +50,21 @@ def test_strict_mode_raises_on_an_illegal_action():
     obs, *_ = env.last()
     with pytest.raises(ValueError):
         env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("players", [2, 4])
+def test_parallel_actions_chosen_from_the_given_masks_are_always_legal(rules, players, rng):
+    """A property over random games of every preset: an agent that picks only from the mask it
+    was given is never refused, so ``illegal_action="raise"`` never raises."""
+    env = uno_v0.parallel_env(rules=rules, players=players, illegal_action="raise", max_cycles=400)
+    steps = 0
+    for episode in range(6):
+        observations, infos = env.reset(seed=episode)
+        while env.agents:
+            actions = {a: pick(observations[a]["action_mask"], rng) for a in env.agents}
+            observations, rewards, terms, truncs, infos = env.step(actions)
+            steps += 1
+            for agent, info in infos.items():
+                assert not info["illegal_action"], (rules, episode, agent)
+    assert steps > 100

@@ -3,10 +3,10 @@
 //! Thin on purpose: every rule lives in `uno`, every environment promise in `uno-env`; this
 //! module converts arguments, fills numpy arrays in place and turns errors into `ValueError`.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use numpy::{ndarray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use uno::game::Game as Engine;
@@ -50,6 +50,7 @@ struct Arrays {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     seat: Py<PyArray1<i32>>,
+    final_obs: Py<PyArray2<f32>>,
 }
 
 impl Arrays {
@@ -62,11 +63,13 @@ impl Arrays {
             terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
             truncated: PyArray1::from_vec(py, vec![false; n]).unbind(),
             seat: PyArray1::zeros(py, n, false).unbind(),
+            final_obs: PyArray2::zeros(py, [n, obs::SIZE], false).unbind(),
         }
     }
 
-    /// Borrows every array writable and hands them to `f` as the environment's buffers.
-    fn fill<R>(&self, py: Python<'_>, f: impl FnOnce(&mut Buffers<'_>) -> R) -> PyResult<R> {
+    /// Borrows every array writable and hands them to `f` as the environment's buffers, with
+    /// the GIL released (other Python threads run while the environments step).
+    fn fill<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Buffers<'_>) -> R + Send) -> PyResult<R> {
         let mut o = self.obs.bind(py).try_readwrite().map_err(value_error)?;
         let mut m = self.mask.bind(py).try_readwrite().map_err(value_error)?;
         let mut r = self.reward.bind(py).try_readwrite().map_err(value_error)?;
@@ -74,6 +77,7 @@ impl Arrays {
         let mut te = self.terminated.bind(py).try_readwrite().map_err(value_error)?;
         let mut tr = self.truncated.bind(py).try_readwrite().map_err(value_error)?;
         let mut s = self.seat.bind(py).try_readwrite().map_err(value_error)?;
+        let mut f_o = self.final_obs.bind(py).try_readwrite().map_err(value_error)?;
         let mut buffers = Buffers {
             obs: o.as_slice_mut().map_err(value_error)?,
             mask: m.as_slice_mut().map_err(value_error)?,
@@ -82,8 +86,9 @@ impl Arrays {
             terminated: te.as_slice_mut().map_err(value_error)?,
             truncated: tr.as_slice_mut().map_err(value_error)?,
             seat: s.as_slice_mut().map_err(value_error)?,
+            final_obs: f_o.as_slice_mut().map_err(value_error)?,
         };
-        Ok(f(&mut buffers))
+        Ok(py.allow_threads(|| f(&mut buffers)))
     }
 }
 
@@ -91,16 +96,58 @@ impl Arrays {
 type ObsAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
 
 /// `N` rounds of UNO stepped together; bots play inside, the arrays are filled in place.
-#[pyclass(module = "tabletop._core", unsendable)]
+///
+/// Usable from any thread; a call made while another thread's call on the same object runs
+/// raises `RuntimeError` (the object is borrowed), never a panic.
+#[pyclass(module = "tabletop._core")]
 struct UnoVecEnv {
-    env: VecEnv,
+    /// Behind a mutex so the object may move between threads (every `&mut self` method reaches
+    /// it without locking, through `get_mut`).
+    env: Mutex<VecEnv>,
     arrays: Arrays,
+}
+
+/// The default number of step threads: the cores available, but no more than one per 256
+/// environments (fewer environments per thread cost more in scheduling than they save).
+fn default_threads(num_envs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    cores.min(num_envs.div_ceil(256)).max(1)
+}
+
+/// The actions of a step as an int64 array: any 1-D integer array or list is converted,
+/// anything else is refused with a `TypeError` saying what was given.
+fn int64_actions<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    if let Ok(a) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
+        return Ok(a);
+    }
+    let np = actions.py().import("numpy")?;
+    let array = np.call_method1("asarray", (actions,))?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    let ndim: usize = array.getattr("ndim")?.extract()?;
+    if ndim != 1 || !(kind == "i" || kind == "u") {
+        let dtype = array.getattr("dtype")?.str()?.to_string();
+        let shape = array.getattr("shape")?.str()?.to_string();
+        return Err(PyTypeError::new_err(format!(
+            "actions must be a 1-D array or list of integers, one per environment; got {dtype} values of shape {shape}"
+        )));
+    }
+    array.call_method1("astype", ("int64",))?.extract()
+}
+
+impl UnoVecEnv {
+    fn env(&mut self) -> &mut VecEnv {
+        self.env.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn env_ref(&self) -> MutexGuard<'_, VecEnv> {
+        self.env.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 #[pymethods]
 impl UnoVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, rules = "official", players = 4, learner_seats = vec![0], opponents = vec!["random".to_string()], seed = 0, max_actions = uno_env::DEFAULT_MAX_ACTIONS, auto_reset = true))]
+    #[pyo3(signature = (num_envs, rules = "official", players = 4, learner_seats = vec![0], opponents = vec!["random".to_string()], seed = None, max_actions = uno_env::DEFAULT_MAX_ACTIONS, auto_reset = true, num_threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -109,10 +156,16 @@ impl UnoVecEnv {
         players: usize,
         learner_seats: Vec<usize>,
         opponents: Vec<String>,
-        seed: u64,
+        seed: Option<u64>,
         max_actions: u32,
         auto_reset: bool,
+        num_threads: Option<usize>,
     ) -> PyResult<UnoVecEnv> {
+        // Without a seed, one from the operating system's entropy (read it back as `seed`).
+        let seed = match seed {
+            Some(seed) => seed,
+            None => py.import("secrets")?.call_method1("randbits", (64,))?.extract()?,
+        };
         let rules = load_rules(rules)?;
         let learners = learner_seats
             .iter()
@@ -121,42 +174,154 @@ impl UnoVecEnv {
         let opponents =
             opponents.iter().map(|name| name.parse::<BotSpec>().map_err(value_error)).collect::<PyResult<Vec<_>>>()?;
         let config = EnvConfig { rules, players, learners, opponents, seed, max_actions, auto_reset };
-        let env = VecEnv::new(num_envs, config).map_err(value_error)?;
-        Ok(UnoVecEnv { env, arrays: Arrays::new(py, num_envs) })
+        let mut env = VecEnv::new(num_envs, config).map_err(value_error)?;
+        if num_threads == Some(0) {
+            return Err(value_error("num_threads must be at least 1"));
+        }
+        env.set_threads(num_threads.unwrap_or_else(|| default_threads(num_envs))).map_err(value_error)?;
+        Ok(UnoVecEnv { env: Mutex::new(env), arrays: Arrays::new(py, num_envs) })
     }
 
     /// Deals episode 0 of every environment (from `seed` when given) and fills the arrays.
     #[pyo3(signature = (seed = None))]
     fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
-        let env = &mut self.env;
+        let env = self.env.get_mut().unwrap_or_else(PoisonError::into_inner);
         self.arrays.fill(py, |b| env.reset(seed, b))?.map_err(value_error)
     }
 
-    /// Applies one action index per environment (int64 array), plays on, fills the arrays.
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+    /// Applies one action index per environment (any 1-D integer array or list), plays on,
+    /// fills the arrays. The GIL is released while the environments step, on `num_threads`
+    /// threads.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let actions = int64_actions(actions)?;
         let actions = actions.as_slice().map_err(value_error)?;
-        let env = &mut self.env;
+        let env = self.env.get_mut().unwrap_or_else(PoisonError::into_inner);
         self.arrays.fill(py, |b| env.step(actions, b))?.map_err(value_error)
     }
 
     /// Deals the next episode of environment `i` (for wrappers that do not auto-reset).
     fn reset_one(&mut self, py: Python<'_>, i: usize) -> PyResult<()> {
-        if i >= self.env.len() {
+        if i >= self.env().len() {
             return Err(PyIndexError::new_err(format!("no environment {i}")));
         }
-        self.env.reset_one(i);
+        self.env().reset_one(i);
         // Rewrite every row: cheap next to a Python call, and keeps one writer of the arrays.
-        let env = &mut self.env;
+        let env = self.env.get_mut().unwrap_or_else(PoisonError::into_inner);
         self.arrays.fill(py, |b| env.refresh(b))?.map_err(value_error)
+    }
+
+    /// Pickles and copies rebuild the batch: its configuration, and for every environment the
+    /// episode it plays and the learner actions taken in it (replayed from the episode's seeds,
+    /// bots included), then the arrays as they were.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Vec<(u64, Vec<u8>)>, Vec<Bound<'py, PyAny>>))> {
+        let env = self.env_ref();
+        let config = env.config();
+        let state = serde_json::json!({
+            "num_envs": env.len(),
+            "rules": config.rules.config(),
+            "players": config.players,
+            "learner_seats": config.learners.iter().map(|s| s.index()).collect::<Vec<_>>(),
+            "opponents": config.opponents.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "seed": config.seed,
+            "max_actions": config.max_actions,
+            "auto_reset": config.auto_reset,
+            "num_threads": env.threads(),
+        });
+        let a = &self.arrays;
+        let arrays = vec![
+            a.obs.bind(py).call_method0("copy")?,
+            a.mask.bind(py).call_method0("copy")?,
+            a.reward.bind(py).call_method0("copy")?,
+            a.rewards.bind(py).call_method0("copy")?,
+            a.terminated.bind(py).call_method0("copy")?,
+            a.truncated.bind(py).call_method0("copy")?,
+            a.seat.bind(py).call_method0("copy")?,
+            a.final_obs.bind(py).call_method0("copy")?,
+        ];
+        let restore = py.get_type::<UnoVecEnv>().getattr("_restore")?;
+        Ok((restore, (state.to_string(), env.snapshot(), arrays)))
+    }
+
+    /// Rebuilds a pickled batch (see `__reduce__`).
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        state: &str,
+        snapshot: Vec<(u64, Vec<u8>)>,
+        arrays: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<UnoVecEnv> {
+        let v: serde_json::Value = serde_json::from_str(state).map_err(value_error)?;
+        let field = |name: &str| v.get(name).ok_or_else(|| value_error(format!("pickled batch without '{name}'")));
+        let num = |name: &str| field(name).and_then(|x| x.as_u64().ok_or_else(|| value_error(format!("bad '{name}'"))));
+        let list = |name: &str| -> PyResult<Vec<serde_json::Value>> {
+            field(name)?.as_array().cloned().ok_or_else(|| value_error(format!("bad '{name}'")))
+        };
+        let rules = field("rules")?.to_string();
+        let learners = list("learner_seats")?.iter().filter_map(|x| x.as_u64()).map(|s| s as usize).collect();
+        let opponents = list("opponents")?.iter().filter_map(|x| x.as_str().map(str::to_string)).collect();
+        let max_actions = u32::try_from(num("max_actions")?).map_err(value_error)?;
+        let auto_reset = field("auto_reset")?.as_bool().unwrap_or(true);
+        let mut env = UnoVecEnv::new(
+            py,
+            num("num_envs")? as usize,
+            &rules,
+            num("players")? as usize,
+            learners,
+            opponents,
+            Some(num("seed")?),
+            max_actions,
+            auto_reset,
+            Some(num("num_threads")?.max(1) as usize),
+        )?;
+        let inner = env.env.get_mut().unwrap_or_else(PoisonError::into_inner);
+        env.arrays.fill(py, |b| inner.restore(&snapshot, b))?.map_err(value_error)?;
+        let a = &env.arrays;
+        let targets = [
+            a.obs.bind(py).as_any(),
+            a.mask.bind(py).as_any(),
+            a.reward.bind(py).as_any(),
+            a.rewards.bind(py).as_any(),
+            a.terminated.bind(py).as_any(),
+            a.truncated.bind(py).as_any(),
+            a.seat.bind(py).as_any(),
+            a.final_obs.bind(py).as_any(),
+        ];
+        let np = py.import("numpy")?;
+        for (target, source) in targets.iter().zip(&arrays) {
+            np.call_method1("copyto", (target, source))?;
+        }
+        Ok(env)
     }
 
     #[getter]
     fn num_envs(&self) -> usize {
-        self.env.len()
+        self.env_ref().len()
+    }
+    /// The threads a step runs on.
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.env_ref().threads()
     }
     #[getter]
     fn players(&self) -> usize {
-        self.env.config().players
+        self.env_ref().config().players
+    }
+    /// The seed the environments' episodes derive from (the last `reset(seed)`'s, or the one
+    /// the batch was built with).
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.env_ref().config().seed
+    }
+    /// Rows whose episode ended in the last step (`terminated | truncated`) hold here the
+    /// observation of the seat that acted, at the state the episode ended in; other rows keep
+    /// whatever they held.
+    #[getter]
+    fn final_obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.arrays.final_obs.bind(py).clone()
     }
     #[getter]
     fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
@@ -189,22 +354,24 @@ impl UnoVecEnv {
 
     /// The episode environment `i` plays (0 for the first).
     fn episode(&self, i: usize) -> PyResult<u64> {
-        self.env.episode(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))
+        self.env_ref().episode(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))
     }
 
     /// Whether environment `i`'s acting seat decides in a reaction window.
     fn in_window(&self, i: usize) -> PyResult<bool> {
-        if i >= self.env.len() {
+        let env = self.env_ref();
+        if i >= env.len() {
             return Err(PyIndexError::new_err(format!("no environment {i}")));
         }
-        Ok(self.env.acting(i).is_some_and(|(_, w)| w))
+        Ok(env.acting(i).is_some_and(|(_, w)| w))
     }
 
     /// The observation and mask of any `seat` of environment `i` (not only the acting one), as
     /// new arrays; the mask is that of the seat's own turn or, with `window`, of a reaction window.
     #[pyo3(signature = (i, seat, window = false))]
     fn observe<'py>(&self, py: Python<'py>, i: usize, seat: usize, window: bool) -> PyResult<ObsAndMask<'py>> {
-        let game = self.env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
+        let env = self.env_ref();
+        let game = env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
         let seat = seat_arg(game, Some(seat))?;
         let mut o = vec![0.0; obs::SIZE];
         let mut m = vec![0; action::COUNT];
@@ -215,7 +382,8 @@ impl UnoVecEnv {
 
     /// A copy of the game environment `i` plays.
     fn game(&self, i: usize) -> PyResult<Game> {
-        let game = self.env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
+        let env = self.env_ref();
+        let game = env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
         Ok(Game { game: game.clone(), record: None, fast: true })
     }
 }
@@ -280,6 +448,38 @@ impl Game {
         Ok(Game { game, record: Some(record), fast })
     }
 
+    /// Deals like `Game(rules, players, seed)` but the deal's draws (hands round by round, seat
+    /// 0 first, then the start card) take the cards `draws` gives (card indices, `CARD_NAMES`),
+    /// in order; draws past them follow the generator. Returns the game and, for every draw the
+    /// deal made, the draw pile before it (card indices): the cards that draw could take. For
+    /// front ends that make every card an explicit chance outcome (the OpenSpiel game). The
+    /// game has no record.
+    #[staticmethod]
+    fn with_draws(rules: &str, players: usize, seed: u64, draws: Vec<usize>) -> PyResult<(Game, Vec<Vec<usize>>)> {
+        let rules = load_rules(rules)?;
+        let draws = cards_arg(&draws)?;
+        let (game, piles) = Engine::new_with_draws(rules, players, seed, &draws).map_err(value_error)?;
+        Ok((Game { game, record: None, fast: false }, card_indices(piles)))
+    }
+
+    /// Applies an action like `play`, its draws taking the cards `draws` gives, in order;
+    /// returns the draw pile before each draw it made (card indices). See `with_draws`.
+    #[pyo3(signature = (action, seat = None, draws = Vec::new()))]
+    fn play_with_draws(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        seat: Option<usize>,
+        draws: Vec<usize>,
+    ) -> PyResult<Vec<Vec<usize>>> {
+        let seat = seat_arg(&self.game, seat)?;
+        let action = self.action_arg(seat, action)?;
+        let draws = cards_arg(&draws)?;
+        let piles = self.game.apply_with_draws(seat, action, &draws).map_err(value_error)?;
+        // The draws did not follow the generator: the record would not replay.
+        self.record = None;
+        Ok(card_indices(piles))
+    }
+
     /// Rebuilds a pickled game: deals it as it was dealt and replays its moves.
     #[staticmethod]
     fn _restore(json: &str, fast: bool) -> PyResult<Game> {
@@ -296,12 +496,27 @@ impl Game {
         Ok(Game { game, record: Some(record), fast })
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, bool))> {
-        let record =
-            self.record.as_ref().ok_or_else(|| value_error("a copy of an environment's game cannot be pickled"))?;
-        let json = serde_json::to_string(record).map_err(value_error)?;
-        let restore = py.get_type::<Game>().getattr("_restore")?;
-        Ok((restore, (json, self.fast)))
+    /// Rebuilds a pickled game without a record from its position and its rules (JSON).
+    #[staticmethod]
+    fn _restore_position(position: &str, rules: &str) -> PyResult<Game> {
+        let rules = RulesConfig::parse(rules).and_then(Rules::new).map_err(value_error)?;
+        let pos: uno::Position = serde_json::from_str(position).map_err(value_error)?;
+        let game = Engine::from_position(Arc::new(rules), &pos).map_err(value_error)?;
+        Ok(Game { game, record: None, fast: false })
+    }
+
+    /// Pickles and copies: a recorded game replays its record; any other (a vector
+    /// environment's, one with scripted draws) is rebuilt from its position, generator
+    /// included, so it plays on exactly as the original.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, PyObject))> {
+        let ty = py.get_type::<Game>();
+        if let Some(record) = &self.record {
+            let json = serde_json::to_string(record).map_err(value_error)?;
+            return Ok((ty.getattr("_restore")?, (json, self.fast.into_pyobject(py)?.to_owned().into_any().unbind())));
+        }
+        let position = serde_json::to_string(&self.game.position()).map_err(value_error)?;
+        let rules = serde_json::to_string(self.game.rules().config()).map_err(value_error)?;
+        Ok((ty.getattr("_restore_position")?, (position, rules.into_pyobject(py)?.into_any().unbind())))
     }
 
     /// Replays a record (the JSON of `record()`, or of the CLI and the server).
@@ -551,10 +766,13 @@ impl Game {
 }
 
 /// One of the project's bots, named as the CLI names it; call it with a game to get its action.
-#[pyclass(module = "tabletop._core", unsendable)]
+#[pyclass(module = "tabletop._core")]
 struct Bot {
-    bot: Box<dyn EngineBot>,
+    /// Behind a mutex so the bot may move between threads (reached through `get_mut`).
+    bot: Mutex<Box<dyn EngineBot>>,
     name: String,
+    spec: BotSpec,
+    seed: u64,
 }
 
 #[pymethods]
@@ -563,7 +781,7 @@ impl Bot {
     #[pyo3(signature = (name = "random", seed = 0))]
     fn new(name: &str, seed: u64) -> PyResult<Bot> {
         let spec: BotSpec = name.parse().map_err(value_error)?;
-        Ok(Bot { bot: spec.build(seed), name: spec.to_string() })
+        Ok(Bot { bot: Mutex::new(spec.build(seed)), name: spec.to_string(), spec, seed })
     }
 
     /// The action this bot takes for `seat` (the player to act by default), as text.
@@ -573,7 +791,8 @@ impl Bot {
         if game.game.legal_actions_for(seat).is_empty() {
             return Err(value_error(format!("seat {} has nothing to do", seat.index())));
         }
-        Ok(self.bot.choose_view(&game.game.view(seat)).to_string())
+        let bot = self.bot.get_mut().unwrap_or_else(PoisonError::into_inner);
+        Ok(bot.choose_view(&game.game.view(seat)).to_string())
     }
 
     /// The same decision as an index of the action space.
@@ -586,13 +805,38 @@ impl Bot {
     }
 
     fn reseed(&mut self, seed: u64) {
-        self.bot.reseed(seed);
+        self.seed = seed;
+        self.bot.get_mut().unwrap_or_else(PoisonError::into_inner).reseed(seed);
     }
 
     #[getter]
     fn name(&self) -> String {
         self.name.clone()
     }
+
+    /// Pickles and copies rebuild the bot from its name and its last seed (`Bot(name, seed)`
+    /// or `reseed`): the copy is the bot as it was then, before the decisions since.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, u64))> {
+        Ok((py.get_type::<Bot>().into_any(), (self.spec.to_string(), self.seed)))
+    }
+}
+
+/// Cards given as indices (`CARD_NAMES`).
+fn cards_arg(indices: &[usize]) -> PyResult<Vec<uno::Card>> {
+    indices
+        .iter()
+        .map(|&i| uno::Card::from_index(i).ok_or_else(|| value_error(format!("no card has index {i}"))))
+        .collect()
+}
+
+fn card_indices(piles: Vec<Vec<uno::Card>>) -> Vec<Vec<usize>> {
+    piles.into_iter().map(|pile| pile.into_iter().map(uno::Card::index).collect()).collect()
+}
+
+/// The text of each card index (`colour × 13 + face`, then Wild and Wild Draw Four).
+#[pyfunction]
+fn card_names() -> Vec<String> {
+    (0..uno_env::space::KINDS).filter_map(uno::Card::from_index).map(|c| c.to_string()).collect()
 }
 
 /// The name of each action index.
@@ -637,6 +881,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Observation>()?;
     m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(action_names, m)?)?;
+    m.add_function(wrap_pyfunction!(card_names, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(observation_layout, m)?)?;
     m.add("OBS_SIZE", obs::SIZE)?;

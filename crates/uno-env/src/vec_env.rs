@@ -70,6 +70,8 @@ pub enum EnvError {
     Illegal { env: usize, action: usize, name: String, seat: usize },
     #[error("environment {env} has finished its episode: reset it first")]
     Finished { env: usize },
+    #[error("could not start the step threads: {0}")]
+    Threads(String),
     #[error("buffer '{name}' holds {got} values, expected {expected}")]
     Buffer { name: &'static str, got: usize, expected: usize },
 }
@@ -90,6 +92,23 @@ pub struct Buffers<'a> {
     pub truncated: &'a mut [bool],
     /// `N`: the seat that decides next, -1 for a finished environment without auto-reset.
     pub seat: &'a mut [i32],
+    /// `N × obs::SIZE`: for a row whose episode ended this step (`terminated` or `truncated`),
+    /// the observation of the seat that acted, at the state the episode ended in (what
+    /// Gymnasium calls the final observation, needed to bootstrap a truncated episode); the
+    /// other rows are left as they were.
+    pub final_obs: &'a mut [f32],
+}
+
+/// One environment's rows of the buffers.
+struct Row<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    reward: &'a mut f32,
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    seat: &'a mut i32,
+    final_obs: &'a mut [f32],
 }
 
 impl Buffers<'_> {
@@ -102,6 +121,7 @@ impl Buffers<'_> {
             ("terminated", self.terminated.len(), n),
             ("truncated", self.truncated.len(), n),
             ("seat", self.seat.len(), n),
+            ("final_obs", self.final_obs.len(), n * obs::SIZE),
         ];
         for (name, got, expected) in sizes {
             if got != expected {
@@ -109,6 +129,30 @@ impl Buffers<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The buffers cut into one row per environment.
+    fn rows(&mut self) -> Vec<Row<'_>> {
+        let obs = self.obs.chunks_mut(obs::SIZE);
+        let mask = self.mask.chunks_mut(action::COUNT);
+        let rewards = self.rewards.chunks_mut(MAX_SEATS);
+        let final_obs = self.final_obs.chunks_mut(obs::SIZE);
+        let singles = self.reward.iter_mut().zip(self.terminated.iter_mut()).zip(self.truncated.iter_mut());
+        obs.zip(mask)
+            .zip(rewards)
+            .zip(final_obs)
+            .zip(singles.zip(self.seat.iter_mut()))
+            .map(|((((obs, mask), rewards), final_obs), (((reward, terminated), truncated), seat))| Row {
+                obs,
+                mask,
+                reward,
+                rewards,
+                terminated,
+                truncated,
+                seat,
+                final_obs,
+            })
+            .collect()
     }
 }
 
@@ -121,6 +165,8 @@ enum Stop {
 }
 
 struct Slot {
+    /// The environment's index in the batch (its seeds derive from it).
+    index: u64,
     game: Game,
     bots: Vec<Option<Box<dyn Bot>>>,
     episode: u64,
@@ -131,17 +177,31 @@ struct Slot {
     actions: u32,
     finished: bool,
     legal: Vec<uno::Action>,
+    /// The learner actions taken in this episode, in order: with the episode's seeds they
+    /// rebuild the environment exactly ([`VecEnv::snapshot`]).
+    taken: Vec<u8>,
     /// The legal indices last written to the mask (bit `i` for index `i`), while the state is
     /// the one they were computed for: a step checks its actions against them instead of asking
     /// the engine again.
     legal_bits: Option<u128>,
 }
 
-/// `N` environments stepped together.
-pub struct VecEnv {
+/// What every slot reads while it plays: the configuration and the learner seats as bits.
+struct Shared {
     config: EnvConfig,
     learners: u16,
+}
+
+/// Environments per task when a step runs on several threads: fewer would cost more in
+/// scheduling than they save.
+const MIN_ENVS_PER_TASK: usize = 64;
+
+/// `N` environments stepped together, on one thread or on a pool of threads.
+pub struct VecEnv {
+    shared: Shared,
     slots: Vec<Slot>,
+    /// The pool stepping the environments when more than one thread was asked for.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl VecEnv {
@@ -186,6 +246,7 @@ impl VecEnv {
                 bots[s] = Some(spec.build(seeding::episode_bot_seed(seed, s)));
             }
             slots.push(Slot {
+                index: i as u64,
                 game,
                 bots,
                 episode: 0,
@@ -196,13 +257,38 @@ impl VecEnv {
                 finished: false,
                 legal: Vec::with_capacity(64),
                 legal_bits: None,
+                taken: Vec::new(),
             });
         }
-        let mut env = VecEnv { config, learners, slots };
-        for i in 0..num_envs {
-            env.start_episode(i, 0);
+        let shared = Shared { config, learners };
+        for slot in &mut slots {
+            slot.start_episode(&shared, 0);
         }
-        Ok(env)
+        Ok(VecEnv { shared, slots, pool: None })
+    }
+
+    /// Steps on `threads` threads from now on (1: on the caller's thread, the default).
+    /// Results do not depend on the number of threads.
+    ///
+    /// # Errors
+    /// The operating system refused to start the threads.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), EnvError> {
+        self.pool = if threads <= 1 {
+            None
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|k| format!("uno-env-{k}"))
+                .build()
+                .map_err(|e| EnvError::Threads(e.to_string()))?;
+            Some(pool)
+        };
+        Ok(())
+    }
+
+    /// The number of threads a step runs on.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads)
     }
 
     /// The number of environments.
@@ -217,7 +303,7 @@ impl VecEnv {
 
     /// The configuration the batch was built with.
     pub fn config(&self) -> &EnvConfig {
-        &self.config
+        &self.shared.config
     }
 
     /// The game environment `i` is playing.
@@ -236,6 +322,65 @@ impl VecEnv {
         self.slots.get(i).map(|s| s.episode)
     }
 
+    /// What rebuilds every environment as it stands: for each, the episode it plays and the
+    /// learner actions taken in it so far. Episodes are dealt and bots seeded from the seed, so
+    /// replaying those actions ([`VecEnv::restore`]) gives the same games, bots included.
+    pub fn snapshot(&self) -> Vec<(u64, Vec<u8>)> {
+        self.slots.iter().map(|s| (s.episode, s.taken.clone())).collect()
+    }
+
+    /// Rebuilds every environment from a [`VecEnv::snapshot`] of a batch with the same
+    /// configuration (and seed), then rewrites the buffers' observation, mask and seat rows.
+    ///
+    /// # Errors
+    /// A snapshot of another number of environments, or an action the replay finds illegal (a
+    /// snapshot of another configuration); buffers of the wrong size.
+    pub fn restore(&mut self, snapshot: &[(u64, Vec<u8>)], out: &mut Buffers<'_>) -> Result<(), EnvError> {
+        out.check(self.len())?;
+        if snapshot.len() != self.len() {
+            return Err(EnvError::ActionCount { expected: self.len(), got: snapshot.len() });
+        }
+        let mut scratch = OwnedBuffers::new(1);
+        for (env, (slot, (episode, taken))) in self.slots.iter_mut().zip(snapshot).enumerate() {
+            slot.start_episode(&self.shared, *episode);
+            for &a in taken {
+                let index = usize::from(a);
+                if slot.finished || index >= action::COUNT || !is_legal(&slot.game, slot.seat, slot.window, index) {
+                    return Err(EnvError::Illegal {
+                        env,
+                        action: index,
+                        name: action_name(index).unwrap_or_default(),
+                        seat: slot.seat.index(),
+                    });
+                }
+                let mut buffers = scratch.as_buffers();
+                let mut rows = buffers.rows();
+                slot.step(&self.shared, index, &mut rows[0]);
+            }
+        }
+        self.refresh(out)
+    }
+
+    /// Runs `f` on every slot with its row, on the pool when there is one.
+    fn each(&mut self, out: &mut Buffers<'_>, f: impl Fn(&Shared, &mut Slot, &mut Row<'_>) + Sync) {
+        let mut rows = out.rows();
+        let shared = &self.shared;
+        match &self.pool {
+            None => self.slots.iter_mut().zip(rows.iter_mut()).for_each(|(slot, row)| f(shared, slot, row)),
+            Some(pool) => {
+                use rayon::prelude::*;
+                let slots = &mut self.slots;
+                pool.install(|| {
+                    slots
+                        .par_iter_mut()
+                        .zip(rows.par_iter_mut())
+                        .with_min_len(MIN_ENVS_PER_TASK)
+                        .for_each(|(slot, row)| f(shared, slot, row));
+                });
+            }
+        }
+    }
+
     /// Deals episode 0 of every environment again, from `seed` when given, and fills the buffers.
     ///
     /// # Errors
@@ -243,24 +388,24 @@ impl VecEnv {
     pub fn reset(&mut self, seed: Option<u64>, out: &mut Buffers<'_>) -> Result<(), EnvError> {
         out.check(self.len())?;
         if let Some(seed) = seed {
-            self.config.seed = seed;
+            self.shared.config.seed = seed;
         }
-        for i in 0..self.len() {
-            self.start_episode(i, 0);
-            out.reward[i] = 0.0;
-            out.terminated[i] = false;
-            out.truncated[i] = false;
-            out.rewards[i * MAX_SEATS..(i + 1) * MAX_SEATS].fill(0.0);
-            self.write(i, out);
-        }
+        self.each(out, |shared, slot, row| {
+            slot.start_episode(shared, 0);
+            *row.reward = 0.0;
+            *row.terminated = false;
+            *row.truncated = false;
+            row.rewards.fill(0.0);
+            slot.write(row);
+        });
         Ok(())
     }
 
     /// Deals the next episode of environment `i` alone (for wrappers without auto-reset).
     pub fn reset_one(&mut self, i: usize) {
-        if let Some(slot) = self.slots.get(i) {
+        if let Some(slot) = self.slots.get_mut(i) {
             let next = slot.episode + 1;
-            self.start_episode(i, next);
+            slot.start_episode(&self.shared, next);
         }
     }
 
@@ -270,8 +415,8 @@ impl VecEnv {
     /// Buffers of the wrong size.
     pub fn refresh(&mut self, out: &mut Buffers<'_>) -> Result<(), EnvError> {
         out.check(self.len())?;
-        for i in 0..self.len() {
-            self.write(i, out);
+        for (slot, row) in self.slots.iter_mut().zip(out.rows().iter_mut()) {
+            slot.write(row);
         }
         Ok(())
     }
@@ -307,62 +452,67 @@ impl VecEnv {
                 });
             }
         }
-        for (i, &a) in actions.iter().enumerate() {
-            // Checked above: in range and legal.
-            self.step_one(i, a as usize, out);
-        }
+        // Checked above: every action in range and legal.
+        self.each(out, |shared, slot, row| {
+            let index = actions[slot.index as usize] as usize;
+            slot.step(shared, index, row);
+        });
         Ok(())
     }
+}
 
-    fn step_one(&mut self, i: usize, index: usize, out: &mut Buffers<'_>) {
-        let slot = &mut self.slots[i];
-        let actor = slot.seat;
-        slot.legal_bits = None;
+impl Slot {
+    fn step(&mut self, shared: &Shared, index: usize, row: &mut Row<'_>) {
+        let actor = self.seat;
+        // Indices are below `action::COUNT` (88): a byte holds them.
+        self.taken.push(index as u8);
+        self.legal_bits = None;
         if index == action::DECLINE {
-            slot.declined |= 1 << actor.0;
-        } else if let Some(a) = decode(&slot.game, actor, index) {
-            slot.game.apply_unchecked(actor, a);
-            slot.declined = 0;
-            slot.actions += 1;
+            self.declined |= 1 << actor.0;
+        } else if let Some(a) = decode(&self.game, actor, index) {
+            self.game.apply_unchecked(actor, a);
+            self.declined = 0;
+            self.actions += 1;
         }
-        let rewards = &mut out.rewards[i * MAX_SEATS..(i + 1) * MAX_SEATS];
-        rewards.fill(0.0);
-        let stop = self.play_on(i);
-        out.terminated[i] = stop == Stop::Ended;
-        out.truncated[i] = stop == Stop::Truncated;
+        row.rewards.fill(0.0);
+        let stop = self.play_on(shared);
+        *row.terminated = stop == Stop::Ended;
+        *row.truncated = stop == Stop::Truncated;
         if stop == Stop::Ended {
-            round_rewards(&self.slots[i].game, rewards);
+            round_rewards(&self.game, row.rewards);
         }
-        out.reward[i] = rewards[actor.index()];
+        *row.reward = row.rewards[actor.index()];
         if stop != Stop::Decide {
-            if self.config.auto_reset {
-                let next = self.slots[i].episode + 1;
-                self.start_episode(i, next);
+            // The state the episode ended in, as the seat that acted sees it.
+            write_observation(&self.game, actor, false, row.final_obs);
+            if shared.config.auto_reset {
+                let next = self.episode + 1;
+                self.start_episode(shared, next);
             } else {
-                self.slots[i].finished = true;
+                self.finished = true;
             }
         }
-        self.write(i, out);
+        self.write(row);
     }
 
-    /// Deals episode `episode` of environment `i` and plays to its first learner decision.
-    fn start_episode(&mut self, i: usize, episode: u64) {
+    /// Deals episode `episode` and plays to its first learner decision.
+    fn start_episode(&mut self, shared: &Shared, episode: u64) {
         let mut episode = episode;
         loop {
-            let slot = &mut self.slots[i];
-            let seed = seeding::episode_seed(self.config.seed, i as u64, episode);
-            slot.game.restart(seed);
-            for (s, bot) in slot.bots.iter_mut().enumerate() {
+            let seed = seeding::episode_seed(shared.config.seed, self.index, episode);
+            self.game.restart(seed);
+            for (s, bot) in self.bots.iter_mut().enumerate() {
                 if let Some(bot) = bot {
                     bot.reseed(seeding::episode_bot_seed(seed, s));
                 }
             }
-            slot.episode = episode;
-            slot.legal_bits = None;
-            slot.declined = 0;
-            slot.actions = 0;
-            slot.finished = false;
-            if self.play_on(i) == Stop::Decide {
+            self.episode = episode;
+            self.taken.clear();
+            self.legal_bits = None;
+            self.declined = 0;
+            self.actions = 0;
+            self.finished = false;
+            if self.play_on(shared) == Stop::Decide {
                 return;
             }
             // A round over before any learner decided teaches nothing: deal the next.
@@ -371,57 +521,53 @@ impl VecEnv {
     }
 
     /// Plays bots and skips declined windows until a learner decides or the episode stops.
-    fn play_on(&mut self, i: usize) -> Stop {
-        let learners = self.learners;
-        let max_actions = self.config.max_actions;
-        let slot = &mut self.slots[i];
-        let players = slot.game.players();
+    fn play_on(&mut self, shared: &Shared) -> Stop {
+        let learners = shared.learners;
+        let max_actions = shared.config.max_actions;
+        let players = self.game.players();
         loop {
-            if slot.game.is_round_over() {
+            if self.game.is_round_over() {
                 return Stop::Ended;
             }
-            if slot.actions >= max_actions {
+            if self.actions >= max_actions {
                 return Stop::Truncated;
             }
-            let current = slot.game.current();
+            let current = self.game.current();
             let window = (1..players).map(|k| Seat(((current.index() + k) % players) as u8)).find(|&s| {
-                learners & (1 << s.0) != 0 && slot.declined & (1 << s.0) == 0 && has_reaction(&slot.game, s)
+                learners & (1 << s.0) != 0 && self.declined & (1 << s.0) == 0 && has_reaction(&self.game, s)
             });
             if let Some(s) = window {
-                slot.seat = s;
-                slot.window = true;
+                self.seat = s;
+                self.window = true;
                 return Stop::Decide;
             }
             if learners & (1 << current.0) != 0 {
-                slot.seat = current;
-                slot.window = false;
+                self.seat = current;
+                self.window = false;
                 return Stop::Decide;
             }
-            let Some(bot) = slot.bots[current.index()].as_mut() else {
+            let Some(bot) = self.bots[current.index()].as_mut() else {
                 // Every seat is a learner or a bot: unreachable, but stop rather than spin.
                 return Stop::Truncated;
             };
-            let a = bot.choose_view(&slot.game.view(current));
-            slot.game.apply_unchecked(current, a);
-            slot.declined = 0;
-            slot.actions += 1;
+            let a = bot.choose_view(&self.game.view(current));
+            self.game.apply_unchecked(current, a);
+            self.declined = 0;
+            self.actions += 1;
         }
     }
 
-    fn write(&mut self, i: usize, out: &mut Buffers<'_>) {
-        let slot = &mut self.slots[i];
-        let obs_row = &mut out.obs[i * obs::SIZE..(i + 1) * obs::SIZE];
-        let mask_row = &mut out.mask[i * action::COUNT..(i + 1) * action::COUNT];
-        if slot.finished {
-            obs_row.fill(0.0);
-            mask_row.fill(0);
-            out.seat[i] = -1;
-            slot.legal_bits = None;
+    fn write(&mut self, row: &mut Row<'_>) {
+        if self.finished {
+            row.obs.fill(0.0);
+            row.mask.fill(0);
+            *row.seat = -1;
+            self.legal_bits = None;
             return;
         }
-        write_observation(&slot.game, slot.seat, slot.window, obs_row);
-        slot.legal_bits = Some(legal_mask_bits(&slot.game, slot.seat, slot.window, &mut slot.legal, mask_row));
-        out.seat[i] = i32::from(slot.seat.0);
+        write_observation(&self.game, self.seat, self.window, row.obs);
+        self.legal_bits = Some(legal_mask_bits(&self.game, self.seat, self.window, &mut self.legal, row.mask));
+        *row.seat = i32::from(self.seat.0);
     }
 }
 
@@ -448,6 +594,7 @@ pub struct OwnedBuffers {
     pub terminated: Vec<bool>,
     pub truncated: Vec<bool>,
     pub seat: Vec<i32>,
+    pub final_obs: Vec<f32>,
 }
 
 impl OwnedBuffers {
@@ -461,6 +608,7 @@ impl OwnedBuffers {
             terminated: vec![false; n],
             truncated: vec![false; n],
             seat: vec![0; n],
+            final_obs: vec![0.0; n * obs::SIZE],
         }
     }
 
@@ -474,6 +622,7 @@ impl OwnedBuffers {
             terminated: &mut self.terminated,
             truncated: &mut self.truncated,
             seat: &mut self.seat,
+            final_obs: &mut self.final_obs,
         }
     }
 

@@ -301,3 +301,83 @@ fn without_auto_reset_a_finished_environment_waits() {
     }
     panic!("no episode ended in 5000 learner steps");
 }
+
+/// Every buffer after each of `steps` random steps of a batch of `n` on `threads` threads.
+fn whole_run(n: usize, steps: usize, threads: usize, cfg: EnvConfig) -> Vec<OwnedBuffers> {
+    let mut env = VecEnv::new(n, cfg).expect("env");
+    env.set_threads(threads).expect("threads");
+    assert_eq!(env.threads(), threads);
+    let mut buf = OwnedBuffers::new(n);
+    env.reset(None, &mut buf.as_buffers()).expect("reset");
+    let mut rngs: Vec<ChaCha8Rng> = (0..n).map(|i| ChaCha8Rng::seed_from_u64(i as u64)).collect();
+    let mut out = Vec::new();
+    for _ in 0..steps {
+        let actions: Vec<i64> = (0..n)
+            .map(|i| {
+                let legal = buf.legal(i);
+                legal[rngs[i].gen_range(0..legal.len())] as i64
+            })
+            .collect();
+        env.step(&actions, &mut buf.as_buffers()).expect("legal actions");
+        out.push(buf.clone());
+    }
+    out
+}
+
+#[test]
+fn stepping_on_several_threads_gives_the_same_results() {
+    let one = whole_run(300, 200, 1, config("official", 4, &[0], 5));
+    let three = whole_run(300, 200, 3, config("official", 4, &[0], 5));
+    assert!(one == three, "the threads changed a result");
+}
+
+#[test]
+fn an_ended_episode_leaves_its_final_observation() {
+    // A cap of 30 actions ends most episodes by truncation, the others by a win. Without
+    // auto-reset a finished environment keeps its final state: the auto-resetting batch's final
+    // observation must be the acting seat's view of it.
+    let n = 16;
+    let run = |auto_reset: bool| {
+        let mut cfg = config("official", 2, &[0], 3);
+        cfg.max_actions = 30;
+        cfg.auto_reset = auto_reset;
+        let mut env = VecEnv::new(n, cfg).expect("env");
+        let mut buf = OwnedBuffers::new(n);
+        env.reset(None, &mut buf.as_buffers()).expect("reset");
+        let mut finals: Vec<Option<(Vec<f32>, bool)>> = vec![None; n];
+        while finals.iter().any(Option::is_none) {
+            let seats = buf.seat.clone();
+            let actions: Vec<i64> = (0..n).map(|i| buf.legal(i).first().map_or(0, |&a| a as i64)).collect();
+            if !auto_reset && seats.iter().any(|&s| s < 0) {
+                // Some have finished: step the others alone is not possible, so stop here.
+                break;
+            }
+            env.step(&actions, &mut buf.as_buffers()).expect("step");
+            for i in 0..n {
+                if finals[i].is_none() && (buf.terminated[i] || buf.truncated[i]) {
+                    let seat = Seat(seats[i] as u8);
+                    let row = buf.final_obs[i * obs::SIZE..(i + 1) * obs::SIZE].to_vec();
+                    if !auto_reset {
+                        let game = env.game(i).expect("game");
+                        assert_eq!(row, obs_of(game, seat, false), "env {i}: the final state's observation");
+                    } else {
+                        assert_ne!(row, buf.obs[i * obs::SIZE..(i + 1) * obs::SIZE].to_vec(), "env {i}");
+                    }
+                    finals[i] = Some((row, buf.terminated[i]));
+                }
+            }
+        }
+        finals
+    };
+    let kept = run(false);
+    let reset = run(true);
+    let mut compared = 0;
+    for (k, r) in kept.iter().zip(&reset) {
+        if let (Some(k), Some(r)) = (k, r) {
+            assert_eq!(k, r);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 1, "no episode ended");
+    assert!(reset.iter().flatten().any(|(_, terminated)| !terminated), "some episode was truncated");
+}

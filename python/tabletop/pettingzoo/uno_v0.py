@@ -4,9 +4,12 @@ The game runs in **cycles**, PettingZoo's unit of time: in each cycle the player
 its turn, then every other agent, in seat order after it, is selected once for a *reaction
 window* (a catch, a late UNO call for itself, a jump-in, or ``DECLINE``; an agent whose turn
 is next can only decline). So every agent is selected exactly once per cycle, and
-``max_cycles`` truncates the episode after that many cycles. ``parallel_env`` runs the same
-cycle with every agent's action submitted at once (the reactions are judged against the state
-after the turn, in seat order).
+``max_cycles`` truncates the episode after that many cycles. ``parallel_env`` runs one cycle
+per step with every agent's action submitted at once: every mask is computed at the state the
+cycle starts from and each action is judged against the mask its agent was given (the
+reactions first, in seat order after the player to act, then the player to act; an action an
+earlier one made impossible is *overtaken*: nothing happens, no penalty,
+``info["overtaken"]``).
 
 Observations are ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``;
 the mask is all zero for an agent that is not selected. One round per episode: the winner
@@ -248,6 +251,8 @@ class UnoParallelEnv(ParallelEnv):
     ):
         self._table = _Table(rules, players, max_actions, illegal_action, illegal_reward)
         self.possible_agents, self.observation_spaces, self.action_spaces = _spaces(players)
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self._masks = {}
         self.agents = []
         self.max_cycles = max_cycles
         self.render_mode = render_mode
@@ -259,11 +264,23 @@ class UnoParallelEnv(ParallelEnv):
         return self.action_spaces[agent]
 
     def _observations(self):
+        """Every agent's observation at the state the cycle starts from, keeping the masks that
+        ``step`` judges the agents' actions against."""
         t = self._table
+        game = t.game
+        over = t.over()
+        turn = game.current
         out = {}
+        masks = {}
         for agent in self.agents:
-            seat = self.possible_agents.index(agent)
-            out[agent] = t.observation(seat, True)
+            seat = self._seats[agent]
+            if over:
+                obs, mask = game.observation_vector(seat, seat != turn), np.zeros(NUM_ACTIONS, dtype=np.int8)
+            else:
+                obs, mask = game.observe(seat, seat != turn)
+            masks[agent] = mask
+            out[agent] = {"observation": obs, "action_mask": mask.copy()}
+        self._masks = masks
         return out
 
     def reset(self, seed=None, options=None):
@@ -273,24 +290,48 @@ class UnoParallelEnv(ParallelEnv):
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions):
+        """One cycle. Every mask was computed at the state the cycle starts from, and each action
+        is judged against the mask its agent was given: the reactions first (in seat order after
+        the player to act), then the player to act. An action from the given mask that an
+        earlier one made impossible (two agents catching the same seat, a turn taken by a
+        jump-in) is *overtaken*: nothing happens, no penalty, ``info["overtaken"]`` is true."""
         t = self._table
+        game = t.game
+        turn = game.current
+        # Judge every action against its mask first: with "raise" a refused step changes nothing.
+        chosen = {}
+        illegal = set()
+        for agent in self.agents:
+            a = actions.get(agent, DECLINE)
+            a = int(a) if a is not None else DECLINE
+            mask = self._masks[agent]
+            if 0 <= a < NUM_ACTIONS and mask[a] == 1:
+                chosen[agent] = a
+            else:
+                if t.illegal_action == "raise":
+                    raise ValueError(f"action {a} is not legal for {agent} now")
+                illegal.add(agent)
         rewards = {a: 0.0 for a in self.agents}
-        infos = {a: {} for a in self.agents}
-        for _ in range(t.players):
-            seat = t.selected
+        infos = {a: {"illegal_action": a in illegal, "overtaken": False} for a in self.agents}
+        for agent in illegal:
+            rewards[agent] += t.illegal_reward
+        order = [(turn + k) % t.players for k in range(1, t.players)] + [turn]
+        for seat in order:
             agent = self.possible_agents[seat]
-            legal = t.act(seat, actions.get(agent, DECLINE)) if not t.over() else True
-            infos[agent]["illegal_action"] = not legal
-            if not legal:
-                rewards[agent] += t.illegal_reward
-            t.advance()
+            a = chosen.get(agent, DECLINE)
+            if a == DECLINE or agent not in chosen:
+                continue
+            if t.over() or game.legal_mask(seat, seat != turn)[a] != 1:
+                infos[agent]["overtaken"] = True
+                continue
+            game.play(a, seat)
+            t.actions += 1
         self._cycles += 1
         over = t.over()
         if over:
-            for i, r in enumerate(t.game.round_rewards()):
+            for i, r in enumerate(game.round_rewards()):
                 rewards[self.possible_agents[i]] += r
-        else:
-            t.start_cycle()
+        t.start_cycle()
         cut = not over and (t.capped() or (self.max_cycles is not None and self._cycles >= self.max_cycles))
         observations = self._observations()
         terminations = {a: over for a in self.agents}

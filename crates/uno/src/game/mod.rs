@@ -17,6 +17,7 @@ use crate::players::PlayerCount;
 use crate::rules::{Rules, RulesError};
 
 mod legality;
+mod scripted;
 mod state;
 mod transitions;
 mod view;
@@ -91,6 +92,8 @@ pub struct Game {
     /// The seed the generator started from.
     pub(crate) seed: u64,
     pub(crate) state: State,
+    /// Draws decided outside the engine (`scripted.rs`), only while such a call runs.
+    pub(crate) script: Option<Box<scripted::DrawScript>>,
 }
 
 impl Game {
@@ -210,6 +213,7 @@ impl Game {
             seed,
             state: State::empty(&rules, players),
             rules,
+            script: None,
         }
     }
 

@@ -293,6 +293,9 @@ impl Game {
     /// in the deck each time it is shuffled.
     #[inline]
     pub(super) fn pop_draw(&mut self) -> Option<Card> {
+        if self.script.is_some() {
+            return self.pop_scripted();
+        }
         if let GameRng::Fast(rng) = &mut self.rng {
             let n = self.state.draw_pile.len();
             if n > 1 {
