@@ -2,7 +2,7 @@
 //! the table code, the update renderer and the routes share it without depending on each other.
 
 use serde::{Deserialize, Serialize};
-use uno::{Action, Event, HouseRules, Observation};
+use uno::{Action, Card, EndReason, Event, HouseRules, Observation, Seat};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -64,12 +64,47 @@ pub struct TableView {
     /// After a round or the game: every seat's hand, so everyone sees what was scored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revealed_hands: Option<Vec<Vec<uno::Card>>>,
+    /// After a round or the game: its result as the engine scored it (the pages show it, they
+    /// never count points themselves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_result: Option<RoundResult>,
     /// Everything this viewer may know of the game.
     pub view: Observation,
     /// What the viewer may do now (empty when it may do nothing).
     pub legal_actions: Vec<Action>,
     /// Recent events (on a read), or the events of this change (action answer, push).
     pub events: Vec<LoggedEvent>,
+}
+
+/// The result of the round just ended (and of the game, once over), as the engine scored it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResult {
+    /// The round, from 1.
+    pub round: u32,
+    /// Who emptied their hand; `null` when the round ended without a winner (a stalemate, a
+    /// turn cap).
+    pub winner: Option<Seat>,
+    /// What the winner scored this round: the points of every card left in the other hands
+    /// (the engine's `round_scored` event); 0 without a winner.
+    pub points: u32,
+    /// Every seat's hand at the end, in seat order, with what it was worth under these rules.
+    pub hands: Vec<HandResult>,
+    /// Every seat's match points, this round included.
+    pub totals: Vec<u32>,
+    /// Whether the game is over (the match decided, or ended without a winner).
+    pub game_over: bool,
+    /// Who won the game, once it is over; `null` while it goes on or when nobody won.
+    pub match_winner: Option<Seat>,
+    /// Why the game ended, once it is over.
+    pub end_reason: Option<EndReason>,
+}
+
+/// One seat's hand at a round's end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandResult {
+    pub cards: Vec<Card>,
+    /// The points these cards are worth to the round's winner (the rules' scoring table).
+    pub points: u32,
 }
 
 /// A table in a list.
@@ -110,7 +145,8 @@ pub struct CreateTable {
     pub turn_seconds: Option<u32>,
     /// Milliseconds a bot waits before acting (default: the server's).
     pub bot_delay_ms: Option<u32>,
-    /// Fixes the shuffle (tests, replays); random otherwise.
+    /// Fixes the shuffle (tests, replays); random otherwise. A decimal string or a number.
+    #[serde(default, with = "uno::wide::option")]
     pub seed: Option<u64>,
     /// Starts from a kept game's position instead of a deal ("play from here"): its rules and
     /// hands, as many seats as it had; `preset`, `rules`, `house_rules` and `seed` are not given.
@@ -136,7 +172,7 @@ pub enum SeatSpec {
     },
     Bot {
         bot: String,
-        #[serde(default)]
+        #[serde(default, with = "uno::wide::option")]
         seed: Option<u64>,
         #[serde(default)]
         delay_ms: Option<u32>,

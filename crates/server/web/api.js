@@ -13,11 +13,21 @@ export class ApiError extends Error {
 /** Sends a JSON request (with a seat token, if given); resolves with the answer's JSON, rejects
  * with an ApiError. */
 export async function request(method, url, body, token) {
+  return send(method, url, body === undefined ? undefined : JSON.stringify(body), token);
+}
+
+/** Sends JSON text as it is (a record file's bytes: its 64-bit seed never passes through a
+ * JavaScript number); answers as `request` does. */
+export async function requestText(method, url, text) {
+  return send(method, url, text);
+}
+
+async function send(method, url, json, token) {
   const init = { method, headers: { Accept: 'application/json' } };
   if (token) init.headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) {
+  if (json !== undefined) {
     init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
+    init.body = json;
   }
   let res;
   try {

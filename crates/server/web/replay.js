@@ -2,7 +2,7 @@
 // over) the whole table. Every frame comes from the server (`GET /api/games/{id}/replay`), which
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
-import { capitalize, el, request, showError } from './api.js';
+import { capitalize, el, request, requestText, showError } from './api.js';
 import { cardClass, cardFace, cardSvg, cardWords, directionWords, eventWords } from './unocards.js';
 
 const $ = (id) => document.getElementById(id);
@@ -384,15 +384,16 @@ function renderAnalysis() {
 async function importFile() {
   const file = $('import-file').files?.[0];
   if (!file) return;
-  let record;
+  // The file goes as it is: parsing and writing it again would round a seed above 2^53.
+  const text = await file.text();
   try {
-    record = JSON.parse(await file.text());
+    JSON.parse(text);
   } catch {
     showError($('replay-error'), `${file.name} is not a JSON record file.`);
     return;
   }
   try {
-    const made = await request('POST', '/api/records', record);
+    const made = await requestText('POST', '/api/records', text);
     location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
   } catch (err) {
     showError($('replay-error'), `${file.name}: ${err.message}`);

@@ -233,7 +233,7 @@ async function createTable(e) {
     bot_delay_ms: Number($('bot-pace').value),
   };
   const seed = new URLSearchParams(location.search).get('seed');
-  if (seed && /^\d+$/.test(seed)) body.seed = Number(seed);
+  if (seed && /^\d+$/.test(seed)) body.seed = seed; // as a string: a 64-bit seed loses digits as a number
   $('create').disabled = true;
   try {
     const created = await request('POST', '/api/tables', body);
@@ -480,8 +480,6 @@ async function rematch() {
 }
 
 const seenVersions = new Set();
-// The last rounds' results (a view read after the round's end still names its winner).
-const recentScored = [];
 
 /** Merges an update into the view held. An update is what one action changed: its events, the
  * public part of the view, and this seat's drawn card, plus its hand and legal actions only when
@@ -512,6 +510,7 @@ function applyUpdate(u) {
     turn_ms_left: u.turn_ms_left ?? null,
     round_pause_ms: u.round_pause_ms ?? null,
     revealed_hands: u.revealed_hands ?? null,
+    round_result: u.round_result ?? null,
     view,
     legal_actions: u.legal_actions ?? v.legal_actions,
     events: u.events,
@@ -648,10 +647,6 @@ function addLog(ev) {
   const key = `${ev.version}:${JSON.stringify(ev.event)}`;
   if (seenVersions.has(key)) return;
   seenVersions.add(key);
-  if (ev.event.type === 'round_scored') {
-    recentScored.push(ev);
-    if (recentScored.length > 4) recentScored.shift();
-  }
   const text = eventWords(ev);
   if (!text) return;
   $('uno-log').prepend(el('li', { dataset: { version: String(ev.version) } }, text));
@@ -872,27 +867,32 @@ function renderRoundEnd(v) {
     table.pauseTimer = null;
     return;
   }
-  const scored = [...(v.events || []), ...recentScored].reverse().find((e) => e.event.type === 'round_scored');
-  const winner = o.outcome && o.outcome.winner !== undefined && o.outcome.winner !== null ? o.outcome.winner : scored ? scored.event.winner : null;
-  $('round-end-title').textContent =
-    winner === null ? (o.phase.phase === 'game_over' ? 'The game is over' : 'The round is over') : `${who(winner)} ${winner === v.you ? 'win' : 'wins'} round ${o.round}${scored ? ` and ${scored.event.points} points` : ''}`;
-  const hands = v.revealed_hands || [];
+  // The result is the server's (the engine's scoring): the page counts no points itself.
+  const r = v.round_result;
+  const winner = r ? r.winner : null;
+  $('round-end-title').textContent = !r
+    ? o.phase.phase === 'game_over' ? 'The game is over' : 'The round is over'
+    : winner === null
+      ? `Round ${r.round} ended without a winner`
+      : `${who(winner)} ${winner === v.you ? 'win' : 'wins'} round ${r.round} and ${r.points} point${r.points === 1 ? '' : 's'}`;
+  const hands = r ? r.hands : [];
   $('round-end-hands').replaceChildren(
     ...v.seats.map((s, i) => {
-      const cards = hands[i] || [];
+      const hand = hands[i] || { cards: [], points: 0 };
+      const cards = hand.cards;
       return el(
         'tr',
-        { class: i === winner ? 'winner' : undefined },
+        { class: i === winner ? 'winner' : undefined, dataset: { seat: String(i) } },
         el('th', { scope: 'row' }, seatName(i)),
         el(
           'td',
           {},
           cards.length
-            ? el('ul', { class: 'mini-hand', 'aria-label': `${cards.length} card${cards.length === 1 ? '' : 's'}` }, ...cards.map((c) => el('li', {}, cardSvg(c, 'mini'))))
+            ? el('ul', { class: 'mini-hand', 'aria-label': `${cards.length} card${cards.length === 1 ? '' : 's'}: ${cards.map(cardWords).join(', ')}` }, ...cards.map((c) => el('li', { dataset: { card: c } }, cardSvg(c, 'mini'))))
             : i === winner ? 'Out of cards' : 'No cards',
         ),
-        el('td', {}, String(cards.reduce((sum, c) => sum + cardPoints(c), 0))),
-        el('td', {}, String(o.scores[i] ?? 0)),
+        el('td', { class: 'hand-points' }, String(hand.points)),
+        el('td', { class: 'total-points' }, String(r ? r.totals[i] ?? 0 : o.scores[i] ?? 0)),
       );
     }),
   );
@@ -922,13 +922,6 @@ function renderRoundEnd(v) {
   const wasHidden = box.hidden;
   box.hidden = false;
   if (wasHidden && canDeal) next.focus({ preventScroll: false });
-}
-
-/** Card points as seed 003 scores them: the face value, 20 for an action, 50 for a wild. */
-function cardPoints(text) {
-  const c = parseCard(text);
-  if (c.wild) return 50;
-  return /^\d$/.test(c.code) ? Number(c.code) : 20;
 }
 
 function renderScores(v) {

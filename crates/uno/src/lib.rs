@@ -66,6 +66,7 @@ mod rng;
 pub mod rules;
 pub mod sample;
 pub mod seeds;
+pub mod wide;
 
 #[doc(inline)]
 pub use action::{Action, ActionParseError, IllegalAction};
