@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use uno::{Action, Card, EndReason, Event, HouseRules, Observation, Seat};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatKind {
     Human,
@@ -18,7 +18,7 @@ pub struct LoggedEvent {
     pub event: Event,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TableStatus {
     /// Some human seat is open: nobody acts yet.
@@ -28,7 +28,7 @@ pub enum TableStatus {
 }
 
 /// A seat as every viewer sees it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct SeatView {
     pub seat: usize,
     pub kind: SeatKind,
@@ -77,7 +77,7 @@ pub struct TableView {
 }
 
 /// The result of the round just ended (and of the game, once over), as the engine scored it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundResult {
     /// The round, from 1.
     pub round: u32,
@@ -100,7 +100,7 @@ pub struct RoundResult {
 }
 
 /// One seat's hand at a round's end.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandResult {
     pub cards: Vec<Card>,
     /// The points these cards are worth to the round's winner (the rules' scoring table).
@@ -200,4 +200,54 @@ pub struct Joined {
 
 pub fn invite_path(id: &str) -> String {
     format!("/uno.html?table={id}")
+}
+
+/// The protocol types the pages are typed against, in `web/protocol.d.ts` (generated: a test
+/// fails when it differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
+#[cfg(test)]
+mod protocol {
+    use ts_rs::{Config, TS};
+
+    use super::{HandResult, RoundResult, SeatKind, SeatView, TableStatus};
+
+    fn decl<T: TS>(cfg: &Config) -> String {
+        let docs = T::docs().unwrap_or_default();
+        format!("{docs}export {}\n", T::decl(cfg))
+    }
+
+    fn declarations() -> String {
+        let cfg = Config::new();
+        let mut out = String::from(
+            "// Generated from the server's Rust types (crates/server/src/types.rs) by ts-rs: do not edit.\n\
+             // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n\n",
+        );
+        for d in [
+            decl::<uno::EndReason>(&cfg),
+            decl::<SeatKind>(&cfg),
+            decl::<TableStatus>(&cfg),
+            decl::<SeatView>(&cfg),
+            decl::<HandResult>(&cfg),
+            decl::<RoundResult>(&cfg),
+        ] {
+            out.push_str(&d);
+            out.push('\n');
+        }
+        out.pop();
+        out
+    }
+
+    #[test]
+    fn protocol_declarations_are_generated_from_the_rust_types() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/protocol.d.ts");
+        let want = declarations();
+        if std::env::var_os("UPDATE_PROTOCOL_TYPES").is_some() {
+            std::fs::write(path, &want).expect("write web/protocol.d.ts");
+        }
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            have == want,
+            "web/protocol.d.ts is not what the Rust types declare: regenerate it with \
+             UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n--- generated:\n{want}"
+        );
+    }
 }

@@ -21,6 +21,7 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/uno.js", include_bytes!("../web/uno.js"), "text/javascript; charset=utf-8"),
     ("/sound.js", include_bytes!("../web/sound.js"), "text/javascript; charset=utf-8"),
     ("/unocards.js", include_bytes!("../web/unocards.js"), "text/javascript; charset=utf-8"),
+    ("/roundend.js", include_bytes!("../web/roundend.js"), "text/javascript; charset=utf-8"),
     ("/replay.html", include_bytes!("../web/replay.html"), "text/html; charset=utf-8"),
     ("/replay.js", include_bytes!("../web/replay.js"), "text/javascript; charset=utf-8"),
     ("/stats.html", include_bytes!("../web/stats.html"), "text/html; charset=utf-8"),

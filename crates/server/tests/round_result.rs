@@ -58,8 +58,11 @@ async fn play(preset: &str, seed: u64, target: Option<u32>) -> usize {
             continue;
         }
         let legal = v["legal_actions"].as_array().cloned().unwrap_or_default();
-        let Some(action) =
-            legal.iter().find(|a| a["type"] == "play").or(legal.iter().find(|a| a["type"] != "call_uno")).or(legal.first())
+        let Some(action) = legal
+            .iter()
+            .find(|a| a["type"] == "play")
+            .or(legal.iter().find(|a| a["type"] != "call_uno"))
+            .or(legal.first())
         else {
             continue;
         };
@@ -77,7 +80,8 @@ fn check(preset: &str, v: &Value) {
     let hands = r["hands"].as_array().expect("hands");
     let mut sum = 0;
     for (i, h) in hands.iter().enumerate() {
-        let cards: Vec<&str> = h["cards"].as_array().expect("cards").iter().map(|c| c.as_str().expect("card")).collect();
+        let cards: Vec<&str> =
+            h["cards"].as_array().expect("cards").iter().map(|c| c.as_str().expect("card")).collect();
         assert_eq!(h["cards"], v["revealed_hands"][i], "{r}");
         let points: u64 = cards.iter().map(|c| card_points(preset, c)).sum();
         assert_eq!(h["points"], points, "seat {i}: {r}");

@@ -3,7 +3,8 @@
 // what the server lists as legal, and shows refusals word for word.
 import { announce, ApiError, capitalize, el, request, showError } from './api.js';
 import { setupTurnSound, turnChanged } from './sound.js';
-import { cardClass, cardFace, cardSvg, cardWords, COLORS, directionWords, eventWords as describeEvent, parseCard } from './unocards.js';
+import { roundEndRows, roundEndTitle } from './roundend.js';
+import { cardClass, cardFace, cardWords, COLORS, directionWords, eventWords as describeEvent, parseCard } from './unocards.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -869,33 +870,8 @@ function renderRoundEnd(v) {
   }
   // The result is the server's (the engine's scoring): the page counts no points itself.
   const r = v.round_result;
-  const winner = r ? r.winner : null;
-  $('round-end-title').textContent = !r
-    ? o.phase.phase === 'game_over' ? 'The game is over' : 'The round is over'
-    : winner === null
-      ? `Round ${r.round} ended without a winner`
-      : `${who(winner)} ${winner === v.you ? 'win' : 'wins'} round ${r.round} and ${r.points} point${r.points === 1 ? '' : 's'}`;
-  const hands = r ? r.hands : [];
-  $('round-end-hands').replaceChildren(
-    ...v.seats.map((s, i) => {
-      const hand = hands[i] || { cards: [], points: 0 };
-      const cards = hand.cards;
-      return el(
-        'tr',
-        { class: i === winner ? 'winner' : undefined, dataset: { seat: String(i) } },
-        el('th', { scope: 'row' }, seatName(i)),
-        el(
-          'td',
-          {},
-          cards.length
-            ? el('ul', { class: 'mini-hand', 'aria-label': `${cards.length} card${cards.length === 1 ? '' : 's'}: ${cards.map(cardWords).join(', ')}` }, ...cards.map((c) => el('li', { dataset: { card: c } }, cardSvg(c, 'mini'))))
-            : i === winner ? 'Out of cards' : 'No cards',
-        ),
-        el('td', { class: 'hand-points' }, String(hand.points)),
-        el('td', { class: 'total-points' }, String(r ? r.totals[i] ?? 0 : o.scores[i] ?? 0)),
-      );
-    }),
-  );
+  $('round-end-title').textContent = roundEndTitle(r, o.phase.phase === 'game_over', who, v.you);
+  $('round-end-hands').replaceChildren(...roundEndRows(r, v.seats, seatName));
   const me = v.you;
   const canDeal = legal(v).some((a) => a.type === 'next_round');
   const next = $('round-next');
