@@ -395,3 +395,24 @@ describe('Duel on a grid full of blocks', () => {
     await page.close();
   });
 });
+
+describe('logs', () => {
+  test('a log of 100 entries and more has room for its numbers ("300. ")', async () => {
+    for (const [path, id] of [['duel.html', 'log'], ['uno.html', 'uno-log']]) {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        const page = await env.browser.newPage({ viewport });
+        await page.goto(`${env.server.base}/${path}`);
+        const { pad, need } = await page.evaluate((logId) => {
+          const ol = document.getElementById(logId);
+          const cs = getComputedStyle(ol);
+          const ctx = document.createElement('canvas').getContext('2d');
+          ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          // The longest number a log shows (Duel keeps 300 events) and the marker's space.
+          return { pad: parseFloat(cs.paddingLeft), need: ctx.measureText('300. ').width };
+        }, id);
+        assert.ok(pad >= need, `${path} at ${viewport.width} px: ${pad} px of room for a ${need} px number`);
+        await page.close();
+      }
+    }
+  });
+});
