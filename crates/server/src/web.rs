@@ -22,6 +22,7 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/sound.js", include_bytes!("../web/sound.js"), "text/javascript; charset=utf-8"),
     ("/unocards.js", include_bytes!("../web/unocards.js"), "text/javascript; charset=utf-8"),
     ("/roundend.js", include_bytes!("../web/roundend.js"), "text/javascript; charset=utf-8"),
+    ("/seats.js", include_bytes!("../web/seats.js"), "text/javascript; charset=utf-8"),
     ("/tablestate.js", include_bytes!("../web/tablestate.js"), "text/javascript; charset=utf-8"),
     ("/lobby.js", include_bytes!("../web/lobby.js"), "text/javascript; charset=utf-8"),
     ("/seatstore.js", include_bytes!("../web/seatstore.js"), "text/javascript; charset=utf-8"),

@@ -3,6 +3,7 @@
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
 import { capitalize, el, request, requestText, showError } from './api.js';
+import { seatLabel } from './seats.js';
 import { cardClass, cardFace, cardSvg, cardWords, directionWords, eventWords } from './unocards.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,11 +38,7 @@ function savedSeat(table) {
   }
 }
 
-function seatName(i) {
-  const s = state.seats[i];
-  if (!s) return `Seat ${i + 1}`;
-  return s.kind === 'bot' ? `Bot ${i + 1} (${s.bot || 'bot'})` : s.name || `Seat ${i + 1}`;
-}
+const seatName = (i) => seatLabel(state.seats, i);
 
 const viewedSeat = () => (state.view.startsWith('seat') ? Number(state.view.slice(4)) : null);
 const who = (i) => (viewedSeat() === i ? `${seatName(i)} (seen by)` : seatName(i));

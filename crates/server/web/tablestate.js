@@ -1,5 +1,6 @@
 // The table page's state: the view held, the seat's token, the socket, and the names of seats
 // as the page words them. Shared by the modules of the table page.
+import { seatLabel } from './seats.js';
 import { eventWords as describeEvent } from './unocards.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -25,9 +26,8 @@ export const table = {
 };
 
 export function seatName(i) {
-  const s = table.view && table.view.seats[i];
-  if (!s) return `Seat ${i + 1}`;
-  const base = s.kind === 'bot' ? `Bot ${i + 1} (${s.bot || s.name || 'bot'})` : s.name || `Seat ${i + 1}`;
+  if (!table.view) return `Seat ${i + 1}`;
+  const base = seatLabel(table.view.seats, i);
   return table.view.you === i ? `${base} (you)` : base;
 }
 export const who = (seat) => (table.view && table.view.you === seat ? 'You' : seatName(seat));

@@ -68,13 +68,15 @@ export function cardSvg(text, size = '') {
   const face = digit ? c.code : FACE_SHORT[c.code] || c.code;
   const fill = c.wild ? '#1b1b1b' : INK[c.color ?? ''] || '#555';
   const centreInk = c.wild ? '#1b1b1b' : c.color === 'yellow' ? '#5c4700' : fill;
+  // White on yellow is unreadable (and vanishes under achromatopsia): yellow's corners are dark.
+  const cornerInk = c.color === 'yellow' ? '#2b2100' : '#fff';
   /** @type {(x: number, y: number, rotate: boolean) => SVGElement} */
   const corner = (x, y, rotate) =>
     svg(
       'g',
       { transform: `translate(${x} ${y})${rotate ? ' rotate(180)' : ''}` },
-      svg('text', { x: 0, y: 0, 'font-size': face.length > 1 ? 11 : 14, 'font-weight': 800, fill: '#fff', 'text-anchor': 'middle' }, face),
-      svg('text', { x: 0, y: 11, 'font-size': 9, 'font-weight': 800, fill: '#fff', 'text-anchor': 'middle' }, c.wild ? 'W' : COLOR_LETTER[c.color ?? ''] || '?'),
+      svg('text', { x: 0, y: 0, 'font-size': face.length > 1 ? 11 : 14, 'font-weight': 800, fill: cornerInk, 'text-anchor': 'middle' }, face),
+      svg('text', { x: 0, y: 11, 'font-size': 9, 'font-weight': 800, fill: cornerInk, 'text-anchor': 'middle' }, c.wild ? 'W' : COLOR_LETTER[c.color ?? ''] || '?'),
     );
   const oval = svg('ellipse', { cx: 30, cy: 45, rx: 21, ry: 34, transform: 'rotate(28 30 45)', fill: '#fff' });
   const parts = [svg('rect', { x: 1, y: 1, width: 58, height: 88, rx: 7, fill, stroke: '#fff', 'stroke-width': 2 }), oval];
