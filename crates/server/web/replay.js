@@ -174,7 +174,7 @@ function renderTimeline() {
   // The analysed seat's mistakes, on the entry of the move made.
   for (const d of state.analysis?.decisions || []) {
     const a = d.mistake && $('timeline').querySelector(`a[data-ply="${d.ply + 1}"]`);
-    if (a) a.append(el('span', { class: 'mistake-mark' }, `✕ mistake (−${points(d.loss)} points)`));
+    if (a) a.append(el('span', { class: 'mistake-mark' }, `✕ mistake (win chance −${points(d.loss)}%)`));
   }
 }
 
@@ -334,7 +334,7 @@ function renderDecision(a) {
   const chosen = chosenValue(d);
   const verdict =
     d.loss > 0
-      ? `The best was to ${optionWords(best.action)} (${pct(best.win)}): ${points(d.loss)} points of win chance lost${d.mistake ? ', a mistake' : ''}.`
+      ? `The best was to ${optionWords(best.action)} (${pct(best.win)}): the win chance ${points(d.loss)}% lower${d.mistake ? ', a mistake' : ''}.`
       : 'That was the best move.';
   const rows = d.values.map((v) =>
     el(
@@ -368,8 +368,8 @@ function renderAnalysis() {
   if (!a) return;
   const mistakes = a.decisions.filter((d) => d.mistake).length;
   $('analysis-summary').textContent =
-    `${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a loss of at least ${points(a.mistake_threshold)} points, clear of the noise). ` +
-    `Skill ${signed(a.skill)} points (win chance lost to ${seatName(a.seat)}'s own choices), luck ${signed(a.luck)} points (the cards and the others' play).`;
+    `${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a choice whose win chance is at least ${points(a.mistake_threshold)}% below the best's, clear of the noise). ` +
+    `Win chance from skill ${signed(a.skill)}% (${seatName(a.seat)}'s own choices), from luck ${signed(a.luck)}% (the cards and the others' play).`;
   $('analysis-graph').replaceChildren(renderGraph(a));
   $('analysis-decision').replaceChildren(renderDecision(a));
 }
@@ -478,14 +478,31 @@ async function init() {
     state.view = 'spectator';
   }
   let first;
+  let fellBack = null;
   try {
     first = await frame(state.view, state.ply, true);
   } catch (err) {
-    if (err.code !== 'no_such_ply') {
+    if (['game_not_over', 'missing_token', 'bad_token'].includes(err.code)) {
+      // A game still played shows no whole table and no other seat's hand: open the chair this
+      // visitor has (their own seat, or a spectator's) and say why.
+      const asked = state.view;
+      state.view = state.seat ? `seat${state.seat.seat}` : 'spectator';
+      fellBack = asked;
+      try {
+        first = await frame(state.view, state.ply, true);
+      } catch (again) {
+        if (again.code !== 'no_such_ply') {
+          showError($('replay-error'), again.message);
+          return;
+        }
+        first = await frame(state.view, 0, true);
+      }
+    } else if (err.code !== 'no_such_ply') {
       showError($('replay-error'), err.message);
       return;
+    } else {
+      first = await frame(state.view, 0, true);
     }
-    first = await frame(state.view, 0, true);
   }
   Object.assign(state, { plies: first.plies, live: first.live, seats: first.seats, timeline: first.timeline || [], ply: first.ply });
   $('page-title').textContent = `Replay of ${state.live ? 'the game in play at' : 'a game at'} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
@@ -504,6 +521,12 @@ async function init() {
   $('replay').hidden = false;
   render(first);
   history.replaceState(null, '', pageUrl());
+  if (fellBack) {
+    const chair = state.view === 'spectator' ? "a spectator's chair" : 'your seat';
+    const wanted = fellBack === 'all' ? 'everyone’s cards' : 'that seat’s cards';
+    $('replay-note').textContent = `This game is still being played, so it shows from ${chair}; ${wanted} can be seen once it is over.`;
+    $('replay-note').hidden = false;
+  }
 
   $('perspective').addEventListener('change', () => {
     state.view = $('perspective').value;
