@@ -49,6 +49,12 @@ describe('analysis on the replay page', () => {
     for (const d of mistakes) assert.equal(await page.locator(`#timeline a[data-ply="${d.ply + 1}"] .mistake-mark`).count(), 1);
     const summary = await page.textContent('#analysis-summary');
     assert.match(summary, new RegExp(`^${a.decisions.length} decisions, ${mistakes.length} mistake`));
+    // Skill, luck and mistakes are chances of winning, never written as game points.
+    assert.doesNotMatch(summary, /\d points/);
+    assert.match(summary, /Win chance from skill [+−]?\d+\.\d% .*from luck [+−]?\d+\.\d%/);
+    for (const mark of await page.$$eval('#timeline .mistake-mark', (ms) => ms.map((m) => m.textContent))) {
+      assert.match(mark, /^✕ mistake \(win chance −\d+\.\d%\)$/);
+    }
     await page.screenshot({ path: `${ARTIFACTS}replay-analysis.png`, fullPage: true });
     await noSeriousA11yViolations(page, 'the replay page with its analysis');
 

@@ -395,3 +395,71 @@ describe('Duel on a grid full of blocks', () => {
     await page.close();
   });
 });
+
+describe('logs', () => {
+  test('a log of 100 entries and more has room for its numbers ("300. ")', async () => {
+    for (const [path, id] of [['duel.html', 'log'], ['uno.html', 'uno-log']]) {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        const page = await env.browser.newPage({ viewport });
+        await page.goto(`${env.server.base}/${path}`);
+        const { pad, need } = await page.evaluate((logId) => {
+          const ol = document.getElementById(logId);
+          const cs = getComputedStyle(ol);
+          const ctx = document.createElement('canvas').getContext('2d');
+          ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          // The longest number a log shows (Duel keeps 300 events) and the marker's space.
+          return { pad: parseFloat(cs.paddingLeft), need: ctx.measureText('300. ').width };
+        }, id);
+        assert.ok(pad >= need, `${path} at ${viewport.width} px: ${pad} px of room for a ${need} px number`);
+        await page.close();
+      }
+    }
+  });
+});
+
+describe('cards', () => {
+  test("every colour's corner letters are readable on the card (contrast 4.5:1 or more, yellow included)", async () => {
+    const page = await env.browser.newPage();
+    await page.goto(`${env.server.base}/uno.html`);
+    const cards = await page.evaluate(async () => {
+      const { cardSvg } = await import('/unocards.js');
+      return ['R5', 'Y5', 'G5', 'B5', 'YS', 'YD2'].map((c) => {
+        const node = cardSvg(c);
+        const card = node.querySelector('rect').getAttribute('fill');
+        const corners = [...node.querySelectorAll('g text')].map((t) => t.getAttribute('fill'));
+        return { c, card, corners };
+      });
+    });
+    const lum = (ink) => {
+      const hex = ink.length === 4 ? `#${[...ink.slice(1)].map((d) => d + d).join('')}` : ink;
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const contrast = (a, b) => {
+      const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05);
+    };
+    for (const { c, card, corners } of cards) {
+      assert.equal(corners.length, 4, c);
+      for (const ink of corners) assert.ok(contrast(card, ink) >= 4.5, `${c}: ${ink} on ${card} is ${contrast(card, ink).toFixed(2)}:1`);
+    }
+    await page.close();
+  });
+});
+
+describe('the invite link', () => {
+  test("the invitee's page leads with the join form, the invite link below it", async () => {
+    const made = await api('POST', '/api/tables', { preset: 'official', name: 'Ann', seats: [{ kind: 'human' }, { kind: 'human' }] });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const page = await env.browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${env.server.base}/uno.html?table=${made.body.id}`);
+    await page.waitForSelector('#join:not([hidden])');
+    const join = await page.locator('#join').boundingBox();
+    const invite = await page.locator('#invite').boundingBox();
+    assert.ok(!invite || join.y < invite.y, `the join form at ${join.y} px, the invite at ${invite?.y} px`);
+    // On a phone the name field and the button to take a seat are on the first screen.
+    const button = await page.locator('#join-button').boundingBox();
+    assert.ok(button.y + button.height <= 844, `Take a seat at ${button.y} px`);
+    await page.close();
+  });
+});

@@ -139,6 +139,16 @@ describe('the replay page', () => {
       assert.deepEqual(f.view.hand, []);
       assert.equal(f.all_hands, null);
     }
+    // The table page's link for a visitor without a seat, and a hand-made `view=all` or another
+    // seat's view: the page opens the spectator's chair and says why, never an empty page.
+    for (const view of ['all', 'seat0']) {
+      await page.goto(`${env.server.base}/replay.html?game=${body.id}&view=${view}&ply=0`);
+      await page.waitForSelector('#replay:not([hidden])');
+      assert.equal(new URL(page.url()).searchParams.get('view'), 'spectator', view);
+      assert.equal(await page.$eval('#perspective', (s) => s.value), 'spectator');
+      assert.ok(await page.isHidden('#replay-error'), view);
+      assert.match(await page.textContent('#replay-note'), /still being played, so it shows from a spectator's chair/);
+    }
     await ctx.close();
   });
 });

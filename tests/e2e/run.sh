@@ -11,7 +11,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
-if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ ! -d node_modules/typescript ]; then
   npm ci --no-audit --no-fund
 fi
 

@@ -51,5 +51,13 @@ describe('the statistics page', () => {
     assert.match(await page.textContent('#stats-summary'), /^2 players in 1 finished game\./);
     await noSeriousA11yViolations(page, 'the statistics page');
     await page.close();
+
+    // On a phone (390 px) the table fits: nothing scrolls sideways.
+    const phone = await env.browser.newPage({ viewport: { width: 390, height: 844 } });
+    await phone.goto(`${env.server.base}/stats.html`);
+    await phone.waitForSelector('#stats:not([hidden])');
+    const wide = await phone.evaluate(() => ({ page: document.documentElement.scrollWidth, table: document.getElementById('stats').getBoundingClientRect().right }));
+    assert.ok(wide.page <= 390 && wide.table <= 390, `the statistics page is ${wide.page} px wide, its table ends at ${wide.table} px`);
+    await phone.close();
   });
 });

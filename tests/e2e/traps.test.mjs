@@ -77,6 +77,13 @@ describe('Duel traps', () => {
     await page.click('#end-confirm-no');
     assert.ok(await page.isHidden('#end-confirm'));
     assert.equal(await page.getAttribute('body', 'data-stage'), 'play');
+    // Escape closes the box too, and the game goes on, the focus back on the end button.
+    await page.click('#end-play');
+    await page.waitForSelector('#end-confirm:not([hidden])');
+    await page.keyboard.press('Escape');
+    assert.ok(await page.isHidden('#end-confirm'));
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'end-play');
+    assert.equal(await page.getAttribute('body', 'data-stage'), 'play');
     // And "End the game" ends it.
     await page.click('#end-play');
     const n = await answered(page);

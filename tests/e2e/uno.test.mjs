@@ -289,7 +289,16 @@ describe('UNO pages', () => {
       const v = await version(page);
 
       await own.stop({ keepData: true });
-      await page.waitForFunction(() => /Reconnecting/.test(document.getElementById('connection').textContent));
+      await page.waitForFunction(() => /Reconnecting in \d+ s/.test(document.getElementById('connection').textContent));
+      // While it is down the page counts down to the next try, and no move can be sent.
+      const counts = new Set();
+      for (let i = 0; i < 30 && counts.size < 2; i += 1) {
+        const m = /Reconnecting in (\d+) s/.exec(await page.textContent('#connection'));
+        if (m) counts.add(m[1]);
+        await page.waitForTimeout(150);
+      }
+      assert.ok(counts.size >= 2, `the reconnect message counts down (${[...counts]})`);
+      assert.equal(await page.evaluate(() => [...document.querySelectorAll('#hand button, #actions button')].filter((b) => !b.disabled).length), 0);
       await shot(page, 'uno-reconnecting');
       own = await startServer([], { dir: own.dir, port: own.port });
       await page.waitForFunction(() => document.getElementById('connection').textContent === '', null, { timeout: 20000 });

@@ -2,9 +2,9 @@
 //! the table code, the update renderer and the routes share it without depending on each other.
 
 use serde::{Deserialize, Serialize};
-use uno::{Action, Event, HouseRules, Observation};
+use uno::{Action, Card, EndReason, Event, HouseRules, Observation, Seat};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatKind {
     Human,
@@ -18,7 +18,7 @@ pub struct LoggedEvent {
     pub event: Event,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TableStatus {
     /// Some human seat is open: nobody acts yet.
@@ -28,7 +28,7 @@ pub enum TableStatus {
 }
 
 /// A seat as every viewer sees it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct SeatView {
     pub seat: usize,
     pub kind: SeatKind,
@@ -64,12 +64,47 @@ pub struct TableView {
     /// After a round or the game: every seat's hand, so everyone sees what was scored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revealed_hands: Option<Vec<Vec<uno::Card>>>,
+    /// After a round or the game: its result as the engine scored it (the pages show it, they
+    /// never count points themselves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_result: Option<RoundResult>,
     /// Everything this viewer may know of the game.
     pub view: Observation,
     /// What the viewer may do now (empty when it may do nothing).
     pub legal_actions: Vec<Action>,
     /// Recent events (on a read), or the events of this change (action answer, push).
     pub events: Vec<LoggedEvent>,
+}
+
+/// The result of the round just ended (and of the game, once over), as the engine scored it.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResult {
+    /// The round, from 1.
+    pub round: u32,
+    /// Who emptied their hand; `null` when the round ended without a winner (a stalemate, a
+    /// turn cap).
+    pub winner: Option<Seat>,
+    /// What the winner scored this round: the points of every card left in the other hands
+    /// (the engine's `round_scored` event); 0 without a winner.
+    pub points: u32,
+    /// Every seat's hand at the end, in seat order, with what it was worth under these rules.
+    pub hands: Vec<HandResult>,
+    /// Every seat's match points, this round included.
+    pub totals: Vec<u32>,
+    /// Whether the game is over (the match decided, or ended without a winner).
+    pub game_over: bool,
+    /// Who won the game, once it is over; `null` while it goes on or when nobody won.
+    pub match_winner: Option<Seat>,
+    /// Why the game ended, once it is over.
+    pub end_reason: Option<EndReason>,
+}
+
+/// One seat's hand at a round's end.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandResult {
+    pub cards: Vec<Card>,
+    /// The points these cards are worth to the round's winner (the rules' scoring table).
+    pub points: u32,
 }
 
 /// A table in a list.
@@ -110,7 +145,8 @@ pub struct CreateTable {
     pub turn_seconds: Option<u32>,
     /// Milliseconds a bot waits before acting (default: the server's).
     pub bot_delay_ms: Option<u32>,
-    /// Fixes the shuffle (tests, replays); random otherwise.
+    /// Fixes the shuffle (tests, replays); random otherwise. A decimal string or a number.
+    #[serde(default, with = "uno::wide::option")]
     pub seed: Option<u64>,
     /// Starts from a kept game's position instead of a deal ("play from here"): its rules and
     /// hands, as many seats as it had; `preset`, `rules`, `house_rules` and `seed` are not given.
@@ -136,7 +172,7 @@ pub enum SeatSpec {
     },
     Bot {
         bot: String,
-        #[serde(default)]
+        #[serde(default, with = "uno::wide::option")]
         seed: Option<u64>,
         #[serde(default)]
         delay_ms: Option<u32>,
@@ -164,4 +200,54 @@ pub struct Joined {
 
 pub fn invite_path(id: &str) -> String {
     format!("/uno.html?table={id}")
+}
+
+/// The protocol types the pages are typed against, in `web/protocol.d.ts` (generated: a test
+/// fails when it differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
+#[cfg(test)]
+mod protocol {
+    use ts_rs::{Config, TS};
+
+    use super::{HandResult, RoundResult, SeatKind, SeatView, TableStatus};
+
+    fn decl<T: TS>(cfg: &Config) -> String {
+        let docs = T::docs().unwrap_or_default();
+        format!("{docs}export {}\n", T::decl(cfg))
+    }
+
+    fn declarations() -> String {
+        let cfg = Config::new();
+        let mut out = String::from(
+            "// Generated from the server's Rust types (crates/server/src/types.rs) by ts-rs: do not edit.\n\
+             // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n\n",
+        );
+        for d in [
+            decl::<uno::EndReason>(&cfg),
+            decl::<SeatKind>(&cfg),
+            decl::<TableStatus>(&cfg),
+            decl::<SeatView>(&cfg),
+            decl::<HandResult>(&cfg),
+            decl::<RoundResult>(&cfg),
+        ] {
+            out.push_str(&d);
+            out.push('\n');
+        }
+        out.pop();
+        out
+    }
+
+    #[test]
+    fn protocol_declarations_are_generated_from_the_rust_types() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/protocol.d.ts");
+        let want = declarations();
+        if std::env::var_os("UPDATE_PROTOCOL_TYPES").is_some() {
+            std::fs::write(path, &want).expect("write web/protocol.d.ts");
+        }
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            have == want,
+            "web/protocol.d.ts is not what the Rust types declare: regenerate it with \
+             UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n--- generated:\n{want}"
+        );
+    }
 }

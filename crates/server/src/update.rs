@@ -11,7 +11,7 @@ use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use uno::{Action, Card, Color, Direction, Event, Game, Outcome, Phase, Seat};
 
-use crate::types::{LoggedEvent, TableStatus};
+use crate::types::{HandResult, LoggedEvent, RoundResult, TableStatus};
 
 /// What the updates so far told one seat. `None`: not known (nobody of that seat was listening,
 /// or a full state went out since), so the next update says it in full.
@@ -51,6 +51,8 @@ struct Head {
     round_pause_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     revealed_hands: Option<Vec<Vec<Card>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round_result: Option<RoundResult>,
 }
 
 /// Every hand, once a round or the game is over (what the points were counted from); `None`
@@ -58,6 +60,33 @@ struct Head {
 pub(crate) fn revealed_hands(game: &Game) -> Option<Vec<Vec<Card>>> {
     matches!(game.phase(), Phase::RoundOver | Phase::GameOver)
         .then(|| game.hands().iter().map(|h| h.to_vec()).collect())
+}
+
+/// The result of the round just ended, once a round or the game is over: the winner and points
+/// the engine scored (its `round_scored` event says the same), each hand with its points under
+/// the game's rules, the match totals and, at the end, the game's winner.
+pub(crate) fn round_result(game: &Game) -> Option<RoundResult> {
+    if !game.is_round_over() {
+        return None;
+    }
+    let rules = game.rules();
+    let hands: Vec<HandResult> = game
+        .hands()
+        .iter()
+        .map(|h| HandResult { cards: h.to_vec(), points: h.iter().map(|&c| rules.points(c)).sum() })
+        .collect();
+    let winner = game.round_winner();
+    let outcome = game.outcome();
+    Some(RoundResult {
+        round: game.round(),
+        winner,
+        points: if winner.is_some() { hands.iter().map(|h| h.points).sum() } else { 0 },
+        hands,
+        totals: game.scores().to_vec(),
+        game_over: game.is_over(),
+        match_winner: outcome.and_then(|o| o.winner),
+        end_reason: outcome.map(|o| o.reason),
+    })
 }
 
 /// The public fields of `uno::Observation`, under the same names and in the same form.
@@ -126,6 +155,7 @@ pub(crate) fn render(c: &Change<'_>, told: &mut [Told]) -> Result<Vec<Option<Utf
         turn_ms_left: c.turn_ms_left,
         round_pause_ms: c.round_pause_ms,
         revealed_hands: revealed_hands(game),
+        round_result: round_result(game),
     })?);
     let public = open(serde_json::to_vec(&PublicView {
         players,

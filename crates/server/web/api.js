@@ -1,8 +1,14 @@
+// @ts-check
 // Shared by every page: JSON requests to the server and small DOM helpers.
 // The server is authoritative; a refused request carries its message, which pages show as is.
 
 /** An error answered by the server: `{code, message}` plus the HTTP status. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -10,14 +16,45 @@ export class ApiError extends Error {
   }
 }
 
-/** Sends a JSON request (with a seat token, if given); resolves with the answer's JSON, rejects
- * with an ApiError. */
+/**
+ * Sends a JSON request (with a seat token, if given); resolves with the answer's JSON, rejects
+ * with an ApiError.
+ * @param {string} method
+ * @param {string} url
+ * @param {unknown} [body]
+ * @param {string | null} [token]
+ * @returns {Promise<any>}
+ */
 export async function request(method, url, body, token) {
+  return send(method, url, body === undefined ? undefined : JSON.stringify(body), token);
+}
+
+/**
+ * Sends JSON text as it is (a record file's bytes: its 64-bit seed never passes through a
+ * JavaScript number); answers as `request` does.
+ * @param {string} method
+ * @param {string} url
+ * @param {string} text
+ * @returns {Promise<any>}
+ */
+export async function requestText(method, url, text) {
+  return send(method, url, text);
+}
+
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {string | undefined} json
+ * @param {string | null} [token]
+ * @returns {Promise<any>}
+ */
+async function send(method, url, json, token) {
+  /** @type {{ method: string, headers: Record<string, string>, body?: string }} */
   const init = { method, headers: { Accept: 'application/json' } };
   if (token) init.headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) {
+  if (json !== undefined) {
     init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
+    init.body = json;
   }
   let res;
   try {
@@ -26,6 +63,7 @@ export async function request(method, url, body, token) {
     throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.');
   }
   const text = await res.text();
+  /** @type {any} */
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
@@ -39,7 +77,13 @@ export async function request(method, url, body, token) {
   return data;
 }
 
-/** Creates an element: el('button', {class: 'x', onclick: f}, 'text', child). */
+/**
+ * Creates an element: el('button', {class: 'x', onclick: f}, 'text', child).
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...any} children nodes, text, or nothing (`null`, `undefined`, `false`), nested in arrays or not
+ * @returns {HTMLElement}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -57,7 +101,11 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Puts `text` in a live region so screen readers announce it (even when it repeats). */
+/**
+ * Puts `text` in a live region so screen readers announce it (even when it repeats).
+ * @param {HTMLElement} region
+ * @param {string} text
+ */
 export function announce(region, text) {
   region.textContent = '';
   // A fresh text node on the next frame makes repeated messages announced again.
@@ -66,13 +114,21 @@ export function announce(region, text) {
   });
 }
 
-/** Shows an inline error (never alert()); an empty message hides it. */
+/**
+ * Shows an inline error (never alert()); an empty message hides it.
+ * @param {HTMLElement} box
+ * @param {string | null} [message]
+ */
 export function showError(box, message) {
   box.textContent = message || '';
   box.hidden = !message;
 }
 
-/** Upper-cases the first letter. */
+/**
+ * Upper-cases the first letter.
+ * @param {string} s
+ * @returns {string}
+ */
 export function capitalize(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
 }

@@ -444,6 +444,12 @@ function onKeyDown(e) {
   const view = state.view;
   if (!view || $('game').hidden) return;
   if (stageOf(view) === 'end') return; // the end stage reacts to nothing
+  // Escape closes the box asking whether to end the game: the game goes on.
+  if (e.key === 'Escape' && state.confirmingEnd) {
+    e.preventDefault();
+    setConfirmEnd(false);
+    return;
+  }
   const t = e.target;
   if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;

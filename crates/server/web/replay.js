@@ -2,7 +2,8 @@
 // over) the whole table. Every frame comes from the server (`GET /api/games/{id}/replay`), which
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
-import { capitalize, el, request, showError } from './api.js';
+import { capitalize, el, request, requestText, showError } from './api.js';
+import { seatLabel } from './seats.js';
 import { cardClass, cardFace, cardSvg, cardWords, directionWords, eventWords } from './unocards.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,11 +38,7 @@ function savedSeat(table) {
   }
 }
 
-function seatName(i) {
-  const s = state.seats[i];
-  if (!s) return `Seat ${i + 1}`;
-  return s.kind === 'bot' ? `Bot ${i + 1} (${s.bot || 'bot'})` : s.name || `Seat ${i + 1}`;
-}
+const seatName = (i) => seatLabel(state.seats, i);
 
 const viewedSeat = () => (state.view.startsWith('seat') ? Number(state.view.slice(4)) : null);
 const who = (i) => (viewedSeat() === i ? `${seatName(i)} (seen by)` : seatName(i));
@@ -177,7 +174,7 @@ function renderTimeline() {
   // The analysed seat's mistakes, on the entry of the move made.
   for (const d of state.analysis?.decisions || []) {
     const a = d.mistake && $('timeline').querySelector(`a[data-ply="${d.ply + 1}"]`);
-    if (a) a.append(el('span', { class: 'mistake-mark' }, `✕ mistake (−${points(d.loss)} points)`));
+    if (a) a.append(el('span', { class: 'mistake-mark' }, `✕ mistake (win chance −${points(d.loss)}%)`));
   }
 }
 
@@ -337,7 +334,7 @@ function renderDecision(a) {
   const chosen = chosenValue(d);
   const verdict =
     d.loss > 0
-      ? `The best was to ${optionWords(best.action)} (${pct(best.win)}): ${points(d.loss)} points of win chance lost${d.mistake ? ', a mistake' : ''}.`
+      ? `The best was to ${optionWords(best.action)} (${pct(best.win)}): the win chance ${points(d.loss)}% lower${d.mistake ? ', a mistake' : ''}.`
       : 'That was the best move.';
   const rows = d.values.map((v) =>
     el(
@@ -371,8 +368,8 @@ function renderAnalysis() {
   if (!a) return;
   const mistakes = a.decisions.filter((d) => d.mistake).length;
   $('analysis-summary').textContent =
-    `${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a loss of at least ${points(a.mistake_threshold)} points, clear of the noise). ` +
-    `Skill ${signed(a.skill)} points (win chance lost to ${seatName(a.seat)}'s own choices), luck ${signed(a.luck)} points (the cards and the others' play).`;
+    `${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a choice whose win chance is at least ${points(a.mistake_threshold)}% below the best's, clear of the noise). ` +
+    `Win chance from skill ${signed(a.skill)}% (${seatName(a.seat)}'s own choices), from luck ${signed(a.luck)}% (the cards and the others' play).`;
   $('analysis-graph').replaceChildren(renderGraph(a));
   $('analysis-decision').replaceChildren(renderDecision(a));
 }
@@ -384,15 +381,16 @@ function renderAnalysis() {
 async function importFile() {
   const file = $('import-file').files?.[0];
   if (!file) return;
-  let record;
+  // The file goes as it is: parsing and writing it again would round a seed above 2^53.
+  const text = await file.text();
   try {
-    record = JSON.parse(await file.text());
+    JSON.parse(text);
   } catch {
     showError($('replay-error'), `${file.name} is not a JSON record file.`);
     return;
   }
   try {
-    const made = await request('POST', '/api/records', record);
+    const made = await requestText('POST', '/api/records', text);
     location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
   } catch (err) {
     showError($('replay-error'), `${file.name}: ${err.message}`);
@@ -480,14 +478,31 @@ async function init() {
     state.view = 'spectator';
   }
   let first;
+  let fellBack = null;
   try {
     first = await frame(state.view, state.ply, true);
   } catch (err) {
-    if (err.code !== 'no_such_ply') {
+    if (['game_not_over', 'missing_token', 'bad_token'].includes(err.code)) {
+      // A game still played shows no whole table and no other seat's hand: open the chair this
+      // visitor has (their own seat, or a spectator's) and say why.
+      const asked = state.view;
+      state.view = state.seat ? `seat${state.seat.seat}` : 'spectator';
+      fellBack = asked;
+      try {
+        first = await frame(state.view, state.ply, true);
+      } catch (again) {
+        if (again.code !== 'no_such_ply') {
+          showError($('replay-error'), again.message);
+          return;
+        }
+        first = await frame(state.view, 0, true);
+      }
+    } else if (err.code !== 'no_such_ply') {
       showError($('replay-error'), err.message);
       return;
+    } else {
+      first = await frame(state.view, 0, true);
     }
-    first = await frame(state.view, 0, true);
   }
   Object.assign(state, { plies: first.plies, live: first.live, seats: first.seats, timeline: first.timeline || [], ply: first.ply });
   $('page-title').textContent = `Replay of ${state.live ? 'the game in play at' : 'a game at'} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
@@ -506,6 +521,12 @@ async function init() {
   $('replay').hidden = false;
   render(first);
   history.replaceState(null, '', pageUrl());
+  if (fellBack) {
+    const chair = state.view === 'spectator' ? "a spectator's chair" : 'your seat';
+    const wanted = fellBack === 'all' ? 'everyone’s cards' : 'that seat’s cards';
+    $('replay-note').textContent = `This game is still being played, so it shows from ${chair}; ${wanted} can be seen once it is over.`;
+    $('replay-note').hidden = false;
+  }
 
   $('perspective').addEventListener('change', () => {
     state.view = $('perspective').value;

@@ -1,20 +1,34 @@
+// @ts-check
 // UNO cards and events as the pages show them: a card drawn as SVG with its words, and an
 // event in a sentence. Shared by the table page and the replay page.
 import { capitalize, el } from './api.js';
 
 export const COLORS = ['red', 'yellow', 'green', 'blue'];
+/** @type {Record<string, string>} */
 const FACE_WORDS = { S: 'Skip', R: 'Reverse', D2: 'Draw Two', '': 'Wild', 4: 'Wild Draw Four' };
+/** @type {Record<string, string>} */
 const FACE_SHORT = { S: '⊘', R: '⇄', D2: '+2', '': 'W', 4: '+4' };
 
-/** Reads a card's text form (`R7`, `BS`, `GD2`, `W`, `W4`). */
+/**
+ * Reads a card's text form (`R7`, `BS`, `GD2`, `W`, `W4`).
+ * @param {string} text
+ * @returns {{ color: string | null, code: string, wild: boolean }}
+ */
 export function parseCard(text) {
   const letter = text[0];
   const rest = text.slice(1);
   if (letter === 'W') return { color: null, code: rest, wild: true };
-  const color = { R: 'red', Y: 'yellow', G: 'green', B: 'blue' }[letter] || 'unknown';
+  /** @type {Record<string, string>} */
+  const colors = { R: 'red', Y: 'yellow', G: 'green', B: 'blue' };
+  const color = colors[letter] || 'unknown';
   return { color, code: rest, wild: false };
 }
 
+/**
+ * A card in words ("red 7", "Wild Draw Four").
+ * @param {string} text
+ * @returns {string}
+ */
 export function cardWords(text) {
   const c = parseCard(text);
   const face = !c.wild && /^\d$/.test(c.code) ? c.code : FACE_WORDS[c.code] || c.code;
@@ -22,10 +36,18 @@ export function cardWords(text) {
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
+/** @type {Record<string, string>} */
 const INK = { red: '#b71c1c', yellow: '#f2c200', green: '#1b5e20', blue: '#0d47a1' };
 // A letter per colour in the corners, so no card is told by its colour alone.
+/** @type {Record<string, string>} */
 const COLOR_LETTER = { red: 'R', yellow: 'Y', green: 'G', blue: 'B' };
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {...(Node | string | number)} children
+ * @returns {SVGElement}
+ */
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -35,23 +57,32 @@ function svg(tag, attrs = {}, ...children) {
 
 /** A card drawn as a card: the tilted oval, the face in the middle, the corner indices (face and
  * colour letter) top left and bottom right. Decorative: the element holding it carries the words. */
+/**
+ * @param {string} text the card's text form
+ * @param {string} [size] a size class (`mini`)
+ * @returns {SVGElement}
+ */
 export function cardSvg(text, size = '') {
   const c = parseCard(text);
   const digit = !c.wild && /^\d$/.test(c.code);
   const face = digit ? c.code : FACE_SHORT[c.code] || c.code;
-  const fill = c.wild ? '#1b1b1b' : INK[c.color] || '#555';
+  const fill = c.wild ? '#1b1b1b' : INK[c.color ?? ''] || '#555';
   const centreInk = c.wild ? '#1b1b1b' : c.color === 'yellow' ? '#5c4700' : fill;
+  // White on yellow is unreadable (and vanishes under achromatopsia): yellow's corners are dark.
+  const cornerInk = c.color === 'yellow' ? '#2b2100' : '#fff';
+  /** @type {(x: number, y: number, rotate: boolean) => SVGElement} */
   const corner = (x, y, rotate) =>
     svg(
       'g',
       { transform: `translate(${x} ${y})${rotate ? ' rotate(180)' : ''}` },
-      svg('text', { x: 0, y: 0, 'font-size': face.length > 1 ? 11 : 14, 'font-weight': 800, fill: '#fff', 'text-anchor': 'middle' }, face),
-      svg('text', { x: 0, y: 11, 'font-size': 9, 'font-weight': 800, fill: '#fff', 'text-anchor': 'middle' }, c.wild ? 'W' : COLOR_LETTER[c.color] || '?'),
+      svg('text', { x: 0, y: 0, 'font-size': face.length > 1 ? 11 : 14, 'font-weight': 800, fill: cornerInk, 'text-anchor': 'middle' }, face),
+      svg('text', { x: 0, y: 11, 'font-size': 9, 'font-weight': 800, fill: cornerInk, 'text-anchor': 'middle' }, c.wild ? 'W' : COLOR_LETTER[c.color ?? ''] || '?'),
     );
   const oval = svg('ellipse', { cx: 30, cy: 45, rx: 21, ry: 34, transform: 'rotate(28 30 45)', fill: '#fff' });
   const parts = [svg('rect', { x: 1, y: 1, width: 58, height: 88, rx: 7, fill, stroke: '#fff', 'stroke-width': 2 }), oval];
   if (c.wild) {
     // The four colours in the oval, each in its own quarter.
+    /** @type {[string, number, number][]} */
     const q = [['red', -1, -1], ['blue', 1, -1], ['yellow', -1, 1], ['green', 1, 1]];
     const clip = `clip-${text}-${Math.random().toString(36).slice(2, 8)}`;
     parts.push(
@@ -82,18 +113,31 @@ export function cardSvg(text, size = '') {
   return svg('svg', { class: `card-svg ${size}`, viewBox: '0 0 60 90', 'aria-hidden': 'true', focusable: 'false' }, ...parts);
 }
 
-/** A card face: the drawn card, and its colour and face in words (the accessible name). */
+/**
+ * A card face: the drawn card, and its colour and face in words (the accessible name).
+ * @param {string} text
+ * @returns {Element[]}
+ */
 export function cardFace(text) {
   return [cardSvg(text), el('span', { class: 'visually-hidden' }, capitalize(cardWords(text)))];
 }
 
+/**
+ * @param {string} text
+ * @returns {string}
+ */
 export function cardClass(text) {
   const c = parseCard(text);
   return `uno-card ${c.wild ? 'wild' : `c-${c.color}`}`;
 }
 
-/** An event in a sentence (`names`: `seatName(i)`, `who(i)` ("You" for the viewer), `you`, the
- * viewer's seat); empty for an event not worth a line. */
+/**
+ * An event in a sentence (`names`: `seatName(i)`, `who(i)` ("You" for the viewer), `you`, the
+ * viewer's seat); empty for an event not worth a line.
+ * @param {any} e the engine's event (its declaration is not generated yet)
+ * @param {{ seatName: (seat: number) => string, who: (seat: number) => string, you: number | null | undefined }} names
+ * @returns {string}
+ */
 export function eventWords(e, names) {
   const { seatName, who, you } = names;
   switch (e.type) {
@@ -109,7 +153,9 @@ export function eventWords(e, names) {
       return `${who(e.seat)} chose ${e.color}.`;
     case 'cards_drawn': {
       const what = e.cards && e.cards.length ? `: ${e.cards.map(cardWords).join(', ')}` : '';
-      const why = { penalty: ' (penalty)', uno_penalty: ' (UNO penalty)', false_uno_call: ' (false UNO call)', challenge_lost: ' (lost the challenge)', challenge_guilty: ' (caught by the challenge)' }[e.reason] || '';
+      /** @type {Record<string, string>} */
+      const reasons = { penalty: ' (penalty)', uno_penalty: ' (UNO penalty)', false_uno_call: ' (false UNO call)', challenge_lost: ' (lost the challenge)', challenge_guilty: ' (caught by the challenge)' };
+      const why = reasons[e.reason] || '';
       return `${who(e.seat)} drew ${e.count} card${e.count === 1 ? '' : 's'}${why}${what}.`;
     }
     case 'passed':
@@ -145,6 +191,10 @@ export function eventWords(e, names) {
   }
 }
 
+/**
+ * @param {string} d
+ * @returns {string}
+ */
 export function directionWords(d) {
   return d === 'clockwise' ? 'clockwise ↻' : 'counter-clockwise ↺';
 }

@@ -377,6 +377,32 @@ impl<'de> Deserialize<'de> for Card {
 #[serde(transparent)]
 pub struct Seat(pub u8);
 
+/// In TypeScript a seat is its number, as serde writes it.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for Seat {
+    type WithoutGenerics = Seat;
+    type OptionInnerType = Seat;
+    fn name(_: &ts_rs::Config) -> String {
+        "number".to_string()
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        "number".to_string()
+    }
+}
+
+/// In TypeScript a card is its text form, a string (`"R7"`, `"W4"`), as serde writes it.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for Card {
+    type WithoutGenerics = Card;
+    type OptionInnerType = Card;
+    fn name(_: &ts_rs::Config) -> String {
+        "string".to_string()
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        "string".to_string()
+    }
+}
+
 impl Seat {
     /// The seat number as an index into per-seat tables (hands, scores).
     pub const fn index(self) -> usize {

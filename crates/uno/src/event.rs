@@ -26,6 +26,7 @@ pub enum DrawReason {
 
 /// Why a game ended, in its [`Outcome`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// A player emptied their hand (and, in a match, reached the target).

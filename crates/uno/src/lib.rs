@@ -67,6 +67,7 @@ pub mod rules;
 pub use rules::effect;
 pub mod sample;
 pub mod seeds;
+pub mod wide;
 
 #[doc(inline)]
 pub use action::{Action, ActionParseError, IllegalAction};

@@ -33,7 +33,8 @@ pub struct GameRecord {
     /// How many seats play.
     pub players: usize,
     /// The seed every shuffle and random choice follows: [`Game::new`] deals from it (with a
-    /// `start`, it is the position's seed).
+    /// `start`, it is the position's seed). In JSON a decimal string (a number is read too).
+    #[serde(with = "crate::wide")]
     pub seed: u64,
     /// The position the game starts from instead of a deal from `seed` (which then is the
     /// position's seed); `players` is its number of hands.

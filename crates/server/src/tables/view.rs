@@ -100,6 +100,7 @@ impl TableState {
             turn_ms_left: self.turn_ms_left(),
             round_pause_ms: self.round_pause_ms(),
             revealed_hands: update::revealed_hands(&self.game),
+            round_result: update::round_result(&self.game),
             view,
             legal_actions,
             events: events

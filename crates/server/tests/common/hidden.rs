@@ -56,7 +56,21 @@ pub fn check(msg: &Value, viewer: Option<usize>, snaps: &HashMap<u64, Snap>) {
         match v {
             Value::Object(m) => {
                 for (k, x) in m {
-                    if k == "hand" || k == "hands" {
+                    if path == ".round_result" && k == "hands" {
+                        // A round's result shows every hand, once the round is over: the real ones.
+                        let phase = msg["view"]["phase"]["phase"].as_str();
+                        assert!(matches!(phase, Some("round_over" | "game_over")), "hands revealed in {phase:?}");
+                        let shown: Vec<Vec<String>> = x
+                            .as_array()
+                            .expect("hands")
+                            .iter()
+                            .map(|h| {
+                                let cards = h["cards"].as_array().expect("cards");
+                                cards.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect()
+                            })
+                            .collect();
+                        assert_eq!(shown, s.hands, "the revealed hands are not the hands at version {version}");
+                    } else if k == "hand" || k == "hands" {
                         assert_eq!(path, ".view", "a hand at {path}.{k}");
                     }
                     stack.push((format!("{path}.{k}"), x));

@@ -37,12 +37,14 @@ pub enum RngState {
     /// The portable ChaCha8 generator of dealt and recorded games, seeded with the position's
     /// `seed`, `word_pos` 32-bit words into its stream.
     Chacha {
-        /// How many 32-bit words the generator has produced.
+        /// How many 32-bit words the generator has produced (in JSON a decimal string).
+        #[serde(with = "crate::wide")]
         word_pos: u64,
     },
     /// The fast SplitMix64 generator of simulations (`Game::new_fast`): its whole state.
     SplitMix {
-        /// The generator's 64-bit state.
+        /// The generator's 64-bit state (in JSON a decimal string).
+        #[serde(with = "crate::wide")]
         state: u64,
     },
 }
@@ -51,8 +53,9 @@ pub enum RngState {
 /// defaults may be left out of JSON), or take one with [`Game::position`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
-    /// The seed the game's generator started from.
-    #[serde(default)]
+    /// The seed the game's generator started from (in JSON a decimal string; a number is read
+    /// too).
+    #[serde(default, with = "crate::wide")]
     pub seed: u64,
     /// Where the generator stands; `None` starts a fresh ChaCha8 generator from `seed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
