@@ -136,6 +136,18 @@ impl AppState {
                 limits::MAX_IMPORTED_ACTIONS
             )));
         }
+        // Every count the file states is bounded before anything is made by it: a record of
+        // 10^12 players is refused here, not after a seat a player has been allocated.
+        uno::PlayerCount::new(record.players).map_err(|e| ApiError::InvalidRecord(e.to_string()))?;
+        if let Some(start) = &record.start {
+            if start.hands.len() != record.players {
+                return Err(ApiError::InvalidRecord(format!(
+                    "the start position has {} hands for {} players",
+                    start.hands.len(),
+                    record.players
+                )));
+            }
+        }
         let seats = match import.seats {
             Some(seats) if seats.len() != record.players => {
                 return Err(ApiError::InvalidRecord(format!("{} seats for {} players", seats.len(), record.players)))
