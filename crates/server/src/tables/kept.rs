@@ -75,10 +75,26 @@ pub struct RecordExport {
 }
 
 impl TableState {
-    /// What is kept of the finished game at this table.
-    pub(super) fn kept(&self) -> Result<store::Record, ApiError> {
+    /// The result of the finished game at this table (table `id`), as kept: its record, its
+    /// outcome and what it adds to the statistics.
+    pub(super) fn finished_result(&self, id: &str) -> Result<store::NewResult, ApiError> {
         let kept = KeptGame { record: self.record.clone(), seats: self.seat_views(), imported: false };
-        store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))
+        let outcome = self.game.outcome();
+        let tallies = match outcome.map(|o| crate::stats::share(&kept, o)).transpose() {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::warn!(table = %id, error = %e, "a finished game does not replay: counted in no statistics");
+                None
+            }
+        };
+        Ok(store::NewResult {
+            game_id: id.to_string(),
+            kind: Kind::Uno,
+            actions: self.record.actions.len() as u64,
+            record: store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))?,
+            outcome: store::Outcome::new(&outcome).map_err(|e| ApiError::Internal(e.to_string()))?,
+            tallies,
+        })
     }
 }
 
@@ -188,6 +204,7 @@ impl AppState {
                 record: stored,
                 actions: plies as u64,
                 outcome: super::stored_outcome(&game)?,
+                tallies: None,
             })
             .await?;
         Ok(Imported { id, plies, over: game.is_over() })
