@@ -139,3 +139,36 @@ async fn a_game_stopped_on_its_finishing_path_keeps_its_record() {
         assert_eq!(s.results_of(&id).await.expect("results").len(), 1, "{point}: kept once");
     }
 }
+
+/// Past the retention everything of a game is forgotten, not only its record: the table is no
+/// longer read back from the store (it answered as finished before, with its names).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forgotten_game_is_gone_from_the_store() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("forget.db");
+    let (state, app) = open(&path).await;
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 7,
+        "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]});
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    for _ in 0..20_000 {
+        if call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.1["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    state.drain().await;
+    drop((app, state));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+
+    let store = store::SqliteStore::open(&path).expect("store");
+    let config = server::Config { record_retention: Duration::from_millis(10), ..Default::default() };
+    let state = server::AppState::new(store, config).await.expect("state");
+    let app = server::app(state.clone());
+    state.forget_old_records().await.expect("forget");
+    for uri in [format!("/api/tables/{id}"), format!("/api/games/{id}/record")] {
+        let (s, v) = call(&app, "GET", &uri, None, None).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {v}");
+    }
+}

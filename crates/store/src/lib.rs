@@ -327,7 +327,8 @@ pub trait GameStore: Send + Sync + 'static {
     /// The results kept for one game id (one a game: a table's rematches share its id), oldest
     /// first.
     fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>>;
-    /// Forgets the results of `kind` that finished before `before` (Unix milliseconds): how a
+    /// Forgets the results of `kind` that finished before `before` (Unix milliseconds), and
+    /// every game of `kind` that left play (finished, abandoned) before it, with its log: how a
     /// server keeps its records for a limited time. Their tallies are taken off the totals.
     fn forget_results(&self, kind: Kind, before: i64) -> Ticket;
 

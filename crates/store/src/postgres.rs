@@ -795,6 +795,15 @@ async fn run_batch(
                 Ok(())
             }
             Write::ForgetResults { kind, before } => {
+                // Everything of a game that left play before `before`: its row, with its log
+                // and lease (`ON DELETE CASCADE`), and its results. PostgreSQL's autovacuum
+                // reuses the space (docs/server.md).
+                tx.execute(
+                    &tx.prepare_cached("DELETE FROM games WHERE kind = $1 AND status <> 'active' AND updated_at < $2")
+                        .await?,
+                    &[&kind.as_str(), before],
+                )
+                .await?;
                 let gone = tx
                     .query(
                         &tx.prepare_cached(

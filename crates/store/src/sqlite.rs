@@ -156,6 +156,13 @@ impl SqliteStore {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Pages freed by forgetting old games go back to the file system (2: incremental). A
+        // file made before is rewritten once to take the setting.
+        let vacuum: i64 = conn.query_row("PRAGMA auto_vacuum", [], |r| r.get(0))?;
+        if vacuum != 2 {
+            conn.pragma_update(None, "auto_vacuum", 2)?;
+            conn.execute_batch("VACUUM")?;
+        }
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrate(&mut conn)?;
         let journal = Journal::load(&conn)?;
@@ -466,6 +473,17 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
             Ok(())
         }
         Write::ForgetResults { kind, before } => {
+            // Everything of a game that left play before `before`: its row, its log (the
+            // `actions` rows go with it) and its results; the freed pages go back to the file
+            // system (`auto_vacuum` is incremental).
+            let games: Vec<String> = tx
+                .prepare_cached("SELECT id FROM games WHERE kind = ?1 AND status <> 'active' AND updated_at < ?2")?
+                .query_map(params![kind.as_str(), before], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            for id in &games {
+                journal.close(tx, id)?;
+                tx.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute(params![id])?;
+            }
             let gone: Vec<String> = tx
                 .prepare_cached("SELECT tallies FROM results WHERE kind = ?1 AND finished_at < ?2 AND counted = 1")?
                 .query_map(params![kind.as_str(), before], |r| r.get(0))?
@@ -475,6 +493,9 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
             }
             tx.prepare_cached("DELETE FROM results WHERE kind = ?1 AND finished_at < ?2")?
                 .execute(params![kind.as_str(), before])?;
+            let mut vacuum = tx.prepare_cached("PRAGMA incremental_vacuum")?;
+            let mut freed = vacuum.query([])?;
+            while freed.next()?.is_some() {}
             Ok(())
         }
     }
@@ -622,6 +643,34 @@ pub fn exists(path: &Path, id: &str) -> Result<bool, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Forgetting old games gives their pages back: the file's page count falls and no free
+    /// page is left in it.
+    #[tokio::test]
+    async fn forgetting_shrinks_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("shrink.db");
+        let s = SqliteStore::open(&path).expect("open");
+        let long = "x".repeat(2000);
+        for g in 0..40 {
+            let id = format!("g{g}");
+            s.create(crate::testing::new_game(&id, Kind::Uno)).await.expect("create");
+            for seq in 0..20 {
+                s.append(&id, seq, crate::testing::entry(&long)).await.expect("append");
+            }
+            s.set_status(&id, Status::Finished).await.expect("status");
+        }
+        let pages = |c: &Connection| -> (i64, i64) {
+            let n = c.query_row("PRAGMA page_count", [], |r| r.get(0)).expect("pages");
+            let free = c.query_row("PRAGMA freelist_count", [], |r| r.get(0)).expect("free");
+            (n, free)
+        };
+        let (before, _) = pages(&Connection::open(&path).expect("open"));
+        s.forget_results(Kind::Uno, now() + 1).await.expect("forget");
+        let (after, free) = pages(&Connection::open(&path).expect("open"));
+        assert!(after * 4 < before, "{before} pages before, {after} after");
+        assert_eq!(free, 0);
+    }
 
     /// A database from before tallies: its results are untallied until the server tallies
     /// them, once.

@@ -45,6 +45,50 @@ where
     every_log_reads_back_whole_through_rematches_and_reopens(&open).await;
     a_games_results_read_by_id_and_old_ones_are_forgotten(&open).await;
     tallies_are_totals_kept_with_the_results(&open).await;
+    forgetting_deletes_every_row_of_a_game_out_of_play(&open).await;
+}
+
+/// Forgetting before a moment deletes every game of the kind that left play before it (its
+/// row, its log) with its results; games in play and other kinds stay.
+pub async fn forgetting_deletes_every_row_of_a_game_out_of_play<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("forget_games".into()).await;
+    for (id, kind) in [("done", Kind::Uno), ("left", Kind::Uno), ("play", Kind::Uno), ("duel", Kind::Duel)] {
+        s.create(new_game(id, kind)).await.expect("create");
+        for seq in 0..3 {
+            s.append(id, seq, entry("x")).await.expect("append");
+        }
+    }
+    s.set_status("done", Status::Finished).await.expect("status");
+    s.set_status("left", Status::Abandoned).await.expect("status");
+    s.set_status("duel", Status::Finished).await.expect("status");
+    let result = NewResult {
+        game_id: "done".into(),
+        kind: Kind::Uno,
+        record: Record::new(&1).expect("record"),
+        actions: 3,
+        outcome: Outcome::new(&0).expect("outcome"),
+        tallies: None,
+    };
+    s.add_result(result).await.expect("result");
+    let now = crate::now();
+    while crate::now() <= now {
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    s.forget_results(Kind::Uno, crate::now()).await.expect("forget");
+    for gone in ["done", "left"] {
+        assert!(s.load(gone).await.expect("load").is_none(), "{gone} is still stored");
+        assert!(s.results_of(gone).await.expect("results").is_empty());
+    }
+    let play = s.load("play").await.expect("load").expect("a game in play stays");
+    assert_eq!(play.actions.len(), 3);
+    assert_eq!(s.load("duel").await.expect("load").expect("another kind stays").actions.len(), 3);
+    // The id is free again.
+    s.create(new_game("done", Kind::Uno)).await.expect("create again");
+    assert!(s.load("done").await.expect("load").expect("done").actions.is_empty());
 }
 
 fn tally(name: &str, wins: i64, points: i64) -> crate::Tally {
