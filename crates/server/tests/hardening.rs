@@ -370,3 +370,82 @@ async fn a_client_still_sending_reads_why_its_socket_closed() {
         sender.abort();
     }
 }
+
+/// One request with the given headers: status, headers and JSON body.
+async fn raw(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<String>,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut b = axum::http::Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    let req = match body {
+        Some(s) => b.header("content-type", "application/json").body(axum::body::Body::from(s)),
+        None => b.body(axum::body::Body::empty()),
+    }
+    .expect("request");
+    let resp = app.clone().oneshot(req).await.expect("response");
+    let (status, headers) = (resp.status(), resp.headers().clone());
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (status, headers, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+/// The low findings of a review: security headers on every answer, the `Bearer` scheme in any
+/// case, `?token=` refused on every route, a seat that does not exist is 400 (not
+/// `seat_taken`), names with direction overrides, tag characters or only U+2800 refused, a
+/// refusal's message bounded, and a `Host` that is not a host left out of the invite link.
+#[tokio::test]
+async fn review_findings_of_the_low_kind() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    for uri in ["/", "/api/health", "/api/tables", "/api/nosuchroute"] {
+        let (_, h, _) = raw(&app, "GET", uri, &[], None).await;
+        for (name, value) in
+            [("x-content-type-options", "nosniff"), ("x-frame-options", "DENY"), ("referrer-policy", "no-referrer")]
+        {
+            assert_eq!(h.get(name).and_then(|v| v.to_str().ok()), Some(value), "{uri}: {name}");
+        }
+        let csp = h.get("content-security-policy").and_then(|v| v.to_str().ok()).unwrap_or("");
+        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"), "{uri}: {csp}");
+    }
+
+    let (id, token) = common::two_humans(&app).await;
+    for scheme in ["Bearer", "bearer", "BEARER"] {
+        let auth = format!("{scheme} {token}");
+        let (s, _, v) = raw(&app, "GET", &format!("/api/tables/{id}"), &[("authorization", &auth)], None).await;
+        assert_eq!((s, v["you"].as_u64()), (StatusCode::OK, Some(0)), "{scheme}: {v}");
+    }
+    for uri in ["/api/health?token=x", "/api/tables?token=x", "/api/stats?a=1&token=x", "/api/uno/options?token="] {
+        let (s, _, v) = raw(&app, "GET", uri, &[], None).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("token_in_url")), "{uri}: {v}");
+    }
+
+    let join = |name: &str, seat: Option<usize>| json!({"name": name, "seat": seat}).to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join("Bo", Some(99)))).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{v}");
+    for bad in ["Ann\u{202E}nimda", "\u{E0041}\u{E0042}x", "\u{2800}", "a\u{2066}b"] {
+        let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(bad, None))).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{bad:?}: {v}");
+    }
+
+    // A rules file with a 60 KB line: the refusal quotes at most a bounded part of it.
+    let rules = format!("name = \"{}", "x".repeat(60_000));
+    let (s, v) = create(&app, json!({"rules": rules, "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert!(s.is_client_error(), "{s}");
+    let message = v["message"].as_str().unwrap_or("");
+    assert!(!message.is_empty() && message.chars().count() <= 501, "{} characters", message.chars().count());
+
+    let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+    for (host, absolute) in [("example.org:8080", true), ("[::1]:80", true), ("x\"><script>", false), ("a/b", false)] {
+        let (s, _, v) = raw(&app, "POST", "/api/tables", &[("host", host)], Some(body.clone())).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let invite = v["invite"].as_str().expect("invite");
+        assert_eq!(invite.starts_with(&format!("http://{host}/")), absolute, "{host}: {invite}");
+        assert!(invite.starts_with("http://") || invite.starts_with('/'), "{invite}");
+    }
+}
