@@ -449,3 +449,29 @@ async fn review_findings_of_the_low_kind() {
         assert!(invite.starts_with("http://") || invite.starts_with('/'), "{invite}");
     }
 }
+
+/// A spectator's socket does not keep a table of people waiting for ever: once its people are
+/// gone (no seat socket, no activity) it closes after the idle time like any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_alone_does_not_keep_a_table_of_people_open() {
+    let config = server::Config { idle_timeout: Duration::from_millis(300), ..Default::default() };
+    let (app, addr, _) = serve(config).await;
+    let (s, v) = create(&app, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "first"}]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    let reader = tokio::spawn(async move {
+        let until = tokio::time::Instant::now() + Duration::from_millis(6000);
+        while let Ok(Some(Ok(_))) = tokio::time::timeout_at(until, ws.next()).await {}
+    });
+    let mut gone = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0 == StatusCode::NOT_FOUND {
+            gone = true;
+            break;
+        }
+    }
+    reader.abort();
+    assert!(gone, "a spectator kept a table of people open");
+}

@@ -177,7 +177,13 @@ impl AppState {
         for t in tables {
             let Ok(st) = t.state.try_lock() else { continue };
             let now = Instant::now();
-            let connected = st.watchers.iter().any(|&w| w > 0);
+            // A seat's socket keeps its table; a spectator's only a table of bots alone (which
+            // plays on by itself, and whose match ends): a spectator left at a table whose
+            // people have gone does not keep it waiting for them for ever.
+            let players = st.players();
+            let seated = st.watchers.iter().take(players).any(|&w| w > 0);
+            let bots_only = st.meta.seats.iter().all(|s| s.kind == crate::types::SeatKind::Bot);
+            let connected = seated || (bots_only && st.watchers.get(players).is_some_and(|&w| w > 0));
             if st.finished_at.is_some_and(|f| now.duration_since(f) >= c.finished_ttl) {
                 gone.push(t.id.clone());
             } else if st.finished_at.is_none() && !connected && now.duration_since(st.last_activity) >= c.idle_timeout {
