@@ -475,3 +475,25 @@ async fn a_spectator_alone_does_not_keep_a_table_of_people_open() {
     reader.abort();
     assert!(gone, "a spectator kept a table of people open");
 }
+
+/// A WebSocket message that is not JSON, or not a message, is refused with the HTTP codes, in
+/// words about a message (there is no request body on a socket).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_websocket_message_is_called_a_message() {
+    let (app, addr, _) = serve(server::Config::default()).await;
+    let (id, _) = common::two_humans(&app).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    for (sent, code) in [("not json", "malformed_json"), ("{\"type\":\"dance\"}", "invalid_body")] {
+        ws.send(Message::text(sent)).await.expect("send");
+        let error = loop {
+            let Some(Ok(Message::Text(t))) = ws.next().await else { panic!("the socket closed") };
+            let v: Value = serde_json::from_str(t.as_str()).expect("json");
+            if v["type"] == "error" {
+                break v;
+            }
+        };
+        assert_eq!(error["code"], code, "{error}");
+        let message = error["message"].as_str().expect("message");
+        assert!(message.starts_with("the message") && !message.contains("request body"), "{message}");
+    }
+}
