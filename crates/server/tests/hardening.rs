@@ -497,3 +497,24 @@ async fn a_bad_websocket_message_is_called_a_message() {
         assert!(message.starts_with("the message") && !message.contains("request body"), "{message}");
     }
 }
+
+/// The creator who leaves gives up the right to close: whoever takes the creator's seat next may
+/// not close the table (only the creator could, and now nobody can).
+#[tokio::test]
+async fn the_next_holder_of_the_creators_seat_may_not_close_the_table() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let body = json!({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let ann = v["token"].as_str().expect("token").to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/leave"), Some(&ann), None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "{v}");
+    let join = json!({"name": "Mallory", "seat": 0}).to_string();
+    let (s, j) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
+    assert_eq!((s, j["seat"].as_u64()), (StatusCode::OK, Some(0)), "{j}");
+    let mallory = j["token"].as_str().expect("token").to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/close"), Some(&mallory), None).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::FORBIDDEN, Some("not_owner")), "{v}");
+    assert_eq!(call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0, StatusCode::OK);
+}

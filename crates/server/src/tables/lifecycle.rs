@@ -271,6 +271,11 @@ impl AppState {
         let mut meta = st.meta.clone();
         meta.seats[i].token_hash = None;
         meta.seats[i].name = None;
+        // The creator who leaves gives the right to close up: whoever sits there next did not
+        // create the table, so nobody may close it then.
+        if meta.owner_seat == Some(i) {
+            meta.owner_seat = None;
+        }
         self.inner.store.set_meta(id, stored_meta(&meta)?).await?;
         st.meta = meta;
         table.bump_epoch(i);
