@@ -182,6 +182,11 @@ impl AppState {
                 {
                     return Err(ApiError::TooLong { field: "a seat's name", max: limits::MAX_NAME_CHARS });
                 }
+                // The checks a name taken at a table passes (visible, no control characters,
+                // direction overrides or tag characters).
+                let name = name
+                    .map(|n| super::lifecycle::check_name(&n, "a seat's name", limits::MAX_NAME_CHARS))
+                    .transpose()?;
                 let kind = if bot.is_some() { SeatKind::Bot } else { SeatKind::Human };
                 Ok(SeatView { seat, kind, name, taken: true, bot })
             })
