@@ -7,6 +7,9 @@
 //! * one client has at most [`ANALYSES_PER_CLIENT`] under way (`too_many_analyses`);
 //! * the sample count is at most [`MAX_ANALYSIS_SAMPLES`];
 //! * one analysis runs at most [`Config::analysis_time_limit`] (`analysis_timeout`);
+//! * an analysis whose request is dropped (its client hung up) is stopped before its next
+//!   sampled world, and the limits count the work while it runs: a client that hangs up is
+//!   not admitted again until its analysis has stopped;
 //! * a finished analysis is kept per (game, seat, samples) for the next viewer (the newest
 //!   [`ANALYSIS_CACHE_ENTRIES`]), and viewers asking for one being made wait for that one.
 //!
@@ -14,14 +17,14 @@
 //! seat at a live table, which is help no player may have (`game_not_over`).
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tokio::sync::{OnceCell, Semaphore};
 use uno::Seat;
-use uno_lab::analysis::{analyse, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
+use uno_lab::analysis::{analyse_until, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
 
 #[cfg(doc)]
 use crate::limits::{ANALYSES_PER_CLIENT, ANALYSIS_CACHE_ENTRIES, MAX_ANALYSIS_SAMPLES};
@@ -42,7 +45,7 @@ type Slot = Arc<OnceCell<Arc<Done>>>;
 
 /// The analyses under way and the finished ones kept (one per server).
 pub(crate) struct Analyses {
-    workers: Semaphore,
+    workers: Arc<Semaphore>,
     /// Requests admitted (running or waiting for a worker).
     admitted: AtomicUsize,
     admit_max: usize,
@@ -51,6 +54,8 @@ pub(crate) struct Analyses {
     time_limit: Duration,
     /// Analyses run to their end (not answered from the cache).
     runs: AtomicUsize,
+    /// Analyses whose work is running on a blocking thread.
+    working: AtomicUsize,
 }
 
 #[derive(Default)]
@@ -76,13 +81,14 @@ struct Answer<'a> {
     analysis: &'a Analysis,
 }
 
-/// Takes back a client's admission when its request ends, however it ends.
-struct Admission<'a> {
-    analyses: &'a Analyses,
+/// Takes back a client's admission when its request ends, however it ends, or, once its
+/// analysis runs, when that work ends.
+struct Admission {
+    analyses: Arc<Analyses>,
     client: String,
 }
 
-impl Drop for Admission<'_> {
+impl Drop for Admission {
     fn drop(&mut self) {
         self.analyses.admitted.fetch_sub(1, Ordering::AcqRel);
         if let Ok(mut m) = self.analyses.per_client.lock() {
@@ -96,17 +102,43 @@ impl Drop for Admission<'_> {
     }
 }
 
+/// Stops an analysis when the request waiting for it is dropped.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Counts an analysis's work while it runs.
+struct Working<'a>(&'a AtomicUsize);
+
+impl<'a> Working<'a> {
+    fn new(n: &'a AtomicUsize) -> Working<'a> {
+        n.fetch_add(1, Ordering::AcqRel);
+        Working(n)
+    }
+}
+
+impl Drop for Working<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 impl Analyses {
     pub(crate) fn new(config: &crate::Config) -> Analyses {
         let workers = config.analysis_workers.max(1);
         Analyses {
-            workers: Semaphore::new(workers),
+            workers: Arc::new(Semaphore::new(workers)),
             admitted: AtomicUsize::new(0),
             admit_max: workers + config.analysis_queue,
             per_client: Mutex::new(HashMap::new()),
             cache: Mutex::new(Cache::default()),
             time_limit: config.analysis_time_limit,
             runs: AtomicUsize::new(0),
+            working: AtomicUsize::new(0),
         }
     }
 
@@ -131,7 +163,7 @@ impl Analyses {
     }
 
     /// Admits one more request of `client`, or says why not.
-    fn admit(&self, client: &str) -> Result<Admission<'_>, ApiError> {
+    fn admit(self: &Arc<Self>, client: &str) -> Result<Admission, ApiError> {
         let mut m = self.per_client.lock().map_err(|_| ApiError::Internal("analysis clients poisoned".into()))?;
         let mine = m.get(client).copied().unwrap_or(0);
         if mine >= limits::ANALYSES_PER_CLIENT {
@@ -142,12 +174,27 @@ impl Analyses {
             return Err(ApiError::AnalysisBusy);
         }
         m.insert(client.to_string(), mine + 1);
-        Ok(Admission { analyses: self, client: client.to_string() })
+        Ok(Admission { analyses: self.clone(), client: client.to_string() })
     }
 
-    /// Runs one analysis on a worker (waiting for one first).
-    async fn run(&self, record: uno::GameRecord, seat: Seat, samples: u32) -> Result<Arc<Done>, ApiError> {
-        let _worker = self.workers.acquire().await.map_err(|_| ApiError::Internal("analysis workers closed".into()))?;
+    /// Runs one analysis on a worker (waiting for one first). The worker and the client's
+    /// `admission` are held by the work itself, so they are given back when it stops, and it
+    /// stops before its next world once this future is dropped.
+    async fn run(
+        self: &Arc<Self>,
+        record: uno::GameRecord,
+        seat: Seat,
+        samples: u32,
+        admission: Option<Admission>,
+    ) -> Result<Arc<Done>, ApiError> {
+        let worker = self
+            .workers
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::Internal("analysis workers closed".into()))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = StopOnDrop(stop.clone());
         let start = Instant::now();
         let config = AnalysisConfig {
             seat,
@@ -156,15 +203,21 @@ impl Analyses {
             mistake: DEFAULT_MISTAKE,
             deadline: Some(start + self.time_limit),
         };
-        let result = tokio::task::spawn_blocking(move || analyse(&record, &config, &|_, _| {}))
-            .await
-            .map_err(|e| ApiError::Internal(format!("the analysis stopped: {e}")))?;
+        let me = self.clone();
+        let result = tokio::task::spawn_blocking(move || {
+            let _held = (worker, admission, Working::new(&me.working));
+            analyse_until(&record, &config, &|_, _| {}, &|| stop.load(Ordering::Relaxed))
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("the analysis stopped: {e}")))?;
         match result {
             Ok(analysis) => {
                 self.runs.fetch_add(1, Ordering::Relaxed);
                 Ok(Arc::new(Done { analysis, ms: start.elapsed().as_millis() as u64 }))
             }
             Err(AnalysisError::OutOfTime { .. }) => Err(ApiError::AnalysisTimeout(self.time_limit.as_secs())),
+            // Only when this future was dropped: nobody reads this.
+            Err(AnalysisError::Stopped { .. }) => Err(ApiError::Internal("the analysis was stopped".into())),
             Err(e) => Err(ApiError::Internal(format!("a kept game does not analyse: {e}"))),
         }
     }
@@ -209,14 +262,14 @@ impl AppState {
         let (done, cached) = match analyses.cached(&key) {
             Some(done) => (done, true),
             None => {
-                let _admitted = analyses.admit(client)?;
+                let mut admission = Some(analyses.admit(client)?);
                 let slot = analyses.slot(&key)?;
                 let seat = Seat(req.seat as u8);
                 let mut ran = false;
                 let done = slot
                     .get_or_try_init(|| {
                         ran = true;
-                        analyses.run(record, seat, samples)
+                        analyses.run(record, seat, samples, admission.take())
                     })
                     .await?
                     .clone();
@@ -239,8 +292,14 @@ impl AppState {
         self.inner.analyses.runs.load(Ordering::Relaxed)
     }
 
-    /// Analyses admitted and not yet answered (running or waiting for a worker).
+    /// Analyses admitted and not yet answered (running or waiting for a worker), and those
+    /// whose request is gone but whose work has not stopped yet.
     pub fn analyses_under_way(&self) -> usize {
         self.inner.analyses.admitted.load(Ordering::Acquire)
+    }
+
+    /// Analyses whose work is running on a blocking thread now.
+    pub fn analyses_working(&self) -> usize {
+        self.inner.analyses.working.load(Ordering::Acquire)
     }
 }

@@ -76,10 +76,19 @@ async fn create(
 ) -> Result<Response, ApiError> {
     let req = body(req)?;
     let mut created = app.create_table(req, &client.0).await?;
-    if let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) {
+    // The invite is absolute only for a `Host` that is a host name or address with a port:
+    // anything else (quotes, slashes, markup) would go into a link as it came.
+    if let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()).filter(|h| plain_host(h)) {
         created.invite = format!("http://{host}{}", created.invite);
     }
     Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// A `Host` header of a host name, an IPv4 address or a bracketed IPv6 address, and a port.
+fn plain_host(host: &str) -> bool {
+    !host.is_empty()
+        && host.len() <= 255
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
 }
 
 async fn list(State(app): State<AppState>) -> Json<TableList> {

@@ -25,6 +25,8 @@ pub(crate) async fn keep(store: &SharedStore, id: &str) -> Result<(), ApiError> 
         actions: record.actions.len() as u64,
         record: store::Record::new(&record).map_err(|e| ApiError::Internal(e.to_string()))?,
         outcome: store::Outcome::new(&status).map_err(|e| ApiError::Internal(e.to_string()))?,
+        // Duel keeps no statistics.
+        tallies: None,
     };
     store.add_result(new).await?;
     Ok(())

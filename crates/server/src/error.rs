@@ -201,9 +201,20 @@ impl ApiError {
                 tracing::warn!(error = %self, "the game store refused a request");
                 "the game store is unavailable; try again shortly".to_string()
             }
-            _ => self.to_string(),
+            _ => bounded(self.to_string()),
         };
         ErrorBody { code: self.code(), message }
+    }
+}
+
+/// The most characters of a refusal's message: a message may quote what the client sent (a
+/// rules file's line, a JSON reader's words), and a refusal is no echo of a 60 KB body.
+pub const MAX_MESSAGE_CHARS: usize = 500;
+
+fn bounded(message: String) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{}…", &message[..cut]),
+        None => message,
     }
 }
 

@@ -55,7 +55,39 @@ pub fn app(state: AppState) -> Router {
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))
         .fallback(web::serve)
         .layer(axum::middleware::map_response(refusal_body))
+        .layer(axum::middleware::from_fn(no_token_in_url))
+        .layer(axum::middleware::map_response(security_headers))
         .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
+}
+
+/// What every answer tells the browser: scripts, styles and connections from this origin only,
+/// no framing, no sniffing of types, no referrer (a table's URL is an invite).
+async fn security_headers(mut resp: axum::response::Response) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; \
+             base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    resp
+}
+
+/// A seat token in a URL (`?token=`) is refused on every `/api` route, whether or not the
+/// route reads a token: it would be left in access logs and proxies.
+async fn no_token_in_url(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let in_url = req.uri().path().starts_with("/api/")
+        && req.uri().query().is_some_and(|q| q.split('&').any(|p| p.split('=').next() == Some("token")));
+    if in_url {
+        return ApiError::TokenInUrl.into_response();
+    }
+    next.run(req).await
 }
 
 /// Gives the router's own bodiless refusals (405: a route that exists, another method) the

@@ -1,16 +1,14 @@
 //! Statistics per player name at this server (`GET /api/stats`, documented in docs/api.md),
-//! from the kept records of finished UNO games: games, wins, points, Wild Draw Four challenges
-//! won and missed UNO calls (caught). People only: a bot is a kind, not a player (three
-//! heuristic seats at one table would count three games).
+//! from the finished UNO games kept: games, wins, points, Wild Draw Four challenges won and
+//! missed UNO calls (caught). People only: a bot is a kind, not a player (three heuristic seats
+//! at one table would count three games).
 //!
-//! A record's events are got by replaying it, so each game is replayed once and its share kept
-//! (by table and finish time); the totals are rebuilt from the store at most every
-//! [`REFRESH`], however many ask, on a blocking thread. The answer is one page of at most
+//! Kept as totals in the store (`store::Tally`): a game's share is worked out once, when it
+//! ends, and written with its result in one transaction; forgetting a result takes its share
+//! off. A request reads one page of the totals, so its cost is the page's, never the
+//! history's. Results kept before the totals existed are tallied once (the first request after
+//! an upgrade replays them, on a blocking thread). The answer is one page of at most
 //! [`MAX_STATS_PAGE`] players, the most games first.
-
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -25,8 +23,6 @@ use crate::tables::KeptGame;
 use crate::types::SeatKind;
 use crate::{ApiError, AppState};
 
-/// How long computed totals are answered before the store is read again.
-pub const REFRESH: Duration = Duration::from_secs(30);
 /// Players per page unless asked otherwise.
 const DEFAULT_PAGE: usize = 50;
 
@@ -44,52 +40,42 @@ pub struct PlayerStats {
     pub uno_missed: u64,
 }
 
-impl PlayerStats {
-    fn add(&mut self, other: &PlayerStats) {
-        self.games += other.games;
-        self.wins += other.wins;
-        self.points += other.points;
-        self.challenges_won += other.challenges_won;
-        self.uno_missed += other.uno_missed;
+impl From<store::Tally> for PlayerStats {
+    fn from(t: store::Tally) -> PlayerStats {
+        let n = |v: i64| u64::try_from(v).unwrap_or(0);
+        PlayerStats {
+            name: t.name,
+            games: n(t.games),
+            wins: n(t.wins),
+            points: n(t.points),
+            challenges_won: n(t.challenges_won),
+            uno_missed: n(t.uno_missed),
+        }
     }
 }
 
 /// One page of the answer.
 #[derive(Debug, Serialize)]
-struct Page<'a> {
+struct Page {
     /// Players with at least one kept game.
-    total: usize,
+    total: u64,
     /// Kept games counted.
-    games: usize,
+    games: u64,
     offset: usize,
     limit: usize,
-    /// When the totals were computed (Unix ms).
+    /// When the page was read (Unix ms).
     computed_at: i64,
-    players: &'a [PlayerStats],
+    players: Vec<PlayerStats>,
 }
 
-/// What one kept game adds, per player.
-type Share = Vec<PlayerStats>;
-
+/// Whether the results kept before the totals existed have been tallied (one per server).
 #[derive(Default)]
-struct Computed {
-    at: Option<Instant>,
-    computed_at: i64,
-    games: usize,
-    /// The most games first, then the most wins, then by name.
-    players: Arc<Vec<PlayerStats>>,
-    /// Each kept game's share, by (table, finish time).
-    shares: HashMap<(String, i64), Arc<Share>>,
-}
-
-/// The totals, computed at most every [`REFRESH`] (one per server).
-#[derive(Default)]
-pub(crate) struct Stats(tokio::sync::Mutex<Computed>);
+pub(crate) struct Stats(tokio::sync::Mutex<bool>);
 
 /// What one kept game adds: a game for every seat a person held to the end, a win for the
 /// winner, the final scores, and from its events the challenges won and the UNO calls missed.
-fn share(kept: &KeptGame, outcome: &uno::Outcome) -> Result<Share, uno::ReplayError> {
-    let mut out: Vec<PlayerStats> = kept
+pub(crate) fn share(kept: &KeptGame, outcome: &uno::Outcome) -> Result<Vec<store::Tally>, uno::ReplayError> {
+    let mut out: Vec<store::Tally> = kept
         .seats
         .iter()
         .map(|s| {
@@ -99,7 +85,7 @@ fn share(kept: &KeptGame, outcome: &uno::Outcome) -> Result<Share, uno::ReplayEr
             };
             let won = outcome.winner.is_some_and(|w| w.index() == s.seat);
             let points = outcome.scores.get(s.seat).copied().unwrap_or(0);
-            PlayerStats { name, games: 1, wins: u64::from(won), points: u64::from(points), ..Default::default() }
+            store::Tally { name, games: 1, wins: i64::from(won), points: i64::from(points), ..Default::default() }
         })
         .collect();
     kept.record.replay_with_events(|_, events| {
@@ -122,57 +108,49 @@ fn share(kept: &KeptGame, outcome: &uno::Outcome) -> Result<Share, uno::ReplayEr
     Ok(out)
 }
 
-impl AppState {
-    /// The totals, read again from the store when older than [`REFRESH`].
-    async fn stats(&self) -> Result<(Arc<Vec<PlayerStats>>, usize, i64), ApiError> {
-        let mut c = self.inner.stats.0.lock().await;
-        if c.at.is_some_and(|at| at.elapsed() < REFRESH) {
-            return Ok((c.players.clone(), c.games, c.computed_at));
+/// The tallies of a kept result as stored: `None` (it counts for nothing) for an imported file
+/// or one that does not replay.
+fn tallies_of(r: &store::GameResult) -> Option<Vec<store::Tally>> {
+    // Results kept before records were (no actions) tell no events: left out.
+    let kept = r.record.decode::<KeptGame>().ok()?;
+    let outcome = r.outcome.decode::<uno::Outcome>().ok()?;
+    // An imported file names whom it likes: it counts for nobody.
+    if kept.record.actions.len() as i64 != r.actions || kept.imported {
+        return None;
+    }
+    match share(&kept, &outcome) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!(table = %r.game_id, error = %e, "a kept game does not replay");
+            None
         }
-        let results = self.inner.store.results(Kind::Uno).await?;
-        let old = std::mem::take(&mut c.shares);
-        let (shares, players, games) = tokio::task::spawn_blocking(move || {
-            let mut shares = HashMap::new();
-            let mut totals: BTreeMap<String, PlayerStats> = BTreeMap::new();
-            for r in results {
-                let key = (r.game_id.clone(), r.finished_at);
-                let share = match old.get(&key) {
-                    Some(s) => s.clone(),
-                    None => {
-                        // Results kept before records were (no actions) tell no events: left out.
-                        let Ok(kept) = r.record.decode::<KeptGame>() else { continue };
-                        let Ok(outcome) = r.outcome.decode::<uno::Outcome>() else { continue };
-                        // An imported file names whom it likes: it counts for nobody.
-                        if kept.record.actions.len() as i64 != r.actions || kept.imported {
-                            continue;
-                        }
-                        match share(&kept, &outcome) {
-                            Ok(s) => Arc::new(s),
-                            Err(e) => {
-                                tracing::warn!(table = %r.game_id, error = %e, "a kept game does not replay");
-                                continue;
-                            }
-                        }
-                    }
-                };
-                for s in share.iter() {
-                    totals.entry(s.name.clone()).or_default().add(s);
-                }
-                shares.insert(key, share);
+    }
+}
+
+impl AppState {
+    /// Tallies, once, the results kept before the totals existed.
+    async fn tally_old_results(&self) -> Result<(), ApiError> {
+        let mut done = self.inner.stats.0.lock().await;
+        if *done {
+            return Ok(());
+        }
+        let old = self.inner.store.untallied(Kind::Uno).await?;
+        if !old.is_empty() {
+            let tallied = tokio::task::spawn_blocking(move || {
+                old.iter().map(|r| (r.game_id.clone(), r.finished_at, tallies_of(r))).collect::<Vec<_>>()
+            })
+            .await
+            .map_err(|e| ApiError::Internal(format!("statistics stopped: {e}")))?;
+            let tickets: Vec<_> = tallied
+                .into_iter()
+                .map(|(id, at, tallies)| self.inner.store.tally(Kind::Uno, &id, at, tallies))
+                .collect();
+            for t in tickets {
+                t.await?;
             }
-            let games = shares.len();
-            let mut players: Vec<PlayerStats> = totals.into_iter().map(|(name, s)| PlayerStats { name, ..s }).collect();
-            players.sort_by(|a, b| b.games.cmp(&a.games).then(b.wins.cmp(&a.wins)).then(a.name.cmp(&b.name)));
-            (shares, players, games)
-        })
-        .await
-        .map_err(|e| ApiError::Internal(format!("statistics stopped: {e}")))?;
-        c.shares = shares;
-        c.players = Arc::new(players);
-        c.games = games;
-        c.at = Some(Instant::now());
-        c.computed_at = store_now();
-        Ok((c.players.clone(), c.games, c.computed_at))
+        }
+        *done = true;
+        Ok(())
     }
 }
 
@@ -200,9 +178,15 @@ async fn stats(
         return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_STATS_PAGE} (got {limit})")));
     }
     let offset = q.offset.unwrap_or(0);
-    let (players, games, computed_at) = app.stats().await?;
-    let page = players.get(offset.min(players.len())..).unwrap_or(&[]);
-    let page = &page[..limit.min(page.len())];
-    let answer = Page { total: players.len(), games, offset, limit, computed_at, players: page };
+    app.tally_old_results().await?;
+    let page = app.inner.store.tallies(Kind::Uno, offset as u64, limit as u64).await?;
+    let answer = Page {
+        total: u64::try_from(page.players).unwrap_or(0),
+        games: u64::try_from(page.games).unwrap_or(0),
+        offset,
+        limit,
+        computed_at: store_now(),
+        players: page.page.into_iter().map(PlayerStats::from).collect(),
+    };
     serde_json::to_value(answer).map(Json).map_err(|e| ApiError::Internal(e.to_string()))
 }

@@ -302,8 +302,18 @@ pub(crate) fn read_error_close(e: &axum::Error) -> Option<CloseFrame> {
 async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, epoch: u64, text: &str) -> Option<Utf8Bytes> {
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
-        Err(e) if e.is_syntax() || e.is_eof() => return Some(error_text(&ApiError::MalformedJson(e.to_string()))),
-        Err(e) => return Some(error_text(&ApiError::InvalidBody(e.to_string()))),
+        Err(e) => {
+            let err = if e.is_syntax() || e.is_eof() {
+                ApiError::MalformedJson(e.to_string())
+            } else {
+                ApiError::InvalidBody(e.to_string())
+            };
+            // The same codes as over HTTP, but what was refused is a message, not a body.
+            let b = err.body();
+            let message = b.message.replacen("the request body", "the message", 1);
+            let json = serde_json::json!({"type": "error", "code": b.code, "message": message});
+            return Some(Utf8Bytes::from(json.to_string()));
+        }
     };
     match msg {
         ClientMessage::Ping => Some(Utf8Bytes::from_static("{\"type\":\"pong\"}")),

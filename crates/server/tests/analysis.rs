@@ -179,3 +179,44 @@ async fn the_bounds_refuse_with_429_and_503() {
     }
     assert_eq!(state.analyses_run(), 1);
 }
+
+/// A client that hangs up stops its analysis (before the next sampled world, long before the
+/// time limit), and until the work has stopped it counts against the client's limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_request_stops_its_analysis() {
+    let config = server::Config {
+        analysis_workers: 2,
+        analysis_queue: 4,
+        analysis_time_limit: Duration::from_secs(600),
+        ..quick()
+    };
+    let (state, app) = open(config).await;
+    let id = finished(&app, 5, 4, 500).await;
+    let long = format!("/api/games/{id}/analysis?seat=0&samples=2000");
+    let running = tokio::spawn({
+        let app = app.clone();
+        async move { get_from(&app, &long, [10, 0, 0, 1]).await }
+    });
+    for _ in 0..5000 {
+        if state.analyses_working() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    assert_eq!(state.analyses_working(), 1, "the long analysis did not start");
+    // The client hangs up: the request's future is dropped.
+    running.abort();
+    assert!(running.await.is_err_and(|e| e.is_cancelled()));
+    // The work stops (a whole analysis at these samples takes minutes, the limit is 600 s).
+    for _ in 0..20_000 {
+        if state.analyses_working() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    assert_eq!(state.analyses_working(), 0, "the analysis of a dropped request ran on");
+    assert_eq!((state.analyses_run(), state.analyses_under_way()), (0, 0));
+    // Nothing stays held: the client is served again.
+    let (s, v) = get_from(&app, &format!("/api/games/{id}/analysis?seat=1&samples=2"), [10, 0, 0, 1]).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}

@@ -67,3 +67,108 @@ async fn a_finished_table_answers_its_final_view_after_a_restart() {
     let (s, v) = call(&app, "GET", "/api/tables/nosuchtable", Some(&ann), None).await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
 }
+
+/// A server stopped at any point of a game's finishing path keeps the game's record: after the
+/// last action was stored but before its result and status (the result is kept at the restart),
+/// after the result but before the status (kept once, not twice), and after both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_stopped_on_its_finishing_path_keeps_its_record() {
+    use store::GameStore;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let played = dir.path().join("played.db");
+    let (state, app) = open(&played).await;
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 12,
+        "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]});
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    for _ in 0..20_000 {
+        if call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.1["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let (s, whole) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{whole}");
+    state.drain().await;
+    drop((app, state));
+    let source = store::SqliteStore::open(&played).expect("store");
+    let game = source.load(&id).await.expect("load").expect("the game");
+    assert_eq!(game.status, store::Status::Finished);
+    let results = source.results_of(&id).await.expect("results");
+    assert_eq!(results.len(), 1);
+
+    // The store as a stop at each point left it: the log whole, then the result, then the status.
+    for (point, with_result) in [("after the last action", false), ("after the result", true)] {
+        let path = dir.path().join(format!("{}.db", with_result));
+        {
+            let s = store::SqliteStore::open(&path).expect("store");
+            let new = store::NewGame {
+                id: id.clone(),
+                kind: game.kind,
+                record: game.record.clone(),
+                meta: game.meta.clone(),
+            };
+            s.create(new).await.expect("create");
+            for (seq, entry) in game.actions.iter().enumerate() {
+                s.append(&id, seq as u64, entry.clone()).await.expect("append");
+            }
+            if with_result {
+                let r = &results[0];
+                let new = store::NewResult {
+                    game_id: id.clone(),
+                    kind: r.kind,
+                    record: r.record.clone(),
+                    actions: r.actions as u64,
+                    outcome: r.outcome.clone(),
+                    tallies: None,
+                };
+                s.add_result(new).await.expect("result");
+            }
+        }
+        let (state, app) = open(&path).await;
+        let (s, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{point}: {record}");
+        for field in ["seed", "actions", "players", "seats", "result"] {
+            assert_eq!(record[field], whole[field], "{point}: {field}");
+        }
+        state.drain().await;
+        drop((app, state));
+        let s = store::SqliteStore::open(&path).expect("store");
+        assert_eq!(s.load(&id).await.expect("load").expect("game").status, store::Status::Finished, "{point}");
+        assert_eq!(s.results_of(&id).await.expect("results").len(), 1, "{point}: kept once");
+    }
+}
+
+/// Past the retention everything of a game is forgotten, not only its record: the table is no
+/// longer read back from the store (it answered as finished before, with its names).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forgotten_game_is_gone_from_the_store() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("forget.db");
+    let (state, app) = open(&path).await;
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 7,
+        "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]});
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    for _ in 0..20_000 {
+        if call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.1["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    state.drain().await;
+    drop((app, state));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+
+    let store = store::SqliteStore::open(&path).expect("store");
+    let config = server::Config { record_retention: Duration::from_millis(10), ..Default::default() };
+    let state = server::AppState::new(store, config).await.expect("state");
+    let app = server::app(state.clone());
+    state.forget_old_records().await.expect("forget");
+    for uri in [format!("/api/tables/{id}"), format!("/api/games/{id}/record")] {
+        let (s, v) = call(&app, "GET", &uri, None, None).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {v}");
+    }
+}

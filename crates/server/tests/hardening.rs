@@ -370,3 +370,151 @@ async fn a_client_still_sending_reads_why_its_socket_closed() {
         sender.abort();
     }
 }
+
+/// One request with the given headers: status, headers and JSON body.
+async fn raw(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<String>,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut b = axum::http::Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    let req = match body {
+        Some(s) => b.header("content-type", "application/json").body(axum::body::Body::from(s)),
+        None => b.body(axum::body::Body::empty()),
+    }
+    .expect("request");
+    let resp = app.clone().oneshot(req).await.expect("response");
+    let (status, headers) = (resp.status(), resp.headers().clone());
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (status, headers, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+/// The low findings of a review: security headers on every answer, the `Bearer` scheme in any
+/// case, `?token=` refused on every route, a seat that does not exist is 400 (not
+/// `seat_taken`), names with direction overrides, tag characters or only U+2800 refused, a
+/// refusal's message bounded, and a `Host` that is not a host left out of the invite link.
+#[tokio::test]
+async fn review_findings_of_the_low_kind() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    for uri in ["/", "/api/health", "/api/tables", "/api/nosuchroute"] {
+        let (_, h, _) = raw(&app, "GET", uri, &[], None).await;
+        for (name, value) in
+            [("x-content-type-options", "nosniff"), ("x-frame-options", "DENY"), ("referrer-policy", "no-referrer")]
+        {
+            assert_eq!(h.get(name).and_then(|v| v.to_str().ok()), Some(value), "{uri}: {name}");
+        }
+        let csp = h.get("content-security-policy").and_then(|v| v.to_str().ok()).unwrap_or("");
+        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"), "{uri}: {csp}");
+    }
+
+    let (id, token) = common::two_humans(&app).await;
+    for scheme in ["Bearer", "bearer", "BEARER"] {
+        let auth = format!("{scheme} {token}");
+        let (s, _, v) = raw(&app, "GET", &format!("/api/tables/{id}"), &[("authorization", &auth)], None).await;
+        assert_eq!((s, v["you"].as_u64()), (StatusCode::OK, Some(0)), "{scheme}: {v}");
+    }
+    for uri in ["/api/health?token=x", "/api/tables?token=x", "/api/stats?a=1&token=x", "/api/uno/options?token="] {
+        let (s, _, v) = raw(&app, "GET", uri, &[], None).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("token_in_url")), "{uri}: {v}");
+    }
+
+    let join = |name: &str, seat: Option<usize>| json!({"name": name, "seat": seat}).to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join("Bo", Some(99)))).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{v}");
+    for bad in ["Ann\u{202E}nimda", "\u{E0041}\u{E0042}x", "\u{2800}", "a\u{2066}b"] {
+        let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(bad, None))).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{bad:?}: {v}");
+    }
+
+    // A rules file with a 60 KB line: the refusal quotes at most a bounded part of it.
+    let rules = format!("name = \"{}", "x".repeat(60_000));
+    let (s, v) = create(&app, json!({"rules": rules, "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert!(s.is_client_error(), "{s}");
+    let message = v["message"].as_str().unwrap_or("");
+    assert!(!message.is_empty() && message.chars().count() <= 501, "{} characters", message.chars().count());
+
+    let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+    for (host, absolute) in [("example.org:8080", true), ("[::1]:80", true), ("x\"><script>", false), ("a/b", false)] {
+        let (s, _, v) = raw(&app, "POST", "/api/tables", &[("host", host)], Some(body.clone())).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let invite = v["invite"].as_str().expect("invite");
+        assert_eq!(invite.starts_with(&format!("http://{host}/")), absolute, "{host}: {invite}");
+        assert!(invite.starts_with("http://") || invite.starts_with('/'), "{invite}");
+    }
+}
+
+/// A spectator's socket does not keep a table of people waiting for ever: once its people are
+/// gone (no seat socket, no activity) it closes after the idle time like any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_alone_does_not_keep_a_table_of_people_open() {
+    let config = server::Config { idle_timeout: Duration::from_millis(300), ..Default::default() };
+    let (app, addr, _) = serve(config).await;
+    let (s, v) = create(&app, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "first"}]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    let reader = tokio::spawn(async move {
+        let until = tokio::time::Instant::now() + Duration::from_millis(6000);
+        while let Ok(Some(Ok(_))) = tokio::time::timeout_at(until, ws.next()).await {}
+    });
+    let mut gone = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0 == StatusCode::NOT_FOUND {
+            gone = true;
+            break;
+        }
+    }
+    reader.abort();
+    assert!(gone, "a spectator kept a table of people open");
+}
+
+/// A WebSocket message that is not JSON, or not a message, is refused with the HTTP codes, in
+/// words about a message (there is no request body on a socket).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_websocket_message_is_called_a_message() {
+    let (app, addr, _) = serve(server::Config::default()).await;
+    let (id, _) = common::two_humans(&app).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/tables/{id}/ws")).await.expect("ws");
+    for (sent, code) in [("not json", "malformed_json"), ("{\"type\":\"dance\"}", "invalid_body")] {
+        ws.send(Message::text(sent)).await.expect("send");
+        let error = loop {
+            let Some(Ok(Message::Text(t))) = ws.next().await else { panic!("the socket closed") };
+            let v: Value = serde_json::from_str(t.as_str()).expect("json");
+            if v["type"] == "error" {
+                break v;
+            }
+        };
+        assert_eq!(error["code"], code, "{error}");
+        let message = error["message"].as_str().expect("message");
+        assert!(message.starts_with("the message") && !message.contains("request body"), "{message}");
+    }
+}
+
+/// The creator who leaves gives up the right to close: whoever takes the creator's seat next may
+/// not close the table (only the creator could, and now nobody can).
+#[tokio::test]
+async fn the_next_holder_of_the_creators_seat_may_not_close_the_table() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let body = json!({"name": "Ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+    let (s, v) = create(&app, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let ann = v["token"].as_str().expect("token").to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/leave"), Some(&ann), None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "{v}");
+    let join = json!({"name": "Mallory", "seat": 0}).to_string();
+    let (s, j) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
+    assert_eq!((s, j["seat"].as_u64()), (StatusCode::OK, Some(0)), "{j}");
+    let mallory = j["token"].as_str().expect("token").to_string();
+    let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/close"), Some(&mallory), None).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::FORBIDDEN, Some("not_owner")), "{v}");
+    assert_eq!(call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0, StatusCode::OK);
+}

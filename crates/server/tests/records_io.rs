@@ -88,7 +88,17 @@ async fn an_exported_record_imports_to_the_same_game() {
     seats["seats"] = json!([{"name": "Zed"}]);
     let mut long_name = export.clone();
     long_name["seats"][0]["name"] = json!("x".repeat(40));
+    // The names a table refuses are refused in a file too.
+    let named = |name: &str| {
+        let mut r = export.clone();
+        r["seats"][0] = json!({"name": name});
+        r.to_string()
+    };
     for (body, status, code) in [
+        (named("Ann\u{202E}nimda"), StatusCode::BAD_REQUEST, "bad_request"),
+        (named("\u{E0041}\u{E0042}"), StatusCode::BAD_REQUEST, "bad_request"),
+        (named("\u{200B}"), StatusCode::BAD_REQUEST, "bad_request"),
+        (named("a\u{7}b"), StatusCode::BAD_REQUEST, "bad_request"),
         (swapped.to_string(), StatusCode::UNPROCESSABLE_ENTITY, "invalid_record"),
         (seats.to_string(), StatusCode::UNPROCESSABLE_ENTITY, "invalid_record"),
         (long_name.to_string(), StatusCode::UNPROCESSABLE_ENTITY, "too_long"),

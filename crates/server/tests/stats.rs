@@ -158,3 +158,89 @@ async fn the_totals_per_name_are_the_tables_own() {
         assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{q}: {v}");
     }
 }
+
+/// The store, counting the reads of whole histories (`results`, `untallied`).
+struct Counting {
+    inner: store::SharedStore,
+    history_reads: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl store::GameStore for Counting {
+    fn backend(&self) -> &'static str {
+        self.inner.backend()
+    }
+    fn location(&self) -> String {
+        self.inner.location()
+    }
+    fn create(&self, game: store::NewGame) -> store::Ticket {
+        self.inner.create(game)
+    }
+    fn append(&self, id: &str, seq: u64, entry: store::Entry) -> store::Ticket {
+        self.inner.append(id, seq, entry)
+    }
+    fn set_meta(&self, id: &str, meta: store::Meta) -> store::Ticket {
+        self.inner.set_meta(id, meta)
+    }
+    fn set_status(&self, id: &str, status: store::Status) -> store::Ticket {
+        self.inner.set_status(id, status)
+    }
+    fn reset(&self, id: &str, record: store::Record, meta: store::Meta) -> store::Ticket {
+        self.inner.reset(id, record, meta)
+    }
+    fn add_result(&self, result: store::NewResult) -> store::Ticket {
+        self.inner.add_result(result)
+    }
+    fn load_active(&self, kind: store::Kind) -> store::Reply<Vec<store::StoredGame>> {
+        self.inner.load_active(kind)
+    }
+    fn load(&self, id: &str) -> store::Reply<Option<store::StoredGame>> {
+        self.inner.load(id)
+    }
+    fn results(&self, kind: store::Kind) -> store::Reply<Vec<store::GameResult>> {
+        self.history_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.results(kind)
+    }
+    fn results_of(&self, game_id: &str) -> store::Reply<Vec<store::GameResult>> {
+        self.inner.results_of(game_id)
+    }
+    fn forget_results(&self, kind: store::Kind, before: i64) -> store::Ticket {
+        self.inner.forget_results(kind, before)
+    }
+    fn tallies(&self, kind: store::Kind, offset: u64, limit: u64) -> store::Reply<store::TallyPage> {
+        self.inner.tallies(kind, offset, limit)
+    }
+    fn untallied(&self, kind: store::Kind) -> store::Reply<Vec<store::GameResult>> {
+        self.history_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.untallied(kind)
+    }
+    fn tally(&self, kind: store::Kind, id: &str, at: i64, tallies: Option<Vec<store::Tally>>) -> store::Ticket {
+        self.inner.tally(kind, id, at, tallies)
+    }
+}
+
+/// A request for the statistics reads one page of the kept totals, never the kept records: a
+/// game is counted as it ends (the next request sees it at once), and however many games are
+/// kept, no request reads them all (once, at most, for results kept before the totals existed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_reads_a_page_of_totals_not_the_history() {
+    let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let inner = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
+    let store: store::SharedStore = std::sync::Arc::new(Counting { inner, history_reads: reads.clone() });
+    let config = server::Config { bot_delay: std::time::Duration::ZERO, ..Default::default() };
+    let state = server::AppState::new(store, config).await.expect("state");
+    let app = server::app(state);
+    let mut tally = BTreeMap::new();
+    let (_, before) = call(&app, "GET", "/api/stats", None, None).await;
+    assert_eq!(before["games"], 0, "{before}");
+    let after_start = reads.load(std::sync::atomic::Ordering::Relaxed);
+    for (round, seed) in [4, 5, 6].into_iter().enumerate() {
+        play(&app, seed, &["Ann", "Bob"], &mut tally).await;
+        // Counted as it ended: no 30-second-old totals.
+        let (s, stats) = call(&app, "GET", "/api/stats?limit=1", None, None).await;
+        assert_eq!(s, StatusCode::OK, "{stats}");
+        assert_eq!((stats["games"].as_u64(), stats["total"].as_u64()), (Some(round as u64 + 1), Some(2)), "{stats}");
+        assert_eq!(stats["players"].as_array().map(Vec::len), Some(1));
+    }
+    assert_eq!(reads.load(std::sync::atomic::Ordering::Relaxed), after_start, "a request read the whole history");
+    assert!(after_start <= 1);
+}

@@ -36,6 +36,9 @@ pub mod testing;
 pub use postgres::{Lease, PgStore};
 pub use sqlite::{exists, SqliteStore};
 
+/// A results row's `counted`: from before results carried tallies (see [`GameStore::untallied`]).
+pub(crate) const UNTALLIED: i64 = -1;
+
 #[derive(Debug, Error)]
 pub enum StoreError {
     #[error("database: {0}")]
@@ -202,6 +205,34 @@ pub struct NewResult {
     /// The length of its log.
     pub actions: u64,
     pub outcome: Outcome,
+    /// What the game adds to the statistics of its kind, one tally a player (written with the
+    /// result, in one transaction); `None`: it counts in no statistics (an imported file).
+    pub tallies: Option<Vec<Tally>>,
+}
+
+/// One player's counts in the statistics of a kind: what one game adds, or (read back) the
+/// player's totals over the kept results. The store adds them up; what they count is the
+/// caller's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub name: String,
+    pub games: i64,
+    pub wins: i64,
+    pub points: i64,
+    pub challenges_won: i64,
+    pub uno_missed: i64,
+}
+
+/// One page of the statistics of a kind: read from the kept totals, so its cost is the page's,
+/// not the history's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TallyPage {
+    /// Players with a tally.
+    pub players: i64,
+    /// Results counted.
+    pub games: i64,
+    /// The most games first, then the most wins, then by name (bytewise).
+    pub page: Vec<Tally>,
 }
 
 /// A game as stored.
@@ -296,9 +327,19 @@ pub trait GameStore: Send + Sync + 'static {
     /// The results kept for one game id (one a game: a table's rematches share its id), oldest
     /// first.
     fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>>;
-    /// Forgets the results of `kind` that finished before `before` (Unix milliseconds): how a
-    /// server keeps its records for a limited time.
+    /// Forgets the results of `kind` that finished before `before` (Unix milliseconds), and
+    /// every game of `kind` that left play (finished, abandoned) before it, with its log: how a
+    /// server keeps its records for a limited time. Their tallies are taken off the totals.
     fn forget_results(&self, kind: Kind, before: i64) -> Ticket;
+
+    /// One page of the totals of `kind`'s tallies (see [`TallyPage`]).
+    fn tallies(&self, kind: Kind, offset: u64, limit: u64) -> Reply<TallyPage>;
+    /// The results of `kind` stored before results carried their tallies, oldest first: the
+    /// caller works their tallies out once and gives them with [`GameStore::tally`].
+    fn untallied(&self, kind: Kind) -> Reply<Vec<GameResult>>;
+    /// Sets the tallies of an untallied result (`None`: it counts for nothing) and adds them
+    /// to the totals; nothing if the result is tallied already.
+    fn tally(&self, kind: Kind, game_id: &str, finished_at: i64, tallies: Option<Vec<Tally>>) -> Ticket;
 
     /// How long this store's lease on a game lasts, for a store that shares its database with
     /// other instances (each game then has one owner at a time); `None` for a store that is the
@@ -337,6 +378,28 @@ impl From<PgStore> for SharedStore {
     fn from(s: PgStore) -> SharedStore {
         Arc::new(s)
     }
+}
+
+/// The SQL (both backends) that adds one tally (negative to take it off) to the totals.
+pub(crate) const ADD_TALLY: &str = "INSERT INTO tallies (kind, name, games, wins, points, challenges_won, uno_missed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (kind, name) DO UPDATE SET games = tallies.games + excluded.games,
+        wins = tallies.wins + excluded.wins, points = tallies.points + excluded.points,
+        challenges_won = tallies.challenges_won + excluded.challenges_won,
+        uno_missed = tallies.uno_missed + excluded.uno_missed";
+
+/// The stored form of a result's tallies: the JSON list, or "" for none.
+pub(crate) fn tallies_json(t: &Option<Vec<Tally>>) -> Result<(i64, String), StoreError> {
+    match t {
+        None => Ok((0, String::new())),
+        Some(t) => serde_json::to_string(t)
+            .map(|j| (1, j))
+            .map_err(|e| StoreError::Encode { what: "tallies", why: e.to_string() }),
+    }
+}
+
+pub(crate) fn tallies_from_json(j: &str) -> Result<Vec<Tally>, StoreError> {
+    serde_json::from_str(j).map_err(|e| StoreError::Decode { what: "tallies", why: e.to_string() })
 }
 
 pub(crate) fn now() -> i64 {

@@ -35,8 +35,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::NoTls;
 
 use crate::{
-    now, Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Outcome, Record, Reply, Status, StoreError,
-    StoredGame, Ticket,
+    now, tallies_from_json, tallies_json, Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Outcome,
+    Record, Reply, Status, StoreError, StoredGame, Tally, TallyPage, Ticket, ADD_TALLY, UNTALLIED,
 };
 
 /// Migrations, in order; `tabletop_schema.version` counts those applied.
@@ -79,6 +79,23 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO leases (game_id, owner, epoch, expires_at) SELECT id, '', 0, '-infinity' FROM games;",
     // 3: a game's results are read by its id (its records, for replays).
     "CREATE INDEX results_game ON results (game_id, id);",
+    // 4: statistics kept as totals, updated with each result: `counted` is 1 for a result whose
+    // `tallies` are in the totals, 0 for one that counts for nothing, -1 for one stored before
+    // (the server tallies those once).
+    "ALTER TABLE results ADD COLUMN counted BIGINT NOT NULL DEFAULT -1;
+    ALTER TABLE results ADD COLUMN tallies TEXT NOT NULL DEFAULT '';
+    CREATE INDEX results_counted ON results (kind, counted);
+    CREATE TABLE tallies (
+        kind           TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        games          BIGINT NOT NULL,
+        wins           BIGINT NOT NULL,
+        points         BIGINT NOT NULL,
+        challenges_won BIGINT NOT NULL,
+        uno_missed     BIGINT NOT NULL,
+        PRIMARY KEY (kind, name)
+    );
+    CREATE INDEX tallies_rank ON tallies (kind, games DESC, wins DESC, name COLLATE \"C\");",
 ];
 
 /// Taken (for the transaction) by whoever migrates, so two servers starting together on a new
@@ -103,6 +120,7 @@ enum Write {
     Reset { id: String, record: Record, meta: Meta },
     Result(NewResult),
     ForgetResults { kind: Kind, before: i64 },
+    Tally { kind: Kind, game_id: String, finished_at: i64, tallies: Option<Vec<Tally>> },
 }
 
 enum Cmd {
@@ -116,6 +134,8 @@ enum Cmd {
     Holder(String, Answer<Option<String>>),
     Results(Kind, Answer<Vec<GameResult>>),
     ResultsOf(String, Answer<Vec<GameResult>>),
+    Untallied(Kind, Answer<Vec<GameResult>>),
+    Tallies(Kind, u64, u64, Answer<TallyPage>),
 }
 
 /// How a store holds its games: under which owner name, for how long a lease lasts.
@@ -339,6 +359,18 @@ impl GameStore for PgStore {
     fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
         self.write(Write::ForgetResults { kind, before })
     }
+
+    fn tallies(&self, kind: Kind, offset: u64, limit: u64) -> Reply<TallyPage> {
+        self.send(|tx| Cmd::Tallies(kind, offset, limit, tx))
+    }
+
+    fn untallied(&self, kind: Kind) -> Reply<Vec<GameResult>> {
+        self.send(|tx| Cmd::Untallied(kind, tx))
+    }
+
+    fn tally(&self, kind: Kind, game_id: &str, finished_at: i64, tallies: Option<Vec<Tally>>) -> Ticket {
+        self.write(Write::Tally { kind, game_id: game_id.into(), finished_at, tallies })
+    }
 }
 
 async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreError> {
@@ -558,7 +590,7 @@ async fn take_back(pool: &Pool, held: &Held, batch: &[(Write, Answer<()>)]) {
             Write::Append { id, .. } | Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. } => {
                 Some(id.as_str())
             }
-            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } => None,
+            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } | Write::Tally { .. } => None,
         })
         .filter(|id| held.may_take_back(id))
         .collect();
@@ -724,18 +756,66 @@ async fn run_batch(
                 r
             }
             Write::Result(r) => {
+                let (counted, json) = tallies_json(&r.tallies)?;
                 tx.execute(
                     &tx.prepare_cached(
-                        "INSERT INTO results (game_id, kind, record, actions, result, finished_at)
-                         VALUES ($1, $2, $3, $4, $5, $6)",
+                        "INSERT INTO results (game_id, kind, record, actions, result, finished_at, counted, tallies)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                     )
                     .await?,
-                    &[&r.game_id, &r.kind.as_str(), &r.record.as_json(), &(r.actions as i64), &r.outcome.as_json(), &t],
+                    &[
+                        &r.game_id,
+                        &r.kind.as_str(),
+                        &r.record.as_json(),
+                        &(r.actions as i64),
+                        &r.outcome.as_json(),
+                        &t,
+                        &counted,
+                        &json,
+                    ],
                 )
                 .await?;
+                add_tallies(&tx, r.kind, r.tallies.as_deref().unwrap_or(&[]), 1).await
+            }
+            Write::Tally { kind, game_id, finished_at, tallies } => {
+                let (counted, json) = tallies_json(tallies)?;
+                let n = tx
+                    .execute(
+                        &tx.prepare_cached(
+                            "UPDATE results SET counted = $1, tallies = $2
+                             WHERE kind = $3 AND game_id = $4 AND finished_at = $5 AND counted = $6",
+                        )
+                        .await?,
+                        &[&counted, &json, &kind.as_str(), game_id, finished_at, &UNTALLIED],
+                    )
+                    .await?;
+                for _ in 0..n {
+                    add_tallies(&tx, *kind, tallies.as_deref().unwrap_or(&[]), 1).await?;
+                }
                 Ok(())
             }
             Write::ForgetResults { kind, before } => {
+                // Everything of a game that left play before `before`: its row, with its log
+                // and lease (`ON DELETE CASCADE`), and its results. PostgreSQL's autovacuum
+                // reuses the space (docs/server.md).
+                tx.execute(
+                    &tx.prepare_cached("DELETE FROM games WHERE kind = $1 AND status <> 'active' AND updated_at < $2")
+                        .await?,
+                    &[&kind.as_str(), before],
+                )
+                .await?;
+                let gone = tx
+                    .query(
+                        &tx.prepare_cached(
+                            "SELECT tallies FROM results WHERE kind = $1 AND finished_at < $2 AND counted = 1",
+                        )
+                        .await?,
+                        &[&kind.as_str(), before],
+                    )
+                    .await?;
+                for row in gone {
+                    add_tallies(&tx, *kind, &tallies_from_json(row.get(0))?, -1).await?;
+                }
                 tx.execute(
                     &tx.prepare_cached("DELETE FROM results WHERE kind = $1 AND finished_at < $2").await?,
                     &[&kind.as_str(), before],
@@ -765,7 +845,7 @@ async fn lock_in_order(
             Write::Append { id, .. } | Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. } => {
                 held.epoch(id).is_some().then_some(id.as_str())
             }
-            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } => None,
+            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } | Write::Tally { .. } => None,
         })
         .collect();
     if ids.is_empty() {
@@ -885,6 +965,12 @@ async fn answer(pool: &Pool, cmd: Cmd) {
         Cmd::ResultsOf(id, reply) => {
             let _ = reply.send(results_where(pool, "game_id = $1", &id).await);
         }
+        Cmd::Untallied(kind, reply) => {
+            let _ = reply.send(results_where(pool, "kind = $1 AND counted = -1", kind.as_str()).await);
+        }
+        Cmd::Tallies(kind, offset, limit, reply) => {
+            let _ = reply.send(tallies_page(pool, kind, offset, limit).await);
+        }
         Cmd::Holder(id, reply) => {
             let _ = reply.send(holder(pool, &id).await);
         }
@@ -927,6 +1013,64 @@ async fn holder(pool: &Pool, id: &str) -> Result<Option<String>, StoreError> {
     // Games from before leases have the empty owner: nobody holds them until adopted.
     let row = client.query_opt("SELECT owner FROM leases WHERE game_id = $1 AND owner <> ''", &[&id]).await?;
     Ok(row.map(|r| r.get(0)))
+}
+
+/// Adds `sign` times each tally to the totals of `kind`, and forgets the players left at none.
+async fn add_tallies(
+    tx: &deadpool_postgres::Transaction<'_>,
+    kind: Kind,
+    tallies: &[Tally],
+    sign: i64,
+) -> Result<(), StoreError> {
+    let add = tx.prepare_cached(ADD_TALLY).await?;
+    for t in tallies {
+        tx.execute(
+            &add,
+            &[
+                &kind.as_str(),
+                &t.name,
+                &(sign * t.games),
+                &(sign * t.wins),
+                &(sign * t.points),
+                &(sign * t.challenges_won),
+                &(sign * t.uno_missed),
+            ],
+        )
+        .await?;
+    }
+    if sign < 0 {
+        tx.execute(&tx.prepare_cached("DELETE FROM tallies WHERE kind = $1 AND games <= 0").await?, &[&kind.as_str()])
+            .await?;
+    }
+    Ok(())
+}
+
+async fn tallies_page(pool: &Pool, kind: Kind, offset: u64, limit: u64) -> Result<TallyPage, StoreError> {
+    let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
+    let k = kind.as_str();
+    let players: i64 = client.query_one("SELECT COUNT(*) FROM tallies WHERE kind = $1", &[&k]).await?.get(0);
+    let games: i64 =
+        client.query_one("SELECT COUNT(*) FROM results WHERE kind = $1 AND counted = 1", &[&k]).await?.get(0);
+    let (limit, offset) = (limit.min(i64::MAX as u64) as i64, offset.min(i64::MAX as u64) as i64);
+    let rows = client
+        .query(
+            "SELECT name, games, wins, points, challenges_won, uno_missed FROM tallies WHERE kind = $1
+             ORDER BY games DESC, wins DESC, name COLLATE \"C\" LIMIT $2 OFFSET $3",
+            &[&k, &limit, &offset],
+        )
+        .await?;
+    let page = rows
+        .into_iter()
+        .map(|r| Tally {
+            name: r.get(0),
+            games: r.get(1),
+            wins: r.get(2),
+            points: r.get(3),
+            challenges_won: r.get(4),
+            uno_missed: r.get(5),
+        })
+        .collect();
+    Ok(TallyPage { players, games, page })
 }
 
 async fn results_where(pool: &Pool, cond: &str, arg: &str) -> Result<Vec<GameResult>, StoreError> {

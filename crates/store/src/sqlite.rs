@@ -12,8 +12,8 @@ use tokio::sync::oneshot;
 
 use crate::journal::Journal;
 use crate::{
-    now, Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Outcome, Record, Reply, Status, StoreError,
-    StoredGame, Ticket,
+    now, tallies_from_json, tallies_json, Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Outcome,
+    Record, Reply, Status, StoreError, StoredGame, Tally, TallyPage, Ticket, ADD_TALLY, UNTALLIED,
 };
 
 /// Migrations, in order; `PRAGMA user_version` counts those applied.
@@ -56,6 +56,23 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN log_from INTEGER NOT NULL DEFAULT 0;",
     // 3: a game's results are read by its id (its records, for replays).
     "CREATE INDEX results_game ON results (game_id, id);",
+    // 4: statistics kept as totals, updated with each result: `counted` is 1 for a result whose
+    // `tallies` are in the totals, 0 for one that counts for nothing, -1 for one stored before
+    // (the server tallies those once).
+    "ALTER TABLE results ADD COLUMN counted INTEGER NOT NULL DEFAULT -1;
+    ALTER TABLE results ADD COLUMN tallies TEXT NOT NULL DEFAULT '';
+    CREATE INDEX results_counted ON results (kind, counted);
+    CREATE TABLE tallies (
+        kind           TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        games          INTEGER NOT NULL,
+        wins           INTEGER NOT NULL,
+        points         INTEGER NOT NULL,
+        challenges_won INTEGER NOT NULL,
+        uno_missed     INTEGER NOT NULL,
+        PRIMARY KEY (kind, name)
+    ) WITHOUT ROWID;
+    CREATE INDEX tallies_rank ON tallies (kind, games DESC, wins DESC, name);",
 ];
 
 enum Write {
@@ -89,6 +106,12 @@ enum Write {
         kind: Kind,
         before: i64,
     },
+    Tally {
+        kind: Kind,
+        game_id: String,
+        finished_at: i64,
+        tallies: Option<Vec<Tally>>,
+    },
 }
 
 enum Cmd {
@@ -97,6 +120,8 @@ enum Cmd {
     Load(String, oneshot::Sender<Result<Option<StoredGame>, StoreError>>),
     Results(Kind, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
     ResultsOf(String, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
+    Untallied(Kind, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
+    Tallies(Kind, u64, u64, oneshot::Sender<Result<TallyPage, StoreError>>),
 }
 
 /// A handle to a SQLite store; cheap to clone. The writer thread stops when the last handle goes.
@@ -131,6 +156,13 @@ impl SqliteStore {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Pages freed by forgetting old games go back to the file system (2: incremental). A
+        // file made before is rewritten once to take the setting.
+        let vacuum: i64 = conn.query_row("PRAGMA auto_vacuum", [], |r| r.get(0))?;
+        if vacuum != 2 {
+            conn.pragma_update(None, "auto_vacuum", 2)?;
+            conn.execute_batch("VACUUM")?;
+        }
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrate(&mut conn)?;
         let journal = Journal::load(&conn)?;
@@ -208,6 +240,38 @@ impl GameStore for SqliteStore {
     fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
         self.write(Write::ForgetResults { kind, before })
     }
+
+    fn tallies(&self, kind: Kind, offset: u64, limit: u64) -> Reply<TallyPage> {
+        self.read(|tx| Cmd::Tallies(kind, offset, limit, tx))
+    }
+
+    fn untallied(&self, kind: Kind) -> Reply<Vec<GameResult>> {
+        self.read(|tx| Cmd::Untallied(kind, tx))
+    }
+
+    fn tally(&self, kind: Kind, game_id: &str, finished_at: i64, tallies: Option<Vec<Tally>>) -> Ticket {
+        self.write(Write::Tally { kind, game_id: game_id.into(), finished_at, tallies })
+    }
+}
+
+/// Adds `sign` times each tally to the totals of `kind`, and forgets the players left at none.
+fn add_tallies(tx: &rusqlite::Transaction<'_>, kind: Kind, tallies: &[Tally], sign: i64) -> Result<(), StoreError> {
+    let mut add = tx.prepare_cached(ADD_TALLY)?;
+    for t in tallies {
+        add.execute(params![
+            kind.as_str(),
+            t.name,
+            sign * t.games,
+            sign * t.wins,
+            sign * t.points,
+            sign * t.challenges_won,
+            sign * t.uno_missed
+        ])?;
+    }
+    if sign < 0 {
+        tx.prepare_cached("DELETE FROM tallies WHERE kind = ?1 AND games <= 0")?.execute(params![kind.as_str()])?;
+    }
+    Ok(())
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -377,10 +441,11 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
             journal.restart(id);
             Ok(())
         }
-        Write::Result(NewResult { game_id, kind, record, actions, outcome }) => {
+        Write::Result(NewResult { game_id, kind, record, actions, outcome, tallies }) => {
+            let (counted, json) = tallies_json(tallies)?;
             tx.prepare_cached(
-                "INSERT INTO results (game_id, kind, record, actions, result, finished_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO results (game_id, kind, record, actions, result, finished_at, counted, tallies)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?
             .execute(params![
                 game_id,
@@ -388,13 +453,49 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
                 record.as_json(),
                 *actions as i64,
                 outcome.as_json(),
-                t
+                t,
+                counted,
+                json
             ])?;
+            add_tallies(tx, *kind, tallies.as_deref().unwrap_or(&[]), 1)
+        }
+        Write::Tally { kind, game_id, finished_at, tallies } => {
+            let (counted, json) = tallies_json(tallies)?;
+            let n = tx
+                .prepare_cached(
+                    "UPDATE results SET counted = ?1, tallies = ?2
+                     WHERE kind = ?3 AND game_id = ?4 AND finished_at = ?5 AND counted = ?6",
+                )?
+                .execute(params![counted, json, kind.as_str(), game_id, finished_at, UNTALLIED])?;
+            for _ in 0..n {
+                add_tallies(tx, *kind, tallies.as_deref().unwrap_or(&[]), 1)?;
+            }
             Ok(())
         }
         Write::ForgetResults { kind, before } => {
+            // Everything of a game that left play before `before`: its row, its log (the
+            // `actions` rows go with it) and its results; the freed pages go back to the file
+            // system (`auto_vacuum` is incremental).
+            let games: Vec<String> = tx
+                .prepare_cached("SELECT id FROM games WHERE kind = ?1 AND status <> 'active' AND updated_at < ?2")?
+                .query_map(params![kind.as_str(), before], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            for id in &games {
+                journal.close(tx, id)?;
+                tx.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute(params![id])?;
+            }
+            let gone: Vec<String> = tx
+                .prepare_cached("SELECT tallies FROM results WHERE kind = ?1 AND finished_at < ?2 AND counted = 1")?
+                .query_map(params![kind.as_str(), before], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            for json in gone {
+                add_tallies(tx, *kind, &tallies_from_json(&json)?, -1)?;
+            }
             tx.prepare_cached("DELETE FROM results WHERE kind = ?1 AND finished_at < ?2")?
                 .execute(params![kind.as_str(), before])?;
+            let mut vacuum = tx.prepare_cached("PRAGMA incremental_vacuum")?;
+            let mut freed = vacuum.query([])?;
+            while freed.next()?.is_some() {}
             Ok(())
         }
     }
@@ -406,7 +507,10 @@ fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
         match cmd {
             Cmd::LoadActive(_, reply) => drop(reply.send(Err(msg()))),
             Cmd::Load(_, reply) => drop(reply.send(Err(msg()))),
-            Cmd::Results(_, reply) | Cmd::ResultsOf(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Results(_, reply) | Cmd::ResultsOf(_, reply) | Cmd::Untallied(_, reply) => {
+                drop(reply.send(Err(msg())))
+            }
+            Cmd::Tallies(.., reply) => drop(reply.send(Err(msg()))),
             Cmd::Write(..) => {}
         }
         return;
@@ -424,6 +528,12 @@ fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
         }
         Cmd::ResultsOf(id, reply) => {
             let _ = reply.send(results_where(conn, "game_id = ?1", &id));
+        }
+        Cmd::Untallied(kind, reply) => {
+            let _ = reply.send(results_where(conn, "kind = ?1 AND counted = -1", kind.as_str()));
+        }
+        Cmd::Tallies(kind, offset, limit, reply) => {
+            let _ = reply.send(tallies_page(conn, kind, offset, limit));
         }
         Cmd::Write(..) => {}
     }
@@ -468,6 +578,32 @@ fn load_where(conn: &Connection, journal: &Journal, cond: &str, arg: &str) -> Re
     Ok(games)
 }
 
+fn tallies_page(conn: &Connection, kind: Kind, offset: u64, limit: u64) -> Result<TallyPage, StoreError> {
+    let k = kind.as_str();
+    let players =
+        conn.prepare_cached("SELECT COUNT(*) FROM tallies WHERE kind = ?1")?.query_row(params![k], |r| r.get(0))?;
+    let games = conn
+        .prepare_cached("SELECT COUNT(*) FROM results WHERE kind = ?1 AND counted = 1")?
+        .query_row(params![k], |r| r.get(0))?;
+    let page = conn
+        .prepare_cached(
+            "SELECT name, games, wins, points, challenges_won, uno_missed FROM tallies WHERE kind = ?1
+             ORDER BY games DESC, wins DESC, name LIMIT ?2 OFFSET ?3",
+        )?
+        .query_map(params![k, limit.min(i64::MAX as u64) as i64, offset.min(i64::MAX as u64) as i64], |r| {
+            Ok(Tally {
+                name: r.get(0)?,
+                games: r.get(1)?,
+                wins: r.get(2)?,
+                points: r.get(3)?,
+                challenges_won: r.get(4)?,
+                uno_missed: r.get(5)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(TallyPage { players, games, page })
+}
+
 fn results_where(conn: &Connection, cond: &str, arg: &str) -> Result<Vec<GameResult>, StoreError> {
     let sql =
         format!("SELECT game_id, kind, record, actions, result, finished_at FROM results WHERE {cond} ORDER BY id");
@@ -507,6 +643,68 @@ pub fn exists(path: &Path, id: &str) -> Result<bool, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Forgetting old games gives their pages back: the file's page count falls and no free
+    /// page is left in it.
+    #[tokio::test]
+    async fn forgetting_shrinks_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("shrink.db");
+        let s = SqliteStore::open(&path).expect("open");
+        let long = "x".repeat(2000);
+        for g in 0..40 {
+            let id = format!("g{g}");
+            s.create(crate::testing::new_game(&id, Kind::Uno)).await.expect("create");
+            for seq in 0..20 {
+                s.append(&id, seq, crate::testing::entry(&long)).await.expect("append");
+            }
+            s.set_status(&id, Status::Finished).await.expect("status");
+        }
+        let pages = |c: &Connection| -> (i64, i64) {
+            let n = c.query_row("PRAGMA page_count", [], |r| r.get(0)).expect("pages");
+            let free = c.query_row("PRAGMA freelist_count", [], |r| r.get(0)).expect("free");
+            (n, free)
+        };
+        let (before, _) = pages(&Connection::open(&path).expect("open"));
+        s.forget_results(Kind::Uno, now() + 1).await.expect("forget");
+        let (after, free) = pages(&Connection::open(&path).expect("open"));
+        assert!(after * 4 < before, "{before} pages before, {after} after");
+        assert_eq!(free, 0);
+    }
+
+    /// A database from before tallies: its results are untallied until the server tallies
+    /// them, once.
+    #[tokio::test]
+    async fn results_from_before_tallies_are_tallied_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("old.db");
+        {
+            let mut c = Connection::open(&path).expect("open");
+            let tx = c.transaction().expect("tx");
+            for sql in &MIGRATIONS[..3] {
+                tx.execute_batch(sql).expect("old schema");
+            }
+            tx.pragma_update(None, "user_version", 3).expect("pragma");
+            tx.execute(
+                "INSERT INTO results (game_id, kind, record, actions, result, finished_at)
+                 VALUES ('old', 'uno', '1', 0, '0', 5)",
+                [],
+            )
+            .expect("old result");
+            tx.commit().expect("commit");
+        }
+        let s = SqliteStore::open(&path).expect("open");
+        let old = s.untallied(Kind::Uno).await.expect("untallied");
+        assert_eq!(old.iter().map(|r| (r.game_id.as_str(), r.finished_at)).collect::<Vec<_>>(), [("old", 5)]);
+        assert_eq!(s.tallies(Kind::Uno, 0, 10).await.expect("tallies").games, 0);
+        let ann = Tally { name: "ann".into(), games: 1, wins: 1, points: 9, ..Default::default() };
+        for _ in 0..2 {
+            s.tally(Kind::Uno, "old", 5, Some(vec![ann.clone()])).await.expect("tally");
+        }
+        let page = s.tallies(Kind::Uno, 0, 10).await.expect("tallies");
+        assert_eq!((page.players, page.games, page.page), (1, 1, vec![ann]));
+        assert!(s.untallied(Kind::Uno).await.expect("untallied").is_empty());
+    }
 
     #[test]
     fn a_newer_schema_is_refused() {

@@ -44,6 +44,104 @@ where
     a_read_sees_the_writes_queued_before_it(&open).await;
     every_log_reads_back_whole_through_rematches_and_reopens(&open).await;
     a_games_results_read_by_id_and_old_ones_are_forgotten(&open).await;
+    tallies_are_totals_kept_with_the_results(&open).await;
+    forgetting_deletes_every_row_of_a_game_out_of_play(&open).await;
+}
+
+/// Forgetting before a moment deletes every game of the kind that left play before it (its
+/// row, its log) with its results; games in play and other kinds stay.
+pub async fn forgetting_deletes_every_row_of_a_game_out_of_play<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("forget_games".into()).await;
+    for (id, kind) in [("done", Kind::Uno), ("left", Kind::Uno), ("play", Kind::Uno), ("duel", Kind::Duel)] {
+        s.create(new_game(id, kind)).await.expect("create");
+        for seq in 0..3 {
+            s.append(id, seq, entry("x")).await.expect("append");
+        }
+    }
+    s.set_status("done", Status::Finished).await.expect("status");
+    s.set_status("left", Status::Abandoned).await.expect("status");
+    s.set_status("duel", Status::Finished).await.expect("status");
+    let result = NewResult {
+        game_id: "done".into(),
+        kind: Kind::Uno,
+        record: Record::new(&1).expect("record"),
+        actions: 3,
+        outcome: Outcome::new(&0).expect("outcome"),
+        tallies: None,
+    };
+    s.add_result(result).await.expect("result");
+    let now = crate::now();
+    while crate::now() <= now {
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    s.forget_results(Kind::Uno, crate::now()).await.expect("forget");
+    for gone in ["done", "left"] {
+        assert!(s.load(gone).await.expect("load").is_none(), "{gone} is still stored");
+        assert!(s.results_of(gone).await.expect("results").is_empty());
+    }
+    let play = s.load("play").await.expect("load").expect("a game in play stays");
+    assert_eq!(play.actions.len(), 3);
+    assert_eq!(s.load("duel").await.expect("load").expect("another kind stays").actions.len(), 3);
+    // The id is free again.
+    s.create(new_game("done", Kind::Uno)).await.expect("create again");
+    assert!(s.load("done").await.expect("load").expect("done").actions.is_empty());
+}
+
+fn tally(name: &str, wins: i64, points: i64) -> crate::Tally {
+    crate::Tally { name: name.into(), games: 1, wins, points, challenges_won: wins, uno_missed: 1 - wins }
+}
+
+/// Each result's tallies are added to the totals in its transaction, a page is read in order
+/// (the most games, the most wins, then the name), a result without tallies counts for
+/// nothing, and forgetting results takes their tallies off (a player left at none is gone).
+pub async fn tallies_are_totals_kept_with_the_results<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("tallies".into()).await;
+    let result = |id: &str, tallies: Option<Vec<crate::Tally>>| NewResult {
+        game_id: id.into(),
+        kind: Kind::Uno,
+        record: Record::new(&1).expect("record"),
+        actions: 0,
+        outcome: Outcome::new(&0).expect("outcome"),
+        tallies,
+    };
+    s.add_result(result("g1", Some(vec![tally("ann", 1, 50), tally("bob", 0, 0)]))).await.expect("result");
+    let first = s.results(Kind::Uno).await.expect("results")[0].finished_at;
+    // Later than the first, so it can be forgotten apart.
+    while crate::now() <= first {
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    s.add_result(result("g2", Some(vec![tally("bob", 1, 20), tally("cy", 0, 0), tally("Ann", 0, 0)])))
+        .await
+        .expect("result");
+    s.add_result(result("imported", None)).await.expect("result");
+    let page = s.tallies(Kind::Uno, 0, 10).await.expect("tallies");
+    assert_eq!((page.players, page.games), (4, 2));
+    let order: Vec<(&str, i64, i64, i64)> =
+        page.page.iter().map(|t| (t.name.as_str(), t.games, t.wins, t.points)).collect();
+    assert_eq!(order, [("bob", 2, 1, 20), ("ann", 1, 1, 50), ("Ann", 1, 0, 0), ("cy", 1, 0, 0)]);
+    assert_eq!(page.page[0].uno_missed, 1);
+    let second = s.tallies(Kind::Uno, 1, 2).await.expect("tallies");
+    assert_eq!(second.page.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["ann", "Ann"]);
+    assert!(s.tallies(Kind::Uno, 9, 10).await.expect("tallies").page.is_empty());
+    assert_eq!(s.tallies(Kind::Duel, 0, 10).await.expect("tallies"), crate::TallyPage::default());
+    assert!(s.untallied(Kind::Uno).await.expect("untallied").is_empty());
+    // Tallying a result that is tallied already changes nothing.
+    s.tally(Kind::Uno, "g1", first, Some(vec![tally("zed", 1, 1)])).await.expect("tally");
+    assert_eq!(s.tallies(Kind::Uno, 0, 10).await.expect("tallies").players, 4);
+    // The first game forgotten: ann's tally goes, bob keeps his second game.
+    s.forget_results(Kind::Uno, first + 1).await.expect("forget");
+    let page = s.tallies(Kind::Uno, 0, 10).await.expect("tallies");
+    assert_eq!((page.players, page.games), (3, 1));
+    let order: Vec<(&str, i64, i64)> = page.page.iter().map(|t| (t.name.as_str(), t.games, t.points)).collect();
+    assert_eq!(order, [("bob", 1, 20), ("Ann", 1, 0), ("cy", 1, 0)]);
 }
 
 pub async fn a_game_survives_reopening_with_its_log_in_order<F, Fut>(open: &F)
@@ -112,6 +210,7 @@ where
         record: Record::new(&serde_json::json!({"seed": 1})).expect("record"),
         actions: 12,
         outcome: Outcome::new(&serde_json::json!({"winner": 0})).expect("outcome"),
+        tallies: None,
     };
     s.add_result(result).await.expect("result");
     let active = s.load_active(Kind::Uno).await.expect("load");
@@ -616,6 +715,7 @@ where
         record: Record::new(&serde_json::json!({ "seed": seed })).expect("record"),
         actions: seed,
         outcome: Outcome::new(&serde_json::json!({"winner": 0})).expect("outcome"),
+        tallies: None,
     };
     // A table's rematches share its id: each game is one result, in the order played.
     for (id, kind, seed) in [("t", Kind::Uno, 1), ("u", Kind::Uno, 2), ("t", Kind::Uno, 3), ("d", Kind::Duel, 4)] {

@@ -72,6 +72,9 @@ pub enum AnalysisError {
     Sample { index: usize, reason: String },
     #[error("the analysis ran out of time after {done} of {total} decisions")]
     OutOfTime { done: usize, total: usize },
+    /// The caller's `stop` of [`analyse_until`] answered true.
+    #[error("the analysis was stopped after {done} of {total} decisions")]
+    Stopped { done: usize, total: usize },
 }
 
 /// One legal action's estimated win chance.
@@ -136,17 +139,34 @@ pub struct Analysis {
 
 /// Whether `seat` won the round after `action` in each of `samples` worlds sampled from the
 /// seat's observation of `game`; world `k` and its playout bots are seeded from `(seed, k)`.
-fn playouts(game: &Game, seat: Seat, action: Action, samples: u32, seed: u64) -> Result<Vec<bool>, String> {
+/// Why a decision's playouts did not finish.
+enum Stop {
+    /// The caller's `stop` said so.
+    Asked,
+    Sample(String),
+}
+
+fn playouts(
+    game: &Game,
+    seat: Seat,
+    action: Action,
+    samples: u32,
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<bool>, Stop> {
     let obs = game.observation(Some(seat));
     let players = game.players();
     let mut wins = Vec::with_capacity(samples as usize);
     for k in 0..samples {
+        if stop() {
+            return Err(Stop::Asked);
+        }
         let world_seed = seed ^ (u64::from(k) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut rng = ChaCha8Rng::seed_from_u64(world_seed);
-        let mut world = obs.sample_world(&mut rng).map_err(|e| e.to_string())?;
+        let mut world = obs.sample_world(&mut rng).map_err(|e| Stop::Sample(e.to_string()))?;
         if world.check(seat, action).is_err() {
             // The sampled world cannot hold what the seat saw: never the case for a sound sampler.
-            return Err(format!("{action} is not legal in a sampled world"));
+            return Err(Stop::Sample(format!("{action} is not legal in a sampled world")));
         }
         world.apply_unchecked(seat, action);
         let mut bots: Vec<HeuristicBot> =
@@ -191,6 +211,18 @@ pub fn analyse(
     config: &AnalysisConfig,
     progress: &dyn Fn(usize, usize),
 ) -> Result<Analysis, AnalysisError> {
+    analyse_until(record, config, progress, &|| false)
+}
+
+/// [`analyse`], given up ([`AnalysisError::Stopped`]) as soon as `stop` answers true: it is
+/// asked before every sampled world, so a server whose client went away stops within one
+/// playout. The numbers of an analysis that finishes do not depend on it.
+pub fn analyse_until(
+    record: &GameRecord,
+    config: &AnalysisConfig,
+    progress: &dyn Fn(usize, usize),
+    stop: &dyn Fn() -> bool,
+) -> Result<Analysis, AnalysisError> {
     if config.samples == 0 || config.samples > MAX_SAMPLES {
         return Err(AnalysisError::Samples(config.samples));
     }
@@ -230,8 +262,10 @@ pub fn analyse(
                 if config.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                     return Err(AnalysisError::OutOfTime { done: decisions.len(), total: moments.len() });
                 }
-                let wins = playouts(&game, seat, action, config.samples, seed)
-                    .map_err(|reason| AnalysisError::Sample { index, reason })?;
+                let wins = playouts(&game, seat, action, config.samples, seed, stop).map_err(|e| match e {
+                    Stop::Asked => AnalysisError::Stopped { done: decisions.len(), total: moments.len() },
+                    Stop::Sample(reason) => AnalysisError::Sample { index, reason },
+                })?;
                 tried.push((action, wins));
             }
             // Best first; ties keep the engine's order of legal actions.
@@ -393,5 +427,23 @@ mod tests {
         assert!(analyse(&broken, &config(0, 8), &|_, _| {}).is_err());
         let past = AnalysisConfig { deadline: Some(std::time::Instant::now()), ..config(0, 8) };
         assert!(matches!(analyse(&record, &past, &|_, _| {}), Err(AnalysisError::OutOfTime { done: 0, .. })));
+    }
+
+    /// `stop` is asked between worlds: answering true after some worlds stops the analysis
+    /// there, and the worlds asked about are exactly those played until then.
+    #[test]
+    fn a_stop_is_heeded_between_worlds() {
+        let record = recorded("official", 2, 3);
+        let asked = std::cell::Cell::new(0_u32);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 5
+        };
+        let got = analyse_until(&record, &config(0, 100), &|_, _| {}, &stop);
+        assert!(matches!(got, Err(AnalysisError::Stopped { done: 0, .. })), "{got:?}");
+        assert_eq!(asked.get(), 6);
+        // Never asked to stop: the same numbers as `analyse`.
+        let whole = analyse_until(&record, &config(0, 8), &|_, _| {}, &|| false).expect("analysis");
+        assert_eq!(whole, analyse(&record, &config(0, 8), &|_, _| {}).expect("analysis"));
     }
 }

@@ -24,8 +24,12 @@ pub fn token(headers: &HeaderMap, query: &TokenQuery) -> Result<Option<String>, 
     match headers.get(header::AUTHORIZATION) {
         Some(v) => {
             let text = v.to_str().map_err(|_| ApiError::BadToken)?;
-            let t = text.strip_prefix("Bearer ").ok_or(ApiError::BadToken)?.trim();
-            Ok(Some(t.to_string()))
+            // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
+            let (scheme, t) = text.trim_start().split_once(' ').ok_or(ApiError::BadToken)?;
+            if !scheme.eq_ignore_ascii_case("bearer") {
+                return Err(ApiError::BadToken);
+            }
+            Ok(Some(t.trim().to_string()))
         }
         None => Ok(None),
     }

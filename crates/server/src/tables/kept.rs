@@ -75,10 +75,26 @@ pub struct RecordExport {
 }
 
 impl TableState {
-    /// What is kept of the finished game at this table.
-    pub(super) fn kept(&self) -> Result<store::Record, ApiError> {
+    /// The result of the finished game at this table (table `id`), as kept: its record, its
+    /// outcome and what it adds to the statistics.
+    pub(super) fn finished_result(&self, id: &str) -> Result<store::NewResult, ApiError> {
         let kept = KeptGame { record: self.record.clone(), seats: self.seat_views(), imported: false };
-        store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))
+        let outcome = self.game.outcome();
+        let tallies = match outcome.map(|o| crate::stats::share(&kept, o)).transpose() {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::warn!(table = %id, error = %e, "a finished game does not replay: counted in no statistics");
+                None
+            }
+        };
+        Ok(store::NewResult {
+            game_id: id.to_string(),
+            kind: Kind::Uno,
+            actions: self.record.actions.len() as u64,
+            record: store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))?,
+            outcome: store::Outcome::new(&outcome).map_err(|e| ApiError::Internal(e.to_string()))?,
+            tallies,
+        })
     }
 }
 
@@ -136,6 +152,18 @@ impl AppState {
                 limits::MAX_IMPORTED_ACTIONS
             )));
         }
+        // Every count the file states is bounded before anything is made by it: a record of
+        // 10^12 players is refused here, not after a seat a player has been allocated.
+        uno::PlayerCount::new(record.players).map_err(|e| ApiError::InvalidRecord(e.to_string()))?;
+        if let Some(start) = &record.start {
+            if start.hands.len() != record.players {
+                return Err(ApiError::InvalidRecord(format!(
+                    "the start position has {} hands for {} players",
+                    start.hands.len(),
+                    record.players
+                )));
+            }
+        }
         let seats = match import.seats {
             Some(seats) if seats.len() != record.players => {
                 return Err(ApiError::InvalidRecord(format!("{} seats for {} players", seats.len(), record.players)))
@@ -154,6 +182,11 @@ impl AppState {
                 {
                     return Err(ApiError::TooLong { field: "a seat's name", max: limits::MAX_NAME_CHARS });
                 }
+                // The checks a name taken at a table passes (visible, no control characters,
+                // direction overrides or tag characters).
+                let name = name
+                    .map(|n| super::lifecycle::check_name(&n, "a seat's name", limits::MAX_NAME_CHARS))
+                    .transpose()?;
                 let kind = if bot.is_some() { SeatKind::Bot } else { SeatKind::Human };
                 Ok(SeatView { seat, kind, name, taken: true, bot })
             })
@@ -176,6 +209,7 @@ impl AppState {
                 record: stored,
                 actions: plies as u64,
                 outcome: super::stored_outcome(&game)?,
+                tallies: None,
             })
             .await?;
         Ok(Imported { id, plies, over: game.is_over() })

@@ -21,8 +21,15 @@ use crate::{limits, ApiError, AppState};
 pub(super) const INVISIBLE: &[char] = &[
     '\u{00AD}', '\u{034F}', '\u{061C}', '\u{115F}', '\u{1160}', '\u{17B4}', '\u{17B5}', '\u{180E}', '\u{200B}',
     '\u{200C}', '\u{200D}', '\u{200E}', '\u{200F}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
-    '\u{3164}', '\u{FEFF}', '\u{FFA0}',
+    '\u{2800}', '\u{3164}', '\u{FEFF}', '\u{FFA0}',
 ];
+
+/// Characters no name may hold: bidirectional embeddings, overrides and isolates (they turn the
+/// text after them around: "Ann\u{202E}nimda" shows as "Annadmin"), and the tag characters
+/// (U+E0000–U+E007F, invisible letters).
+fn forbidden_in_name(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{E0000}'..='\u{E007F}')
+}
 
 pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<String, ApiError> {
     let name = name.trim();
@@ -36,6 +43,9 @@ pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<
     }
     if name.chars().any(char::is_control) {
         return Err(ApiError::BadRequest(format!("{field} must not contain control characters")));
+    }
+    if name.chars().any(forbidden_in_name) {
+        return Err(ApiError::BadRequest(format!("{field} must not contain direction overrides or tag characters")));
     }
     Ok(name.to_string())
 }
@@ -223,6 +233,12 @@ impl AppState {
         let open = |s: &SeatMeta| s.kind == SeatKind::Human && s.token_hash.is_none();
         let i = match seat {
             Some(i) if st.meta.seats.get(i).is_some_and(open) => i,
+            Some(i) if i >= st.meta.seats.len() => {
+                return Err(ApiError::BadRequest(format!(
+                    "seat {i}: the table has seats 0 to {}",
+                    st.meta.seats.len().saturating_sub(1)
+                )))
+            }
             Some(i) => return Err(ApiError::SeatTaken(i)),
             None => st.meta.seats.iter().position(open).ok_or(ApiError::TableFull)?,
         };
@@ -255,6 +271,11 @@ impl AppState {
         let mut meta = st.meta.clone();
         meta.seats[i].token_hash = None;
         meta.seats[i].name = None;
+        // The creator who leaves gives the right to close up: whoever sits there next did not
+        // create the table, so nobody may close it then.
+        if meta.owner_seat == Some(i) {
+            meta.owner_seat = None;
+        }
         self.inner.store.set_meta(id, stored_meta(&meta)?).await?;
         st.meta = meta;
         table.bump_epoch(i);

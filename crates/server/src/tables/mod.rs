@@ -99,7 +99,7 @@ pub struct AppState {
 pub(crate) struct Shared {
     pub(crate) store: SharedStore,
     pub(crate) config: Config,
-    pub(crate) analyses: crate::analysis::Analyses,
+    pub(crate) analyses: Arc<crate::analysis::Analyses>,
     pub(crate) stats: crate::stats::Stats,
     /// Records imported, per client, in the last hour.
     pub(crate) imports: crate::quota::Quota,
@@ -226,7 +226,7 @@ impl AppState {
     /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
     pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
         let store = store.into();
-        let analyses = crate::analysis::Analyses::new(&config);
+        let analyses = Arc::new(crate::analysis::Analyses::new(&config));
         let imports = crate::quota::Quota::new(config.imports_per_hour, Duration::from_secs(3600));
         let state = AppState {
             inner: Arc::new(Shared {

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use store::{Kind, NewResult, Status as StoreStatus};
+use store::Status as StoreStatus;
 use uno::{Action, Move, Seat};
 
-use super::{stored_outcome, Push, Table, TableState, Viewer};
+use super::{Push, Table, TableState, Viewer};
 use crate::types::{LoggedEvent, TableStatus, TableView};
 use crate::update::{self, Told};
 use crate::{ApiError, AppState};
@@ -88,41 +88,36 @@ impl AppState {
                 return Err(ApiError::StaleState { sent, current: st.version() });
             }
         }
+        // Checked by the engine, stored, then applied: a refused or unstored action leaves
+        // the game as it was, with nothing to undo.
         let s = Seat(seat as u8);
-        let events = st.game.apply(s, action).map_err(ApiError::Illegal)?;
+        st.game.check(s, action).map_err(ApiError::Illegal)?;
         let seq = st.record.actions.len() as u64;
-        st.record.push(s, action);
         let entry = store::Entry::new(&Move { seat: s, action }).map_err(|e| ApiError::Internal(e.to_string()))?;
         if let Err(e) = self.inner.store.append(&table.id, seq, entry).await {
-            // Not stored, so not accepted: put the game back as it was.
-            st.record.actions.pop();
-            st.game = st.record.replay().map_err(|e| ApiError::Internal(e.to_string()))?;
             if let store::StoreError::Fenced { .. } = e {
                 self.drop_lost(table);
                 return Err(ApiError::OwnedElsewhere(table.id.clone()));
             }
             return Err(e.into());
         }
+        let events = st.game.apply(s, action).map_err(ApiError::Illegal)?;
+        st.record.push(s, action);
         let version = st.version();
         let logged: Vec<LoggedEvent> = events.into_iter().map(|event| LoggedEvent { version, event }).collect();
         st.remember(&logged);
         if st.game.is_over() {
             st.finished_at = Some(Instant::now());
             table.done.store(true, Ordering::Relaxed);
-            // Queued behind the append; not awaited: a restart that finds a finished game
-            // still marked active marks it then.
+            // Acknowledged means stored, the game's end included: its result (with the
+            // record and the statistics' tallies) and its status are committed before the
+            // answer. The result goes first: a crash between the two leaves a finished game
+            // marked active, which a restart finds kept already (see `restore`).
             let store = &self.inner.store;
-            drop(store.set_status(&table.id, StoreStatus::Finished));
-            if let (Ok(record), Ok(outcome)) = (st.kept(), stored_outcome(&st.game)) {
-                let actions = st.record.actions.len() as u64;
-                drop(store.add_result(NewResult {
-                    game_id: table.id.clone(),
-                    kind: Kind::Uno,
-                    record,
-                    actions,
-                    outcome,
-                }));
-            }
+            let kept = store.add_result(st.finished_result(&table.id)?);
+            let status = store.set_status(&table.id, StoreStatus::Finished);
+            kept.await?;
+            status.await?;
         }
         // Scheduled first, so the update carries the new turn's timer.
         self.schedule(table, st);

@@ -74,7 +74,9 @@ impl AppState {
                     }
                 }
                 Ok(None) => {
-                    // Over but not marked so: the status write did not make it before a crash.
+                    // Over but not marked so: the server stopped between the last action and
+                    // the game's end. Its result is kept now unless it made it.
+                    self.keep_unkept_result(&g).await?;
                     self.inner.store.set_status(&g.id, StoreStatus::Finished).await?;
                 }
                 Err(e) => {
@@ -82,6 +84,22 @@ impl AppState {
                     self.inner.store.set_status(&g.id, StoreStatus::Abandoned).await?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Keeps the result of stored game `g`, finished, unless the last result kept for its id
+    /// is this game's (the same seed and as many actions).
+    async fn keep_unkept_result(&self, g: &store::StoredGame) -> Result<(), ApiError> {
+        let table = self.rebuild_any(g).map_err(ApiError::Internal)?;
+        let st = table.state.lock().await;
+        let kept = self.inner.store.results_of(&g.id).await?;
+        let same = kept
+            .last()
+            .and_then(|r| r.record.decode::<super::KeptGame>().ok())
+            .is_some_and(|k| k.record.seed == st.record.seed && k.record.actions.len() == st.record.actions.len());
+        if !same {
+            self.inner.store.add_result(st.finished_result(&g.id)?).await?;
         }
         Ok(())
     }
@@ -159,7 +177,13 @@ impl AppState {
         for t in tables {
             let Ok(st) = t.state.try_lock() else { continue };
             let now = Instant::now();
-            let connected = st.watchers.iter().any(|&w| w > 0);
+            // A seat's socket keeps its table; a spectator's only a table of bots alone (which
+            // plays on by itself, and whose match ends): a spectator left at a table whose
+            // people have gone does not keep it waiting for them for ever.
+            let players = st.players();
+            let seated = st.watchers.iter().take(players).any(|&w| w > 0);
+            let bots_only = st.meta.seats.iter().all(|s| s.kind == crate::types::SeatKind::Bot);
+            let connected = seated || (bots_only && st.watchers.get(players).is_some_and(|&w| w > 0));
             if st.finished_at.is_some_and(|f| now.duration_since(f) >= c.finished_ttl) {
                 gone.push(t.id.clone());
             } else if st.finished_at.is_none() && !connected && now.duration_since(st.last_activity) >= c.idle_timeout {

@@ -77,6 +77,10 @@ pub enum RulesError {
     /// Same-number runs are on, and the deck has no number card.
     #[error("play.multi_play = same_number needs number cards in the deck")]
     MultiPlayWithoutNumbers,
+    /// A match to a points target with a deck whose every card is worth 0: nobody ever scores,
+    /// so the match would never end.
+    #[error("scoring.target is set, and every card in the deck is worth 0 points: the match could never end")]
+    NoPoints,
     /// The official first-card rule returns every Wild Draw Four, and the deck holds nothing else.
     #[error("deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else")]
     OnlyWildDrawFours,

@@ -122,6 +122,9 @@ impl Rules {
                 Face::WildDrawFour => s.wild_draw_four,
             };
         }
+        if config.scoring.target.is_some() && deck.iter().all(|c| points[c.index()] == 0) {
+            return Err(RulesError::NoPoints);
+        }
         let p = &config.play;
         let effects = Box::new(crate::effect::derive(
             config.deal.first_card,
@@ -360,6 +363,26 @@ mod tests {
         let err = target("[scoring]\ntarget = \"forever\"").expect_err("an unknown name");
         assert!(err.to_string().contains("one_round"), "{err}");
         assert_eq!(Rules::preset("two-color").map(|r| r.target()), Ok(None), "seed 004 plays one round");
+    }
+
+    /// A match to a target needs a card worth points, or nobody ever scores and it never ends;
+    /// one round needs none.
+    #[test]
+    fn a_match_whose_cards_are_all_worth_nothing_is_refused() {
+        let mut c = crate::rules::preset_config("official").expect("preset");
+        c.scoring.digits = DigitPoints::Fixed(0);
+        for p in [&mut c.scoring.skip, &mut c.scoring.reverse, &mut c.scoring.draw_two] {
+            *p = 0;
+        }
+        c.scoring.wild = 0;
+        c.scoring.wild_draw_four = 0;
+        c.scoring.target = Some(500);
+        assert_eq!(Rules::new(c.clone()).map(|_| ()), Err(RulesError::NoPoints));
+        c.scoring.target = None;
+        assert!(Rules::new(c.clone()).is_ok(), "one round ends without points");
+        c.scoring.target = Some(500);
+        c.scoring.wild = 1;
+        assert!(Rules::new(c).is_ok(), "one card worth a point is enough");
     }
 
     #[test]
