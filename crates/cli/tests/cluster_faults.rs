@@ -178,3 +178,55 @@ fn an_owner_that_lost_its_table_closes_the_table_s_sockets_as_moved() {
     let code = close_code(&mut ws, Duration::from_millis(LEASE_MS * 2 + 3_000));
     assert_eq!(code, Some(4003), "the socket on the old owner was not told the table moved");
 }
+
+/// Defect: an owner resumed after a pause past its lease served the state it held before the
+/// pause (reads returned versions up to 20 behind, going backwards for a client) until it
+/// noticed the lease gone. Now a lease not renewed within its time stops reads as well as
+/// writes until it is checked again: a read that reaches the old owner as it resumes is not
+/// answered from stale memory.
+#[test]
+fn a_resumed_owner_whose_lease_lapsed_serves_no_stale_read() {
+    const LEASE_MS: u64 = 1_000;
+    let pg = store::testing::TempPostgres::start_or_fail();
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let db = rt.block_on(pg.create_database("lapsed")).expect("database");
+    let a = start(&db, "a", LEASE_MS);
+    let b = start(&db, "b", LEASE_MS);
+    let create = json!({"preset": "official", "name": "Ann", "seed": 5,
+        "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, created) = http(&a.addr, "POST", "/api/tables", None, Some(&create));
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let ann = created["token"].as_str().expect("token").to_string();
+    let (_, joined) = http(&a.addr, "POST", &format!("/api/tables/{id}/join"), None, Some(&json!({"name": "Bob"})));
+    let tokens = [ann, joined["token"].as_str().expect("token").to_string()];
+    assert!(serving::play_one(&a.addr, &id, &tokens));
+
+    signal(&a.child, "-STOP");
+    let since = Instant::now();
+    loop {
+        let (s, _) = try_http(&b.addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
+        if s == 200 {
+            break;
+        }
+        assert!(since.elapsed() < Duration::from_secs(10), "b never adopted the table");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The game moves on at b.
+    assert!(serving::play_one(&b.addr, &id, &tokens) && serving::play_one(&b.addr, &id, &tokens));
+    let now = get(&b.addr, &id, &tokens[0])["version"].as_u64().expect("version");
+    // Reads sent to a while it is paused (the kernel takes the connections) are the first
+    // thing it sees when it runs again.
+    let reads: Vec<_> = (0..4)
+        .map(|_| {
+            let (addr, path, token) = (a.addr.clone(), format!("/api/tables/{id}"), tokens[0].clone());
+            std::thread::spawn(move || try_http(&addr, "GET", &path, Some(&token), None))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&a.child, "-CONT");
+    for r in reads {
+        let (s, v) = r.join().expect("read");
+        assert!(s != 200 || v["version"].as_u64() == Some(now), "a stale read from the resumed owner: {s} {v}");
+    }
+}

@@ -273,13 +273,29 @@ impl AppState {
 
     /// The table `id`: in memory, or a finished table read back from the store (after a restart,
     /// or after it left memory), kept again for `finished_ttl` so its result and a rematch stay
-    /// reachable.
+    /// reachable. Not while its lease may have lapsed (see `GameStore::fresh`).
     pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        self.table_checked(id, true).await
+    }
+
+    /// [`AppState::table`] for an action: served while the lease is not known to run, since the
+    /// write itself is fenced (refused if another instance adopted the table meanwhile).
+    pub(crate) async fn table_to_act(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        self.table_checked(id, false).await
+    }
+
+    async fn table_checked(&self, id: &str, fresh: bool) -> Result<Arc<Table>, ApiError> {
         if let Some(t) = self.in_memory(id)? {
             if !self.inner.store.holds(id) {
                 // Another instance adopted it: what this one has in memory is stale.
                 self.drop_lost(&t);
                 return Err(ApiError::OwnedElsewhere(t.id.clone()));
+            }
+            if fresh && !self.inner.store.fresh(id) {
+                // The lease was not renewed in time (this process paused, or the database
+                // away): another instance may have adopted the table and played on, so memory
+                // is not served until the renewal says whose it is.
+                return Err(ApiError::OwnerUnavailable(t.id.clone()));
             }
             return Ok(t);
         }

@@ -36,7 +36,7 @@ impl AppState {
         version: u64,
         view: bool,
     ) -> Result<Option<TableView>, ApiError> {
-        let table = self.table(id).await?;
+        let table = self.table_to_act(id).await?;
         let mut st = table.state.lock().await;
         let viewer = match token {
             Some(t) => self.resolve(&st, Some(t))?,
