@@ -149,7 +149,7 @@ async fn act(
 ) -> Result<Response, ApiError> {
     // Authentication first: an anonymous or forged request learns nothing about the body.
     let t = token(&headers, &q)?.ok_or(ApiError::MissingToken)?;
-    app.table(&id).await?;
+    app.table_to_act(&id).await?;
     let req = body(req)?;
     let minimal = wants_minimal(&headers);
     Ok(match app.act_answering(&id, Some(&t), req.action, req.version, !minimal).await? {

@@ -132,6 +132,12 @@ fn seat_left_frame() -> CloseFrame {
     CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }
 }
 
+/// The close a socket gets when its table went to another instance (the lease moved on): the
+/// game goes on there, and connecting again reaches it. Not 4002: the table did not end.
+pub(crate) fn moved_frame() -> CloseFrame {
+    CloseFrame { code: 4003, reason: Utf8Bytes::from_static("table moved: connect again") }
+}
+
 /// What a viewer's connection does with one push from its table.
 pub(crate) enum Next {
     /// Send this; the viewer then holds the table at `version` (`update`: merged into what it
@@ -156,6 +162,9 @@ pub(crate) async fn next(
 ) -> Next {
     // On a lag, the seat's close may be among what was skipped.
     if let (Ok(_), true) = (&push, table.is_closed()) {
+        if table.is_moved() {
+            return Next::Close(moved_frame());
+        }
         return Next::Close(CloseFrame { code: 4002, reason: Utf8Bytes::from_static("table closed") });
     }
     if table.seat_epoch(viewer) != epoch {

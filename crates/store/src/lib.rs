@@ -351,6 +351,13 @@ pub trait GameStore: Send + Sync + 'static {
     fn holds(&self, _id: &str) -> bool {
         true
     }
+    /// Whether the game's lease is known to be still running (renewed, or taken, less than a
+    /// lease ago), so what this process holds of it is the game as it is: past that, another
+    /// instance may have adopted it while this one was paused or cut off, and its state must
+    /// not be served until the lease is checked again. Always, without leases.
+    fn fresh(&self, _id: &str) -> bool {
+        true
+    }
     /// Takes over the active games of `kind` whose owner stopped renewing its lease, and
     /// answers them with their logs, to be rebuilt; nothing without leases.
     fn adopt(&self, _kind: Kind) -> Reply<Vec<StoredGame>> {

@@ -28,7 +28,7 @@
 use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::sync::{mpsc, oneshot};
@@ -166,6 +166,11 @@ struct Held {
     /// Games this store lost to another holder: never taken back under its own name (only
     /// adopted once their lease runs out), since what this process holds of them is stale.
     lost: Mutex<HashSet<String>>,
+    /// Per held game, until when its lease is known to run: from before the last renewal that
+    /// found it ours (or, for a game just taken, a tenth of a lease short of then). Past it the
+    /// lease may have lapsed and been adopted elsewhere while this process was paused or cut
+    /// off, so what it holds of the game may be stale (`fresh`).
+    fresh: Mutex<HashMap<String, Instant>>,
 }
 
 impl Held {
@@ -176,6 +181,24 @@ impl Held {
         if let Ok(mut g) = self.games.lock() {
             g.insert(id.to_string(), epoch);
         }
+        let now = Instant::now();
+        self.renewed(std::iter::once(id), now.checked_sub(self.lease.duration / 10).unwrap_or(now));
+    }
+    /// The leases of `ids` were found ours by a statement sent at `sent`.
+    fn renewed<'a>(&self, ids: impl Iterator<Item = &'a str>, sent: Instant) {
+        if let Ok(mut f) = self.fresh.lock() {
+            for id in ids {
+                f.insert(id.to_string(), sent + self.lease.duration);
+            }
+        }
+    }
+    fn is_fresh(&self, id: &str) -> bool {
+        self.fresh.lock().ok().and_then(|f| f.get(id).copied()).is_some_and(|until| Instant::now() < until)
+    }
+    fn unfresh(&self, id: &str) {
+        if let Ok(mut f) = self.fresh.lock() {
+            f.remove(id);
+        }
     }
     /// Forgets a game lost to another holder, unless it was taken again at another epoch
     /// meanwhile.
@@ -184,12 +207,14 @@ impl Held {
         if let Ok(mut g) = self.games.lock() {
             g.remove(id);
         }
+        self.unfresh(id);
     }
 
     fn lose(&self, id: &str, epoch: i64) {
         if let Ok(mut g) = self.games.lock() {
             if g.get(id).copied() == Some(epoch) {
                 g.remove(id);
+                self.unfresh(id);
                 if let Ok(mut lost) = self.lost.lock() {
                     lost.insert(id.to_string());
                 }
@@ -200,6 +225,7 @@ impl Held {
         if let Ok(mut g) = self.games.lock() {
             g.remove(id);
         }
+        self.unfresh(id);
     }
     fn may_take_back(&self, id: &str) -> bool {
         self.epoch(id).is_none() && self.lost.lock().map(|l| !l.contains(id)).unwrap_or(false)
@@ -249,7 +275,12 @@ impl PgStore {
         migrate(&mut client).await?;
         drop(client);
         let (tx, rx) = mpsc::unbounded_channel();
-        let held = Arc::new(Held { lease, games: Mutex::new(HashMap::new()), lost: Mutex::new(HashSet::new()) });
+        let held = Arc::new(Held {
+            lease,
+            games: Mutex::new(HashMap::new()),
+            lost: Mutex::new(HashSet::new()),
+            fresh: Mutex::new(HashMap::new()),
+        });
         tokio::spawn(renewer(pool.clone(), Arc::downgrade(&held)));
         tokio::spawn(writer(pool, held.clone(), rx));
         Ok(PgStore { tx, location, held })
@@ -331,6 +362,10 @@ impl GameStore for PgStore {
         self.held.epoch(id).is_some()
     }
 
+    fn fresh(&self, id: &str) -> bool {
+        self.held.epoch(id).is_some() && self.held.is_fresh(id)
+    }
+
     fn adopt(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
         self.send(|tx| Cmd::Adopt(kind, false, tx))
     }
@@ -410,6 +445,7 @@ async fn renewer(pool: Pool, held: Weak<Held>) {
             continue;
         }
         let (ids, epochs): (Vec<String>, Vec<i64>) = games.iter().cloned().unzip();
+        let sent = Instant::now();
         let renewed = async {
             let mut client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
             let tx = client.transaction().await?;
@@ -441,11 +477,15 @@ async fn renewer(pool: Pool, held: Weak<Held>) {
                 // A game whose lease row is not there yet is being created (its batch has not
                 // committed; a failed creation leaves no game to write): only a row naming
                 // another owner or epoch means the game was taken.
+                let mut ours = Vec::with_capacity(games.len());
                 for (id, epoch) in games {
-                    if found.get(&id).is_some_and(|(owner, e)| *owner != held.lease.owner || *e != epoch) {
-                        held.lose(&id, epoch);
+                    match found.get(&id) {
+                        Some((owner, e)) if *owner != held.lease.owner || *e != epoch => held.lose(&id, epoch),
+                        Some(_) => ours.push(id),
+                        None => {}
                     }
                 }
+                held.renewed(ours.iter().map(String::as_str), sent);
             }
             // The database is away: the leases may run out meanwhile, and then the writes are
             // refused by the epoch when it is back.

@@ -70,7 +70,7 @@ impl Relays {
 /// past its lease, or the message bus restarted): connecting again reaches whoever holds the
 /// table then, and starts from its full state.
 fn moved() -> CloseFrame {
-    CloseFrame { code: 4003, reason: Utf8Bytes::from_static("table moved: connect again") }
+    ws::moved_frame()
 }
 
 /// `GET /api/tables/{id}/ws` for a table `owner` (an instance subject) holds. `Err` hands the

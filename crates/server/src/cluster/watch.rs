@@ -59,6 +59,11 @@ impl Watches {
 /// a task that publishes its changes until the watch is closed or expires.
 pub(super) async fn open(inner: &Arc<Inner>, table: &str, token: Option<&str>, id: String) -> Answer {
     let Some(table) = inner.held(table) else { return Answer::NotHere };
+    if !inner.state.store().fresh(&table.id) {
+        // Its lease not renewed in time: what this instance holds may be stale (see
+        // `AppState::table`).
+        return http_answer(&crate::ApiError::OwnerUnavailable(table.id.clone()));
+    }
     let (first, version, viewer, index, epoch, rx) = {
         let mut st = table.state.lock().await;
         let viewer = match inner.state.resolve(&st, token) {

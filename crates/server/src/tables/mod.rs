@@ -113,6 +113,12 @@ pub(crate) struct Table {
     done: AtomicBool,
     /// Set (under the lock) when the table is closed for idleness: nothing acts at it any more.
     closed: AtomicBool,
+    /// Set with `closed` when the table went to another instance (its lease moved on): the game
+    /// goes on there, so a socket here is told to connect again rather than that it ended.
+    moved: AtomicBool,
+    /// Set when an append failed in a way that may have committed all the same and the log
+    /// could not be read to tell: the log is read again before the next action.
+    unsure: AtomicBool,
     /// Per seat, how often its holder changed (a join or a leave), bumped under the lock. A
     /// socket opened for a seat serves it only while this is what it was at the upgrade, so a
     /// socket that missed the close (it lagged) neither reads nor acts for the seat's next holder.
@@ -182,6 +188,8 @@ impl Table {
             creator,
             done: AtomicBool::new(st.game.is_over()),
             closed: AtomicBool::new(false),
+            moved: AtomicBool::new(false),
+            unsure: AtomicBool::new(false),
             seat_epochs: (0..players).map(|_| AtomicU64::new(0)).collect(),
             state: Mutex::new(st),
             tx,
@@ -199,6 +207,11 @@ impl Table {
     /// Whether the table was closed (by its owner or for idleness).
     pub(crate) fn is_closed(&self) -> bool {
         self.closed.load(Ordering::Acquire)
+    }
+
+    /// Whether the table was closed here because another instance holds it now.
+    pub(crate) fn is_moved(&self) -> bool {
+        self.moved.load(Ordering::Acquire)
     }
 
     fn bump_epoch(&self, seat: usize) {
@@ -260,13 +273,29 @@ impl AppState {
 
     /// The table `id`: in memory, or a finished table read back from the store (after a restart,
     /// or after it left memory), kept again for `finished_ttl` so its result and a rematch stay
-    /// reachable.
+    /// reachable. Not while its lease may have lapsed (see `GameStore::fresh`).
     pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        self.table_checked(id, true).await
+    }
+
+    /// [`AppState::table`] for an action: served while the lease is not known to run, since the
+    /// write itself is fenced (refused if another instance adopted the table meanwhile).
+    pub(crate) async fn table_to_act(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        self.table_checked(id, false).await
+    }
+
+    async fn table_checked(&self, id: &str, fresh: bool) -> Result<Arc<Table>, ApiError> {
         if let Some(t) = self.in_memory(id)? {
             if !self.inner.store.holds(id) {
                 // Another instance adopted it: what this one has in memory is stale.
                 self.drop_lost(&t);
                 return Err(ApiError::OwnedElsewhere(t.id.clone()));
+            }
+            if fresh && !self.inner.store.fresh(id) {
+                // The lease was not renewed in time (this process paused, or the database
+                // away): another instance may have adopted the table and played on, so memory
+                // is not served until the renewal says whose it is.
+                return Err(ApiError::OwnerUnavailable(t.id.clone()));
             }
             return Ok(t);
         }
@@ -300,7 +329,10 @@ impl AppState {
     /// Forgets a table whose lease went to another instance: nothing acts at it any more here,
     /// and its connections are closed (clients reload from whichever instance owns it).
     fn drop_lost(&self, table: &Arc<Table>) {
+        table.moved.store(true, Ordering::Release);
         table.closed.store(true, Ordering::Release);
+        // Every socket on the table sees the move on this push and is closed with 4003.
+        let _ = table.tx.send(Arc::new(Push { version: 0, update: false, views: Vec::new() }));
         if let Ok(mut map) = self.inner.tables.write() {
             if map.get(&table.id).is_some_and(|t| Arc::ptr_eq(t, table)) {
                 map.remove(&table.id);

@@ -36,7 +36,7 @@ impl AppState {
         version: u64,
         view: bool,
     ) -> Result<Option<TableView>, ApiError> {
-        let table = self.table(id).await?;
+        let table = self.table_to_act(id).await?;
         let mut st = table.state.lock().await;
         let viewer = match token {
             Some(t) => self.resolve(&st, Some(t))?,
@@ -78,6 +78,9 @@ impl AppState {
         if table.closed.load(Ordering::Acquire) {
             return Err(ApiError::NoSuchTable(table.id.clone()));
         }
+        if table.unsure.load(Ordering::Acquire) {
+            self.reread_log(table, st).await?;
+        }
         match st.status() {
             TableStatus::Waiting => return Err(ApiError::NotStarted),
             TableStatus::Finished => return Err(ApiError::Illegal(uno::IllegalAction::GameOver)),
@@ -95,11 +98,15 @@ impl AppState {
         let seq = st.record.actions.len() as u64;
         let entry = store::Entry::new(&Move { seat: s, action }).map_err(|e| ApiError::Internal(e.to_string()))?;
         if let Err(e) = self.inner.store.append(&table.id, seq, entry).await {
-            if let store::StoreError::Fenced { .. } = e {
-                self.drop_lost(table);
-                return Err(ApiError::OwnedElsewhere(table.id.clone()));
+            if !self.stored_after_all(table, seq, s, action, &e).await {
+                // Not stored, so not accepted: the game was not touched.
+                if let store::StoreError::Fenced { .. } = e {
+                    self.drop_lost(table);
+                    return Err(ApiError::OwnedElsewhere(table.id.clone()));
+                }
+                return Err(e.into());
             }
-            return Err(e.into());
+            tracing::warn!(table = %table.id, seq, error = %e, "an append answered with an error was committed; kept");
         }
         let events = st.game.apply(s, action).map_err(ApiError::Illegal)?;
         st.record.push(s, action);
@@ -123,6 +130,80 @@ impl AppState {
         self.schedule(table, st);
         self.publish_update(table, st, &logged);
         Ok(logged)
+    }
+
+    /// After an append that failed with `e`: whether action `seq` (`seat`'s `action`) is in the
+    /// log all the same. A refusal the database gave (or no lease) wrote nothing; any other error
+    /// may have come after the commit (its answer lost on the way), and then only the log can
+    /// say. When it cannot be read either, the table is marked unsure: its log is read again
+    /// before its next action (`reread_log`), so memory never stays behind the log.
+    async fn stored_after_all(
+        &self,
+        table: &Table,
+        seq: u64,
+        seat: Seat,
+        action: Action,
+        e: &store::StoreError,
+    ) -> bool {
+        use store::StoreError as E;
+        if let E::Fenced { .. } | E::OutOfOrder { .. } | E::Conflict { .. } | E::NoSuchGame(_) | E::Encode { .. } = e {
+            return false;
+        }
+        match self.inner.store.load(&table.id).await {
+            Ok(Some(g)) => {
+                let at = g.actions.get(seq as usize).and_then(|e| e.decode::<Move>().ok());
+                if g.actions.len() as u64 == seq + 1 && at.is_some_and(|m| m.seat == seat && m.action == action) {
+                    return true;
+                }
+                if g.actions.len() as u64 != seq {
+                    table.unsure.store(true, Ordering::Release);
+                }
+                false
+            }
+            _ => {
+                table.unsure.store(true, Ordering::Release);
+                false
+            }
+        }
+    }
+
+    /// Brings the table in memory up to its log after a commit whose outcome was unknown: the
+    /// actions the log holds past memory are applied and pushed as any action is. An error
+    /// (the store still away) leaves the table unsure and refuses the action that asked.
+    async fn reread_log(&self, table: &Arc<Table>, st: &mut TableState) -> Result<(), ApiError> {
+        let internal = |e: String| ApiError::Internal(e);
+        let Some(g) = self.inner.store.load(&table.id).await? else {
+            return Err(ApiError::NoSuchTable(table.id.clone()));
+        };
+        let have = st.record.actions.len();
+        if g.actions.len() < have {
+            // Memory ahead of the log: only what the log holds was acknowledged.
+            st.record.actions.truncate(g.actions.len());
+            st.game = st.record.replay().map_err(|e| internal(e.to_string()))?;
+            self.publish_state(table, st);
+        }
+        let mut logged = Vec::new();
+        for e in g.actions.iter().skip(have) {
+            let m: Move = e.decode().map_err(|e| internal(e.to_string()))?;
+            let events = st.game.apply(m.seat, m.action).map_err(|e| internal(format!("a stored action: {e}")))?;
+            st.record.push(m.seat, m.action);
+            let version = st.version();
+            logged.extend(events.into_iter().map(|event| LoggedEvent { version, event }));
+        }
+        table.unsure.store(false, Ordering::Release);
+        if g.actions.len() > have {
+            tracing::warn!(table = %table.id, found = g.actions.len() - have, "the log held actions memory missed");
+            st.remember(&logged);
+            if st.game.is_over() {
+                st.finished_at = Some(Instant::now());
+                table.done.store(true, Ordering::Relaxed);
+                drop(self.inner.store.set_status(&table.id, StoreStatus::Finished));
+            }
+            self.schedule(table, st);
+            // The versions jumped: every socket starts again from its full state.
+            self.publish_state(table, st);
+        }
+        Ok(())
     }
 
     /// Sends every viewer with an open socket the full state (after a seat changed hands or a

@@ -12,6 +12,9 @@ use super::{Config, Meta, Table, TableState};
 use crate::types::{SeatKind, TableStatus};
 use crate::{limits, ApiError, AppState};
 
+/// Between a bot's move the store could not take and its next try.
+const BOT_RETRY: Duration = Duration::from_millis(250);
+
 /// Builds a bot for a seat: search bots also stop after [`limits::MAX_BOT_MOVE_TIME`], so no
 /// name can hold a core for longer than that a move.
 pub(super) fn build_bot(spec: BotSpec, seed: u64) -> Box<dyn Bot> {
@@ -139,12 +142,29 @@ impl AppState {
             return;
         }
         let seat_version = Some(version);
-        if self.act_as(table, &mut st, seat, action, seat_version).await.is_err() {
+        let mut done = self.act_as(table, &mut st, seat, action, seat_version).await;
+        if let Err(ApiError::Illegal(_)) = done {
             // A bot that answers an illegal action must not stall the table.
             if let Some(&fallback) = obs.legal_actions.first() {
-                let _ = self.act_as(table, &mut st, seat, fallback, seat_version).await;
+                done = self.act_as(table, &mut st, seat, fallback, seat_version).await;
             }
         }
+        if let Err(ApiError::Store(e)) = done {
+            // Not stored (the database away for a moment): nothing changed, and nobody else
+            // may act for the bot, so its turn is tried again rather than left to stall.
+            tracing::warn!(table = %table.id, seat, error = %e, "a bot's move was not stored; trying again");
+            self.bot_again(table, version);
+        }
+    }
+
+    /// The bot's turn at `version`, tried again after [`BOT_RETRY`].
+    fn bot_again(&self, table: &Arc<Table>, version: u64) {
+        let app = self.clone();
+        let table = table.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(BOT_RETRY).await;
+            app.bot_turn(&table, version).await;
+        });
     }
 
     pub(super) async fn turn_timeout(&self, table: &Arc<Table>, version: u64) {

@@ -1,0 +1,167 @@
+//! An append the database committed while the server saw an error (the answer lost on the way:
+//! the "ambiguous commit" of a shared PostgreSQL) leaves memory behind the log unless the log is
+//! read again; before, every later action at the table was refused (503) until a restart. Here
+//! a store that commits and then answers an error stands in for it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use server::{ApiError, AppState, Config, CreateTable, SeatSpec};
+use store::{
+    Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Record, Reply, SharedStore, SqliteStore, Status,
+    StoreError, StoredGame, Ticket,
+};
+
+/// SQLite underneath; the next append (when `lose_answer` is set) commits and then answers an
+/// error, and the load after it too fails when `fail_load` is set.
+struct LostAnswers {
+    inner: SqliteStore,
+    lose_answer: AtomicBool,
+    fail_load: AtomicBool,
+}
+
+impl GameStore for LostAnswers {
+    fn backend(&self) -> &'static str {
+        "lost-answers"
+    }
+    fn location(&self) -> String {
+        self.inner.location()
+    }
+    fn create(&self, game: NewGame) -> Ticket {
+        self.inner.create(game)
+    }
+    fn append(&self, id: &str, seq: u64, entry: Entry) -> Ticket {
+        let written = self.inner.append(id, seq, entry);
+        if !self.lose_answer.swap(false, Ordering::SeqCst) {
+            return written;
+        }
+        let (tx, reply) = Reply::channel();
+        tokio::spawn(async move {
+            let done = written.await;
+            assert!(done.is_ok(), "the append itself failed: {done:?}");
+            let _ = tx.send(Err(StoreError::Commit("the connection broke before the answer".into())));
+        });
+        reply
+    }
+    fn set_meta(&self, id: &str, meta: Meta) -> Ticket {
+        self.inner.set_meta(id, meta)
+    }
+    fn set_status(&self, id: &str, status: Status) -> Ticket {
+        self.inner.set_status(id, status)
+    }
+    fn reset(&self, id: &str, record: Record, meta: Meta) -> Ticket {
+        self.inner.reset(id, record, meta)
+    }
+    fn add_result(&self, result: NewResult) -> Ticket {
+        self.inner.add_result(result)
+    }
+    fn load_active(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
+        self.inner.load_active(kind)
+    }
+    fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
+        if self.fail_load.swap(false, Ordering::SeqCst) {
+            return Reply::ready(Err(StoreError::Connect("the database is away".into())));
+        }
+        self.inner.load(id)
+    }
+    fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
+        self.inner.results(kind)
+    }
+    fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>> {
+        self.inner.results_of(game_id)
+    }
+    fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
+        self.inner.forget_results(kind, before)
+    }
+    fn tallies(&self, kind: Kind, offset: u64, limit: u64) -> Reply<store::TallyPage> {
+        self.inner.tallies(kind, offset, limit)
+    }
+    fn untallied(&self, kind: Kind) -> Reply<Vec<GameResult>> {
+        self.inner.untallied(kind)
+    }
+    fn tally(&self, kind: Kind, game_id: &str, finished_at: i64, tallies: Option<Vec<store::Tally>>) -> Ticket {
+        self.inner.tally(kind, game_id, finished_at, tallies)
+    }
+}
+
+struct Game {
+    app: AppState,
+    store: Arc<LostAnswers>,
+    id: String,
+    tokens: Vec<String>,
+}
+
+async fn game() -> Game {
+    let store = Arc::new(LostAnswers {
+        inner: SqliteStore::open_in_memory().expect("store"),
+        lose_answer: AtomicBool::new(false),
+        fail_load: AtomicBool::new(false),
+    });
+    let shared: SharedStore = store.clone();
+    let app = AppState::new(shared, Config::default()).await.expect("state");
+    let req = CreateTable {
+        seats: vec![SeatSpec::Human { name: None }, SeatSpec::Human { name: None }],
+        seed: Some(9),
+        ..Default::default()
+    };
+    let created = app.create_table(req, "local").await.expect("created");
+    let joined = app.join(&created.id, "Bob", None).await.expect("joined");
+    let tokens = vec![created.token.expect("token"), joined.token];
+    Game { app, store, id: created.id, tokens }
+}
+
+impl Game {
+    /// The seat to move, its first legal action that is not a call, and the version.
+    async fn next(&self) -> (usize, uno::Action, u64) {
+        let view = self.app.read_table(&self.id, Some(&self.tokens[0])).await.expect("view");
+        let seat = view.view.current.index();
+        let mine = self.app.read_table(&self.id, Some(&self.tokens[seat])).await.expect("view");
+        let action =
+            mine.legal_actions.iter().find(|a| !matches!(a, uno::Action::CallUno)).copied().expect("an action");
+        (seat, action, mine.version)
+    }
+
+    async fn act(&self, seat: usize, action: uno::Action, version: u64) -> Result<u64, ApiError> {
+        self.app.act(&self.id, Some(&self.tokens[seat]), action, version).await.map(|v| v.version)
+    }
+
+    async fn log_len(&self) -> usize {
+        self.store.inner.load(&self.id).await.expect("load").expect("stored").actions.len()
+    }
+}
+
+#[tokio::test]
+async fn a_commit_whose_answer_was_lost_is_found_in_the_log_and_kept() {
+    let g = game().await;
+    let (seat, action, version) = g.next().await;
+    g.act(seat, action, version).await.expect("first action");
+    let (seat, action, version) = g.next().await;
+    g.store.lose_answer.store(true, Ordering::SeqCst);
+    // The log holds it, so it is acknowledged: the answer says what is true.
+    assert_eq!(g.act(seat, action, version).await.expect("kept"), version + 1);
+    assert_eq!(g.log_len().await, 2);
+    // And play goes on (before: 503 for every action from here on).
+    let (seat, action, version) = g.next().await;
+    assert_eq!(version, 2);
+    assert_eq!(g.act(seat, action, version).await.expect("the next action"), 3);
+    assert_eq!(g.log_len().await, 3);
+}
+
+#[tokio::test]
+async fn a_commit_that_cannot_be_checked_is_read_back_before_the_next_action() {
+    let g = game().await;
+    let (seat, action, version) = g.next().await;
+    g.store.lose_answer.store(true, Ordering::SeqCst);
+    g.store.fail_load.store(true, Ordering::SeqCst);
+    // Neither the answer nor the log: not acknowledged.
+    let refused = g.act(seat, action, version).await;
+    assert!(matches!(refused, Err(ApiError::Store(_))), "{refused:?}");
+    assert_eq!(g.log_len().await, 1, "the store took it all the same");
+    // Sent again at the same version: the log is read first, so the action is found taken.
+    let again = g.act(seat, action, version).await;
+    assert!(matches!(again, Err(ApiError::StaleState { current: 1, .. })), "{again:?}");
+    let (seat, action, version) = g.next().await;
+    assert_eq!(version, 1);
+    assert_eq!(g.act(seat, action, version).await.expect("the next action"), 2);
+    assert_eq!(g.log_len().await, 2);
+}
