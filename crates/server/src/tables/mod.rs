@@ -170,6 +170,12 @@ pub(crate) struct Meta {
     /// The creator's seat: its holder may close the table.
     #[serde(default)]
     owner_seat: Option<usize>,
+    /// Whether the creator chose the current game's seed.
+    #[serde(default)]
+    chosen_seed: bool,
+    /// Where the current game started, for a "play from here" game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    started_from: Option<crate::types::StartedFrom>,
 }
 
 pub(crate) struct TableState {
