@@ -12,6 +12,7 @@
 
 mod analysis;
 pub mod api;
+mod bearer;
 pub mod cluster;
 pub mod duel_api;
 mod duel_records;
