@@ -22,8 +22,8 @@ use tokio::sync::broadcast::error::RecvError;
 use uno::Action;
 
 use crate::bearer::SeatToken;
+use crate::conns::ConnSlot;
 use crate::limits;
-use crate::serve::ConnSlot;
 use crate::tables::{Push, Table, Viewer};
 use crate::{ApiError, AppState, ErrorBody};
 
@@ -202,7 +202,7 @@ async fn session(
     // The socket keeps its connection's place under the cap, and is never shed as idle.
     let _busy = slot.as_ref().map(ConnSlot::busy);
     // One future for the whole session, not one per loop turn: the loop turns once per message.
-    let stopping = crate::serve::stopping(slot.clone());
+    let stopping = crate::conns::stopping(slot.clone());
     tokio::pin!(stopping);
 
     // Subscribe and render the first view under one lock: no change is missed or sent twice.
