@@ -10,7 +10,6 @@
 //! in the same store: a [`store::Kind`] of its own, `GameStore::create` with a typed
 //! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
 
-mod analysis;
 pub mod api;
 mod bearer;
 pub mod cluster;

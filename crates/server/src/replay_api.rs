@@ -11,9 +11,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use crate::analysis::AnalysisRequest;
 use crate::api::Client;
 use crate::bearer::SeatToken;
+use crate::tables::AnalysisRequest;
 use crate::tables::{Frame, FrameRequest, ImportRecord, Perspective, PositionExport, RecordExport};
 use crate::{ApiError, AppState};
 
