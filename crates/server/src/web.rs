@@ -17,6 +17,7 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/duelgrid.js", include_bytes!("../web/duelgrid.js"), "text/javascript; charset=utf-8"),
     ("/duel-replay.html", include_bytes!("../web/duel-replay.html"), "text/html; charset=utf-8"),
     ("/duel-replay.js", include_bytes!("../web/duel-replay.js"), "text/javascript; charset=utf-8"),
+    ("/replaystep.js", include_bytes!("../web/replaystep.js"), "text/javascript; charset=utf-8"),
     ("/uno.html", include_bytes!("../web/uno.html"), "text/html; charset=utf-8"),
     ("/uno.js", include_bytes!("../web/uno.js"), "text/javascript; charset=utf-8"),
     ("/sound.js", include_bytes!("../web/sound.js"), "text/javascript; charset=utf-8"),

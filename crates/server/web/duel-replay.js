@@ -3,6 +3,7 @@
 // shows the whole grid. The URL follows the position, so it is a link to it.
 import { el, request, showError } from './api.js';
 import { cellName, colName, describeCell } from './duelgrid.js';
+import { bindStepping, createStepper } from './replaystep.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -61,8 +62,7 @@ function render(f) {
   $('next').disabled = $('last').disabled = f.ply === f.plies;
 }
 
-async function goTo(ply) {
-  const p = Math.max(0, Math.min(state.plies, ply));
+async function goTo(p) {
   try {
     const f = await request('GET', `/api/duel/${encodeURIComponent(state.id)}/replay?ply=${p}`);
     state.ply = f.ply;
@@ -83,22 +83,14 @@ async function init() {
     return;
   }
   state.plies = Number.MAX_SAFE_INTEGER;
-  if (!(await goTo(state.ply))) return;
+  if (!(await goTo(state.ply))) {
+    // A position past the end: the game's start.
+    if (!(await goTo(0))) return;
+  }
   $('export').href = `/api/duel/${encodeURIComponent(state.id)}/record`;
   $('export').setAttribute('download', `duel-${state.id}.json`);
   $('replay').hidden = false;
-  $('first').addEventListener('click', () => goTo(0));
-  $('prev').addEventListener('click', () => goTo(state.ply - 1));
-  $('next').addEventListener('click', () => goTo(state.ply + 1));
-  $('last').addEventListener('click', () => goTo(state.plies));
-  $('ply-slider').addEventListener('input', () => goTo(Number($('ply-slider').value)));
-  document.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLInputElement || e.altKey || e.ctrlKey || e.metaKey) return;
-    const to = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.plies }[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    goTo(to);
-  });
+  bindStepping(createStepper({ ply: state.ply, plies: () => state.plies, show: goTo }), () => state.plies);
 }
 
 init();

@@ -3,6 +3,7 @@
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
 import { capitalize, el, request, requestText, showError } from './api.js';
+import { bindStepping, createStepper, revealInList } from './replaystep.js';
 import { seatLabel } from './seats.js';
 import { cardClass, cardFace, cardSvg, cardWords, directionWords, eventWords } from './unocards.js';
 
@@ -151,7 +152,7 @@ function render(f) {
   const current = $('timeline').querySelector(`a[data-ply="${f.ply}"]`);
   if (current) {
     current.setAttribute('aria-current', 'step');
-    current.scrollIntoView({ block: 'nearest' });
+    revealInList($('timeline'), current);
   }
   $('first').disabled = $('prev').disabled = f.ply === 0;
   $('next').disabled = $('last').disabled = f.ply === f.plies;
@@ -424,19 +425,25 @@ async function exportPosition(form) {
 
 // ---------------------------------------------------------------- moving
 
-async function goTo(ply) {
-  const p = Math.max(0, Math.min(state.plies, ply));
+/** Fetches and draws the frame of `p` (the stepper's `show`). */
+async function showPly(p) {
   try {
     const f = await frame(state.view, p);
     state.ply = p;
     render(f);
     history.replaceState(null, '', pageUrl());
     showError($('replay-error'), '');
+    return true;
   } catch (err) {
     stopAutoplay();
     showError($('replay-error'), err.message);
+    return false;
   }
 }
+
+/** Made once the first frame is shown. */
+let stepper = createStepper({ ply: 0, plies: () => state.plies, show: showPly });
+const goTo = (ply) => stepper.go(ply);
 
 function stopAutoplay() {
   clearInterval(state.timer);
@@ -452,16 +459,8 @@ function startAutoplay() {
   $('autoplay').setAttribute('aria-pressed', 'true');
   state.timer = setInterval(() => {
     if (state.ply >= state.plies) stopAutoplay();
-    else goTo(state.ply + 1);
+    else if (!stepper.busy()) stepper.step(1);
   }, Number($('speed').value));
-}
-
-function onKey(e) {
-  if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement || e.altKey || e.ctrlKey || e.metaKey) return;
-  const to = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.plies }[e.key];
-  if (to === undefined) return;
-  e.preventDefault();
-  goTo(to);
 }
 
 async function init() {
@@ -521,6 +520,7 @@ async function init() {
   $('replay').hidden = false;
   render(first);
   history.replaceState(null, '', pageUrl());
+  stepper = createStepper({ ply: state.ply, plies: () => state.plies, show: showPly });
   if (fellBack) {
     const chair = state.view === 'spectator' ? "a spectator's chair" : 'your seat';
     const wanted = fellBack === 'all' ? 'everyone’s cards' : 'that seat’s cards';
@@ -535,17 +535,12 @@ async function init() {
     renderTimeline();
     goTo(state.ply);
   });
-  $('first').addEventListener('click', () => goTo(0));
   $('play-from-here').addEventListener('click', playFromHere);
   $('export-position-json').addEventListener('click', () => exportPosition('json'));
   $('export-position-text').addEventListener('click', () => exportPosition('text'));
   $('export-position-uno').addEventListener('click', () => exportPosition('uno'));
-  $('prev').addEventListener('click', () => goTo(state.ply - 1));
-  $('next').addEventListener('click', () => goTo(state.ply + 1));
-  $('last').addEventListener('click', () => goTo(state.plies));
   $('autoplay').addEventListener('click', () => (state.timer ? stopAutoplay() : startAutoplay()));
   $('speed').addEventListener('change', () => state.timer && startAutoplay());
-  $('ply-slider').addEventListener('input', () => goTo(Number($('ply-slider').value)));
   $('analyse').addEventListener('click', analyse);
   $('analysis-graph').addEventListener('click', (e) => {
     const p = e.target.closest('[data-ply]');
@@ -557,7 +552,7 @@ async function init() {
     e.preventDefault();
     goTo(Number(a.dataset.ply));
   });
-  document.addEventListener('keydown', onKey);
+  bindStepping(stepper, () => state.plies);
 }
 
 init();
