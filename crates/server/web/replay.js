@@ -3,6 +3,7 @@
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
 import { capitalize, el, request, requestText, showError } from './api.js';
+import { analysisPanel, points } from './replayanalysis.js';
 import { bindStepping, createStepper, revealInList } from './replaystep.js';
 import { seatLabel } from './seats.js';
 import { cardClass, cardFace, cardSvg, cardWords, directionWords, eventWords } from './unocards.js';
@@ -24,10 +25,6 @@ const state = {
   seat: null,
   frames: new Map(),
   timer: null,
-  /** Analyses fetched, by `seat/samples`. */
-  analyses: new Map(),
-  /** The analysis shown: of the seat seen by, or null. */
-  analysis: null,
 };
 
 function savedSeat(table) {
@@ -158,7 +155,7 @@ function render(f) {
   $('next').disabled = $('last').disabled = f.ply === f.plies;
   // The end of the game is no position to play on from.
   $('play-from-here').disabled = f.ply === f.plies;
-  renderAnalysis();
+  analysis.render();
 }
 
 function renderTimeline() {
@@ -173,7 +170,7 @@ function renderTimeline() {
   }
   $('timeline').replaceChildren(...items);
   // The analysed seat's mistakes, on the entry of the move made.
-  for (const d of state.analysis?.decisions || []) {
+  for (const d of analysis.current()?.decisions || []) {
     const a = d.mistake && $('timeline').querySelector(`a[data-ply="${d.ply + 1}"]`);
     if (a) a.append(el('span', { class: 'mistake-mark' }, `✕ mistake (win chance −${points(d.loss)}%)`));
   }
@@ -216,163 +213,6 @@ async function playFromHere() {
   } catch (err) {
     showError($('replay-error'), err.message);
   }
-}
-
-// ---------------------------------------------------------------- analysis
-
-const SVG = 'http://www.w3.org/2000/svg';
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
-const points = (x) => (100 * x).toFixed(1);
-const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${points(Math.abs(x))}`;
-const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const chosenValue = (d) => d.values.find((v) => sameAction(v.action, d.chosen));
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  node.append(...children);
-  return node;
-}
-
-/** A legal move as an option ("play Blue 7 (red)"), where actionWords tells what a seat did. */
-function optionWords(a) {
-  switch (a.type) {
-    case 'play':
-      return `play ${cardWords(a.card)}${a.color ? ` and choose ${a.color}` : ''}`;
-    case 'draw':
-      return 'draw';
-    case 'pass':
-      return 'keep the card and pass';
-    case 'declare_color':
-      return `choose ${a.color}`;
-    case 'challenge':
-      return 'challenge the Wild Draw Four';
-    case 'accept':
-      return 'take the Wild Draw Four';
-    case 'swap_hands':
-      return `swap hands with ${seatName(a.with)}`;
-    case 'call_uno':
-      return 'call UNO';
-    case 'catch_uno':
-      return `catch ${seatName(a.seat)}`;
-    default:
-      return a.type;
-  }
-}
-
-/** Asks the server for the analysis of the seat seen by (once per seat and sample count). */
-async function analyse() {
-  const seat = viewedSeat();
-  if (seat === null) return;
-  const samples = $('samples').value;
-  const key = `${seat}/${samples}`;
-  $('analyse').disabled = true;
-  $('analysis-status').textContent = `Analysing ${seatName(seat)}'s decisions with ${samples} worlds per move…`;
-  try {
-    if (!state.analyses.has(key)) {
-      const q = new URLSearchParams({ seat: String(seat), samples });
-      if (state.g !== null) q.set('game', state.g);
-      state.analyses.set(key, await request('GET', `/api/games/${encodeURIComponent(state.id)}/analysis?${q}`));
-    }
-    if (viewedSeat() !== seat) return;
-    state.analysis = state.analyses.get(key);
-    const a = state.analysis;
-    const took = a.cached ? 'made earlier' : `took ${(a.ms / 1000).toFixed(1)} s`;
-    $('analysis-status').textContent = `Analysis of ${seatName(seat)} ready (${a.samples} worlds per move; ${took}).`;
-    renderTimeline();
-    renderAnalysis();
-  } catch (err) {
-    $('analysis-status').textContent = err.message;
-  } finally {
-    $('analyse').disabled = false;
-  }
-}
-
-function renderGraph(a) {
-  const n = a.decisions.length;
-  const [w, h, left, top] = [600, 160, 36, 10];
-  const x = (i) => left + (n > 1 ? (i * (w - left - 10)) / (n - 1) : (w - left) / 2);
-  const y = (p) => top + (1 - p) * (h - 2 * top - 10);
-  const wins = a.decisions.map((d) => chosenValue(d)?.win ?? 0);
-  const parts = [];
-  for (const p of [0, 0.5, 1]) {
-    parts.push(svg('line', { class: 'grid', x1: left, x2: w - 10, y1: y(p), y2: y(p) }));
-    parts.push(svg('text', { x: 2, y: y(p) + 4 }, `${100 * p}%`));
-  }
-  let round = null;
-  a.decisions.forEach((d, i) => {
-    if (d.round !== round && i > 0) {
-      parts.push(svg('line', { class: 'grid', x1: x(i) - 2, x2: x(i) - 2, y1: top, y2: h - 20 }));
-      parts.push(svg('text', { x: x(i), y: h - 4 }, `round ${d.round}`));
-    }
-    round = d.round;
-  });
-  parts.push(svg('polyline', { class: 'curve', points: wins.map((p, i) => `${x(i)},${y(p)}`).join(' ') }));
-  a.decisions.forEach((d, i) => {
-    const here = d.ply + 1 === state.ply || d.ply === state.ply;
-    const title = `Action ${d.ply + 1}: ${optionWords(d.chosen)}, ${pct(wins[i])}${d.mistake ? ' (a mistake)' : ''}`;
-    const point = d.mistake
-      ? svg('path', { class: `point mistake${here ? ' here' : ''}`, d: `M${x(i) - 5},${y(wins[i]) - 5}l10,10m0,-10l-10,10` }, svg('title', {}, title))
-      : svg('circle', { class: `point${here ? ' here' : ''}`, cx: x(i), cy: y(wins[i]), r: 4 }, svg('title', {}, title));
-    point.dataset.ply = String(d.ply + 1);
-    parts.push(point);
-  });
-  const mistakes = a.decisions.filter((d) => d.mistake).length;
-  return svg('svg', { viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': `Win chance over ${n} decisions, ${mistakes} mistakes` }, ...parts);
-}
-
-/** The decision of the move that led to the shown position, or else the one to take in it. */
-function shownDecision(a) {
-  return a.decisions.find((d) => d.ply + 1 === state.ply) || a.decisions.find((d) => d.ply === state.ply) || null;
-}
-
-function renderDecision(a) {
-  const d = shownDecision(a);
-  if (!d) {
-    return el('p', { class: 'hint' }, `${seatName(a.seat)} had no choice to make here. Step to one of its moves, or select a point of the graph.`);
-  }
-  const best = d.values[0];
-  const chosen = chosenValue(d);
-  const verdict =
-    d.loss > 0
-      ? `The best was to ${optionWords(best.action)} (${pct(best.win)}): the win chance ${points(d.loss)}% lower${d.mistake ? ', a mistake' : ''}.`
-      : 'That was the best move.';
-  const rows = d.values.map((v) =>
-    el(
-      'tr',
-      { class: sameAction(v.action, d.chosen) ? 'chosen' : '' },
-      el('td', {}, capitalize(optionWords(v.action)), sameAction(v.action, d.chosen) ? ' (chosen)' : ''),
-      el('td', {}, pct(v.win)),
-      el('td', {}, `${pct(v.ci95[0])} – ${pct(v.ci95[1])}`),
-    ),
-  );
-  return el(
-    'div',
-    { dataset: { decision: d.ply } },
-    el('p', {}, `Action ${d.ply + 1} (round ${d.round}, turn ${d.turn}): ${seatName(a.seat)} chose to ${optionWords(d.chosen)}, ${chosen ? pct(chosen.win) : '-'} to win the round. ${verdict}`),
-    el(
-      'table',
-      { class: 'analysis-moves' },
-      el('caption', {}, `Every legal move, best first (${a.samples} sampled worlds each; 95% intervals)`),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col' }, 'Win chance'), el('th', { scope: 'col' }, 'Interval'))),
-      el('tbody', {}, ...rows),
-    ),
-  );
-}
-
-/** The analysis panel: offered for a seat of a finished game; filled once analysed. */
-function renderAnalysis() {
-  const seat = viewedSeat();
-  $('analysis-section').hidden = state.live || seat === null;
-  const a = state.analysis;
-  $('analysis-result').hidden = !a;
-  if (!a) return;
-  const mistakes = a.decisions.filter((d) => d.mistake).length;
-  $('analysis-summary').textContent =
-    `${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a choice whose win chance is at least ${points(a.mistake_threshold)}% below the best's, clear of the noise). ` +
-    `Win chance from skill ${signed(a.skill)}% (${seatName(a.seat)}'s own choices), from luck ${signed(a.luck)}% (the cards and the others' play).`;
-  $('analysis-graph').replaceChildren(renderGraph(a));
-  $('analysis-decision').replaceChildren(renderDecision(a));
 }
 
 // ---------------------------------------------------------------- files in and out
@@ -444,6 +284,17 @@ async function showPly(p) {
 /** Made once the first frame is shown. */
 let stepper = createStepper({ ply: 0, plies: () => state.plies, show: showPly });
 const goTo = (ply) => stepper.go(ply);
+
+const analysis = analysisPanel({
+  id: state.id,
+  g: state.g,
+  ply: () => state.ply,
+  seat: viewedSeat,
+  live: () => state.live,
+  seatName,
+  go: goTo,
+  changed: () => renderTimeline(),
+});
 
 function stopAutoplay() {
   clearInterval(state.timer);
@@ -530,8 +381,7 @@ async function init() {
 
   $('perspective').addEventListener('change', () => {
     state.view = $('perspective').value;
-    state.analysis = state.analyses.get(`${viewedSeat()}/${$('samples').value}`) || null;
-    $('analysis-status').textContent = '';
+    analysis.seatChanged();
     renderTimeline();
     goTo(state.ply);
   });
@@ -541,11 +391,6 @@ async function init() {
   $('export-position-uno').addEventListener('click', () => exportPosition('uno'));
   $('autoplay').addEventListener('click', () => (state.timer ? stopAutoplay() : startAutoplay()));
   $('speed').addEventListener('change', () => state.timer && startAutoplay());
-  $('analyse').addEventListener('click', analyse);
-  $('analysis-graph').addEventListener('click', (e) => {
-    const p = e.target.closest('[data-ply]');
-    if (p) goTo(Number(p.dataset.ply));
-  });
   $('timeline').addEventListener('click', (e) => {
     const a = e.target.closest('a[data-ply]');
     if (!a) return;
