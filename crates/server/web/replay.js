@@ -1,16 +1,34 @@
+// @ts-check
 // The replay page: a game step by step, seen by one seat, a spectator, or (once the game is
 // over) the whole table. Every frame comes from the server (`GET /api/games/{id}/replay`), which
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
-import { capitalize, el, request, requestText, showError } from './api.js';
+import { capitalize, el, request, showError } from './api.js';
 import { analysisPanel, points } from './replayanalysis.js';
+import { exportPosition, importFile, playFromHere } from './replayfiles.js';
 import { bindStepping, createStepper, revealInList } from './replaystep.js';
 import { seatLabel } from './seats.js';
-import { cardClass, cardFace, cardSvg, cardWords, directionWords, eventWords } from './unocards.js';
+import { renderPile, renderPlayers } from './tableview.js';
+import { cardClass, cardFace, cardSvg, cardWords, eventWords } from './unocards.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./protocol').SeatView} SeatView */
+/** @typedef {import('./replaytypes').Frame} Frame */
+/** @typedef {import('./replaytypes').Step} Step */
+/** @typedef {import('./replaytypes').Action} Action */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+/** @param {unknown} err */
+const words = (err) => (err instanceof Error ? err.message : String(err));
 
 const params = new URLSearchParams(location.search);
+/**
+ * @type {{ id: string, g: string | null, view: string, ply: number, plies: number, live: boolean,
+ *   seats: SeatView[], timeline: Step[], imported: boolean, seat: { seat: number, token: string } | null,
+ *   frames: Map<string, Frame>, timer: ReturnType<typeof setInterval> | null }}
+ */
 const state = {
   id: params.get('game') || '',
   /** Which kept game of the table (`g`), or null: its current one. */
@@ -21,12 +39,15 @@ const state = {
   live: false,
   seats: [],
   timeline: [],
+  /** Whether the game was sent in as a record file (its names are the file's). */
+  imported: false,
   /** The seat this browser holds at the table (saved by the table page), for a live replay. */
   seat: null,
   frames: new Map(),
   timer: null,
 };
 
+/** @param {string} table */
 function savedSeat(table) {
   try {
     const raw = localStorage.getItem(`tabletop.uno.${table}`);
@@ -36,11 +57,17 @@ function savedSeat(table) {
   }
 }
 
+/** @param {number} i */
 const seatName = (i) => seatLabel(state.seats, i);
 
 const viewedSeat = () => (state.view.startsWith('seat') ? Number(state.view.slice(4)) : null);
+/** @param {number} i */
 const who = (i) => (viewedSeat() === i ? `${seatName(i)} (seen by)` : seatName(i));
 
+/**
+ * @param {number} seat
+ * @param {Action} a
+ */
 function actionWords(seat, a) {
   const name = seatName(seat);
   switch (a.type) {
@@ -69,6 +96,11 @@ function actionWords(seat, a) {
   }
 }
 
+/**
+ * @param {string} view
+ * @param {number} ply
+ * @param {boolean} timeline
+ */
 function frameUrl(view, ply, timeline) {
   const api = new URLSearchParams({ view, ply: String(ply) });
   if (state.g !== null) api.set('game', state.g);
@@ -76,9 +108,15 @@ function frameUrl(view, ply, timeline) {
   return `/api/games/${encodeURIComponent(state.id)}/replay?${api}`;
 }
 
+/**
+ * @param {string} view
+ * @param {number} ply
+ * @returns {Promise<Frame>}
+ */
 async function frame(view, ply, timeline = false) {
   const key = `${view}/${ply}`;
-  if (!timeline && state.frames.has(key)) return state.frames.get(key);
+  const known = state.frames.get(key);
+  if (!timeline && known) return known;
   // A live game's seat frames need that seat's token; nothing else does.
   const token = state.seat && view === `seat${state.seat.seat}` ? state.seat.token : undefined;
   const f = await request('GET', frameUrl(view, ply, timeline), undefined, token);
@@ -94,44 +132,47 @@ function pageUrl(ply = state.ply) {
 
 // ---------------------------------------------------------------- drawing a frame
 
+/** @param {string} card */
 function cardItem(card, extra = '') {
   return el('li', { class: `${cardClass(card)}${extra}`, dataset: { card } }, ...cardFace(card));
 }
 
+/**
+ * @param {string[]} cards
+ * @param {string} label
+ */
 function miniHand(cards, label) {
   return el('ul', { class: 'mini-hand', 'aria-label': label }, ...cards.map((c) => el('li', { dataset: { card: c } }, cardSvg(c, 'mini'))));
 }
 
+/** @param {Frame} f */
 function render(f) {
   const o = f.view;
   const step = state.timeline[f.ply - 1];
   const where = step ? ` · round ${step.round}, turn ${step.turn}` : ' · the deal';
   $('ply-label').textContent = `Action ${f.ply} of ${f.plies}${where}`;
-  $('ply-slider').max = String(f.plies);
-  $('ply-slider').value = String(f.ply);
+  const slider = /** @type {HTMLInputElement} */ ($('ply-slider'));
+  slider.max = String(f.plies);
+  slider.value = String(f.ply);
   document.body.dataset.ply = String(f.ply);
-  $('direction').textContent = `Direction: ${directionWords(o.direction)}`;
   const hands = f.all_hands || f.revealed_hands;
-  $('players').replaceChildren(
-    ...o.hand_sizes.map((n, i) =>
-      el(
-        'li',
-        { class: `player${o.current === i ? ' current' : ''}${viewedSeat() === i ? ' me' : ''}` },
-        el('span', { class: 'turn-marker', 'aria-hidden': 'true' }, o.current === i ? '▶' : ''),
-        el('span', { class: 'player-name' }, seatName(i)),
-        o.uno_called[i] ? el('span', { class: 'tag uno' }, 'UNO') : null,
-        el('span', { class: 'hand-size' }, `${n} card${n === 1 ? '' : 's'} · ${o.scores[i]} points`),
-        hands ? miniHand(hands[i], `${seatName(i)}'s hand`) : null,
-      ),
-    ),
+  // The table as the table page draws it (tableview.js); a person's name in an imported record
+  // is only what the file says, and marked so.
+  renderPlayers(
+    o.hand_sizes.map((n, i) => ({
+      name: seatName(i),
+      cards: n,
+      current: o.current === i,
+      me: viewedSeat() === i,
+      uno: o.uno_called[i],
+      tags: state.imported && state.seats[i]?.kind === 'human' ? ['name from the file'] : [],
+      detail: `· ${o.scores[i]} points`,
+      after: hands ? miniHand(hands[i], `${seatName(i)}'s hand`) : null,
+    })),
+    o.direction,
   );
-  $('top-card').replaceChildren(el('div', { class: `${cardClass(o.top)} big`, role: 'img', 'aria-label': `Top card: ${cardWords(o.top)}`, dataset: { card: o.top } }, ...cardFace(o.top)));
   // After a first-card wild nobody has chosen yet, the colour is null.
-  $('color-in-play').replaceChildren(
-    'Colour in play: ',
-    o.color === null || o.color === undefined ? el('strong', {}, 'not chosen yet') : el('strong', { class: `color-chip c-${o.color}` }, o.color),
-  );
-  $('draw-pile').textContent = `${o.draw_pile_size} cards in the draw pile.`;
+  renderPile({ top: o.top, color: o.color, undecided: 'not chosen yet', drawPile: o.draw_pile_size, pendingDraw: o.pending_draw });
   $('move').textContent = f.move ? `${capitalize(actionWords(f.move.seat, f.move.action))}.` : 'The cards are dealt.';
   const names = { seatName, who, you: viewedSeat() };
   $('events').replaceChildren(
@@ -146,20 +187,21 @@ function render(f) {
     $('hand').replaceChildren();
   }
   for (const a of $('timeline').querySelectorAll('a[aria-current]')) a.removeAttribute('aria-current');
-  const current = $('timeline').querySelector(`a[data-ply="${f.ply}"]`);
+  const current = /** @type {HTMLElement | null} */ ($('timeline').querySelector(`a[data-ply="${f.ply}"]`));
   if (current) {
     current.setAttribute('aria-current', 'step');
     revealInList($('timeline'), current);
   }
-  $('first').disabled = $('prev').disabled = f.ply === 0;
-  $('next').disabled = $('last').disabled = f.ply === f.plies;
+  button('first').disabled = button('prev').disabled = f.ply === 0;
+  button('next').disabled = button('last').disabled = f.ply === f.plies;
   // The end of the game is no position to play on from.
-  $('play-from-here').disabled = f.ply === f.plies;
+  button('play-from-here').disabled = f.ply === f.plies;
   analysis.render();
 }
 
 function renderTimeline() {
   const items = [el('li', {}, el('a', { href: pageUrl(0), dataset: { ply: 0 } }, 'The deal'))];
+  /** @type {number | null} */
   let round = null;
   for (const s of state.timeline) {
     if (s.round !== round) {
@@ -177,6 +219,7 @@ function renderTimeline() {
 }
 
 function renderPerspectives() {
+  /** @type {[string, string][]} */
   const options = [];
   state.seats.forEach((_, i) => {
     // A live game's seats are offered only to their holder.
@@ -187,85 +230,10 @@ function renderPerspectives() {
   $('perspective').replaceChildren(...options.map(([v, t]) => el('option', { value: v, selected: v === state.view }, t)));
 }
 
-// ---------------------------------------------------------------- play from here
-
-/** Opens a new table at this position: the seat seen by (or the first) is yours, bots stay
- * bots, the other people's seats wait for whoever the invite link is sent to. */
-async function playFromHere() {
-  const mine = viewedSeat() ?? 0;
-  const seats = state.seats.map((s, i) => (s.kind === 'bot' && i !== mine ? { kind: 'bot', bot: s.bot } : { kind: 'human' }));
-  let name = '';
-  try {
-    name = localStorage.getItem('tabletop.name') || '';
-  } catch {
-    /* no storage */
-  }
-  const from = { table: state.id, ply: state.ply };
-  if (state.g !== null) from.game = Number(state.g);
-  try {
-    const made = await request('POST', '/api/tables', { seats, creator_seat: mine, name: name || undefined, from });
-    try {
-      localStorage.setItem(`tabletop.uno.${made.id}`, JSON.stringify({ seat: made.seat, token: made.token }));
-    } catch {
-      /* private mode: the seat lasts as long as the page */
-    }
-    location.href = `uno.html?table=${encodeURIComponent(made.id)}`;
-  } catch (err) {
-    showError($('replay-error'), err.message);
-  }
-}
-
-// ---------------------------------------------------------------- files in and out
-
-/** Sends a record file to the server, which checks it by replaying it and keeps it; then
- * opens its replay. */
-async function importFile() {
-  const file = $('import-file').files?.[0];
-  if (!file) return;
-  // The file goes as it is: parsing and writing it again would round a seed above 2^53.
-  const text = await file.text();
-  try {
-    JSON.parse(text);
-  } catch {
-    showError($('replay-error'), `${file.name} is not a JSON record file.`);
-    return;
-  }
-  try {
-    const made = await requestText('POST', '/api/records', text);
-    location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
-  } catch (err) {
-    showError($('replay-error'), `${file.name}: ${err.message}`);
-  }
-}
-
-function download(name, type, text) {
-  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
-/** Saves the whole position shown (every hand: the game is over) as `Position::from_json` or
- * the text form reads it, or (seed 000's rules) as the three `.uno` files. */
-async function exportPosition(form) {
-  const q = new URLSearchParams({ ply: String(state.ply) });
-  if (state.g !== null) q.set('game', state.g);
-  try {
-    const p = await request('GET', `/api/games/${encodeURIComponent(state.id)}/position?${q}`);
-    const name = `uno-${state.id}-ply${p.ply}`;
-    if (form === 'text') download(`${name}.position.txt`, 'text/plain', p.text);
-    else if (form === 'json') download(`${name}.position.json`, 'application/json', `${JSON.stringify(p.position, null, 2)}\n`);
-    else if (!p.uno) showError($('replay-error'), p.uno_refused);
-    else for (const file of ['deck', 'discard', 'hands']) download(`${name}.${file}.uno`, 'text/plain', p.uno[file]);
-  } catch (err) {
-    showError($('replay-error'), err.message);
-  }
-}
-
 // ---------------------------------------------------------------- moving
 
-/** Fetches and draws the frame of `p` (the stepper's `show`). */
+/** Fetches and draws the frame of `p` (the stepper's `show`).
+ * @param {number} p */
 async function showPly(p) {
   try {
     const f = await frame(state.view, p);
@@ -276,13 +244,14 @@ async function showPly(p) {
     return true;
   } catch (err) {
     stopAutoplay();
-    showError($('replay-error'), err.message);
+    showError($('replay-error'), words(err));
     return false;
   }
 }
 
 /** Made once the first frame is shown. */
 let stepper = createStepper({ ply: 0, plies: () => state.plies, show: showPly });
+/** @param {number} ply */
 const goTo = (ply) => stepper.go(ply);
 
 const analysis = analysisPanel({
@@ -297,7 +266,7 @@ const analysis = analysisPanel({
 });
 
 function stopAutoplay() {
-  clearInterval(state.timer);
+  if (state.timer !== null) clearInterval(state.timer);
   state.timer = null;
   $('autoplay').textContent = 'Play';
   $('autoplay').setAttribute('aria-pressed', 'false');
@@ -311,7 +280,7 @@ function startAutoplay() {
   state.timer = setInterval(() => {
     if (state.ply >= state.plies) stopAutoplay();
     else if (!stepper.busy()) stepper.step(1);
-  }, Number($('speed').value));
+  }, Number(/** @type {HTMLSelectElement} */ ($('speed')).value));
 }
 
 async function init() {
@@ -331,8 +300,9 @@ async function init() {
   let fellBack = null;
   try {
     first = await frame(state.view, state.ply, true);
-  } catch (err) {
-    if (['game_not_over', 'missing_token', 'bad_token'].includes(err.code)) {
+  } catch (caught) {
+    const err = /** @type {{ code?: string, message?: string }} */ (caught);
+    if (['game_not_over', 'missing_token', 'bad_token'].includes(err.code || '')) {
       // A game still played shows no whole table and no other seat's hand: open the chair this
       // visitor has (their own seat, or a spectator's) and say why.
       const asked = state.view;
@@ -340,23 +310,29 @@ async function init() {
       fellBack = asked;
       try {
         first = await frame(state.view, state.ply, true);
-      } catch (again) {
+      } catch (caught2) {
+        const again = /** @type {{ code?: string, message?: string }} */ (caught2);
         if (again.code !== 'no_such_ply') {
-          showError($('replay-error'), again.message);
+          showError($('replay-error'), again.message || '');
           return;
         }
         first = await frame(state.view, 0, true);
       }
     } else if (err.code !== 'no_such_ply') {
-      showError($('replay-error'), err.message);
+      showError($('replay-error'), err.message || '');
       return;
     } else {
       first = await frame(state.view, 0, true);
     }
   }
   Object.assign(state, { plies: first.plies, live: first.live, seats: first.seats, timeline: first.timeline || [], ply: first.ply });
-  $('page-title').textContent = `Replay of ${state.live ? 'the game in play at' : 'a game at'} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
-  const exportLink = $('export');
+  // An imported record names whom it likes: marked as such wherever its names show.
+  state.imported = first.imported === true;
+  $('imported-mark').hidden = !state.imported;
+  const what = state.imported ? 'an imported record, kept as' : state.live ? 'the game in play at' : 'a game at';
+  $('page-title').textContent = `Replay of ${what} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
+  if (state.imported) document.title = `Imported record · ${document.title}`;
+  const exportLink = /** @type {HTMLAnchorElement} */ ($('export'));
   exportLink.hidden = state.live;
   $('play-from-here').hidden = state.live;
   $('export-position-json').hidden = $('export-position-text').hidden = state.live;
@@ -380,20 +356,21 @@ async function init() {
   }
 
   $('perspective').addEventListener('change', () => {
-    state.view = $('perspective').value;
+    state.view = /** @type {HTMLSelectElement} */ ($('perspective')).value;
     analysis.seatChanged();
     renderTimeline();
     goTo(state.ply);
   });
-  $('play-from-here').addEventListener('click', playFromHere);
-  $('export-position-json').addEventListener('click', () => exportPosition('json'));
-  $('export-position-text').addEventListener('click', () => exportPosition('text'));
-  $('export-position-uno').addEventListener('click', () => exportPosition('uno'));
+  const where = () => ({ id: state.id, g: state.g, ply: state.ply, seat: viewedSeat(), seats: state.seats });
+  $('play-from-here').addEventListener('click', () => playFromHere(where()));
+  $('export-position-json').addEventListener('click', () => exportPosition(where(), 'json'));
+  $('export-position-text').addEventListener('click', () => exportPosition(where(), 'text'));
+  $('export-position-uno').addEventListener('click', () => exportPosition(where(), 'uno'));
   $('autoplay').addEventListener('click', () => (state.timer ? stopAutoplay() : startAutoplay()));
   $('speed').addEventListener('change', () => state.timer && startAutoplay());
   $('timeline').addEventListener('click', (e) => {
-    const a = e.target.closest('a[data-ply]');
-    if (!a) return;
+    const a = e.target instanceof Element && e.target.closest('a[data-ply]');
+    if (!(a instanceof HTMLElement)) return;
     e.preventDefault();
     goTo(Number(a.dataset.ply));
   });
