@@ -1,7 +1,7 @@
 // The UNO pages: the lobby (open a table, list open tables) and a table (join, play, watch).
 // The server decides every rule: the page shows the view it pushes over the WebSocket, marks
 // what the server lists as legal, and shows refusals word for word.
-import { ApiError, capitalize, el, request, showError } from './api.js';
+import { ApiError, capitalize, request, showError } from './api.js';
 import { closeColorPicker, keepFocus, renderActions, renderHand } from './handview.js';
 import { showLobby, tableName } from './lobby.js';
 import { animate } from './motion.js';
@@ -10,7 +10,7 @@ import { forgetSeat, saveName, savedName, savedSeat, saveSeat } from './seatstor
 import { setupTurnSound, turnChanged } from './sound.js';
 import { addLog } from './tablelog.js';
 import { $, actions, seatName, setOffline, table, who } from './tablestate.js';
-import { cardClass, cardFace, cardWords, directionWords } from './unocards.js';
+import { renderPile, renderPlayers } from './tableview.js';
 
 function setConnection(text) {
   $('connection').textContent = text;
@@ -313,42 +313,27 @@ function render(v) {
   document.title = `${mine ? '▶ Your turn · ' : ''}UNO · ${name} · tabletop`;
   document.body.dataset.myTurn = String(mine);
   turnChanged(mine);
-  $('direction').textContent = `Direction: ${directionWords(o.direction)}`;
-
-  // Players.
-  $('players').replaceChildren(
-    ...v.seats.map((s, i) => {
-      const current = o.current === i && v.status === 'playing' && !['round_over', 'game_over'].includes(o.phase.phase);
-      const n = o.hand_sizes[i];
-      const li = el(
-        'li',
-        { class: `player${current ? ' current' : ''}${me === i ? ' me' : ''}`, 'aria-current': current ? 'true' : undefined },
-        el('span', { class: 'turn-marker', 'aria-hidden': 'true' }, current ? '▶' : ''),
-        el('span', { class: 'player-name' }, seatName(i)),
-        s.kind === 'bot' || s.taken ? null : el('span', { class: 'tag' }, 'open seat'),
-        el('span', { class: 'hand-size' }, `${n} card${n === 1 ? '' : 's'}`),
-        o.uno_called[i] ? el('span', { class: 'tag uno' }, 'UNO!') : null,
-        current ? el('span', { class: 'visually-hidden' }, ', playing now') : null,
-      );
-      return li;
-    }),
+  // Players and the pile (tableview.js, shared with the replay).
+  const playing = v.status === 'playing' && !['round_over', 'game_over'].includes(o.phase.phase);
+  renderPlayers(
+    v.seats.map((s, i) => ({
+      name: seatName(i),
+      cards: o.hand_sizes[i],
+      current: o.current === i && playing,
+      me: me === i,
+      uno: o.uno_called[i],
+      tags: s.kind === 'bot' || s.taken ? [] : ['open seat'],
+    })),
+    o.direction,
   );
-
-  // The pile.
-  const top = el('div', { class: `${cardClass(o.top)} big`, role: 'img', 'aria-label': `Top card: ${cardWords(o.top)}` }, ...cardFace(o.top));
-  $('top-card').replaceChildren(top);
   // After a first-card wild nobody has chosen yet, the colour is null.
-  const undecided = o.color === null || o.color === undefined;
-  $('color-in-play').replaceChildren(
-    'Colour in play: ',
-    undecided ? el('strong', {}, `not chosen yet (${o.current === me ? 'you choose' : `${who(o.current)} chooses`})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),
-  );
+  const undecided = `not chosen yet (${o.current === me ? 'you choose' : `${who(o.current)} chooses`})`;
+  renderPile({ top: o.top, color: o.color, undecided, drawPile: o.draw_pile_size, pendingDraw: o.pending_draw });
   for (const ev of v.events || []) {
     if (ev.event.type === 'card_played') table.topBy = ev.event.seat;
     if (ev.event.type === 'round_started' || ev.event.type === 'start_card') table.topBy = null;
   }
   $('top-by').textContent = table.topBy === null || table.topBy === undefined ? 'The first card of the round.' : `Played by ${who(table.topBy)}.`;
-  $('draw-pile').textContent = `${o.draw_pile_size} card${o.draw_pile_size === 1 ? '' : 's'} in the draw pile${o.pending_draw ? ` · ${o.pending_draw} to draw as a penalty` : ''}`;
 
   renderHand(v);
   renderActions(v);

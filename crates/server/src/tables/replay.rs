@@ -84,6 +84,10 @@ pub struct Frame {
     pub plies: usize,
     pub rules: String,
     pub seats: Vec<SeatView>,
+    /// Whether the game was imported from a record file (`POST /api/records`): its names are
+    /// whatever the file says, so the page marks it.
+    #[serde(default)]
+    pub imported: bool,
     /// The action that led to this ply (`null` at the deal).
     #[serde(rename = "move")]
     pub last_move: Option<Move>,
@@ -107,6 +111,7 @@ impl AppState {
             None => self.in_memory(id)?.filter(|t| !t.done.load(Ordering::Relaxed)),
         };
         let mut live = None;
+        let mut imported = false;
         if let Some(table) = table {
             let st = table.state.lock().await;
             // A game that ended meanwhile is answered from its kept record.
@@ -126,10 +131,13 @@ impl AppState {
             Some((record, seats)) => (record, seats, None),
             None => {
                 let kept = self.kept_game(id, req.game).await?;
+                imported = kept.kept.imported;
                 (kept.kept.record, kept.kept.seats, Some(kept.game))
             }
         };
-        render(id, &record, seats, game, req)
+        let mut frame = render(id, &record, seats, game, req)?;
+        frame.imported = imported;
+        Ok(frame)
     }
 }
 
@@ -278,6 +286,7 @@ fn render(
         plies,
         rules: game.rules().name().to_string(),
         seats,
+        imported: false,
         last_move: ply.checked_sub(1).map(|i| record.actions[i]),
         view: game.observation(seat),
         revealed_hands: update::revealed_hands(&game),
