@@ -8,7 +8,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use uno::seeds::cs205::player_name;
+use uno::courses::cs205::player_name;
 use uno::{Event, Game, GameRecord, Rules, Seat};
 
 use crate::uno_watch::{card_words, narrate};

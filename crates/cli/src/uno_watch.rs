@@ -5,8 +5,8 @@ use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::{bail, Context};
+use uno::courses::cs205;
 use uno::event::{DrawReason, EndReason};
-use uno::seeds::cs205;
 use uno::{Card, Event, Game, Phase, Rules, Seat};
 use uno_bots::{Bot, BotSpec};
 

@@ -1,7 +1,7 @@
 //! Seed 004 ("Hooray! Card Game UNO!"): every statement of the seed, checked on the engine under
 //! the `two-color` preset and on the `cs205` status format. Test names quote the seed.
 
-use uno::seeds::cs205::{self, Status, Transcript};
+use uno::courses::cs205::{self, Status, Transcript};
 use uno::{Action, Card, Color, Deal, Direction, EndReason, Face, Game, Phase, Rules, Seat};
 
 fn rules() -> Rules {

@@ -1,9 +1,9 @@
 //! Seed 003 (the `uno-engine` npm README): every statement of the seed, checked on
-//! `uno::seeds::table::Table` under the `uno-engine` preset. Test names quote the seed.
+//! `uno::courses::uno_engine::Table` under the `uno-engine` preset. Test names quote the seed.
 
 use std::sync::{Arc, Mutex};
 
-use uno::seeds::table::{Table, TableError, TableEvent, Yell};
+use uno::courses::uno_engine::{Table, TableError, TableEvent, Yell};
 use uno::{Card, Color, Deal, Direction, Face, IllegalAction, Rules, Seat};
 
 const NAMES: [&str; 3] = ["Ann", "Bob", "Cid"];

@@ -1,4 +1,4 @@
-//! The `.uno` position notation (seed 000): deck, discard and hands files.
+//! The `.uno` notation (seed 000): deck, discard and hands files, read into a [`Layout`].
 //!
 //! A position is three text files, as the CSCE322 course's reader parses them:
 //!
@@ -202,7 +202,7 @@ impl fmt::Display for NotationError {
     }
 }
 
-/// A file's name and content, as handed to [`Position::parse_files`].
+/// A file's name and content, as handed to [`Layout::parse_files`].
 #[derive(Clone, Copy, Debug)]
 pub struct UnoFile<'a> {
     /// The name messages give the file (as the user named it).
@@ -211,20 +211,20 @@ pub struct UnoFile<'a> {
     pub bytes: &'a [u8],
 }
 
-/// A validated `.uno` position: deck, discard pile and hands.
+/// Where every card of a `.uno` position lies: deck, discard pile and hands, validated.
 ///
 /// Invariants: the discard pile is not empty; `-,-` appears only on its top; there is at least
 /// one hand; decks and hands hold only cards (markers are discard-only by construction).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct Layout {
     pub(crate) deck: Vec<Card>,
     pub(crate) discard: Vec<Entry>,
     pub(crate) hands: Vec<Vec<Card>>,
 }
 
-/// Why [`Position::new`] refused parts that each parsed.
+/// Why [`Layout::new`] refused parts that each parsed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PositionError {
+pub enum LayoutError {
     /// No entry in the discard pile.
     #[error("the discard pile is empty")]
     EmptyDiscard,
@@ -236,33 +236,33 @@ pub enum PositionError {
     NoHands,
 }
 
-impl Position {
+impl Layout {
     /// Builds a position from its parts, refusing the impossible ones. `deck` lists the card
     /// drawn next first, `discard` the most recent entry first, `hands` Player 1 first.
     ///
     /// # Errors
     ///
-    /// The [`PositionError`] naming the broken invariant.
-    pub fn new(deck: Vec<Card>, discard: Vec<Entry>, hands: Vec<Vec<Card>>) -> Result<Position, PositionError> {
+    /// The [`LayoutError`] naming the broken invariant.
+    pub fn new(deck: Vec<Card>, discard: Vec<Entry>, hands: Vec<Vec<Card>>) -> Result<Layout, LayoutError> {
         if discard.is_empty() {
-            return Err(PositionError::EmptyDiscard);
+            return Err(LayoutError::EmptyDiscard);
         }
         if let Some(i) = discard.iter().skip(1).position(|e| *e == Entry::End) {
-            return Err(PositionError::EndMarkerMisplaced(i + 2));
+            return Err(LayoutError::EndMarkerMisplaced(i + 2));
         }
         if hands.is_empty() {
-            return Err(PositionError::NoHands);
+            return Err(LayoutError::NoHands);
         }
-        Ok(Position { deck, discard, hands })
+        Ok(Layout { deck, discard, hands })
     }
 
     /// Parses the three files with their default names (`deck.uno`, …) in messages.
     ///
     /// # Errors
     ///
-    /// As [`Position::parse_files`].
-    pub fn parse(deck: &[u8], discard: &[u8], hands: &[u8]) -> Result<Position, NotationError> {
-        Position::parse_files(
+    /// As [`Layout::parse_files`].
+    pub fn parse(deck: &[u8], discard: &[u8], hands: &[u8]) -> Result<Layout, NotationError> {
+        Layout::parse_files(
             UnoFile { name: FileKind::Deck.default_name(), bytes: deck },
             UnoFile { name: FileKind::Discard.default_name(), bytes: discard },
             UnoFile { name: FileKind::Hands.default_name(), bytes: hands },
@@ -275,11 +275,11 @@ impl Position {
     ///
     /// The first [`NotationError`] met, deck file first: which file, the line and card where
     /// known, and the [`Problem`].
-    pub fn parse_files(deck: UnoFile<'_>, discard: UnoFile<'_>, hands: UnoFile<'_>) -> Result<Position, NotationError> {
+    pub fn parse_files(deck: UnoFile<'_>, discard: UnoFile<'_>, hands: UnoFile<'_>) -> Result<Layout, NotationError> {
         let deck = parse_deck(deck.name, deck.bytes)?;
         let discard = parse_discard(discard.name, discard.bytes)?;
         let hands = parse_hands(hands.name, hands.bytes)?;
-        Ok(Position { deck, discard, hands })
+        Ok(Layout { deck, discard, hands })
     }
 
     /// The deck, the card drawn next first.
@@ -587,7 +587,7 @@ mod tests {
     use super::*;
 
     fn msg(deck: &str, discard: &str, hands: &str) -> String {
-        match Position::parse(deck.as_bytes(), discard.as_bytes(), hands.as_bytes()) {
+        match Layout::parse(deck.as_bytes(), discard.as_bytes(), hands.as_bytes()) {
             Ok(_) => "ok".into(),
             Err(e) => e.to_string(),
         }
@@ -618,8 +618,8 @@ mod tests {
 
     #[test]
     fn breaks_crlf_and_missing_newline_are_accepted() {
-        let a = Position::parse(b"r,6;r,r;g\r\n,5", b"g,3;g,-\r\n", b"r,9;w,-\r\n\r\ny,1");
-        let b = Position::parse(b"r,6;r,r;g,5\n", b"g,3;g,-\n", b"r,9;w,-\n\ny,1\n");
+        let a = Layout::parse(b"r,6;r,r;g\r\n,5", b"g,3;g,-\r\n", b"r,9;w,-\r\n\r\ny,1");
+        let b = Layout::parse(b"r,6;r,r;g,5\n", b"g,3;g,-\n", b"r,9;w,-\n\ny,1\n");
         assert!(a.is_ok());
         assert_eq!(a, b);
         let p = b.ok().unwrap_or_else(|| unreachable!());

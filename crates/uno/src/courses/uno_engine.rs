@@ -24,7 +24,7 @@
 //! and nothing is accepted after the end.
 //!
 //! ```
-//! use uno::seeds::table::{Table, TableEvent};
+//! use uno::courses::uno_engine::{Table, TableEvent};
 //! let mut table = Table::with_seed(["Ann", "Bob", "Cid"], 7).expect("unique names");
 //! table.new_game().expect("dealt");
 //! let me = table.current_player().expect("dealt").name().to_string();

@@ -1,7 +1,7 @@
-//! Seed 002 (CS410 "Uno Design"): every statement of the seed, checked on `uno::seeds::cs410::GameState`.
+//! Seed 002 (CS410 "Uno Design"): every statement of the seed, checked on `uno::courses::cs410::GameState`.
 //! Test names quote the seed.
 
-use uno::seeds::cs410::{GameState, StartError, TurnView};
+use uno::courses::cs410::{GameState, StartError, TurnView};
 use uno::{Card, Color, Deal, Direction, Face, Seat};
 
 fn cards(text: &str) -> Vec<Card> {
