@@ -323,7 +323,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(out, "Under these rules seed 000's precedence decides every move, yours and every bot's{ignored}.")?;
     }
     let mut events = Vec::new();
-    let mut game = Game::new_with_events(rules, players, seed, &mut events)?;
+    let mut game = Game::new(rules, players, seed)?;
+    game.restart_with_events(seed, &mut events);
     let tell = |out: &mut crate::output::Out, events: &[Event]| -> std::io::Result<()> {
         for e in events {
             writeln!(out, "{}", crate::output::wrap(&narrate(&e.redacted_for(Some(YOU)), &name)))?;

@@ -208,7 +208,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Ok(())
     };
     let mut events = Vec::new();
-    let mut game = Game::new_with_events(rules, players, args.seed, &mut events)?;
+    let mut game = Game::new(rules, players, args.seed)?;
+    game.restart_with_events(args.seed, &mut events);
     match args.format {
         Format::Events => {
             for e in &events {

@@ -12,9 +12,10 @@ fn card(text: &str) -> Card {
     cards(text)[0]
 }
 
-/// Hands in seat order, piles top card first, `current` to play, clockwise.
+/// Hands in seat order, piles written top card first, `current` to play, clockwise.
 fn position(hands: &[&str], draw: &str, discard: &str, current: u8) -> GameState {
-    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
+    let deal =
+        Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(current));
     GameState::from_deal(deal, 3).expect("position")
 }
 
@@ -276,4 +277,9 @@ fn random_games_end_and_conserve_every_card() {
         }
         assert!(game.winner().is_some() || game.is_stalemate());
     }
+}
+
+/// Cards written top card first, as a pile lists them: bottom card first.
+fn bottom_first(text: &str) -> Vec<Card> {
+    cards(text).into_iter().rev().collect()
 }

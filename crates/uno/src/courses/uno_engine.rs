@@ -252,7 +252,9 @@ impl Table {
     pub fn new_game(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let mut events = Vec::new();
         let seed = self.rng.gen();
-        self.game = Some(Game::new_with_events(Arc::clone(&self.rules), self.names.len(), seed, &mut events)?);
+        let mut game = Game::new(Arc::clone(&self.rules), self.names.len(), seed)?;
+        game.restart_with_events(seed, &mut events);
+        self.game = Some(game);
         Ok(self.publish(&events))
     }
 
