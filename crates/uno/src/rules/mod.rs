@@ -204,6 +204,11 @@ impl Rules {
     pub fn forced_play(&self) -> ForcedPlay {
         self.config.play.forced_play
     }
+    /// Whether seed 000's precedence list decides every move (see
+    /// [`ForcedPlay::precedence_decides`]).
+    pub fn precedence_decides(&self) -> bool {
+        self.config.play.forced_play.precedence_decides()
+    }
     /// Which draw cards may be stacked on a pending penalty.
     pub fn stacking(&self) -> Stacking {
         self.config.play.stacking
@@ -393,6 +398,21 @@ mod tests {
         assert_eq!(err.to_string(), "these rules seat 2 to 4 players, not 5");
         assert_eq!(rules.check_players(1), Err(RulesError::PlayerCount { players: 1, min: 2, max: 4 }));
         assert_eq!(rules.check_players(4).map(crate::PlayerCount::get), Ok(4));
+    }
+
+    #[test]
+    fn the_rules_say_when_precedence_decides_not_their_name() {
+        for name in PRESET_NAMES {
+            let rules = Rules::preset(name).expect("preset");
+            assert_eq!(rules.precedence_decides(), name == "csce322", "{name}");
+            assert!(!rules.precedence_decides() || rules.forced_play().must_play(), "{name}");
+        }
+        let mut config = Rules::preset("csce322").expect("preset").config().clone();
+        config.name = "renamed".into();
+        assert!(Rules::new(config.clone()).expect("valid").precedence_decides());
+        config.play.forced_play = ForcedPlay::Required;
+        config.name = "csce322".into();
+        assert!(!Rules::new(config).expect("valid").precedence_decides());
     }
 
     #[test]
