@@ -458,7 +458,8 @@ impl Game {
     fn with_draws(rules: &str, players: usize, seed: u64, draws: Vec<usize>) -> PyResult<(Game, Vec<Vec<usize>>)> {
         let rules = load_rules(rules)?;
         let draws = cards_arg(&draws)?;
-        let (game, piles) = Engine::new_with_draws(rules, players, seed, &draws).map_err(value_error)?;
+        let mut game = Engine::new(rules, players, seed).map_err(value_error)?;
+        let piles = game.restart_with_draws(seed, &draws);
         Ok((Game { game, record: None, fast: false }, card_indices(piles)))
     }
 

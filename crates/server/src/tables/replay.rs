@@ -179,8 +179,8 @@ impl AppState {
         let g = replay_upto(id, record, ply)?;
         let position = g.position();
         // Seed 000's files, for a game of its rules at a point where someone plays or draws.
-        let (uno, uno_refused) = if uno::seeds::export::writes(g.rules()) {
-            match uno::seeds::export::export(record, ply) {
+        let (uno, uno_refused) = if uno::courses::export::writes(g.rules()) {
+            match uno::courses::export::export(record, ply) {
                 Ok(files) => (
                     Some(UnoFiles {
                         deck: files.write_deck(),
@@ -192,7 +192,7 @@ impl AppState {
                 Err(e) => (None, Some(e.to_string())),
             }
         } else {
-            (None, Some(uno::seeds::export::ExportError::NotSeed000(g.rules().name().to_string()).to_string()))
+            (None, Some(uno::courses::export::ExportError::NotSeed000(g.rules().name().to_string()).to_string()))
         };
         Ok(PositionExport {
             id: id.to_string(),
@@ -217,7 +217,7 @@ fn replay_upto(id: &str, record: &GameRecord, ply: usize) -> Result<Game, ApiErr
     upto.replay().map_err(|e| ApiError::Internal(format!("table {id}: {e}")))
 }
 
-/// Seed 000's three `.uno` files of a position (`uno::seeds::export`): Player 1 is the seat to
+/// Seed 000's three `.uno` files of a position (`uno::courses::export`): Player 1 is the seat to
 /// move, the others follow in the order of play.
 #[derive(Debug, Serialize)]
 pub struct UnoFiles {

@@ -278,6 +278,23 @@ pub enum ForcedPlay {
     Optional,
     /// A player holding a playable card must play one.
     Required,
+    /// As `Required`, and which card is not the player's choice either: seed 000's precedence
+    /// list picks it (the `csce322` preset). The engine still lists every playable card; the
+    /// front doors hold a person to the precedence's pick and seat the `precedence` bot.
+    Precedence,
+}
+
+impl ForcedPlay {
+    /// Whether a player holding a playable card must play one (`Required` or `Precedence`).
+    pub fn must_play(self) -> bool {
+        matches!(self, ForcedPlay::Required | ForcedPlay::Precedence)
+    }
+
+    /// Whether seed 000's precedence list decides every move (`Precedence`): a player then has
+    /// nothing to choose, so there is no decision to value or to ask a person for.
+    pub fn precedence_decides(self) -> bool {
+        self == ForcedPlay::Precedence
+    }
 }
 
 /// Whether a draw penalty may be passed on by playing another draw card on it.

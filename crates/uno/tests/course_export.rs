@@ -4,9 +4,9 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use uno::seeds::csce322::{choose_move, Action as SeedAction, Move, Rule};
-use uno::seeds::export::{export, writes, ExportError};
-use uno::seeds::notation::{Entry, Position};
+use uno::courses::csce322::{choose_move, Action as SeedAction, Move, Rule};
+use uno::courses::export::{export, writes, ExportError};
+use uno::courses::notation::{Entry, Layout};
 use uno::{Card, Direction, Game, GameRecord, Phase, Rules, Seat};
 
 fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
@@ -14,14 +14,11 @@ fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
     cards
 }
 
-fn check(game: &Game, files: &Position) {
+fn check(game: &Game, files: &Layout) {
     // The files read back as they were written.
-    let again = Position::parse(
-        files.write_deck().as_bytes(),
-        files.write_discard().as_bytes(),
-        files.write_hands().as_bytes(),
-    )
-    .expect("the written files parse");
+    let again =
+        Layout::parse(files.write_deck().as_bytes(), files.write_discard().as_bytes(), files.write_hands().as_bytes())
+            .expect("the written files parse");
     assert_eq!(&again, files);
 
     // Every card of the game, and no other, is in the files.

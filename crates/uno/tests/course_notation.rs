@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use uno::seeds::csce322::{run, Operation, Stop};
-use uno::seeds::notation::{Entry, FileKind, Position, Problem};
+use uno::courses::csce322::{run, Operation, Stop};
+use uno::courses::notation::{Entry, FileKind, Layout, Problem};
 use uno::{Card, Color};
 
 fn fixtures() -> PathBuf {
@@ -29,7 +29,7 @@ fn every_course_file_reads_and_writes_back_byte_for_byte() {
             };
             let files = ["deck", "discard", "hands"].map(|k| PathBuf::from(format!("{base}.{k}.uno")));
             let [deck, discard, hands] = files.clone().map(|p| read(&p));
-            let p = Position::parse(&deck, &discard, &hands).expect(&name);
+            let p = Layout::parse(&deck, &discard, &hands).expect(&name);
             assert_eq!(p.write_deck().as_bytes(), deck, "{name}");
             assert_eq!(p.write_discard().as_bytes(), discard, "{name}");
             assert_eq!(p.write_hands().as_bytes(), hands, "{name}");
@@ -47,45 +47,45 @@ b,3;y,5;b,2;r,8;b,d;g,s;g,d;g,9;w,d;y,5;y,2;r,4;y,8;b,8;r,3;r,s;r\n\
 r;y,6;b,9;y,s;r,1;b,1;w,d;w,-;y,6;b,7;y,7;g,6;y,d;y,9;w,-;y,d;b,r\n\
 ;w,d;b,4;r,6;w,-;g,7";
     let real = read(&fixtures().join("inputs/test02.deck.uno"));
-    let a = Position::parse(figure.as_bytes(), b"g,3", b"r,1").expect("figure");
-    let b = Position::parse(&real, b"g,3", b"r,1").expect("real");
+    let a = Layout::parse(figure.as_bytes(), b"g,3", b"r,1").expect("figure");
+    let b = Layout::parse(&real, b"g,3", b"r,1").expect("real");
     assert_eq!(a, b);
     assert_eq!(a.deck().len(), 71);
 }
 
 #[test]
 fn errors_carry_the_file_the_line_and_the_card() {
-    let e = Position::parse(b"r,1", b"b,3", b"r,1;g,2\r\nr,1;g,2;b,3;x,7\r\n").expect_err("unknown colour");
+    let e = Layout::parse(b"r,1", b"b,3", b"r,1;g,2\r\nr,1;g,2;b,3;x,7\r\n").expect_err("unknown colour");
     assert_eq!(e.kind, FileKind::Hands);
     assert_eq!(e.line, Some(2));
     assert_eq!(e.card, Some((4, "x,7".to_string())));
     assert_eq!(e.problem, Problem::UnknownColour('x'));
     assert!(e.to_string().starts_with("hands.uno:2: card 4 \"x,7\": unknown colour 'x'"));
 
-    let e = Position::parse(b"r,1;\ng,2;y,-", b"b,3", b"r,1").expect_err("marker in deck");
+    let e = Layout::parse(b"r,1;\ng,2;y,-", b"b,3", b"r,1").expect_err("marker in deck");
     assert_eq!((e.line, e.card.clone()), (Some(2), Some((3, "y,-".into()))));
     assert_eq!(e.problem, Problem::MarkerOutsideDiscard);
 
-    let e = Position::parse(b"", b"b,3", b"r,1;-,-").expect_err("end marker in hand");
+    let e = Layout::parse(b"", b"b,3", b"r,1;-,-").expect_err("end marker in hand");
     assert_eq!(e.problem, Problem::EndMarkerMisplaced);
-    let e = Position::parse(b"", b"b,3", b"").expect_err("no hand");
+    let e = Layout::parse(b"", b"b,3", b"").expect_err("no hand");
     assert_eq!((e.problem, e.line), (Problem::NoHands, None));
-    let e = Position::parse(b"", b"\r\n", b"r,1").expect_err("empty discard");
+    let e = Layout::parse(b"", b"\r\n", b"r,1").expect_err("empty discard");
     assert_eq!(e.problem, Problem::EmptyDiscard);
-    let e = Position::parse(b"w,s", b"b,3", b"r,1").expect_err("wild skip");
+    let e = Layout::parse(b"w,s", b"b,3", b"r,1").expect_err("wild skip");
     assert_eq!(e.problem, Problem::BadWild);
-    let e = Position::parse(b"", b"b,3", b"r, 1").expect_err("space");
+    let e = Layout::parse(b"", b"b,3", b"r, 1").expect_err("space");
     assert_eq!(e.problem, Problem::Malformed);
-    let e = Position::parse(b"", b"b,3", b"r,\xff").expect_err("not ascii");
+    let e = Layout::parse(b"", b"b,3", b"r,\xff").expect_err("not ascii");
     assert_eq!(e.problem, Problem::UnknownSymbol(char::REPLACEMENT_CHARACTER));
 }
 
 #[test]
 fn position_new_refuses_impossible_positions() {
-    assert!(Position::new(vec![], vec![], vec![vec![]]).is_err());
-    assert!(Position::new(vec![], vec![Entry::Card(Card::WILD)], vec![]).is_err());
-    assert!(Position::new(vec![], vec![Entry::Card(Card::WILD), Entry::End], vec![vec![]]).is_err());
-    assert!(Position::new(vec![], vec![Entry::End, Entry::Card(Card::WILD)], vec![vec![]]).is_ok());
+    assert!(Layout::new(vec![], vec![], vec![vec![]]).is_err());
+    assert!(Layout::new(vec![], vec![Entry::Card(Card::WILD)], vec![]).is_err());
+    assert!(Layout::new(vec![], vec![Entry::Card(Card::WILD), Entry::End], vec![vec![]]).is_err());
+    assert!(Layout::new(vec![], vec![Entry::End, Entry::Card(Card::WILD)], vec![vec![]]).is_ok());
 }
 
 fn card() -> impl Strategy<Value = Card> {
@@ -99,7 +99,7 @@ fn entry() -> impl Strategy<Value = Entry> {
     ]
 }
 
-fn position() -> impl Strategy<Value = Position> {
+fn position() -> impl Strategy<Value = Layout> {
     (
         prop::collection::vec(card(), 0..40),
         any::<bool>(),
@@ -110,7 +110,7 @@ fn position() -> impl Strategy<Value = Position> {
             if end {
                 discard.insert(0, Entry::End);
             }
-            Position::new(deck, discard, hands).ok()
+            Layout::new(deck, discard, hands).ok()
         })
 }
 
@@ -122,15 +122,15 @@ fn uno_bytes() -> impl Strategy<Value = Vec<u8>> {
 
 /// The position a hands file can show: empty lines at its end are not players, so an empty
 /// last hand (a game the last player won) reads back without it.
-fn as_files_show(p: &Position) -> Position {
+fn as_files_show(p: &Layout) -> Layout {
     let mut hands = p.hands().to_vec();
     while hands.len() > 1 && hands.last().is_some_and(Vec::is_empty) {
         hands.pop();
     }
-    Position::new(p.deck().to_vec(), p.discard().to_vec(), hands).unwrap_or_else(|_| p.clone())
+    Layout::new(p.deck().to_vec(), p.discard().to_vec(), hands).unwrap_or_else(|_| p.clone())
 }
 
-fn cards_in(p: &Position) -> usize {
+fn cards_in(p: &Layout) -> usize {
     p.deck().len()
         + p.discard().iter().filter(|e| e.card().is_some()).count()
         + p.hands().iter().map(Vec::len).sum::<usize>()
@@ -141,7 +141,7 @@ proptest! {
 
     #[test]
     fn write_then_read_gives_the_same_position(p in position()) {
-        let again = Position::parse(
+        let again = Layout::parse(
             p.write_deck().as_bytes(),
             p.write_discard().as_bytes(),
             p.write_hands().as_bytes(),
@@ -151,9 +151,9 @@ proptest! {
 
     #[test]
     fn no_input_makes_the_parser_panic(d in uno_bytes(), x in uno_bytes(), h in uno_bytes()) {
-        if let Ok(p) = Position::parse(&d, &x, &h) {
+        if let Ok(p) = Layout::parse(&d, &x, &h) {
             // Whatever was accepted is canonical after one write.
-            let again = Position::parse(
+            let again = Layout::parse(
                 p.write_deck().as_bytes(),
                 p.write_discard().as_bytes(),
                 p.write_hands().as_bytes(),
@@ -185,7 +185,7 @@ proptest! {
                 prop_assert_eq!(&out.position.hands()[1..], &p.hands()[1..]);
             }
             // The result is itself a valid position that writes and reads back.
-            let again = Position::parse(
+            let again = Layout::parse(
                 out.position.write_deck().as_bytes(),
                 out.position.write_discard().as_bytes(),
                 out.position.write_hands().as_bytes(),

@@ -25,7 +25,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::card::{Card, Color, Face};
-use crate::seeds::notation::{bracketed, card_code, card_text, Entry, Position};
+use crate::courses::notation::{bracketed, card_code, card_text, Entry, Layout};
 
 /// The precedence rule that chose a move (numbered as in the seed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -223,7 +223,7 @@ fn play(hand: &[Card], index: usize, rule: Rule, declares: bool) -> Option<Move>
 
 /// The move the policy picks for hand `player` (0-based), or `None` when that player can
 /// neither play nor draw a card (empty deck, or a penalty that would draw nothing).
-pub fn choose_move(position: &Position, player: usize) -> Option<Move> {
+pub fn choose_move(position: &Layout, player: usize) -> Option<Move> {
     let hand = position.hands.get(player)?;
     let discard = &position.discard;
     let top = discard.first()?;
@@ -265,7 +265,7 @@ pub fn choose_move(position: &Position, player: usize) -> Option<Move> {
     Some(Move { rule: Rule::Draw, action: Action::Draw { card } })
 }
 
-fn apply(position: &mut Position, player: usize, mv: &Move) {
+fn apply(position: &mut Layout, player: usize, mv: &Move) {
     let Some(hand) = position.hands.get_mut(player) else {
         return;
     };
@@ -295,7 +295,7 @@ fn apply(position: &mut Position, player: usize, mv: &Move) {
 
 /// Chooses and applies the move of hand `player` (0-based); `None` when the player cannot
 /// continue (the position is left unchanged).
-pub fn take_turn(position: &mut Position, player: usize) -> Option<Move> {
+pub fn take_turn(position: &mut Layout, player: usize) -> Option<Move> {
     let mv = choose_move(position, player)?;
     apply(position, player, &mv);
     Some(mv)
@@ -413,7 +413,7 @@ impl fmt::Display for Stop {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// The position after the last turn.
-    pub position: Position,
+    pub position: Layout,
     /// Every turn taken, in order.
     pub steps: Vec<Step>,
     /// Why the operation stopped.
@@ -428,7 +428,7 @@ enum Turns {
 }
 
 /// Runs `op` on `start` (which is not changed).
-pub fn run(op: Operation, start: &Position) -> Outcome {
+pub fn run(op: Operation, start: &Layout) -> Outcome {
     let mut position = start.clone();
     let (players, turns) = match op {
         Operation::OnePlayerOneMove => (Players::First, Turns::One),
@@ -444,7 +444,7 @@ pub fn run(op: Operation, start: &Position) -> Outcome {
         Turns::Unbounded => usize::MAX,
     };
     let mut steps = Vec::new();
-    let over = |p: &Position| {
+    let over = |p: &Layout| {
         p.discard.first() == Some(&Entry::End)
             || match players {
                 Players::First => p.hands.first().map_or(0, Vec::len) == 0,
@@ -510,7 +510,7 @@ pub fn next_player(player: usize, n: usize, ascending: bool, played: Option<Face
 
 /// The course driver's print form of a position after `op`: `discard`, the pile, `deck`, the
 /// deck, `hands`, then one line per hand (only the first hand for the one-player operations).
-pub fn driver_output(op: Operation, position: &Position) -> String {
+pub fn driver_output(op: Operation, position: &Layout) -> String {
     let mut out = String::new();
     out.push_str("discard\n");
     out.push_str(&bracketed(position.discard.iter().copied()));

@@ -1,11 +1,11 @@
 //! Seed 000's precedence policy, penalties, turn order and stopping, position by position.
 
-use uno::seeds::csce322::{choose_move, next_player, run, take_turn, Action, Move, Operation, Rule, Stop};
-use uno::seeds::notation::Position;
+use uno::courses::csce322::{choose_move, next_player, run, take_turn, Action, Move, Operation, Rule, Stop};
+use uno::courses::notation::Layout;
 use uno::Face;
 
-fn pos(deck: &str, discard: &str, hands: &str) -> Position {
-    Position::parse(deck.as_bytes(), discard.as_bytes(), hands.as_bytes()).expect("test position parses")
+fn pos(deck: &str, discard: &str, hands: &str) -> Layout {
+    Layout::parse(deck.as_bytes(), discard.as_bytes(), hands.as_bytes()).expect("test position parses")
 }
 
 /// Plays one turn of hand 1 and returns (rule, discard file, hand 1 file, deck file).
@@ -257,7 +257,7 @@ fn skip_and_reverse_follow_section_4() {
     assert_eq!(asc(6, 6, None), (0, true));
 }
 
-fn players_of(op: Operation, p: &Position) -> Vec<usize> {
+fn players_of(op: Operation, p: &Layout) -> Vec<usize> {
     run(op, p).steps.iter().map(|s| s.player).collect()
 }
 
@@ -321,7 +321,7 @@ fn every_move_is_displayed_with_its_rule() {
         action: Action::Play {
             index: 0,
             card: uno::Card::WILD_DRAW_FOUR,
-            declared: Some(uno::seeds::notation::Entry::Marker(uno::Color::Blue)),
+            declared: Some(uno::courses::notation::Entry::Marker(uno::Color::Blue)),
         },
     };
     assert_eq!(mv.to_string(), "plays w,d then b,- (rule 4: Wild Draw Four)");

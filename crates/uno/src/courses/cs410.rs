@@ -13,7 +13,7 @@
 //! winner, and [`GameState::is_stalemate`] says why.
 //!
 //! ```
-//! use uno::seeds::cs410::GameState;
+//! use uno::courses::cs410::GameState;
 //! let mut game = GameState::start_game_seeded(7, 4, 7, 1, 1, 4).expect("valid counts");
 //! assert_eq!(game.hand(0).len(), 7);
 //! while !game.is_game_over() {

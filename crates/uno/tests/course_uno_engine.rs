@@ -1,9 +1,9 @@
 //! Seed 003 (the `uno-engine` npm README): every statement of the seed, checked on
-//! `uno::seeds::table::Table` under the `uno-engine` preset. Test names quote the seed.
+//! `uno::courses::uno_engine::Table` under the `uno-engine` preset. Test names quote the seed.
 
 use std::sync::{Arc, Mutex};
 
-use uno::seeds::table::{Table, TableError, TableEvent, Yell};
+use uno::courses::uno_engine::{Table, TableError, TableEvent, Yell};
 use uno::{Card, Color, Deal, Direction, Face, IllegalAction, Rules, Seat};
 
 const NAMES: [&str; 3] = ["Ann", "Bob", "Cid"];
@@ -20,9 +20,10 @@ fn uno_engine() -> Rules {
     Rules::preset("uno-engine").expect("preset")
 }
 
-/// A dealt table: hands in seat order, piles top card first, `current` to play, clockwise.
+/// A dealt table: hands in seat order, piles written top card first, `current` to play, clockwise.
 fn table(names: &[&str], hands: &[&str], draw: &str, discard: &str, current: u8) -> Table {
-    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
+    let deal =
+        Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(current));
     Table::from_deal(names.iter().copied(), uno_engine(), deal, 5).expect("position")
 }
 
@@ -278,4 +279,9 @@ fn a_wild_first_card_returns_to_the_draw_pile_which_is_shuffled_and_another_is_t
         assert_eq!(t.game().expect("dealt").phase(), uno::Phase::Play, "seed {seed}: no colour to name");
     }
     assert!(returned > 0, "300 deals turned up no wild first: the test proves nothing");
+}
+
+/// Cards written top card first, as a pile lists them: bottom card first.
+fn bottom_first(text: &str) -> Vec<Card> {
+    cards(text).into_iter().rev().collect()
 }

@@ -1,7 +1,7 @@
 //! Seed 004 ("Hooray! Card Game UNO!"): every statement of the seed, checked on the engine under
 //! the `two-color` preset and on the `cs205` status format. Test names quote the seed.
 
-use uno::seeds::cs205::{self, Status, Transcript};
+use uno::courses::cs205::{self, Status, Transcript};
 use uno::{Action, Card, Color, Deal, Direction, EndReason, Face, Game, Phase, Rules, Seat};
 
 fn rules() -> Rules {
@@ -12,9 +12,10 @@ fn cards(text: &str) -> Vec<Card> {
     text.split_whitespace().map(|t| cs205::parse_card(t).expect("card")).collect()
 }
 
-/// A position: hands in seat order, piles top card first, `current` to play, going Right.
+/// A position: hands in seat order, piles written top card first, `current` to play, going Right.
 fn deal(hands: &[&str], draw: &str, discard: &str, current: u8) -> Game {
-    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
+    let deal =
+        Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(current));
     Game::from_deal(rules(), deal, 1).expect("position")
 }
 
@@ -265,4 +266,9 @@ fn printed_games_parse_back_and_pass_the_transcript_checks() {
             t.check(&rules()).unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}\n{text}"));
         }
     }
+}
+
+/// Cards written top card first, as a pile lists them: bottom card first.
+fn bottom_first(text: &str) -> Vec<Card> {
+    cards(text).into_iter().rev().collect()
 }

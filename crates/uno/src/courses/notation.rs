@@ -1,4 +1,4 @@
-//! The `.uno` position notation (seed 000): deck, discard and hands files.
+//! The `.uno` notation (seed 000): deck, discard and hands files, read into a [`Layout`].
 //!
 //! A position is three text files, as the CSCE322 course's reader parses them:
 //!
@@ -202,7 +202,7 @@ impl fmt::Display for NotationError {
     }
 }
 
-/// A file's name and content, as handed to [`Position::parse_files`].
+/// A file's name and content, as handed to [`Layout::parse_files`].
 #[derive(Clone, Copy, Debug)]
 pub struct UnoFile<'a> {
     /// The name messages give the file (as the user named it).
@@ -211,20 +211,20 @@ pub struct UnoFile<'a> {
     pub bytes: &'a [u8],
 }
 
-/// A validated `.uno` position: deck, discard pile and hands.
+/// Where every card of a `.uno` position lies: deck, discard pile and hands, validated.
 ///
 /// Invariants: the discard pile is not empty; `-,-` appears only on its top; there is at least
 /// one hand; decks and hands hold only cards (markers are discard-only by construction).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct Layout {
     pub(crate) deck: Vec<Card>,
     pub(crate) discard: Vec<Entry>,
     pub(crate) hands: Vec<Vec<Card>>,
 }
 
-/// Why [`Position::new`] refused parts that each parsed.
+/// Why [`Layout::new`] refused parts that each parsed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PositionError {
+pub enum LayoutError {
     /// No entry in the discard pile.
     #[error("the discard pile is empty")]
     EmptyDiscard,
@@ -236,33 +236,33 @@ pub enum PositionError {
     NoHands,
 }
 
-impl Position {
+impl Layout {
     /// Builds a position from its parts, refusing the impossible ones. `deck` lists the card
     /// drawn next first, `discard` the most recent entry first, `hands` Player 1 first.
     ///
     /// # Errors
     ///
-    /// The [`PositionError`] naming the broken invariant.
-    pub fn new(deck: Vec<Card>, discard: Vec<Entry>, hands: Vec<Vec<Card>>) -> Result<Position, PositionError> {
+    /// The [`LayoutError`] naming the broken invariant.
+    pub fn new(deck: Vec<Card>, discard: Vec<Entry>, hands: Vec<Vec<Card>>) -> Result<Layout, LayoutError> {
         if discard.is_empty() {
-            return Err(PositionError::EmptyDiscard);
+            return Err(LayoutError::EmptyDiscard);
         }
         if let Some(i) = discard.iter().skip(1).position(|e| *e == Entry::End) {
-            return Err(PositionError::EndMarkerMisplaced(i + 2));
+            return Err(LayoutError::EndMarkerMisplaced(i + 2));
         }
         if hands.is_empty() {
-            return Err(PositionError::NoHands);
+            return Err(LayoutError::NoHands);
         }
-        Ok(Position { deck, discard, hands })
+        Ok(Layout { deck, discard, hands })
     }
 
     /// Parses the three files with their default names (`deck.uno`, …) in messages.
     ///
     /// # Errors
     ///
-    /// As [`Position::parse_files`].
-    pub fn parse(deck: &[u8], discard: &[u8], hands: &[u8]) -> Result<Position, NotationError> {
-        Position::parse_files(
+    /// As [`Layout::parse_files`].
+    pub fn parse(deck: &[u8], discard: &[u8], hands: &[u8]) -> Result<Layout, NotationError> {
+        Layout::parse_files(
             UnoFile { name: FileKind::Deck.default_name(), bytes: deck },
             UnoFile { name: FileKind::Discard.default_name(), bytes: discard },
             UnoFile { name: FileKind::Hands.default_name(), bytes: hands },
@@ -275,11 +275,11 @@ impl Position {
     ///
     /// The first [`NotationError`] met, deck file first: which file, the line and card where
     /// known, and the [`Problem`].
-    pub fn parse_files(deck: UnoFile<'_>, discard: UnoFile<'_>, hands: UnoFile<'_>) -> Result<Position, NotationError> {
+    pub fn parse_files(deck: UnoFile<'_>, discard: UnoFile<'_>, hands: UnoFile<'_>) -> Result<Layout, NotationError> {
         let deck = parse_deck(deck.name, deck.bytes)?;
         let discard = parse_discard(discard.name, discard.bytes)?;
         let hands = parse_hands(hands.name, hands.bytes)?;
-        Ok(Position { deck, discard, hands })
+        Ok(Layout { deck, discard, hands })
     }
 
     /// The deck, the card drawn next first.
@@ -351,243 +351,15 @@ pub fn bracketed(entries: impl IntoIterator<Item = Entry>) -> String {
     s
 }
 
-/// A card of a row, before it is known where it may appear.
-fn parse_entry(token: &[u8]) -> Result<Entry, Problem> {
-    if token.is_empty() {
-        return Err(Problem::EmptyCard);
-    }
-    let (c, s) = match token {
-        [c, b',', s] => (*c, *s),
-        _ => return Err(Problem::Malformed),
-    };
-    let color = match c {
-        b'r' => Some(Color::Red),
-        b'y' => Some(Color::Yellow),
-        b'g' => Some(Color::Green),
-        b'b' => Some(Color::Blue),
-        b'w' | b'-' => None,
-        other => return Err(Problem::UnknownColour(byte_char(other))),
-    };
-    let face = match s {
-        b'0'..=b'9' => Some(Face::Digit(s - b'0')),
-        b's' => Some(Face::Skip),
-        b'r' => Some(Face::Reverse),
-        b'd' => Some(Face::DrawTwo),
-        b'-' => None,
-        other => return Err(Problem::UnknownSymbol(byte_char(other))),
-    };
-    match (c, color, face) {
-        (b'-', _, None) => Ok(Entry::End),
-        (b'-', _, Some(_)) => Err(Problem::BadEnd),
-        (_, Some(col), None) => Ok(Entry::Marker(col)),
-        (_, Some(col), Some(f)) => Card::new(Some(col), f).map(Entry::Card).ok_or(Problem::Malformed),
-        (_, None, None) => Ok(Entry::Card(Card::WILD)),
-        (_, None, Some(Face::DrawTwo)) => Ok(Entry::Card(Card::WILD_DRAW_FOUR)),
-        (_, None, Some(_)) => Err(Problem::BadWild),
-    }
-}
-
-/// A byte as a char for messages; bytes outside ASCII are not characters of the format.
-fn byte_char(b: u8) -> char {
-    if b.is_ascii() {
-        b as char
-    } else {
-        char::REPLACEMENT_CHARACTER
-    }
-}
-
-/// A card's text for a message: bounded, so a huge token gives a short message.
-fn quoted(bytes: &[u8]) -> String {
-    if bytes.len() <= MAX_QUOTED {
-        String::from_utf8_lossy(bytes).into_owned()
-    } else {
-        format!("{}… ({} bytes)", String::from_utf8_lossy(&bytes[..MAX_QUOTED]), bytes.len())
-    }
-}
-
-/// Spaces and tabs around a card are layout, not part of it (editors leave them at line ends).
-fn trim_blanks(mut bytes: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = bytes {
-        bytes = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = bytes {
-        bytes = rest;
-    }
-    bytes
-}
-
-/// The file's content without a UTF-8 byte order mark (some editors write one), or why it is
-/// refused before reading.
-fn content<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8], NotationError> {
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(NotationError { kind, file: file.to_string(), line: None, card: None, problem: Problem::TooLarge });
-    }
-    Ok(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
-}
-
-struct Token {
-    line: usize,
-    index: usize,
-    bytes: Vec<u8>,
-}
-
-impl Token {
-    fn error(&self, kind: FileKind, file: &str, problem: Problem) -> NotationError {
-        NotationError {
-            kind,
-            file: file.to_string(),
-            line: Some(self.line),
-            card: Some((self.index, quoted(&self.bytes))),
-            problem,
-        }
-    }
-}
-
-/// Splits a deck or discard file into cards, ignoring every line break; each card remembers the
-/// line it starts on.
-fn tokens_ignoring_breaks(bytes: &[u8]) -> Vec<Token> {
-    let mut out = Vec::new();
-    if bytes.iter().all(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t')) {
-        return out;
-    }
-    let mut line = 1;
-    let mut cur = Token { line: 1, index: 1, bytes: Vec::new() };
-    let mut started = false;
-    for &b in bytes {
-        match b {
-            b'\n' => line += 1,
-            b'\r' => {}
-            b';' => {
-                if !started {
-                    cur.line = line;
-                }
-                let index = cur.index + 1;
-                out.push(std::mem::replace(&mut cur, Token { line, index, bytes: Vec::new() }));
-                started = false;
-            }
-            other => {
-                if !started {
-                    cur.line = line;
-                    started = true;
-                }
-                cur.bytes.push(other);
-            }
-        }
-    }
-    if !started {
-        cur.line = line;
-    }
-    out.push(cur);
-    for t in &mut out {
-        let trimmed = trim_blanks(&t.bytes);
-        if trimmed.len() != t.bytes.len() {
-            t.bytes = trimmed.to_vec();
-        }
-    }
-    out
-}
-
-/// Splits one line of a hands file into cards.
-fn tokens_of_line(line_no: usize, line: &[u8]) -> Vec<Token> {
-    if line.is_empty() {
-        return Vec::new();
-    }
-    line.split(|b| *b == b';')
-        .enumerate()
-        .map(|(i, t)| Token { line: line_no, index: i + 1, bytes: trim_blanks(t).to_vec() })
-        .collect()
-}
-
-fn card_only(kind: FileKind, file: &str, t: &Token) -> Result<Card, NotationError> {
-    match parse_entry(&t.bytes) {
-        Ok(Entry::Card(c)) => Ok(c),
-        Ok(Entry::Marker(_)) => Err(t.error(kind, file, Problem::MarkerOutsideDiscard)),
-        Ok(Entry::End) => Err(t.error(kind, file, Problem::EndMarkerMisplaced)),
-        Err(p) => Err(t.error(kind, file, p)),
-    }
-}
-
-/// Parses a deck file (`file` names it in errors).
-///
-/// # Errors
-///
-/// A [`NotationError`] for a file over [`MAX_FILE_BYTES`], a card that does not parse, or
-/// a marker in the deck.
-pub fn parse_deck(file: &str, bytes: &[u8]) -> Result<Vec<Card>, NotationError> {
-    let bytes = content(FileKind::Deck, file, bytes)?;
-    tokens_ignoring_breaks(bytes).iter().map(|t| card_only(FileKind::Deck, file, t)).collect()
-}
-
-/// Parses a discard file: at least one entry, `-,-` only on top.
-///
-/// # Errors
-///
-/// A [`NotationError`] for a file over [`MAX_FILE_BYTES`], an empty pile, an entry that
-/// does not parse, or `-,-` below the top.
-pub fn parse_discard(file: &str, bytes: &[u8]) -> Result<Vec<Entry>, NotationError> {
-    let kind = FileKind::Discard;
-    let tokens = tokens_ignoring_breaks(content(kind, file, bytes)?);
-    if tokens.is_empty() {
-        return Err(NotationError {
-            kind,
-            file: file.to_string(),
-            line: None,
-            card: None,
-            problem: Problem::EmptyDiscard,
-        });
-    }
-    let mut out = Vec::with_capacity(tokens.len());
-    for (i, t) in tokens.iter().enumerate() {
-        let e = parse_entry(&t.bytes).map_err(|p| t.error(kind, file, p))?;
-        if e == Entry::End && i > 0 {
-            return Err(t.error(kind, file, Problem::EndMarkerMisplaced));
-        }
-        out.push(e);
-    }
-    Ok(out)
-}
-
-/// Parses a hands file: one hand per line (an empty line is a player without cards); empty
-/// lines at the end are not players, so a hands file cannot show an empty last hand.
-///
-/// # Errors
-///
-/// A [`NotationError`] for a file over [`MAX_FILE_BYTES`], no hand or only empty ones, a
-/// card that does not parse, or a marker in a hand.
-pub fn parse_hands(file: &str, bytes: &[u8]) -> Result<Vec<Vec<Card>>, NotationError> {
-    let kind = FileKind::Hands;
-    let bytes = content(kind, file, bytes)?;
-    if bytes.is_empty() {
-        return Err(NotationError { kind, file: file.to_string(), line: None, card: None, problem: Problem::NoHands });
-    }
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let mut lines: Vec<&[u8]> =
-        body.split(|b| *b == b'\n').map(|raw| trim_blanks(raw.strip_suffix(b"\r").unwrap_or(raw))).collect();
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    if lines.is_empty() {
-        return Err(NotationError {
-            kind,
-            file: file.to_string(),
-            line: None,
-            card: None,
-            problem: Problem::AllHandsEmpty,
-        });
-    }
-    lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| tokens_of_line(i + 1, line).iter().map(|t| card_only(kind, file, t)).collect())
-        .collect()
-}
+mod read;
+pub use read::{parse_deck, parse_discard, parse_hands};
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn msg(deck: &str, discard: &str, hands: &str) -> String {
-        match Position::parse(deck.as_bytes(), discard.as_bytes(), hands.as_bytes()) {
+        match Layout::parse(deck.as_bytes(), discard.as_bytes(), hands.as_bytes()) {
             Ok(_) => "ok".into(),
             Err(e) => e.to_string(),
         }
@@ -618,8 +390,8 @@ mod tests {
 
     #[test]
     fn breaks_crlf_and_missing_newline_are_accepted() {
-        let a = Position::parse(b"r,6;r,r;g\r\n,5", b"g,3;g,-\r\n", b"r,9;w,-\r\n\r\ny,1");
-        let b = Position::parse(b"r,6;r,r;g,5\n", b"g,3;g,-\n", b"r,9;w,-\n\ny,1\n");
+        let a = Layout::parse(b"r,6;r,r;g\r\n,5", b"g,3;g,-\r\n", b"r,9;w,-\r\n\r\ny,1");
+        let b = Layout::parse(b"r,6;r,r;g,5\n", b"g,3;g,-\n", b"r,9;w,-\n\ny,1\n");
         assert!(a.is_ok());
         assert_eq!(a, b);
         let p = b.ok().unwrap_or_else(|| unreachable!());

@@ -246,7 +246,7 @@ fn check_turn(prev: &Status, next: &Status, rules: &Rules) -> Result<Turn, Strin
         };
         (Turn::Play { reshuffled }, step(p, steps, direction, n), direction)
     } else {
-        if playable && rules.forced_play() == crate::rules::ForcedPlay::Required {
+        if playable && rules.forced_play().must_play() {
             return Err(format!("{} did not play although they held a playable card", player_name(p)));
         }
         if new.len() < old.len() || new[..old.len()] != old[..] {

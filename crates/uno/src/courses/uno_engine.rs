@@ -24,7 +24,7 @@
 //! and nothing is accepted after the end.
 //!
 //! ```
-//! use uno::seeds::table::{Table, TableEvent};
+//! use uno::courses::uno_engine::{Table, TableEvent};
 //! let mut table = Table::with_seed(["Ann", "Bob", "Cid"], 7).expect("unique names");
 //! table.new_game().expect("dealt");
 //! let me = table.current_player().expect("dealt").name().to_string();
@@ -252,7 +252,9 @@ impl Table {
     pub fn new_game(&mut self) -> Result<Vec<TableEvent>, TableError> {
         let mut events = Vec::new();
         let seed = self.rng.gen();
-        self.game = Some(Game::new_with_events(Arc::clone(&self.rules), self.names.len(), seed, &mut events)?);
+        let mut game = Game::new(Arc::clone(&self.rules), self.names.len(), seed)?;
+        game.restart_with_events(seed, &mut events);
+        self.game = Some(game);
         Ok(self.publish(&events))
     }
 

@@ -11,16 +11,16 @@
 //!
 //! The files are as the seed's reference would read them; what seed 000's operations then do
 //! from them is theirs (they compare cards as characters, markers included, where the engine
-//! compares colours: see [`crate::seeds`]).
+//! compares colours: see [`crate::courses`]).
 
 use thiserror::Error;
 
 use crate::card::{Direction, Face};
+use crate::courses::notation::{Entry, Layout, LayoutError};
 use crate::event::{DrawReason, Event};
 use crate::game::Phase;
 use crate::record::{GameRecord, ReplayError};
 use crate::rules::{preset_config, Rules, RulesConfig};
-use crate::seeds::notation::{Entry, Position, PositionError};
 
 /// Why a point of a game cannot be written as `.uno` files.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -48,7 +48,7 @@ pub enum ExportError {
     },
     /// The files would not make a position (an empty discard pile).
     #[error(transparent)]
-    Position(#[from] PositionError),
+    Layout(#[from] LayoutError),
 }
 
 /// The `.uno` position of a `csce322` game after its first `ply` actions.
@@ -57,7 +57,7 @@ pub enum ExportError {
 ///
 /// [`ExportError`]: another rule set, a point where nobody is to play or draw, a record that
 /// does not replay, or a start position whose older wilds' colours are unknown.
-pub fn export(record: &GameRecord, ply: usize) -> Result<Position, ExportError> {
+pub fn export(record: &GameRecord, ply: usize) -> Result<Layout, ExportError> {
     if !plays_as_seed000(&record.rules) {
         return Err(ExportError::NotSeed000(record.rules.name.clone()));
     }
@@ -135,7 +135,7 @@ pub fn export(record: &GameRecord, ply: usize) -> Result<Position, ExportError> 
         .collect();
     let deck = position.draw_pile.iter().rev().copied().collect();
     pile.reverse();
-    Ok(Position::new(deck, pile, hands)?)
+    Ok(Layout::new(deck, pile, hands)?)
 }
 
 /// Whether games of `rules` are played as seed 000's, the only ones [`export`] writes: the

@@ -1,7 +1,7 @@
-//! Seed 002 (CS410 "Uno Design"): every statement of the seed, checked on `uno::seeds::cs410::GameState`.
+//! Seed 002 (CS410 "Uno Design"): every statement of the seed, checked on `uno::courses::cs410::GameState`.
 //! Test names quote the seed.
 
-use uno::seeds::cs410::{GameState, StartError, TurnView};
+use uno::courses::cs410::{GameState, StartError, TurnView};
 use uno::{Card, Color, Deal, Direction, Face, Seat};
 
 fn cards(text: &str) -> Vec<Card> {
@@ -12,9 +12,10 @@ fn card(text: &str) -> Card {
     cards(text)[0]
 }
 
-/// Hands in seat order, piles top card first, `current` to play, clockwise.
+/// Hands in seat order, piles written top card first, `current` to play, clockwise.
 fn position(hands: &[&str], draw: &str, discard: &str, current: u8) -> GameState {
-    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(current));
+    let deal =
+        Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(current));
     GameState::from_deal(deal, 3).expect("position")
 }
 
@@ -276,4 +277,9 @@ fn random_games_end_and_conserve_every_card() {
         }
         assert!(game.winner().is_some() || game.is_stalemate());
     }
+}
+
+/// Cards written top card first, as a pile lists them: bottom card first.
+fn bottom_first(text: &str) -> Vec<Card> {
+    cards(text).into_iter().rev().collect()
 }
