@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use numpy::{PyArray1, PyArray3};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use uno::game::Game as Engine;
 use uno::{Action, GameRecord, Rules, RulesConfig, Seat};
 use uno_env::mapping::{decode, encode, legal_mask};
@@ -16,7 +16,7 @@ use crate::{load_rules, rlcard, seat_arg, value_error, ObsAndMask};
 
 /// An engine observation taken at one moment (`Game.observation_snapshot`).
 #[pyclass(module = "tabletop._core", frozen)]
-pub(crate) struct Observation(uno::Observation);
+pub(crate) struct Observation(pub(crate) uno::Observation);
 
 #[pymethods]
 impl Observation {
@@ -294,6 +294,56 @@ impl Game {
     fn rlcard_planes<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray3<i64>>> {
         let seat = seat_arg(&self.game, Some(seat))?;
         Ok(PyArray3::from_owned_array(py, rlcard::planes(&self.game, seat)))
+    }
+
+    /// One RLCard state of `seat` in one call (the RLCard-compatible environment's path):
+    /// its planes (`rlcard_planes`), its legal ids (`legal_indices`) and their RLCard names
+    /// (`rlcard_action_names`), and the engine's observation (`observation_snapshot`). The
+    /// legal lists are empty unless `seat` is to act: not after the round ended, nor when
+    /// `capped` (the environment's action cap was reached).
+    fn rlcard_state<'py>(&self, py: Python<'py>, seat: usize, capped: bool) -> PyResult<rlcard::State<'py>> {
+        let seat = seat_arg(&self.game, Some(seat))?;
+        rlcard::state(py, &self.game, seat, capped)
+    }
+
+    /// `play(index)` for the player to act, then the next player to act and its RLCard state
+    /// (`rlcard_state(next, capped)`): the RLCard-compatible environment's step in one call.
+    fn rlcard_play<'py>(
+        &mut self,
+        py: Python<'py>,
+        index: &Bound<'_, PyAny>,
+        capped: bool,
+    ) -> PyResult<(usize, rlcard::State<'py>)> {
+        self.play(index, None)?;
+        let next = self.game.current();
+        Ok((next.index(), rlcard::state(py, &self.game, next, capped)?))
+    }
+
+    /// The observation vector, the legal-action mask and the same mask as `bytes` of `seat` at
+    /// a selection, in one call: the PettingZoo environments hand the arrays out and judge the
+    /// action against the bytes, which nobody else holds. `window`: a reaction window (adds
+    /// `DECLINE`); `decline_only`: the window of the seat whose turn is next, where it can only
+    /// let the window go by.
+    #[pyo3(signature = (seat, window, decline_only = false))]
+    #[allow(clippy::type_complexity)]
+    fn selection<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+        window: bool,
+        decline_only: bool,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>, Bound<'py, PyBytes>)> {
+        let seat = seat_arg(&self.game, Some(seat))?;
+        let mut o = vec![0.0; obs::SIZE];
+        let mut m = vec![0; action::COUNT];
+        write_observation(&self.game, seat, window, &mut o);
+        if decline_only {
+            m[action::DECLINE] = 1;
+        } else {
+            legal_mask(&self.game, seat, window, &mut Vec::new(), &mut m);
+        }
+        let bytes: Vec<u8> = m.iter().map(|&x| u8::from(x != 0)).collect();
+        Ok((PyArray1::from_vec(py, o), PyArray1::from_vec(py, m), PyBytes::new(py, &bytes)))
     }
 
     /// What `seat` may know, as the environment's observation vector.

@@ -6,7 +6,8 @@
 //! its observations and copies), `rlcard` (RLCard's planes and per-step state), `bot` (the
 //! project's bots), `spaces` (the names and layout of the action and observation spaces).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -25,17 +26,31 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// A preset name, or the text of a rules file (TOML or JSON).
+/// A preset name, or the text of a rules file (TOML or JSON). Parsed rules are kept by their
+/// text (a few dozen at most): the adapters deal a new game every episode, and parsing the
+/// rules costs more than dealing.
 pub(crate) fn load_rules(rules: &str) -> PyResult<Arc<Rules>> {
+    const KEPT: usize = 64;
+    static PARSED: OnceLock<Mutex<HashMap<String, Arc<Rules>>>> = OnceLock::new();
+    let parsed = PARSED.get_or_init(Mutex::default);
+    if let Some(found) = parsed.lock().unwrap_or_else(PoisonError::into_inner).get(rules) {
+        return Ok(found.clone());
+    }
     let trimmed = rules.trim();
-    let parsed = if uno::PRESET_NAMES.contains(&trimmed) {
+    let loaded = if uno::PRESET_NAMES.contains(&trimmed) {
         Rules::preset(trimmed)
     } else if trimmed.contains('=') || trimmed.starts_with('{') {
         RulesConfig::parse(trimmed).and_then(Rules::new)
     } else {
         Rules::preset(trimmed)
     };
-    parsed.map(Arc::new).map_err(value_error)
+    let loaded = loaded.map(Arc::new).map_err(value_error)?;
+    let mut kept = parsed.lock().unwrap_or_else(PoisonError::into_inner);
+    if kept.len() >= KEPT {
+        kept.clear();
+    }
+    kept.insert(rules.to_string(), loaded.clone());
+    Ok(loaded)
 }
 
 pub(crate) fn seat_arg(game: &Engine, seat: Option<usize>) -> PyResult<Seat> {
@@ -59,6 +74,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spaces::card_names, m)?)?;
     m.add_function(wrap_pyfunction!(spaces::episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(spaces::observation_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(rlcard::rlcard_action_names, m)?)?;
     m.add("OBS_SIZE", obs::SIZE)?;
     m.add("NUM_ACTIONS", action::COUNT)?;
     m.add("MAX_SEATS", MAX_SEATS)?;
