@@ -1,9 +1,28 @@
 """Type stubs of the Rust extension module ``tabletop._core``."""
 
-from typing import Any, Sequence
+from typing import Any, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self
+
+__all__ = [
+    "UnoVecEnv",
+    "Game",
+    "Observation",
+    "Bot",
+    "action_names",
+    "card_names",
+    "episode_seed",
+    "observation_layout",
+    "rlcard_action_names",
+    "OBS_SIZE",
+    "NUM_ACTIONS",
+    "MAX_SEATS",
+    "DECLINE",
+    "PRESET_NAMES",
+    "BOT_NAMES",
+]
 
 OBS_SIZE: int
 NUM_ACTIONS: int
@@ -18,9 +37,10 @@ def episode_seed(seed: int, env: int, episode: int) -> int: ...
 def observation_layout() -> list[tuple[str, int, int]]: ...
 def rlcard_action_names() -> list[str]: ...
 
+@final
 class UnoVecEnv:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         num_envs: int,
         rules: str = "official",
         players: int = 4,
@@ -30,7 +50,7 @@ class UnoVecEnv:
         max_actions: int = ...,
         auto_reset: bool = True,
         num_threads: int | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     def reset(self, seed: int | None = None) -> None: ...
     def step(self, actions: npt.ArrayLike) -> None: ...
     def reset_one(self, i: int) -> None: ...
@@ -65,11 +85,13 @@ class UnoVecEnv:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
     def game(self, i: int) -> Game: ...
 
+@final
 class Observation:
     def json(self) -> str: ...
 
+@final
 class Game:
-    def __init__(self, rules: str = "official", players: int = 4, seed: int = 0, fast: bool = False) -> None: ...
+    def __new__(cls, rules: str = "official", players: int = 4, seed: int = 0, fast: bool = False) -> Self: ...
     @staticmethod
     def with_draws(rules: str, players: int, seed: int, draws: Sequence[int]) -> tuple[Game, list[list[int]]]: ...
     def play_with_draws(
@@ -95,6 +117,9 @@ class Game:
     def rlcard_state(
         self, seat: int, capped: bool
     ) -> tuple[npt.NDArray[np.int64], list[int], list[str], Observation]: ...
+    def rlcard_play(
+        self, index: int, capped: bool
+    ) -> tuple[int, tuple[npt.NDArray[np.int64], list[int], list[str], Observation]]: ...
     def selection(
         self, seat: int, window: bool, decline_only: bool = False
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], bytes]: ...
@@ -117,8 +142,9 @@ class Game:
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: dict[int, Any]) -> Game: ...
 
+@final
 class Bot:
-    def __init__(self, name: str = "random", seed: int = 0) -> None: ...
+    def __new__(cls, name: str = "random", seed: int = 0) -> Self: ...
     def __call__(self, game: Game, seat: int | None = None) -> str: ...
     def act_index(self, game: Game, seat: int | None = None) -> int: ...
     def reseed(self, seed: int) -> None: ...
