@@ -281,10 +281,12 @@ def main():
         end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         base_threads, (base_wall, _) = scaling[0]
         print(f"\nN=4096, random opponents, load average {load:.1f} at the start, {end:.1f} at the end")
-        print(f"\n| `num_threads` | steps/s (wall) | × {base_threads} thread(s) | steps per CPU s |")
-        print("| ---: | ---: | ---: | ---: |")
+        # Cores the process got: its CPU seconds per wall second. On a quiet machine it is the
+        # thread count; on a busy one, what the others left, and the wall ratio follows it.
+        print(f"\n| `num_threads` | steps/s (wall) | × {base_threads} thread(s) | steps per CPU s | cores used |")
+        print("| ---: | ---: | ---: | ---: | ---: |")
         for t, (wall, cpu) in scaling:
-            print(f"| {t} | {wall:,.0f} | {wall / base_wall:.2f}× | {cpu:,.0f} |")
+            print(f"| {t} | {wall:,.0f} | {wall / base_wall:.2f}× | {cpu:,.0f} | {wall / cpu:.2f} |")
 
 
 if __name__ == "__main__":
