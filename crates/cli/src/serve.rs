@@ -39,6 +39,10 @@ pub struct Args {
     /// Open connections at most (HTTP and WebSocket); lowered to fit under the open-file limit.
     #[arg(long, default_value_t = 4096, value_parser = crate::sim_run::parse_whole::<usize>)]
     max_connections: usize,
+    /// Open connections one client address (an IPv6 /64) may hold at most; lowered to fit
+    /// under `--max-connections`.
+    #[arg(long, default_value_t = 256, value_parser = crate::sim_run::parse_whole::<usize>)]
+    max_connections_per_address: usize,
     /// Milliseconds a client may take to send a request's headers (or to start its next
     /// request on a kept-alive connection).
     #[arg(long, default_value_t = 10_000, value_parser = crate::sim_run::parse_whole::<u64>)]
@@ -113,6 +117,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     let mut serve_config = server::ServeConfig {
         max_connections: args.max_connections,
+        max_per_address: args.max_connections_per_address,
         header_timeout: Duration::from_millis(args.header_timeout_ms),
         cluster,
         ..server::ServeConfig::default()
@@ -124,8 +129,8 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let fds = fd_limit.map_or("unlimited".to_string(), |l| l.to_string());
     // The first line names the real address (useful with port 0): tests and scripts read it.
     crate::output::print(&format!(
-        "tabletop serving on http://{addr} (db {location}{clustered}, {restored} tables resumed, open-file limit {fds}, at most {} connections)\n",
-        serve_config.max_connections
+        "tabletop serving on http://{addr} (db {location}{clustered}, {restored} tables resumed, open-file limit {fds}, at most {} connections, {} per address)\n",
+        serve_config.max_connections, serve_config.max_per_address
     ))?;
     server::serve_with(listener, state, serve_config, shutdown_signal()).await.context("serving")?;
     crate::output::print("tabletop stopped: every acknowledged action is stored\n")?;

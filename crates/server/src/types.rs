@@ -55,6 +55,13 @@ pub struct TableView {
     /// The viewer's seat; `null` for a spectator.
     pub you: Option<usize>,
     pub spectators: bool,
+    /// Whether the creator chose this game's seed: then the creator can work out every hidden
+    /// card (every hand, every future draw). Shown to every person before they sit.
+    #[serde(default)]
+    pub chosen_seed: bool,
+    /// Where a "play from here" game started: the kept game and the ply of its position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_from: Option<StartedFrom>,
     pub turn_seconds: Option<u32>,
     /// Milliseconds left on the current turn's timer.
     pub turn_ms_left: Option<u64>,
@@ -116,7 +123,20 @@ pub struct TableSummary {
     pub seats: Vec<SeatView>,
     pub open_seats: usize,
     pub spectators: bool,
+    /// Whether the creator chose the seed (and so can work out every hidden card).
+    #[serde(default)]
+    pub chosen_seed: bool,
     pub version: u64,
+}
+
+/// The kept game a "play from here" table started from: table `table`'s `game`th game (from 0)
+/// after `ply` actions. The cards no seat could see there (the draw pile) were shuffled again
+/// with a fresh seed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartedFrom {
+    pub table: String,
+    pub game: usize,
+    pub ply: usize,
 }
 
 /// `GET /api/tables`: the tables open to spectators (the lobby).

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -29,7 +29,19 @@ async fn start(
 
 /// One request on a fresh connection: the status and the JSON body (Null if none).
 async fn request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.expect("connect");
+    request_from([127, 0, 0, 1], addr, method, path, token, body).await
+}
+
+/// [`request`] from another client address (any of 127.0.0.0/8).
+async fn request_from(
+    source: [u8; 4],
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut s = connect_from(source, addr).await;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token.map(|t| format!("authorization: Bearer {t}\r\n")).unwrap_or_default();
     let req = format!(
@@ -103,15 +115,19 @@ async fn a_connection_busy_with_a_websocket_is_not_shed_and_newcomers_get_503() 
         let first = ws.next().await.expect("message").expect("frame");
         assert!(first.to_text().expect("text").contains("\"state\""));
     }
-    // Both places are taken by live sockets: nothing idle to shed, so a newcomer is refused.
-    let (s, v) = request(addr, "GET", "/api/health", None, None).await;
+    // Both places are taken by live sockets: nothing idle to shed, so a newcomer (from
+    // another address: this one is at its own cap too) is refused.
+    let (s, v) = request_from([127, 0, 0, 3], addr, "GET", "/api/health", None, None).await;
     assert_eq!(s, 503, "{v}");
     assert_eq!(v["code"], "server_busy");
+    let (s, v) = request(addr, "GET", "/api/health", None, None).await;
+    assert_eq!(s, 429, "{v}");
+    assert_eq!(v["code"], "too_many_connections");
     // A socket that ends frees its place.
     drop(a);
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        let (s, _) = request(addr, "GET", "/api/health", None, None).await;
+        let (s, _) = request_from([127, 0, 0, 3], addr, "GET", "/api/health", None, None).await;
         if s == 200 {
             break;
         }
@@ -163,4 +179,139 @@ async fn shutdown_closes_sockets_with_1001_and_serve_returns() {
     assert!(served.expect("joined").is_ok());
     drop(idle);
     assert!(TcpStream::connect(addr).await.is_err(), "the listener still accepts after shutdown");
+}
+
+/// A connection from `source` (any 127.0.0.0/8 address: each is a different client address).
+async fn connect_from(source: [u8; 4], addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.bind(SocketAddr::from((source, 0))).expect("bind the source address");
+    socket.connect(addr).await.expect("connect")
+}
+
+/// Opens a request from `source` whose body never arrives whole: its headers and a first piece.
+async fn slow_body_from(source: [u8; 4], addr: SocketAddr) -> TcpStream {
+    let mut s = connect_from(source, addr).await;
+    s.write_all(b"POST /api/tables HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 4000\r\n\r\n{\"seats\":")
+        .await
+        .expect("write");
+    s
+}
+
+/// The status line's code of the first answer on `s` (0 if it closed without one).
+async fn status_of(s: &mut TcpStream) -> (u16, String) {
+    let mut buf = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(10), s.read(&mut buf)).await.expect("answered").unwrap_or(0);
+    let text = String::from_utf8_lossy(&buf[..n]).to_string();
+    (text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0), text)
+}
+
+#[tokio::test]
+async fn one_address_full_of_slow_bodies_and_sockets_does_not_lock_out_another() {
+    let config = server::ServeConfig {
+        max_connections: 8,
+        max_per_address: 4,
+        // Neither slow nor deadline-bound within the test: only the per-address cap may help.
+        slow_body: Duration::from_secs(600),
+        body_deadline: Duration::from_secs(600),
+        body_timeout: Duration::from_secs(600),
+        ..server::ServeConfig::default()
+    };
+    let (addr, _stop, _) = start(config).await;
+    let (s, created) =
+        request(addr, "POST", "/api/tables", None, Some(json!({"seats": [{"kind": "human"}, {"kind": "human"}]})))
+            .await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let attacker = [127, 0, 0, 2];
+    // Two plain WebSockets and as many slow bodies as the attacker can open.
+    let mut sockets = Vec::new();
+    for _ in 0..2 {
+        let tcp = connect_from(attacker, addr).await;
+        let (mut ws, _) =
+            tokio_tungstenite::client_async(format!("ws://{addr}/api/tables/{id}/ws"), tcp).await.expect("socket");
+        ws.next().await.expect("state").expect("frame");
+        sockets.push(ws);
+    }
+    let mut slow = Vec::new();
+    for _ in 0..8 {
+        slow.push(slow_body_from(attacker, addr).await);
+    }
+    // The attacker's fifth connection on was refused: its own cap, not everyone's.
+    let (code, text) = status_of(slow.last_mut().expect("one")).await;
+    assert_eq!(code, 429, "{text}");
+    assert!(text.contains("too_many_connections"), "{text}");
+    // Another address is served, several times over, while the attacker's connections stay.
+    let mut others = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect_from([127, 0, 0, 3], addr).await;
+        s.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n").await.expect("write");
+        let (code, text) = status_of(&mut s).await;
+        assert_eq!(code, 200, "another address was refused: {text}");
+        others.push(s);
+    }
+    // The attacker's sockets are still open: nobody's connection was shed for it.
+    for ws in &mut sockets {
+        ws.send(Message::Ping(Vec::new().into())).await.expect("the socket is open");
+    }
+}
+
+#[tokio::test]
+async fn a_slow_body_is_shed_to_make_room_for_a_newcomer() {
+    let config = server::ServeConfig {
+        max_connections: 2,
+        slow_body: Duration::from_millis(200),
+        body_deadline: Duration::from_secs(600),
+        body_timeout: Duration::from_secs(600),
+        ..server::ServeConfig::default()
+    };
+    let (addr, _stop, _) = start(config).await;
+    let mut slow = [slow_body_from([127, 0, 0, 2], addr).await, slow_body_from([127, 0, 0, 4], addr).await];
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (s, v) = request(addr, "GET", "/api/health", None, None).await;
+    assert_eq!(s, 200, "{v}");
+    // The older slow body was cut to make room.
+    assert!(closed_within(&mut slow[0], Duration::from_secs(2)).await, "the oldest slow body stayed open");
+}
+
+#[tokio::test]
+async fn a_body_trickled_byte_by_byte_is_cut_at_the_whole_body_deadline() {
+    let config = server::ServeConfig {
+        body_deadline: Duration::from_secs(1),
+        body_timeout: Duration::from_secs(10),
+        ..server::ServeConfig::default()
+    };
+    let (addr, _stop, _) = start(config).await;
+    let mut s = slow_body_from([127, 0, 0, 1], addr).await;
+    let t = Instant::now();
+    // One byte every 100 ms never pauses long enough for the pause timeout; the 4000-byte body
+    // would take minutes.
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    while t.elapsed() < Duration::from_secs(8) {
+        if s.write_all(b" ").await.is_err() {
+            break;
+        }
+        match tokio::time::timeout(Duration::from_millis(100), s.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => answer.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+        if !answer.is_empty() {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&answer);
+    assert!(t.elapsed() < Duration::from_secs(5), "the trickled body was still read after {:?}", t.elapsed());
+    assert!(text.is_empty() || text.starts_with("HTTP/1.1 400"), "{text}");
+}
+
+#[test]
+fn the_caps_fit_under_the_descriptor_limit() {
+    let config = server::ServeConfig { max_connections: 4096, max_per_address: 256, ..server::ServeConfig::default() }
+        .fit_fd_limit(200);
+    assert_eq!(config.max_connections, 200 - server::FD_RESERVE as usize);
+    assert_eq!(config.max_per_address, 200 - server::FD_RESERVE as usize);
+    let config = server::ServeConfig::default().fit_fd_limit(1 << 20);
+    assert_eq!(config.max_connections, 4096);
+    assert!(config.max_per_address < config.max_connections);
 }

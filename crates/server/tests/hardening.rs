@@ -518,3 +518,36 @@ async fn the_next_holder_of_the_creators_seat_may_not_close_the_table() {
     assert_eq!((s, v["code"].as_str()), (StatusCode::FORBIDDEN, Some("not_owner")), "{v}");
     assert_eq!(call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0, StatusCode::OK);
 }
+
+/// A seed the creator chose tells the creator every hidden card: every person sees that before
+/// taking a seat (the lobby's list and the table as a newcomer reads it).
+#[tokio::test]
+async fn a_chosen_seed_is_shown_to_every_person_before_they_sit() {
+    let (app, _, _) = serve(server::Config::default()).await;
+    let (s, seeded) =
+        create(&app, json!({"name": "Ann", "seed": 7, "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{seeded}");
+    let (s, fair) = create(&app, json!({"name": "Cy", "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert_eq!(s, StatusCode::CREATED, "{fair}");
+    let seeded_id = seeded["id"].as_str().expect("id").to_string();
+    let fair_id = fair["id"].as_str().expect("id").to_string();
+    assert_eq!(seeded["table"]["chosen_seed"], true);
+    // The lobby.
+    let (_, list) = call(&app, "GET", "/api/tables", None, None).await;
+    let listed = |id: &str| list["tables"].as_array().and_then(|t| t.iter().find(|t| t["id"] == id).cloned());
+    assert_eq!(listed(&seeded_id).expect("listed")["chosen_seed"], true, "{list}");
+    assert_eq!(listed(&fair_id).expect("listed")["chosen_seed"], false, "{list}");
+    // The table as a newcomer reads it before joining.
+    let (_, view) = call(&app, "GET", &format!("/api/tables/{seeded_id}"), None, None).await;
+    assert_eq!(view["chosen_seed"], true, "{view}");
+    let (_, view) = call(&app, "GET", &format!("/api/tables/{fair_id}"), None, None).await;
+    assert_eq!(view["chosen_seed"], false, "{view}");
+    // The joiner's own view says it too.
+    let (s, joined) =
+        call(&app, "POST", &format!("/api/tables/{seeded_id}/join"), None, Some(json!({"name": "Bob"}).to_string()))
+            .await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    let bob = joined["token"].as_str().expect("token").to_string();
+    let (_, view) = call(&app, "GET", &format!("/api/tables/{seeded_id}"), Some(&bob), None).await;
+    assert_eq!(view["chosen_seed"], true, "{view}");
+}

@@ -126,10 +126,15 @@ async function listTables() {
         {},
         el('a', { href: `uno.html?table=${encodeURIComponent(t.id)}` }, tableName(t)),
         ` · ${t.rules} · ${t.open_seats} open seat${t.open_seats === 1 ? '' : 's'} · ${people}`,
+        t.chosen_seed ? ` · ${CHOSEN_SEED}` : '',
       );
     }),
   );
 }
+
+/** What a person is told before sitting at a table whose creator chose the seed (the server's
+ * `chosen_seed` fact). */
+export const CHOSEN_SEED = 'the creator chose the seed, so the creator can know every card (every hand, every draw)';
 
 /** A table's name for people: its creator's name (the first named person), not its id. */
 export function tableName(t) {

@@ -3,7 +3,7 @@
 // what the server lists as legal, and shows refusals word for word.
 import { ApiError, capitalize, request, showError } from './api.js';
 import { closeColorPicker, keepFocus, renderActions, renderHand } from './handview.js';
-import { showLobby, tableName } from './lobby.js';
+import { CHOSEN_SEED, showLobby, tableName } from './lobby.js';
 import { animate } from './motion.js';
 import { renderRoundEnd, renderScores } from './scoreview.js';
 import { forgetSeat, saveName, savedName, savedSeat, saveSeat } from './seatstore.js';
@@ -67,6 +67,11 @@ async function showTable(id) {
     $('join').hidden = false;
     $('join-button').hidden = !open;
     $('join-title').textContent = open ? 'Join this table' : 'This table is full';
+    $('join-seed')?.remove();
+    if (v.chosen_seed) {
+      const note = el('p', { id: 'join-seed', class: 'hint' }, `Before you sit: ${CHOSEN_SEED}.`);
+      $('join-title').after(note);
+    }
     $('join-name').value = savedName();
     $('join-name').required = open;
     $('join-name').parentElement.hidden = !open;

@@ -132,6 +132,7 @@ mod tests {
             seats: Vec::new(),
             open_seats: 1,
             spectators: true,
+            chosen_seed: false,
             version,
         }
     }

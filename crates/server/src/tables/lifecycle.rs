@@ -77,12 +77,12 @@ impl AppState {
             None => None,
         };
         let rules = match &start {
-            Some((rules, _)) => rules.clone(),
+            Some((rules, _, _)) => rules.clone(),
             None => build_rules(&req)?,
         };
         let players = req.seats.len();
         rules.check_players(players)?;
-        if let Some((_, p)) = &start {
+        if let Some((_, p, _)) = &start {
             if p.hands.len() != players {
                 return Err(ApiError::BadRequest(format!("the position has {} seats, not {players}", p.hands.len())));
             }
@@ -163,10 +163,12 @@ impl AppState {
             generation: 0,
             creator: client.to_string(),
             owner_seat: creator_seat,
+            chosen_seed: req.seed.is_some(),
+            started_from: start.as_ref().map(|(_, _, from)| from.clone()),
         };
         let mut deal = Vec::new();
         let (record, game) = match start {
-            Some((_, position)) => {
+            Some((_, position, _)) => {
                 let game =
                     Game::from_position(rules.clone(), &position).map_err(|e| ApiError::Internal(e.to_string()))?;
                 (GameRecord::from_position(&rules, position), game)
@@ -332,6 +334,9 @@ impl AppState {
         let mut meta = st.meta.clone();
         meta.version_base = st.version() + 1;
         meta.generation += 1;
+        // A fresh deal from a seed nobody chose.
+        meta.chosen_seed = false;
+        meta.started_from = None;
         self.inner.store.reset(id, stored_header(&record)?, stored_meta(&meta)?).await?;
         st.record = record;
         st.game = game;

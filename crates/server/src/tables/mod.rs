@@ -19,6 +19,7 @@ mod play;
 mod replay;
 mod restore;
 mod schedule;
+mod thinking;
 mod view;
 
 use std::collections::{HashMap, VecDeque};
@@ -50,6 +51,10 @@ pub struct Config {
     /// action for this long is closed (its bots stop; it is marked abandoned in the store). Bot
     /// moves and turn-timer moves are not activity.
     pub idle_timeout: Duration,
+    /// A table of bots only with no WebSocket open (nobody watches) is closed this long after
+    /// its last person's activity (its creation, a socket opening or closing), if that is sooner
+    /// than `idle_timeout`: its bots would think for nobody.
+    pub unwatched_bots_timeout: Duration,
     /// A finished table stays in memory this long (for a rematch), then leaves it.
     pub finished_ttl: Duration,
     /// Unfinished tables one client (IP address) may have created at a time.
@@ -77,6 +82,7 @@ impl Default for Config {
         Config {
             bot_delay: Duration::from_millis(700),
             idle_timeout: Duration::from_secs(2 * 3600),
+            unwatched_bots_timeout: Duration::from_secs(60),
             finished_ttl: Duration::from_secs(15 * 60),
             max_tables_per_client: 20,
             max_tables: 20_000,
@@ -103,6 +109,8 @@ pub(crate) struct Shared {
     pub(crate) stats: crate::stats::Stats,
     /// Records imported, per client, in the last hour.
     pub(crate) imports: crate::quota::Quota,
+    /// Bots' thinking, in one lane per client (see [`thinking`]).
+    thinkers: Arc<thinking::Thinkers>,
     tables: RwLock<HashMap<String, Arc<Table>>>,
 }
 
@@ -162,6 +170,12 @@ pub(crate) struct Meta {
     /// The creator's seat: its holder may close the table.
     #[serde(default)]
     owner_seat: Option<usize>,
+    /// Whether the creator chose the current game's seed.
+    #[serde(default)]
+    chosen_seed: bool,
+    /// Where the current game started, for a "play from here" game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    started_from: Option<crate::types::StartedFrom>,
 }
 
 pub(crate) struct TableState {
@@ -248,6 +262,7 @@ impl AppState {
                 analyses,
                 stats: Default::default(),
                 imports,
+                thinkers: Arc::default(),
                 tables: RwLock::new(HashMap::new()),
             }),
         };
@@ -264,6 +279,11 @@ impl AppState {
 
     pub fn store(&self) -> &SharedStore {
         &self.inner.store
+    }
+
+    /// Bots thinking now (each client's bots think one at a time: see `tables/thinking.rs`).
+    pub fn bots_thinking(&self) -> usize {
+        self.inner.thinkers.thinking()
     }
 
     /// Tables in memory.

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use uno::{Action, Card, Event, Game, GameRecord, Move, Observation, Position, Rules, Seat};
 
 use super::Viewer;
-use crate::types::{CreateTable, SeatView, StartFrom};
+use crate::types::{CreateTable, SeatView, StartFrom, StartedFrom};
 use crate::{update, ApiError, AppState};
 
 /// Whose eyes a frame is seen with: `seatN`, `spectator`, or `all` (every hand).
@@ -144,17 +144,30 @@ impl AppState {
 impl AppState {
     /// "Play from here": the rules and whole position of a kept game after a ply, to start a new
     /// table from. Only a kept (finished) game: a position tells every hidden card.
-    pub(super) async fn position_at(&self, from: &StartFrom, req: &CreateTable) -> Result<(Rules, Position), ApiError> {
+    /// The position a "play from here" table starts at, and where it comes from. The kept game
+    /// is over, so its whole deal is known to whoever read it: the cards no seat could see at
+    /// that point (the draw pile) are shuffled again, and later draws come from a fresh seed.
+    pub(super) async fn position_at(
+        &self,
+        from: &StartFrom,
+        req: &CreateTable,
+    ) -> Result<(Rules, Position, StartedFrom), ApiError> {
         if req.preset.is_some() || req.rules.is_some() || req.seed.is_some() || req.house_rules != Default::default() {
             return Err(ApiError::BadRequest(
                 "a table started `from` a position plays its rules: give no preset, rules, house_rules nor seed".into(),
             ));
         }
-        let (game, _) = self.kept_game_at(&from.table, from.game, from.ply).await?;
+        let (game, game_no) = self.kept_game_at(&from.table, from.game, from.ply).await?;
         if game.is_over() {
             return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
         }
-        Ok((game.rules().clone(), game.position()))
+        let mut position = game.position();
+        let mut rng = rand::rngs::OsRng;
+        rand::seq::SliceRandom::shuffle(position.draw_pile.as_mut_slice(), &mut rng);
+        position.seed = rand::RngCore::next_u64(&mut rng);
+        position.rng = None;
+        let started = StartedFrom { table: from.table.clone(), game: game_no, ply: from.ply };
+        Ok((game.rules().clone(), position, started))
     }
 
     /// A kept game (the `game`th of table `id`, or its last) after `ply` actions, and which game

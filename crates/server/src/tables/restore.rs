@@ -157,7 +157,8 @@ impl AppState {
 
     pub(super) fn spawn_janitor(&self) {
         let c = &self.inner.config;
-        let every = (c.idle_timeout.min(c.finished_ttl) / 4).clamp(Duration::from_millis(200), Duration::from_secs(30));
+        let every = (c.idle_timeout.min(c.finished_ttl).min(c.unwatched_bots_timeout) / 4)
+            .clamp(Duration::from_millis(200), Duration::from_secs(30));
         let weak = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
             loop {
@@ -184,9 +185,11 @@ impl AppState {
             let seated = st.watchers.iter().take(players).any(|&w| w > 0);
             let bots_only = st.meta.seats.iter().all(|s| s.kind == crate::types::SeatKind::Bot);
             let connected = seated || (bots_only && st.watchers.get(players).is_some_and(|&w| w > 0));
+            // Bots alone with nobody watching would think for nobody: they stop sooner.
+            let idle_after = if bots_only { c.idle_timeout.min(c.unwatched_bots_timeout) } else { c.idle_timeout };
             if st.finished_at.is_some_and(|f| now.duration_since(f) >= c.finished_ttl) {
                 gone.push(t.id.clone());
-            } else if st.finished_at.is_none() && !connected && now.duration_since(st.last_activity) >= c.idle_timeout {
+            } else if st.finished_at.is_none() && !connected && now.duration_since(st.last_activity) >= idle_after {
                 // Under the lock: no bot or timer acts at the table after this.
                 t.closed.store(true, Ordering::Release);
                 drop(self.inner.store.set_status(&t.id, StoreStatus::Abandoned));

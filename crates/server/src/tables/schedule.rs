@@ -99,6 +99,11 @@ impl AppState {
     }
 
     pub(super) async fn bot_turn(&self, table: &Arc<Table>, version: u64) {
+        if table.state.lock().await.version() != version {
+            return;
+        }
+        // The creator's bots think one at a time, over all of its tables.
+        let lane = self.inner.thinkers.take(&table.creator).await;
         let (seat, obs, mut bot) = {
             let mut st = table.state.lock().await;
             if st.version() != version || st.status() != TableStatus::Playing {
@@ -118,6 +123,7 @@ impl AppState {
             (bot, action, obs)
         })
         .await;
+        drop(lane);
         let mut st = table.state.lock().await;
         let Ok((bot, action, obs)) = thought else {
             // The bot panicked; seat a fresh one so the table goes on.

@@ -96,6 +96,8 @@ impl TableState {
             seats: self.seat_views(),
             you: seat.map(|s| s.index()),
             spectators: self.meta.spectators,
+            chosen_seed: self.meta.chosen_seed,
+            started_from: self.meta.started_from.clone(),
             turn_seconds: self.meta.turn_seconds,
             turn_ms_left: self.turn_ms_left(),
             round_pause_ms: self.round_pause_ms(),
@@ -135,6 +137,7 @@ impl TableState {
             open_seats: seats.iter().filter(|s| !s.taken).count(),
             seats,
             spectators: self.meta.spectators,
+            chosen_seed: self.meta.chosen_seed,
             version: self.version(),
         }
     }
