@@ -33,7 +33,7 @@ pub mod sqlite;
 #[doc(hidden)]
 pub mod testing;
 
-pub use postgres::{Lease, PgStore};
+pub use postgres::{lease_renewals, Lease, PgStore};
 pub use sqlite::{exists, SqliteStore};
 
 /// A results row's `counted`: from before results carried tallies (see [`GameStore::untallied`]).
