@@ -155,6 +155,9 @@ impl Public {
     }
 }
 
+/// The card a version's update showed played, and by whom.
+type Played = Option<(u64, String)>;
+
 #[derive(Default)]
 struct TableObs {
     /// (when, version) each time someone saw a version above every one seen before.
@@ -173,7 +176,7 @@ struct Obs {
     /// Acknowledgements that named a version acknowledged before with another action.
     double_acks: Vec<String>,
     /// Every version a client saw: (table, version) → the public view and the card played, if any.
-    seen: HashMap<(String, u64), (Public, Option<(u64, String)>)>,
+    seen: HashMap<(String, u64), (Public, Played)>,
     /// Views that disagreed with another client's at the same version.
     disagreements: Vec<String>,
     backwards: Vec<String>,
@@ -518,10 +521,9 @@ fn spectators(world: Arc<World>) {
         let ids: Vec<(String, usize)> =
             world.obs().tables.iter().filter(|(_, t)| !t.finished).map(|(id, t)| (id.clone(), t.created_on)).collect();
         for (id, on) in ids {
-            if !watching.contains_key(&id) {
-                let w = world.clone();
-                let i = id.clone();
-                watching.insert(id, std::thread::spawn(move || viewer(w, i, None, None, (on + 2) % n)));
+            if let std::collections::hash_map::Entry::Vacant(e) = watching.entry(id) {
+                let (w, i) = (world.clone(), e.key().clone());
+                e.insert(std::thread::spawn(move || viewer(w, i, None, None, (on + 2) % n)));
             }
         }
         watching.retain(|_, h| !h.is_finished());
