@@ -35,7 +35,7 @@ pub mod sqlite;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
-pub use postgres::{Lease, PgStore};
+pub use postgres::{lease_renewals, Lease, PgStore};
 pub use sqlite::{exists, SqliteStore};
 
 /// A results row's `counted`: from before results carried tallies (see [`GameStore::untallied`]).

@@ -350,6 +350,17 @@ async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreErro
 /// Renews every lease the store holds, a third of the lease time apart; a game whose lease has
 /// moved to another owner (or epoch) is forgotten, so `holds` says no and writes are refused
 /// without asking the database.
+/// Lease renewals of every store in this process: those that reached the database, those that
+/// failed (for an operator's `/metrics`).
+static RENEWALS: [std::sync::atomic::AtomicU64; 2] =
+    [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
+
+/// (renewals done, renewals failed) so far in this process.
+pub fn lease_renewals() -> (u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (RENEWALS[0].load(Relaxed), RENEWALS[1].load(Relaxed))
+}
+
 async fn renewer(pool: Pool, held: Weak<Held>) {
     let Some(every) = held.upgrade().map(|h| h.lease.duration / 3) else { return };
     loop {
@@ -401,10 +412,14 @@ async fn renewer(pool: Pool, held: Weak<Held>) {
                     }
                 }
                 held.renewed(ours.iter().map(String::as_str), sent);
+                RENEWALS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             // The database is away: the leases may run out meanwhile, and then the writes are
             // refused by the epoch when it is back.
-            Err(e) => tracing::warn!(error = %e, "renewing leases failed"),
+            Err(e) => {
+                RENEWALS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                tracing::warn!(error = %e, "renewing leases failed")
+            }
         }
     }
 }
