@@ -8,6 +8,7 @@
 
 pub mod heuristic;
 pub mod ismcts;
+pub mod net;
 pub mod precedence;
 pub mod random;
 pub mod seen;
@@ -19,6 +20,7 @@ use uno::{Action, Observation};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
 pub use ismcts::FLAT_ITERATIONS;
 pub use ismcts::{IsmctsBot, IsmctsConfig, Playout, SearchStats};
+pub use net::NetBot;
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 pub use spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
