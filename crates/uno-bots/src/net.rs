@@ -5,6 +5,12 @@
 //! the network and plays the best. It decides only from its view, and only among the legal
 //! actions it is given; an action the encoding has no index for (none the engine lists during a
 //! round) is never chosen unless nothing else is legal.
+//!
+//! One rule is not the network's: it calls UNO whenever it may (as `random` and `heuristic`
+//! do). The network learned in the batched environment, where a learner that plays its
+//! second-to-last card without calling still gets a reaction window to call late; bots act only
+//! on their turns, so here the next player would catch it first (measured: 1.5% against three
+//! `heuristic` bots without the rule, `docs/model.md`).
 
 use std::sync::Arc;
 
@@ -65,8 +71,12 @@ impl NetBot {
         self.net.q_values(&self.obs, &self.indices, &mut self.q);
     }
 
-    /// The best scored action (the first of equals), else the first legal one.
+    /// Its own UNO call when it may make one, else the best scored action (the first of
+    /// equals), else the first legal one.
     fn best(&self) -> Action {
+        if self.candidates.contains(&Action::CallUno) {
+            return Action::CallUno;
+        }
         let mut best: Option<(usize, f32)> = None;
         for (i, &q) in self.q.iter().enumerate() {
             if best.is_none_or(|(_, b)| q > b) {

@@ -20,10 +20,35 @@ use std::sync::{Arc, OnceLock};
 /// The shipped model's file (`model/uno-dmc.safetensors`; its card is `docs/model.md`).
 pub const SHIPPED_MODEL: &[u8] = include_bytes!("../model/uno-dmc.safetensors");
 
-/// The shipped model, read once. Its file is part of the build and a test reads it
+/// The environment variable that, when set, names a model file (`training/`'s output) to use
+/// instead of the shipped one: how checkpoints are measured with `tabletop uno match --bots net,…`
+/// without a rebuild.
+pub const MODEL_ENV: &str = "TABLETOP_NET_MODEL";
+
+/// The model the `net` bot plays, read once: the file named by [`MODEL_ENV`] when it is set
+/// and loads (a file that does not is reported on standard error, and the shipped model is
+/// used), else the shipped model. The shipped file is part of the build and a test reads it
 /// (`tests/model.rs`), so it cannot fail to load at run time.
-#[allow(clippy::expect_used)]
 pub fn shipped() -> Arc<QNet> {
-    static SHIPPED: OnceLock<Arc<QNet>> = OnceLock::new();
-    SHIPPED.get_or_init(|| Arc::new(QNet::from_safetensors(SHIPPED_MODEL).expect("the shipped model loads"))).clone()
+    static MODEL: OnceLock<Arc<QNet>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            if let Some(path) = std::env::var_os(MODEL_ENV) {
+                let loaded = std::fs::read(&path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|bytes| QNet::from_safetensors(&bytes).map_err(|e| e.to_string()));
+                match loaded {
+                    Ok(net) => return Arc::new(net),
+                    Err(e) => eprintln!("{MODEL_ENV}={}: {e}; playing the shipped model", path.to_string_lossy()),
+                }
+            }
+            Arc::new(shipped_model())
+        })
+        .clone()
+}
+
+/// The shipped model, parsed.
+#[allow(clippy::expect_used)]
+pub fn shipped_model() -> QNet {
+    QNet::from_safetensors(SHIPPED_MODEL).expect("the shipped model loads")
 }

@@ -31,7 +31,7 @@ fn q_values_match_the_training_framework_within_1e_5() {
 
 #[test]
 fn the_shipped_model_loads_and_scores_every_action() {
-    let net = uno_nn::shipped();
+    let net = uno_nn::shipped_model();
     assert!(net.parameters() > 1_000);
     assert!(uno_nn::SHIPPED_MODEL.len() <= 5 * 1024 * 1024, "the model file stays under 5 MB");
     let mut q = Vec::new();
