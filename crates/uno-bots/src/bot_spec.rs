@@ -6,10 +6,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::{Bot, FLAT_ITERATIONS};
-use crate::{FirstLegalBot, HeuristicBot, IsmctsBot, IsmctsConfig, Playout, PrecedenceBot, RandomBot, UniformBot};
+use crate::{
+    FirstLegalBot, HeuristicBot, IsmctsBot, IsmctsConfig, NetBot, Playout, PrecedenceBot, RandomBot, UniformBot,
+};
 
 /// The bot names that [`BotSpec`] knows.
-pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts", "flat"];
+pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts", "flat", "net"];
 
 /// The most iterations a search bot's name may ask for (`ismcts:N`, `flat:N`): about 0.3 s a
 /// move on one core of this project's machine, so no one name can hold a core for long.
@@ -47,6 +49,8 @@ pub enum BotSpec {
         /// Playouts per decision, 1 to [`MAX_ISMCTS_ITERATIONS`].
         iterations: u32,
     },
+    /// `net`: the shipped learned Q network alone ([`crate::NetBot`], `docs/model.md`).
+    Net,
 }
 
 /// Why a bot name was refused.
@@ -136,6 +140,7 @@ impl FromStr for BotSpec {
             "first" => simple(BotSpec::First),
             "heuristic" => simple(BotSpec::Heuristic),
             "precedence" => simple(BotSpec::Precedence),
+            "net" => simple(BotSpec::Net),
             "ismcts" => {
                 if params.len() > 3 {
                     return Err(BotSpecError::TooManyParts { name: excerpt(name) });
@@ -182,6 +187,7 @@ impl fmt::Display for BotSpec {
                 write!(f, "ismcts:{iterations}:{playout}{}", if *plays { ":plays" } else { "" })
             }
             BotSpec::Flat { iterations } => write!(f, "flat:{iterations}"),
+            BotSpec::Net => f.write_str("net"),
         }
     }
 }
@@ -206,6 +212,7 @@ impl BotSpec {
             BotSpec::First => Box::new(FirstLegalBot),
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
             BotSpec::Precedence => Box::new(PrecedenceBot),
+            BotSpec::Net => Box::new(NetBot::new()),
             BotSpec::Ismcts { .. } | BotSpec::Flat { .. } => {
                 Box::new(IsmctsBot::new(self.ismcts_config().unwrap_or_default(), seed))
             }
@@ -225,6 +232,7 @@ mod tests {
             "first",
             "heuristic",
             "precedence",
+            "net",
             "ismcts:5:random",
             "ismcts:50000:heuristic",
             "ismcts:6000:random:plays",
@@ -247,6 +255,7 @@ mod tests {
         let err = |s: &str| s.parse::<BotSpec>().expect_err(s);
         assert!(matches!(err("nobody"), BotSpecError::Unknown { .. }));
         assert!(matches!(err("heuristic:3"), BotSpecError::NoParameters { .. }));
+        assert!(matches!(err("net:3"), BotSpecError::NoParameters { .. }));
         assert!(matches!(err("ismcts:0"), BotSpecError::Iterations { .. }));
         assert!(matches!(err("ismcts:x"), BotSpecError::Iterations { .. }));
         assert!(matches!(err("ismcts:4294967295"), BotSpecError::Iterations { .. }));

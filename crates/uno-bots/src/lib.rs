@@ -9,6 +9,7 @@
 pub mod bot_spec;
 pub mod heuristic;
 pub mod ismcts;
+pub mod net;
 pub mod precedence;
 pub mod random;
 pub mod seat_view;
@@ -20,6 +21,7 @@ pub use bot_spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
 pub use ismcts::FLAT_ITERATIONS;
 pub use ismcts::{IsmctsBot, IsmctsConfig, Playout, SearchStats};
+pub use net::NetBot;
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
 

@@ -17,7 +17,12 @@ pub fn seat_at(game: &Game, seat: Seat, k: usize) -> Option<Seat> {
 
 /// The relative offset of `other` seen from `seat`.
 pub fn offset_of(game: &Game, seat: Seat, other: Seat) -> usize {
-    (other.index() + game.players() - seat.index()) % game.players()
+    offset(game.players(), seat, other)
+}
+
+/// The relative offset of `other` seen from `seat` at a table of `players`.
+pub fn offset(players: usize, seat: Seat, other: Seat) -> usize {
+    (other.index() + players - seat.index()) % players
 }
 
 /// The engine action an index stands for when `seat` takes it, or `None` for `DECLINE`, an index
@@ -124,7 +129,8 @@ pub fn has_reaction(game: &Game, seat: Seat) -> bool {
             && game.hand(seat).contains(&top)
             && game.check(seat, Action::Play { card: top, color: None }).is_ok();
     }
-    if game.check(seat, Action::CallUno).is_ok() {
+    // Under a false-call penalty the engine takes a call from anyone; only a real one counts.
+    if game.view(seat).can_call_own_uno() && game.check(seat, Action::CallUno).is_ok() {
         return true;
     }
     if let Some(exposed) = game.uno_exposed().filter(|&v| v != seat) {
@@ -138,6 +144,12 @@ pub fn has_reaction(game: &Game, seat: Seat) -> bool {
 
 /// The index an engine action takes in the space for `seat`.
 pub fn encode(game: &Game, seat: Seat, action: Action) -> Option<usize> {
+    encode_at(game.players(), seat, action)
+}
+
+/// The index an engine action takes in the space for `seat` at a table of `players` (what a
+/// bot knows from its view).
+pub fn encode_at(players: usize, seat: Seat, action: Action) -> Option<usize> {
     let i = match action {
         Action::Play { card, color } if !card.is_wild() => color.is_none().then_some(card.index())?,
         Action::Play { card, color } => {
@@ -149,9 +161,9 @@ pub fn encode(game: &Game, seat: Seat, action: Action) -> Option<usize> {
         Action::Challenge => a::CHALLENGE,
         Action::Accept => a::ACCEPT,
         Action::DeclareColor { color } => a::DECLARE_COLOR + color.index(),
-        Action::SwapHands { with } => a::SWAP + offset_of(game, seat, with).checked_sub(1)?,
+        Action::SwapHands { with } => a::SWAP + offset(players, seat, with).checked_sub(1)?,
         Action::CallUno => a::CALL_UNO,
-        Action::CatchUno { seat: target } => a::CATCH + offset_of(game, seat, target).checked_sub(1)?,
+        Action::CatchUno { seat: target } => a::CATCH + offset(players, seat, target).checked_sub(1)?,
         Action::NextRound => return None,
     };
     debug_assert!(i < a::COUNT && COLORED_KINDS + 2 * COLORS == a::DRAW);
