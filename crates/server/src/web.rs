@@ -37,6 +37,7 @@ const FILES: &[(&str, &[u8], &str)] = &[
     ("/handview.js", include_bytes!("../web/handview.js"), "text/javascript; charset=utf-8"),
     ("/scoreview.js", include_bytes!("../web/scoreview.js"), "text/javascript; charset=utf-8"),
     ("/tablelog.js", include_bytes!("../web/tablelog.js"), "text/javascript; charset=utf-8"),
+    ("/refusals.js", include_bytes!("../web/refusals.js"), "text/javascript; charset=utf-8"),
     ("/replay.html", include_bytes!("../web/replay.html"), "text/html; charset=utf-8"),
     ("/replay.js", include_bytes!("../web/replay.js"), "text/javascript; charset=utf-8"),
     ("/stats.html", include_bytes!("../web/stats.html"), "text/html; charset=utf-8"),
