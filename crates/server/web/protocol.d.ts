@@ -464,7 +464,7 @@ export type DrawRule = "draw_one_may_play" | "draw_one_must_play" | "draw_one_en
 /**
  * Whether a player holding a playable card may draw instead.
  */
-export type ForcedPlay = "optional" | "required";
+export type ForcedPlay = "optional" | "required" | "precedence";
 
 /**
  * Whether a draw penalty may be passed on by playing another draw card on it.
@@ -655,7 +655,16 @@ version: number, generation: number, rules: string, seats: Array<SeatView>,
 /**
  * The viewer's seat; `null` for a spectator.
  */
-you: number | null, spectators: boolean, turn_seconds: number | null, 
+you: number | null, spectators: boolean, 
+/**
+ * Whether the creator chose this game's seed: then the creator can work out every hidden
+ * card (every hand, every future draw). Shown to every person before they sit.
+ */
+chosen_seed: boolean, 
+/**
+ * Where a "play from here" game started: the kept game and the ply of its position.
+ */
+started_from?: StartedFrom | null, turn_seconds: number | null, 
 /**
  * Milliseconds left on the current turn's timer.
  */
@@ -689,7 +698,11 @@ events: Array<LoggedEvent>, };
 /**
  * A table in a list.
  */
-export type TableSummary = { id: string, status: TableStatus, rules: string, seats: Array<SeatView>, open_seats: number, spectators: boolean, version: number, };
+export type TableSummary = { id: string, status: TableStatus, rules: string, seats: Array<SeatView>, open_seats: number, spectators: boolean, 
+/**
+ * Whether the creator chose the seed (and so can work out every hidden card).
+ */
+chosen_seed: boolean, version: number, };
 
 /**
  * `GET /api/tables`: the tables open to spectators (the lobby).
