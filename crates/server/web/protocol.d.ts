@@ -640,6 +640,13 @@ end_reason: EndReason | null, };
 export type LoggedEvent = { version: number, event: Event, };
 
 /**
+ * The kept game a "play from here" table started from: table `table`'s `game`th game (from 0)
+ * after `ply` actions. The cards no seat could see there (the draw pile) were shuffled again
+ * with a fresh seed.
+ */
+export type StartedFrom = { table: string, game: number, ply: number, };
+
+/**
  * The table as one viewer sees it: `GET /api/tables/{id}`, the answer to an action, and every
  * WebSocket message (`type` = `state` for a full view, `update` after a change).
  */

@@ -10,8 +10,8 @@ use uno::rules::{
 use uno::{Action, Color, Direction, DrawReason, EndReason, Event, Observation, Outcome, Phase};
 
 use super::{
-    Created, HandResult, Joined, LoggedEvent, RoundResult, SeatKind, SeatView, TableList, TableStatus, TableSummary,
-    TableView,
+    Created, HandResult, Joined, LoggedEvent, RoundResult, SeatKind, SeatView, StartedFrom, TableList, TableStatus,
+    TableSummary, TableView,
 };
 
 fn decl<T: TS>(cfg: &Config) -> String {
@@ -65,6 +65,7 @@ fn declarations() -> String {
         decl::<HandResult>(&cfg),
         decl::<RoundResult>(&cfg),
         decl::<LoggedEvent>(&cfg),
+        decl::<StartedFrom>(&cfg),
         decl::<TableView>(&cfg),
         decl::<TableSummary>(&cfg),
         decl::<TableList>(&cfg),
