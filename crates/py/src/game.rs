@@ -12,19 +12,8 @@ use uno_env::mapping::{decode, encode, legal_mask};
 use uno_env::observe::write_observation;
 use uno_env::{action, obs};
 
+use crate::observation::Observation;
 use crate::{load_rules, rlcard, seat_arg, value_error, ObsAndMask};
-
-/// An engine observation taken at one moment (`Game.observation_snapshot`).
-#[pyclass(module = "tabletop._core", frozen)]
-pub(crate) struct Observation(pub(crate) uno::Observation);
-
-#[pymethods]
-impl Observation {
-    /// The observation as JSON text, the same as `Game.observation_json` gave when it was taken.
-    fn json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.0).map_err(value_error)
-    }
-}
 
 /// One game of UNO on any rule set: apply actions, read legal actions and observations,
 /// record and replay.

@@ -18,6 +18,7 @@ use uno_env::{action, obs, MAX_SEATS};
 
 mod bot;
 mod game;
+mod observation;
 mod rlcard;
 mod spaces;
 mod vec_env;
@@ -68,7 +69,7 @@ pub(crate) type ObsAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vec_env::UnoVecEnv>()?;
     m.add_class::<game::Game>()?;
-    m.add_class::<game::Observation>()?;
+    m.add_class::<observation::Observation>()?;
     m.add_class::<bot::Bot>()?;
     m.add_function(wrap_pyfunction!(spaces::action_names, m)?)?;
     m.add_function(wrap_pyfunction!(spaces::card_names, m)?)?;

@@ -11,7 +11,7 @@ use uno::Seat;
 use uno_env::mapping::legal_mask_bits;
 use uno_env::space::{action as a, COLORS, MAX_SEATS};
 
-use crate::game::Observation;
+use crate::observation::Observation;
 
 /// One RLCard state's parts: planes, legal ids, their names, the engine's observation.
 pub(crate) type State<'py> = (Bound<'py, PyArray3<i64>>, Bound<'py, PyList>, Bound<'py, PyList>, Observation);
