@@ -212,7 +212,7 @@ def main(argv=None):
     p.add_argument("--envs", type=int, default=64, help="environments per actor batch (five batches)")
     p.add_argument("--hidden", default="256,256,128")
     p.add_argument("--opponent", default="heuristic", help="the bots the learner meets at each seat in turn")
-    p.add_argument("--scale", choices=["max", "sqrt"], default="sqrt", help="how observations are scaled")
+    p.add_argument("--scale", choices=["max", "sqrt"], default="max", help="how observations are scaled")
     p.add_argument("--batch", type=int, default=1024)
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--reuse", type=float, default=2.0, help="times each sample is drawn, on average")
