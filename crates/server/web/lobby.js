@@ -18,7 +18,7 @@ const BOT_LEVELS = [
   ['random', 'Easy (random)'],
   ['heuristic', 'Medium (heuristic)'],
   ['ismcts', 'Hard (Monte Carlo search)'],
-  ['net', 'Expert (learned network)'],
+  ['net', 'Experimental (learned network)'],
 ];
 /** How each bot plays, in a line for the lobby. */
 /** @type {Record<string, string>} */
@@ -30,7 +30,7 @@ const BOT_WORDS = {
   precedence: "Follows seed 000's fixed order: the colour in play, then Wild Draw Four, the same face, Wild; else it draws.",
   ismcts: 'Thinks ahead: plays out many guesses of the hidden hands and picks the move that wins most often.',
   flat: 'Reads the others as Medium players: guesses their hands from what they played, plays every move out on the same guesses and picks the one that wins most often. The best measured against Medium bots.',
-  net: 'A neural network trained by playing Medium bots and itself: it scores every move it may make from what its seat sees and plays the best, without searching.',
+  net: 'A neural network trained by playing Medium bots and itself: it scores every move it may make from what its seat sees and plays the best, without searching. A first model: it is still weaker than Medium.',
 };
 
 
