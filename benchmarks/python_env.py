@@ -8,11 +8,14 @@ Each row steps for about --seconds, --repeats times, and reports the median step
 (one learner decision each) twice: per second of wall time, and per second of this process's CPU
 time. Everything runs on one thread, so the CPU rate is the rate of one core that the process
 has to itself: on a shared machine it stays comparable between runs where the wall rate does not.
-Actions are the first legal one (``mask.argmax``), the cheapest choice, so the figures measure
+Actions are the first legal one (``mask.argmax``; for the batched rows on the mask viewed as
+booleans, which numpy scans several times faster than int8, so that the choice, which runs on
+one thread, stays a small part of a threaded step), the cheapest choice, so the figures measure
 the environments, not a policy. One process; one core except the threaded rows, where the
 batched environment steps on ``num_threads`` threads (their CPU rate counts every thread's time).
 
     python benchmarks/python_env.py --only threads --repeats 5   # the threaded rows alone
+    python benchmarks/python_env.py --only adapters --repeats 5  # PettingZoo, RLCard, OpenSpiel rows
 """
 
 import argparse
@@ -46,8 +49,10 @@ def vec_env(n, opponents, seconds, threads=1):
     )
     env.reset()
 
+    mask = env.mask.view(np.bool_)  # the same first legal index, found faster than on int8
+
     def step():
-        env.step(env.mask.argmax(axis=1))
+        env.step(mask.argmax(axis=1))
         return n
 
     return timed(step, seconds)
@@ -176,6 +181,17 @@ def rlcard_own_run(seconds):
     return rlcard_run_loop(rlcard.make, RandomAgent, seconds)
 
 
+def rlcard_compatible_rlcard_agent_run(seconds):
+    """The drop-in case: RLCard's own agents on this environment."""
+    try:
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    from tabletop import rlcard
+
+    return rlcard_run_loop(rlcard.make, RandomAgent, seconds)
+
+
 def openspiel_crazy_eights(seconds):
     try:
         import pyspiel
@@ -205,7 +221,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=3, help="runs of each row; the median is shown")
     parser.add_argument("--threads", type=int, nargs="*", default=[1, 2], help="thread counts of the threaded rows")
-    parser.add_argument("--only", choices=["all", "threads"], default="all")
+    parser.add_argument("--only", choices=["all", "threads", "adapters"], default="all")
     args = parser.parse_args()
     threaded = [
         (f"`UnoVecEnv` N=4096, random opponents, num_threads={t}", lambda s, t=t: vec_env(4096, "random", s, t))
@@ -217,16 +233,20 @@ def main():
             benches.append(
                 (f"`UnoVecEnv` N={n}, {opponents} opponents", lambda s, n=n, o=opponents: vec_env(n, o, s))
             )
+    adapters = len(benches)
     benches.append(("PettingZoo AEC `uno_v0` (4 agents, every selection)", aec))
     benches.append(("PettingZoo do-nothing AEC env (floor)", do_nothing_aec))
     benches.append(("`tabletop.rlcard.UnoEnv` (2 players)", rlcard_compatible))
     benches.append(("RLCard 1.x `rlcard.make('uno')` (2 players)", rlcard_own))
     benches.append(("`tabletop.rlcard` `env.run()` loop, its `RandomAgent` (2 players)", rlcard_compatible_run))
     benches.append(("RLCard 1.x `env.run()` loop, RLCard's `RandomAgent` (2 players)", rlcard_own_run))
+    benches.append(("`tabletop.rlcard` `env.run()` loop, RLCard's `RandomAgent` (2 players)", rlcard_compatible_rlcard_agent_run))
     benches.append(("OpenSpiel `crazy_eights` from Python", openspiel_crazy_eights))
     benches += threaded
     if args.only == "threads":
         benches = threaded
+    elif args.only == "adapters":
+        benches = benches[adapters:-len(threaded) or None]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     # The threaded rows take turns, one run each per round, so that a change in the machine's
     # load falls on all of them alike.
@@ -245,7 +265,7 @@ def main():
             continue
         rows.append((name, (statistics.median(w for w, _ in runs[name]), statistics.median(c for _, c in runs[name]))))
     print(
-        f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s a row, "
+        f"Python {platform.python_version()} on {platform.machine()} ({os.cpu_count()} cores), {args.seconds:g} s a row, "
         f"median of {args.repeats}, load average {load:.1f} at the start\n"
     )
     print("| environment | learner steps/s (wall) | learner steps per CPU second |")
@@ -255,6 +275,18 @@ def main():
             print(f"| {name} | not installed | not installed |")
         else:
             print(f"| {name} | {rate[0]:,.0f} | {rate[1]:,.0f} |")
+    scaling = [(t, dict(rows)[name]) for t, (name, _) in zip(args.threads, threaded) if name in runs]
+    if scaling:
+        # The scaling table of docs/python.md: each thread count against the first one.
+        end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        base_threads, (base_wall, _) = scaling[0]
+        print(f"\nN=4096, random opponents, load average {load:.1f} at the start, {end:.1f} at the end")
+        # Cores the process got: its CPU seconds per wall second. On a quiet machine it is the
+        # thread count; on a busy one, what the others left, and the wall ratio follows it.
+        print(f"\n| `num_threads` | steps/s (wall) | × {base_threads} thread(s) | steps per CPU s | cores used |")
+        print("| ---: | ---: | ---: | ---: | ---: |")
+        for t, (wall, cpu) in scaling:
+            print(f"| {t} | {wall:,.0f} | {wall / base_wall:.2f}× | {cpu:,.0f} | {wall / cpu:.2f} |")
 
 
 if __name__ == "__main__":

@@ -34,12 +34,13 @@ Where it differs from RLCard (by design: RLCard simplifies the rules):
 from __future__ import annotations
 
 import json
+import random
 from collections import OrderedDict
 from collections.abc import Mapping
 
 import numpy as np
 
-from ._core import NUM_ACTIONS, Game, episode_seed
+from ._core import NUM_ACTIONS, Game, episode_seed, rlcard_action_names
 
 # RLCard's plane layout: colours r, g, b, y; traits 0-9, skip, reverse, draw_2, wild, wild_draw_4.
 _RLCARD_COLOR_ROW = {"R": 0, "G": 1, "B": 2, "Y": 3}
@@ -75,29 +76,17 @@ def encode_planes(hand, top, color_in_play):
     return planes
 
 
-_RLCARD_COLORS = ["r", "y", "g", "b"]  # engine colour order: red, yellow, green, blue
-_RLCARD_TRAITS = [str(d) for d in range(10)] + ["skip", "reverse", "draw_2"]
 _LETTER_TO_RLCARD = {"R": "r", "Y": "y", "G": "g", "B": "b"}
 _NAME_TO_RLCARD = {"red": "r", "yellow": "y", "green": "g", "blue": "b"}
 
 
-def _rlcard_action_names():
-    names = [f"{c}-{t}" for c in _RLCARD_COLORS for t in _RLCARD_TRAITS]
-    names += [f"{c}-wild" for c in _RLCARD_COLORS]
-    names += [f"{c}-wild_draw_4" for c in _RLCARD_COLORS]
-    names += ["draw", "pass-turn", "uno-self"]
-    names += [f"catch-{k}" for k in range(1, 10)]
-    names += ["challenge-wd4", "accept-wd4"]
-    names += [f"color-{c}" for c in _RLCARD_COLORS]
-    names += [f"swap-{k}" for k in range(1, 10)]
-    names += ["decline-window"]
-    assert len(names) == NUM_ACTIONS
-    return names
-
-
 #: Each action index named as RLCard names its actions (``r-7``, ``y-wild_draw_4``, ``draw``),
-#: and the decisions RLCard does not have as ``verb-detail`` (RLCard's agents split on ``-``).
-RLCARD_ACTION_NAMES = _rlcard_action_names()
+#: and the decisions RLCard does not have as ``verb-detail`` (RLCard's agents split on ``-``):
+#: ``pass-turn``, ``uno-self``, ``catch-1``…``catch-9``, ``challenge-wd4``, ``accept-wd4``,
+#: ``color-r``…, ``swap-1``…``swap-9``, ``decline-window``. Made by the engine's module, which
+#: also hands each state's legal names out.
+RLCARD_ACTION_NAMES = rlcard_action_names()
+assert len(RLCARD_ACTION_NAMES) == NUM_ACTIONS
 _RLCARD_INDEX = {name: i for i, name in enumerate(RLCARD_ACTION_NAMES)}
 
 
@@ -112,13 +101,14 @@ def rlcard_card(card, color_in_play=None):
     return f"{_LETTER_TO_RLCARD[card[0]]}-{trait}"
 
 
-def _rlcard_raw_obs(obs, legal, players):
-    """RLCard's raw state (``rlcard.games.uno``'s ``get_state``) from the engine's observation."""
+def _rlcard_raw_obs(obs, legal_names, players):
+    """RLCard's raw state (``rlcard.games.uno``'s ``get_state``) from the engine's observation
+    and the names of the legal actions."""
     return {
         "hand": [rlcard_card(c) for c in obs["hand"]],
         "target": rlcard_card(obs["top"], obs["color"]),
         "played_cards": [rlcard_card(c) for c in obs["discard"]],
-        "legal_actions": [RLCARD_ACTION_NAMES[i] for i in legal],
+        "legal_actions": list(legal_names),
         "num_cards": list(obs["hand_sizes"]),
         "num_players": players,
         "current_player": obs["current"],
@@ -165,9 +155,9 @@ class RLCardRawObs(Mapping):
 
     __slots__ = ("_snapshot", "_legal", "_players", "_dict")
 
-    def __init__(self, snapshot, legal, players):
+    def __init__(self, snapshot, legal_names, players):
         self._snapshot = snapshot
-        self._legal = legal
+        self._legal = legal_names
         self._players = players
         self._dict = None
 
@@ -234,7 +224,7 @@ class UnoEnv:
         self._history = []
         self._actions = 0
         self.action_recorder = []
-        self._legal = set(self._get_legal_actions())
+        self._legal = ()
         player = self.get_player_id()
         return self.get_state(player), player
 
@@ -251,9 +241,6 @@ class UnoEnv:
         return feature
 
     def step(self, action, raw_action=False):
-        player = self.get_player_id()
-        if self.is_over():
-            raise ValueError("the round is over: call reset()")
         if raw_action:
             # RLCard's names, or the engine's action texts ("play R7").
             index = _RLCARD_INDEX.get(action)
@@ -261,17 +248,23 @@ class UnoEnv:
                 index = self.game.action_index(action)
         else:
             index = int(action)
+        # The legal ids of the last state handed to the player to act (empty once it is over).
         if index not in self._legal:
-            raise ValueError(f"action {action!r} is not legal for player {player} now")
+            if self.is_over():
+                raise ValueError("the round is over: call reset()")
+            raise ValueError(f"action {action!r} is not legal for player {self.game.current} now")
+        game = self.game
+        player = game.current
         if self.allow_step_back:
             # A copy replays its moves: step_back is for debugging and search, not for speed.
-            self._history.append((self.game.copy(), self._actions, len(self.action_recorder)))
+            self._history.append((game.copy(), self._actions, len(self.action_recorder)))
         self.action_recorder.append((player, RLCARD_ACTION_NAMES[index]))
-        self.game.play(index)
+        # One engine call: the move, the next player to act and its state.
+        self._legal = ()
+        next_player, parts = game.rlcard_play(index, self._actions + 1 >= self.max_actions)
         self._actions += 1
         self.timestep += 1
-        next_player = self.get_player_id()
-        return self.get_state(next_player), next_player
+        return self._state(*parts), next_player
 
     def step_back(self):
         if not self.allow_step_back:
@@ -280,7 +273,7 @@ class UnoEnv:
             return False
         self.game, self._actions, recorded = self._history.pop()
         del self.action_recorder[recorded:]
-        self._legal = set(self._get_legal_actions())
+        self._legal = ()
         player = self.get_player_id()
         return self.get_state(player), player
 
@@ -291,20 +284,23 @@ class UnoEnv:
         return self.game.current
 
     def get_state(self, player_id):
-        game = self.game
-        own = player_id == game.current and not self.is_over()
-        legal = game.legal_indices() if own else []
-        legal_ids = OrderedDict.fromkeys(legal)
-        if own:
-            # What `step` checks against (a copy: an agent may change the state it was given).
-            self._legal = legal_ids.copy()
-        snapshot = RawObs(game.observation_snapshot(player_id))
+        return self._state(*self.game.rlcard_state(player_id, self._actions >= self.max_actions))
+
+    def _state(self, planes, legal, names, snapshot):
+        """The state from the engine's parts of it (``Game.rlcard_state``): the planes, the
+        legal ids and names (empty unless its player is to act), the observation kept for the
+        raw forms (decoded only when read)."""
+        if legal:
+            # What `step` checks against: a list nobody else holds (an agent may change the
+            # state it was given).
+            self._legal = legal
+        raw = RawObs(snapshot)
         return {
-            "obs": game.rlcard_planes(player_id),
-            "legal_actions": legal_ids,
-            "raw_obs": RLCardRawObs(snapshot, legal, self.num_players),
-            "raw_legal_actions": list(map(RLCARD_ACTION_NAMES.__getitem__, legal)),
-            "tabletop_obs": snapshot,
+            "obs": planes,
+            "legal_actions": OrderedDict.fromkeys(legal),
+            "raw_obs": RLCardRawObs(raw, names, self.num_players),
+            "raw_legal_actions": names,
+            "tabletop_obs": raw,
             "action_record": self.action_recorder,
         }
 
@@ -327,18 +323,22 @@ class UnoEnv:
     def run(self, is_training=False):
         """Plays one round with ``set_agents``' agents; returns (trajectories, payoffs)."""
         trajectories = [[] for _ in range(self.num_players)]
+        agents = self.agents
+        raw = [getattr(agent, "use_raw", False) for agent in agents]
         state, player = self.reset()
         trajectories[player].append(state)
-        while not self.is_over():
-            agent = self.agents[player]
+        over = self.is_over()
+        while not over:
+            agent = agents[player]
             if is_training:
                 action = agent.step(state)
             else:
                 action, _ = agent.eval_step(state)
-            state, next_player = self.step(action, getattr(agent, "use_raw", False))
+            state, next_player = self.step(action, raw[player])
             trajectories[player].append(action)
             player = next_player
-            if not self.is_over():
+            over = self.is_over()
+            if not over:
                 trajectories[player].append(state)
         for p in range(self.num_players):
             trajectories[p].append(self.get_state(p))
@@ -346,17 +346,18 @@ class UnoEnv:
 
 
 class RandomAgent:
-    """RLCard's random agent, seeded: a uniformly random legal action id."""
+    """RLCard's random agent, seeded: a uniformly random legal action id (Python's generator:
+    numpy's costs more per call than a step of the environment)."""
 
     use_raw = False
 
     def __init__(self, num_actions, seed=None):
         self.num_actions = num_actions
-        self._rng = np.random.default_rng(seed)
+        self._rng = random.Random(seed)
 
     def step(self, state):
-        legal = list(state["legal_actions"].keys())
-        return legal[int(self._rng.integers(len(legal)))]
+        legal = list(state["legal_actions"])
+        return legal[self._rng.randrange(len(legal))]
 
     def eval_step(self, state):
         return self.step(state), {}

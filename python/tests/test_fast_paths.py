@@ -85,3 +85,58 @@ def test_the_aec_mask_handed_out_is_a_copy():
     agent = env.agent_selection
     env.step(legal)
     assert env.infos[agent]["illegal_action"] is False
+
+
+def test_what_an_agent_does_to_the_arrays_it_was_handed_changes_no_judgement():
+    env = uno_v0.env(rules="official", players=4)
+    env.reset(seed=3)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs["action_mask"][illegal] = 1
+    agent = env.agent_selection
+    env.step(illegal)
+    assert env.infos[agent]["illegal_action"] is True
+    parallel = uno_v0.parallel_env(rules="official", players=4)
+    observations, _ = parallel.reset(seed=3)
+    actions = {}
+    for agent, o in observations.items():
+        actions[agent] = int(np.flatnonzero(o["action_mask"] == 0)[0])
+        o["action_mask"][:] = 1
+    _, _, _, _, infos = parallel.step(actions)
+    assert all(info["illegal_action"] for info in infos.values())
+
+
+def test_an_rlcard_agent_that_edits_its_legal_actions_gets_no_illegal_move():
+    env = rlcard.make("uno", config={"seed": 4})
+    state, _ = env.reset()
+    illegal = next(a for a in range(env.num_actions) if a not in state["legal_actions"])
+    state["legal_actions"][illegal] = None
+    with pytest.raises(ValueError):
+        env.step(illegal)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_the_one_call_paths_give_what_the_single_calls_give(rules):
+    """``Game.selection`` (the PettingZoo environments' step) and ``Game.rlcard_state`` (the
+    RLCard-compatible one's) against the calls they replace."""
+    game = Game(rules, 3, 11, fast=True)
+    for _ in range(150):
+        if game.is_round_over():
+            break
+        for seat in range(3):
+            for window in (False, True):
+                obs, mask, legal = game.selection(seat, window)
+                assert np.array_equal(obs, game.observation_vector(seat, window))
+                assert np.array_equal(mask, game.legal_mask(seat, window=window))
+                assert legal == mask.astype(np.uint8).tobytes()
+            obs, mask, legal = game.selection(seat, True, True)
+            assert np.array_equal(obs, game.observation_vector(seat, True))
+            assert np.flatnonzero(mask).tolist() == [uno_v0.DECLINE] and legal[uno_v0.DECLINE] == 1
+            for capped in (False, True):
+                planes, ids, names, snapshot = game.rlcard_state(seat, capped)
+                assert np.array_equal(planes, game.rlcard_planes(seat))
+                own = seat == game.current and not capped
+                assert ids == (game.legal_indices(seat) if own else [])
+                assert names == [rlcard.RLCARD_ACTION_NAMES[i] for i in ids]
+                assert json.loads(snapshot.json()) == json.loads(game.observation_json(seat))
+        game.play(_first_legal(game))

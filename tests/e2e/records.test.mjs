@@ -55,6 +55,38 @@ describe('record files on the replay page', () => {
     await ctx.close();
   });
 
+  test('a record sent in as a file is marked imported, its names as the file gives them', async () => {
+    const id = await finishedGame(8);
+    const record = (await api(`/api/games/${id}/record`)).body;
+    assert.equal(record.imported, undefined, 'a game played here is not imported');
+    // A forged game under a real player's name: the file names whom it likes.
+    const forged = { ...record, seats: [{ name: 'Ann' }, { bot: 'heuristic' }, { bot: 'heuristic' }] };
+    const ctx = await env.browser.newContext();
+    const page = await ctx.newPage();
+    // The game played here: no mark.
+    await page.goto(`${env.server.base}/replay.html?game=${id}&view=all&ply=0`);
+    await page.waitForSelector('#replay:not([hidden])');
+    assert.ok(await page.isHidden('#imported-mark'), 'a game played here is marked imported');
+    await page.setInputFiles('#import-file', { name: 'forged.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forged)) });
+    await page.waitForURL((u) => u.searchParams.get('game') && u.searchParams.get('game') !== id);
+    await page.waitForSelector('#replay:not([hidden])');
+    const copy = new URL(page.url()).searchParams.get('game');
+    // The server says so in the frames and the export; the page shows it where the names are.
+    assert.equal((await api(`/api/games/${copy}/replay?view=all&ply=0`)).body.imported, true);
+    assert.equal((await api(`/api/games/${copy}/record`)).body.imported, true);
+    assert.ok(await page.isVisible('#imported-mark'), 'the imported record is not marked');
+    assert.match(await page.textContent('#imported-mark'), /Imported[\s\S]*sent in as a record file, not played on this site/);
+    assert.match(await page.textContent('#page-title'), /imported record/);
+    assert.match(await page.title(), /^Imported record/);
+    // Above the fold, next to the title.
+    const box = await page.locator('#imported-mark').boundingBox();
+    assert.ok(box && box.y < 300, `the mark at ${box && box.y} px`);
+    const ann = page.locator('#players li', { hasText: 'Ann' });
+    assert.match(await ann.textContent(), /name from the file/);
+    assert.doesNotMatch(await page.locator('#players li').nth(1).textContent(), /name from the file/);
+    await ctx.close();
+  });
+
   test('saves a seed 000 position as its three .uno files', async () => {
     const id = await finishedGame(5, 'csce322');
     const ctx = await env.browser.newContext({ acceptDownloads: true });

@@ -1,5 +1,6 @@
 // The traps that cost a player cards or a game (issue 16), each played as a person would: a
-// double click on Duel's last setup button, a key typed twice, the error banner moving the grid,
+// double click on Duel's last setup button, keys typed ahead of the server, the error banner moving
+// the grid or covering the keys on a phone,
 // the UNO button at the wrong moment, a round's result that nobody could read, the words of
 // hints and refusals, and the keyboard focus after each move.
 import assert from 'node:assert/strict';
@@ -93,33 +94,82 @@ describe('Duel traps', () => {
     await page.close();
   });
 
-  test('a move key typed twice moves once and shows no error; an error does not move the grid', async () => {
+  test('keys typed while a move is on its way are queued, not lost; an error does not move the grid', async () => {
     const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
     await duelAtLastSetupRound(page);
     let n = await answered(page);
     await page.click('#next-round');
     await settle(page, n + 1);
     const gridBefore = await page.locator('#board').boundingBox();
+    // The server answers each move 300 ms late: a person types faster than that.
+    await page.route(/\/api\/duel\/[^/]+\/move$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await route.continue();
+    });
 
+    // Three presses of s, each while the one before is on its way: the piece moves three times.
     await cell(page, 'a1').click();
     n = await answered(page);
     await page.keyboard.press('s');
     await page.keyboard.press('s');
-    await settle(page, n + 1);
-    await page.waitForTimeout(300);
+    await page.keyboard.press('s');
+    await settle(page, n + 3);
     assert.equal(await errorText(page), '');
-    assert.match(await cell(page, 'a2').getAttribute('aria-label'), /^a2, red 6/);
-    assert.match(await page.textContent('#status'), /^Round 2 /);
+    assert.match(await cell(page, 'a4').getAttribute('aria-label'), /^a4, red 6/);
+    assert.match(await page.textContent('#status'), /^Round 4 /);
+    // The selection followed the piece: one more key moves it on (right).
+    assert.match(await cell(page, 'a4').getAttribute('aria-label'), /selected/);
+    n = await answered(page);
+    await page.keyboard.press('d');
+    await settle(page, n + 1);
+    assert.match(await cell(page, 'b4').getAttribute('aria-label'), /^b4, red 6/);
 
     // A refused key shows its error without pushing the grid down under the pointer.
-    await cell(page, 'a2').click();
     n = await answered(page);
-    await page.keyboard.press('a');
+    await page.keyboard.press('s');
     await settle(page, n + 1);
-    assert.match(await errorText(page), /cannot move left/);
+    assert.match(await errorText(page), /cannot move down/);
     const gridAfter = await page.locator('#board').boundingBox();
     assert.equal(gridAfter.y, gridBefore.y);
     await noSeriousA11yViolations(page, 'the Duel page with an error');
+    await page.close();
+  });
+
+  test("on a phone a refused move's error covers no key and no control, sits in the flow, and can be dismissed", async () => {
+    const page = await env.browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    await duelAtLastSetupRound(page);
+    let n = await answered(page);
+    await page.click('#next-round');
+    await settle(page, n + 1);
+    await cell(page, 'a1').click();
+    // The player scrolled so the keys and "End the play stage" are at the bottom of the screen,
+    // where a thumb reaches them, and taps a refused move (a: off the grid).
+    await page.evaluate(() => document.getElementById('end-play').scrollIntoView({ block: 'end' }));
+    const controls = ['#keypad button[data-key="w"]', '#keypad button[data-key="a"]', '#keypad button[data-key="s"]', '#keypad button[data-key="d"]', '#end-play'];
+    for (let i = 0; i < 2; i += 1) {
+      n = await answered(page);
+      await page.locator('#keypad button[data-key="a"]').tap();
+      await settle(page, n + 1);
+      assert.match(await errorText(page), /cannot move left/);
+      const err = await page.locator('#error').boundingBox();
+      for (const c of controls) {
+        const b = await page.locator(c).boundingBox();
+        const covered = err.x < b.x + b.width && b.x < err.x + err.width && err.y < b.y + b.height && b.y < err.y + err.height;
+        assert.ok(!covered, `the error (${Math.round(err.y)}–${Math.round(err.y + err.height)} px) covers ${c} (${Math.round(b.y)}–${Math.round(b.y + b.height)} px)`);
+      }
+      // In the flow: not fixed over the page, and nothing else drawn over anything.
+      assert.equal(await page.$eval('#error-box', (e) => getComputedStyle(e).position), 'static');
+      if (i === 0) {
+        await shot(page, 'duel-error-phone');
+        // Dismissed by its button…
+        await page.locator('#error-dismiss').tap();
+        assert.equal(await errorText(page), '');
+      } else {
+        // …or by Escape.
+        await page.keyboard.press('Escape');
+        assert.equal(await errorText(page), '');
+      }
+    }
     await page.close();
   });
 });

@@ -65,9 +65,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     // Logs go to standard error (standard output's first line is the address, for scripts):
-    // warnings and errors by default, more with RUST_LOG (e.g. `RUST_LOG=info` or `server=debug`).
+    // warnings and errors by default, and the server's own notices (a cluster's failovers: tables
+    // adopted, tables lost to another instance); more with RUST_LOG (e.g. `RUST_LOG=info` or
+    // `server=debug`).
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,server=info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

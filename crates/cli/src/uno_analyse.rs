@@ -172,7 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let mut json_out = args.json.as_deref().map(|path| crate::output::Target::open("--json", path)).transpose()?;
-    if crate::uno_play::precedence_decides(&record.rules.name) {
+    if record.rules.play.forced_play.precedence_decides() {
         // Nothing to value: every move of every seat was the precedence's.
         let analysis = Analysis {
             seat,

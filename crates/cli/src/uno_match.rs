@@ -21,7 +21,7 @@ pub struct Args {
     /// The entrants, comma-separated, at least two: the first is the challenger, seated once,
     /// the others fill the other seats in turn (random, uniform, first, heuristic, precedence,
     /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat,
-    /// flat:PLAYOUTS).
+    /// flat:PLAYOUTS, net).
     #[arg(long, value_parser = crate::names::bot_list(), hide_possible_values = true)]
     bots: String,
     /// Number of players (default: 4, or the nearest count the rules allow).

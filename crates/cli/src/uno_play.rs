@@ -243,12 +243,6 @@ fn edits(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// Seed 000's rules (the `csce322` preset) leave a player no choice: its precedence decides
-/// every move, so the human is held to the move it picks and every bot plays it.
-pub(crate) fn precedence_decides(rules_name: &str) -> bool {
-    rules_name == "csce322"
-}
-
 /// An action in the words the prompt uses.
 fn action_words(action: Action) -> String {
     match action {
@@ -294,7 +288,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let players = player_count(&rules, args.players)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let bot_seats: Vec<usize> = (1..players).collect();
-    let forced = precedence_decides(rules.name());
+    // Seed 000's rules leave a player no choice: the human is held to the precedence's move
+    // and every bot plays it.
+    let forced = rules.precedence_decides();
     let specs = match args.bots.as_slice() {
         _ if forced => vec![uno_bots::BotSpec::Precedence],
         [] => vec![uno_bots::BotSpec::Heuristic],
@@ -323,7 +319,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(out, "Under these rules seed 000's precedence decides every move, yours and every bot's{ignored}.")?;
     }
     let mut events = Vec::new();
-    let mut game = Game::new_with_events(rules, players, seed, &mut events)?;
+    let mut game = Game::new(rules, players, seed)?;
+    game.restart_with_events(seed, &mut events);
     let tell = |out: &mut crate::output::Out, events: &[Event]| -> std::io::Result<()> {
         for e in events {
             writeln!(out, "{}", crate::output::wrap(&narrate(&e.redacted_for(Some(YOU)), &name)))?;

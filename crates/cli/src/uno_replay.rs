@@ -8,7 +8,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use uno::seeds::cs205::player_name;
+use uno::courses::cs205::player_name;
 use uno::{Event, Game, GameRecord, Rules, Seat};
 
 use crate::uno_watch::{card_words, narrate};
@@ -119,7 +119,8 @@ fn state(game: &Game, viewer: Option<Seat>) -> String {
 fn frames(record: &GameRecord, viewer: Option<Seat>) -> anyhow::Result<Vec<Frame>> {
     let rules = Rules::new(record.rules.clone())?;
     let mut events = Vec::new();
-    let mut game = Game::new_with_events(rules, record.players, record.seed, &mut events)?;
+    let mut game = Game::new(rules, record.players, record.seed)?;
+    game.restart_with_events(record.seed, &mut events);
     let name = |s: Seat| player_name(s.index());
     // From above every draw is shown; a seat sees only its own.
     let say = |events: &[Event]| -> Vec<String> {

@@ -9,8 +9,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use uno::seeds::csce322::{self, Operation};
-use uno::seeds::notation::{Position, UnoFile, MAX_FILE_BYTES};
+use uno::courses::csce322::{self, Operation};
+use uno::courses::notation::{Layout, UnoFile, MAX_FILE_BYTES};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -102,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     refuse_duplicates(&args)?;
     let (deck, discard, hands) = (read(&args.deck)?, read(&args.discard)?, read(&args.hands)?);
     let names = [&args.deck, &args.discard, &args.hands].map(|p| shown(p));
-    let position = Position::parse_files(
+    let position = Layout::parse_files(
         UnoFile { name: &names[0], bytes: &deck },
         UnoFile { name: &names[1], bytes: &discard },
         UnoFile { name: &names[2], bytes: &hands },
@@ -127,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Writes the three files next to each other first, then renames them, so a failure leaves no
 /// half-written position behind.
-fn write_position(dir: &Path, position: &Position) -> anyhow::Result<()> {
+fn write_position(dir: &Path, position: &Layout) -> anyhow::Result<()> {
     if position.hands().len() > 1 && position.hands().last().is_some_and(Vec::is_empty) {
         // The format has no way to show it: empty lines at the end of a hands file are no players.
         let _ = writeln!(
@@ -142,7 +142,7 @@ fn write_position(dir: &Path, position: &Position) -> anyhow::Result<()> {
         ("hands.uno", position.write_hands()),
     ];
     // Only a position that reads back is written: the files are for this command's next run.
-    if let Err(e) = Position::parse_files(
+    if let Err(e) = Layout::parse_files(
         UnoFile { name: "deck.uno", bytes: files[0].1.as_bytes() },
         UnoFile { name: "discard.uno", bytes: files[1].1.as_bytes() },
         UnoFile { name: "hands.uno", bytes: files[2].1.as_bytes() },

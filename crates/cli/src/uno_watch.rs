@@ -5,8 +5,8 @@ use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::{bail, Context};
+use uno::courses::cs205;
 use uno::event::{DrawReason, EndReason};
-use uno::seeds::cs205;
 use uno::{Card, Event, Game, Phase, Rules, Seat};
 use uno_bots::{Bot, BotSpec};
 
@@ -208,7 +208,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Ok(())
     };
     let mut events = Vec::new();
-    let mut game = Game::new_with_events(rules, players, args.seed, &mut events)?;
+    let mut game = Game::new(rules, players, args.seed)?;
+    game.restart_with_events(args.seed, &mut events);
     match args.format {
         Format::Events => {
             for e in &events {

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use uno::seeds::cs205::Transcript;
+use uno::courses::cs205::Transcript;
 use uno::Rules;
 
 fn watch(players: usize, seed: u64, bots: &str) -> Output {
@@ -102,7 +102,7 @@ fn every_printed_transcript_replays_legally_turn_by_turn() {
     }
     // The sample must exercise what the checks are about.
     // Random bots rarely need 100 turns; the cap is checked on a
-    // built position in crates/uno/tests/seed004_two_color.rs.
+    // built position in crates/uno/tests/course_cs205.rs.
     assert!(won + capped == 300 && won > 0, "won {won}, capped {capped}");
     assert!(reshuffles > 0 && draw_twos > 0 && reverses > 0, "{reshuffles} {draw_twos} {reverses}");
 }

@@ -99,6 +99,32 @@ fn under_csce322_the_human_is_held_to_the_card_precedence_picks() {
 }
 
 #[test]
+fn the_precedence_holds_under_any_name_and_the_name_alone_holds_no_one() {
+    // What holds the human is the rules' `forced_play = "precedence"`, not the preset's name:
+    // the csce322 rules renamed still hold them; official rules named "csce322" do not.
+    let dir = tempfile::tempdir().expect("test setup");
+    let csce322 = std::fs::read_to_string("../uno/presets/csce322.toml").expect("test setup");
+    let renamed = dir.path().join("renamed.toml");
+    std::fs::write(&renamed, csce322.replace("name = \"csce322\"", "name = \"my-course\"")).expect("test setup");
+    let out = play(&["--rules", renamed.to_str().expect("utf-8"), "--players", "2", "--seed", "2"], "1\n4\n2\n");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let t = text(&out).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(t.matches("precedence decides every move; here you must play red 2.").count(), 2, "{t}");
+
+    let official = std::fs::read_to_string("../uno/presets/official.toml").expect("test setup");
+    let named = dir.path().join("named.toml");
+    let text_named = official.replacen("name = \"official\"", "name = \"csce322\"", 1);
+    assert_ne!(text_named, official, "the official preset names itself");
+    std::fs::write(&named, text_named).expect("test setup");
+    let out = play(
+        &["--rules", named.to_str().expect("utf-8"), "--players", "2", "--seed", "2"],
+        "1\n2\n3\n4\n5\n6\n7\nd\np\n",
+    );
+    let t = text(&out).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!t.contains("precedence decides every move"), "{t}");
+}
+
+#[test]
 fn the_table_shows_direction_next_player_and_keeps_lines_within_80_columns() {
     // Drawing and passing grows the hand well past one line.
     let script = "d\np\n".repeat(40);

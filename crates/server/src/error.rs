@@ -64,7 +64,7 @@ pub enum ApiError {
     #[error("invalid rules: {0}")]
     Rules(#[from] uno::RulesError),
     #[error("{0}")]
-    UnknownBot(#[from] uno_bots::UnknownBot),
+    UnknownBot(#[from] uno_bots::BotSpecError),
     #[error("you already have {0} unfinished tables: finish or close one first")]
     TooManyTables(usize),
     #[error("the server holds as many tables as it may; try again later")]

@@ -18,6 +18,7 @@ pub mod duel_api;
 mod error;
 mod instance;
 pub mod limits;
+mod metrics;
 mod quota;
 mod replay_api;
 mod serve;
@@ -52,6 +53,7 @@ pub fn app(state: AppState) -> Router {
         .merge(stats::routes(state.clone()))
         .merge(api::routes(state))
         .merge(duel_api::routes(duel_games))
+        .merge(metrics::routes())
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))
         .fallback(web::serve)
         .layer(axum::middleware::map_response(refusal_body))

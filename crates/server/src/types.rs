@@ -12,8 +12,9 @@ pub enum SeatKind {
 }
 
 /// An event and the version its action produced.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct LoggedEvent {
+    #[ts(type = "number")]
     pub version: u64,
     pub event: Event,
 }
@@ -40,14 +41,17 @@ pub struct SeatView {
 
 /// The table as one viewer sees it: `GET /api/tables/{id}`, the answer to an action, and every
 /// WebSocket message (`type` = `state` for a full view, `update` after a change).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct TableView {
+    /// `state` for a full view, `update` for the answer to an action.
     #[serde(rename = "type")]
+    #[ts(type = r#""state" | "update""#)]
     pub kind: String,
     pub id: String,
     pub game: String,
     pub status: TableStatus,
     /// Rises by one with every accepted action (and with a rematch); send it back with an action.
+    #[ts(type = "number")]
     pub version: u64,
     pub generation: u32,
     pub rules: String,
@@ -64,9 +68,11 @@ pub struct TableView {
     pub started_from: Option<StartedFrom>,
     pub turn_seconds: Option<u32>,
     /// Milliseconds left on the current turn's timer.
+    #[ts(type = "number | null")]
     pub turn_ms_left: Option<u64>,
     /// At a table of bots only, after a round: how long the result stays up before the next deal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "number | null")]
     pub round_pause_ms: Option<u64>,
     /// After a round or the game: every seat's hand, so everyone sees what was scored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,7 +121,7 @@ pub struct HandResult {
 }
 
 /// A table in a list.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct TableSummary {
     pub id: String,
     pub status: TableStatus,
@@ -126,13 +132,14 @@ pub struct TableSummary {
     /// Whether the creator chose the seed (and so can work out every hidden card).
     #[serde(default)]
     pub chosen_seed: bool,
+    #[ts(type = "number")]
     pub version: u64,
 }
 
 /// The kept game a "play from here" table started from: table `table`'s `game`th game (from 0)
 /// after `ply` actions. The cards no seat could see there (the draw pile) were shuffled again
 /// with a fresh seed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StartedFrom {
     pub table: String,
     pub game: usize,
@@ -140,7 +147,7 @@ pub struct StartedFrom {
 }
 
 /// `GET /api/tables`: the tables open to spectators (the lobby).
-#[derive(Clone, Debug, Serialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct TableList {
     pub tables: Vec<TableSummary>,
 }
@@ -199,7 +206,7 @@ pub enum SeatSpec {
     },
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct Created {
     pub id: String,
     /// Where to send friends: the table page.
@@ -210,7 +217,7 @@ pub struct Created {
     pub table: TableView,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct Joined {
     pub id: String,
     pub seat: usize,
@@ -225,49 +232,4 @@ pub fn invite_path(id: &str) -> String {
 /// The protocol types the pages are typed against, in `web/protocol.d.ts` (generated: a test
 /// fails when it differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
 #[cfg(test)]
-mod protocol {
-    use ts_rs::{Config, TS};
-
-    use super::{HandResult, RoundResult, SeatKind, SeatView, TableStatus};
-
-    fn decl<T: TS>(cfg: &Config) -> String {
-        let docs = T::docs().unwrap_or_default();
-        format!("{docs}export {}\n", T::decl(cfg))
-    }
-
-    fn declarations() -> String {
-        let cfg = Config::new();
-        let mut out = String::from(
-            "// Generated from the server's Rust types (crates/server/src/types.rs) by ts-rs: do not edit.\n\
-             // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n\n",
-        );
-        for d in [
-            decl::<uno::EndReason>(&cfg),
-            decl::<SeatKind>(&cfg),
-            decl::<TableStatus>(&cfg),
-            decl::<SeatView>(&cfg),
-            decl::<HandResult>(&cfg),
-            decl::<RoundResult>(&cfg),
-        ] {
-            out.push_str(&d);
-            out.push('\n');
-        }
-        out.pop();
-        out
-    }
-
-    #[test]
-    fn protocol_declarations_are_generated_from_the_rust_types() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/protocol.d.ts");
-        let want = declarations();
-        if std::env::var_os("UPDATE_PROTOCOL_TYPES").is_some() {
-            std::fs::write(path, &want).expect("write web/protocol.d.ts");
-        }
-        let have = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            have == want,
-            "web/protocol.d.ts is not what the Rust types declare: regenerate it with \
-             UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n--- generated:\n{want}"
-        );
-    }
-}
+mod protocol;

@@ -201,6 +201,7 @@ async fn session(
 ) {
     // The socket keeps its connection's place under the cap, and is never shed as idle.
     let _busy = slot.as_ref().map(ConnSlot::busy);
+    let _counted = crate::metrics::socket();
     // One future for the whole session, not one per loop turn: the loop turns once per message.
     let stopping = crate::conns::stopping(slot.clone());
     tokio::pin!(stopping);

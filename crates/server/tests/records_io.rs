@@ -178,7 +178,7 @@ async fn the_position_export_is_the_kept_games_state_after_the_ply() {
 }
 
 /// A game of seed 000's rules also exports as its three `.uno` files, exactly what
-/// `uno::seeds::export` writes from the record; the files read back as a position.
+/// `uno::courses::export` writes from the record; the files read back as a position.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_csce322_position_exports_as_uno_files() {
     let app = open().await;
@@ -189,13 +189,13 @@ async fn a_csce322_position_exports_as_uno_files() {
     for ply in [0, 1, plies / 2, plies.saturating_sub(1), plies] {
         let (s, p) = call(&app, "GET", &format!("/api/games/{id}/position?ply={ply}"), None, None).await;
         assert_eq!(s, StatusCode::OK, "{p}");
-        match uno::seeds::export::export(&record, ply) {
+        match uno::courses::export::export(&record, ply) {
             Ok(files) => {
                 assert_eq!(p["uno"]["deck"], files.write_deck().as_str());
                 assert_eq!(p["uno"]["discard"], files.write_discard().as_str());
                 assert_eq!(p["uno"]["hands"], files.write_hands().as_str());
                 let read = |k: &str| p["uno"][k].as_str().expect("file").as_bytes().to_vec();
-                let back = uno::seeds::notation::Position::parse(&read("deck"), &read("discard"), &read("hands"))
+                let back = uno::courses::notation::Layout::parse(&read("deck"), &read("discard"), &read("hands"))
                     .expect("the files parse");
                 assert_eq!(back, files);
                 assert_eq!(p["uno_refused"], Value::Null);

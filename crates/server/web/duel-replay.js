@@ -1,69 +1,44 @@
+// @ts-check
 // The Duel replay page: a finished game a step at a time (`duel-replay.html?game=ID&ply=N`),
 // each frame from the server (`GET /api/duel/{id}/replay`). Duel hides nothing, so every frame
 // shows the whole grid. The URL follows the position, so it is a link to it.
-import { el, request, showError } from './api.js';
-import { cellName, colName, describeCell } from './duelgrid.js';
+import { request, showError } from './api.js';
+import { renderGrid } from './duelgrid.js';
+import { moveWords } from './duelwords.js';
+import { bindStepping, createStepper } from './replaystep.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./duelview.js').DuelView} DuelView */
+/**
+ * A frame of the replay (`GET /api/duel/{id}/replay?ply=N`).
+ * @typedef {{ ply: number, plies: number, move: Parameters<typeof moveWords>[0], view: DuelView }} DuelFrame
+ */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.search);
 const state = { id: params.get('game') || '', ply: Math.max(0, Number.parseInt(params.get('ply') || '0', 10) || 0), plies: 0 };
 
-function moveWords(m) {
-  if (!m) return 'The empty grid, before the setup.';
-  const who = m.by === 'computer' ? 'The computer' : 'You';
-  const a = m.action;
-  switch (a.action) {
-    case 'place':
-      return `${who} typed ${a.key} on ${a.cell}.`;
-    case 'move':
-      return `${who} moved the piece on ${a.cell} (${a.key}).`;
-    case 'next_round':
-      return `${who} went on to the next round.`;
-    case 'end':
-      return `${who} ended the play stage.`;
-    default:
-      return `${who}: ${a.action}.`;
-  }
-}
-
-function renderBoard(view) {
-  const head = el('tr', {}, el('td', { class: 'corner' }), ...Array.from({ length: view.width }, (_, c) => el('th', { scope: 'col' }, colName(c))));
-  const rows = view.cells.map((row, r) =>
-    el(
-      'tr',
-      {},
-      el('th', { scope: 'row' }, String(r + 1)),
-      ...row.map((cell, c) => {
-        const name = cellName(c, r);
-        const lm = view.last_move;
-        const classes = ['cell', `cell-${cell.kind}`];
-        if (lm && lm.from === name) classes.push('last-from');
-        if (lm && lm.to === name) classes.push('last-to');
-        const text = cell.kind === 'piece' ? `${cell.side === 'red' ? 'R' : 'B'}${cell.rank}` : cell.kind === 'block' ? '#' : '';
-        const content = cell.kind === 'piece' ? el('span', { class: `piece ${cell.side}` }, el('span', { class: 'piece-text' }, text)) : text;
-        return el('td', {}, el('span', { class: classes.join(' '), 'data-cell': name, role: 'img', 'aria-label': `${name}, ${describeCell(cell)}` }, content));
-      }),
-    ),
-  );
-  $('board').replaceChildren(el('caption', { class: 'visually-hidden' }, `Duel grid, ${view.width} columns by ${view.height} rows`), el('thead', {}, head), el('tbody', {}, ...rows));
-}
-
+/** @param {DuelFrame} f */
 function render(f) {
   $('ply-label').textContent = `Action ${f.ply} of ${f.plies}`;
-  $('ply-slider').max = String(f.plies);
-  $('ply-slider').value = String(f.ply);
+  const slider = /** @type {HTMLInputElement} */ ($('ply-slider'));
+  slider.max = String(f.plies);
+  slider.value = String(f.ply);
   document.body.dataset.ply = String(f.ply);
   $('move').textContent = moveWords(f.move);
-  renderBoard(f.view);
+  renderGrid(/** @type {HTMLTableElement} */ ($('board')), f.view);
   const st = f.view.status;
   $('stage').textContent = f.view.outcome_message || `Stage: ${st.stage.stage}; red pieces ${st.red_left}, black pieces ${st.black_left}.`;
-  $('first').disabled = $('prev').disabled = f.ply === 0;
-  $('next').disabled = $('last').disabled = f.ply === f.plies;
+  button('first').disabled = button('prev').disabled = f.ply === 0;
+  button('next').disabled = button('last').disabled = f.ply === f.plies;
 }
 
-async function goTo(ply) {
-  const p = Math.max(0, Math.min(state.plies, ply));
+/** @param {number} p */
+async function goTo(p) {
   try {
+    /** @type {DuelFrame} */
     const f = await request('GET', `/api/duel/${encodeURIComponent(state.id)}/replay?ply=${p}`);
     state.ply = f.ply;
     state.plies = f.plies;
@@ -72,7 +47,7 @@ async function goTo(ply) {
     showError($('replay-error'), '');
     return true;
   } catch (err) {
-    showError($('replay-error'), err.message);
+    showError($('replay-error'), err instanceof Error ? err.message : String(err));
     return false;
   }
 }
@@ -83,22 +58,14 @@ async function init() {
     return;
   }
   state.plies = Number.MAX_SAFE_INTEGER;
-  if (!(await goTo(state.ply))) return;
-  $('export').href = `/api/duel/${encodeURIComponent(state.id)}/record`;
+  if (!(await goTo(state.ply))) {
+    // A position past the end: the game's start.
+    if (!(await goTo(0))) return;
+  }
+  /** @type {HTMLAnchorElement} */ ($('export')).href = `/api/duel/${encodeURIComponent(state.id)}/record`;
   $('export').setAttribute('download', `duel-${state.id}.json`);
   $('replay').hidden = false;
-  $('first').addEventListener('click', () => goTo(0));
-  $('prev').addEventListener('click', () => goTo(state.ply - 1));
-  $('next').addEventListener('click', () => goTo(state.ply + 1));
-  $('last').addEventListener('click', () => goTo(state.plies));
-  $('ply-slider').addEventListener('input', () => goTo(Number($('ply-slider').value)));
-  document.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLInputElement || e.altKey || e.ctrlKey || e.metaKey) return;
-    const to = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.plies }[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    goTo(to);
-  });
+  bindStepping(createStepper({ ply: state.ply, plies: () => state.plies, show: goTo }), () => state.plies);
 }
 
 init();

@@ -1,16 +1,27 @@
+// @ts-check
 // The UNO lobby: open a table (rules, house rules, seats, bots and their pace), and the list of
 // open tables.
 import { capitalize, el, request, showError } from './api.js';
+import { errorText } from './refusals.js';
 import { saveName, savedName, saveSeat } from './seatstore.js';
+import { $ } from './tablestate.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./protocol').TableSummary} TableSummary */
+/** @typedef {import('./protocol').TableList} TableList */
+/** @typedef {import('./protocol').Created} Created */
+/**
+ * `GET /api/uno/options` (crates/server/src/api.rs): the presets, their lines and the bots.
+ * @typedef {{ presets: string[], preset_descriptions?: Record<string, string>, bots: string[] }} Options
+ */
 
 const BOT_LEVELS = [
   ['random', 'Easy (random)'],
   ['heuristic', 'Medium (heuristic)'],
   ['ismcts', 'Hard (Monte Carlo search)'],
+  ['net', 'Experimental (learned network)'],
 ];
 /** How each bot plays, in a line for the lobby. */
+/** @type {Record<string, string>} */
 const BOT_WORDS = {
   random: 'Plays a random card it may play, else draws; always calls UNO. A gentle opponent.',
   uniform: 'Picks at random among everything it may do, drawing and catching included.',
@@ -19,11 +30,17 @@ const BOT_WORDS = {
   precedence: "Follows seed 000's fixed order: the colour in play, then Wild Draw Four, the same face, Wild; else it draws.",
   ismcts: 'Thinks ahead: plays out many guesses of the hidden hands and picks the move that wins most often.',
   flat: 'Reads the others as Medium players: guesses their hands from what they played, plays every move out on the same guesses and picks the one that wins most often. The best measured against Medium bots.',
+  net: 'A neural network trained by playing Medium bots and itself: it scores every move it may make from what its seat sees and plays the best, without searching. A first model: it is still weaker than Medium.',
 };
 
 
+/** @type {Options} */
 let options = { presets: ['official'], bots: BOT_LEVELS.map(([b]) => b) };
 
+/**
+ * @param {string} kind `human` or `bot`
+ * @param {number} index
+ */
 function seatRow(kind, index) {
   const li = el('li', { class: 'seat-row', dataset: { kind } });
   const label = `Seat ${index + 1}`;
@@ -35,7 +52,7 @@ function seatRow(kind, index) {
     li.append(el('span', {}, `${label}: a person (invite link)`));
   } else {
     const id = `bot-level-${index}`;
-    const select = el('select', { id, class: 'bot-level' });
+    const select = /** @type {HTMLSelectElement} */ (el('select', { id, class: 'bot-level' }));
     const known = BOT_LEVELS.filter(([b]) => options.bots.includes(b));
     for (const [value, text] of known) select.append(el('option', { value }, text));
     for (const b of options.bots.filter((b) => !known.some(([k]) => k === b))) {
@@ -73,6 +90,7 @@ function renderSeats() {
   $('add-bot').disabled = seatKinds.length >= 10;
 }
 
+/** @param {number} index */
 function removeSeat(index) {
   seatKinds.splice(index, 1);
   renderSeats();
@@ -84,7 +102,7 @@ export async function showLobby() {
   try {
     options = await request('GET', '/api/uno/options');
   } catch (err) {
-    showError($('create-error'), err.message);
+    showError($('create-error'), errorText(err));
   }
   const preset = $('preset');
   preset.replaceChildren(...options.presets.map((p) => el('option', { value: p }, p)));
@@ -110,11 +128,14 @@ export async function showLobby() {
 }
 
 async function listTables() {
+  /** @type {TableSummary[]} */
   let list = [];
   try {
-    list = (await request('GET', '/api/tables')).tables || [];
+    /** @type {TableList} */
+    const answer = await request('GET', '/api/tables');
+    list = answer.tables || [];
   } catch (err) {
-    showError($('create-error'), err.message);
+    showError($('create-error'), errorText(err));
   }
   const open = list.filter((t) => t.status === 'waiting' && t.open_seats > 0);
   $('tables-empty').hidden = open.length > 0;
@@ -137,22 +158,28 @@ async function listTables() {
 export const CHOSEN_SEED = 'the creator chose the seed, so the creator can know every card (every hand, every draw)';
 
 /** A table's name for people: its creator's name (the first named person), not its id. */
+/**
+ * @param {{ id: string, seats: import('./protocol').SeatView[] }} t
+ * @returns {string}
+ */
 export function tableName(t) {
   const host = t.seats.find((s) => s.kind !== 'bot' && s.name);
   return host ? `${host.name}’s table` : `Table ${t.id.slice(0, 6)}`;
 }
 
+/** @param {SubmitEvent} e */
 async function createTable(e) {
   e.preventDefault();
   const name = $('your-name').value.trim();
   const seats = [...document.querySelectorAll('#seat-list li')].map((li, i) => {
     if (seatKinds[i] === 'human') return { kind: 'human', name: i === 0 ? name : undefined };
-    return { kind: 'bot', bot: li.querySelector('select').value };
+    return { kind: 'bot', bot: li.querySelector('select')?.value ?? '' };
   });
   if (seats.length < 2) {
     showError($('create-error'), 'A table needs at least two seats: add a bot or a seat for a person.');
     return;
   }
+  /** @type {Record<string, string | number>} */
   const house = {};
   if ($('hr-stacking').checked) house.stacking = 'both';
   if ($('hr-draw-until').checked) house.draw = 'draw_until_playable';
@@ -161,6 +188,7 @@ async function createTable(e) {
   if ($('hr-seven-zero').checked) house.seven_zero = 'on';
   if ($('hr-multi-play').checked) house.multi_play = 'same_number';
   if ($('hr-one-round').checked) house.match_target = 0;
+  /** @type {Record<string, unknown>} the server's `CreateTable` */
   const body = {
     preset: $('preset').value,
     house_rules: house,
@@ -172,12 +200,13 @@ async function createTable(e) {
   if (seed && /^\d+$/.test(seed)) body.seed = seed; // as a string: a 64-bit seed loses digits as a number
   $('create').disabled = true;
   try {
+    /** @type {Created} */
     const created = await request('POST', '/api/tables', body);
     saveName(name);
-    if (created.token) saveSeat(created.id, created.seat, created.token);
+    if (created.token && created.seat !== null) saveSeat(created.id, created.seat, created.token);
     location.assign(`uno.html?table=${encodeURIComponent(created.id)}`);
   } catch (err) {
-    showError($('create-error'), err.message);
+    showError($('create-error'), errorText(err, { name: true }));
     $('create').disabled = false;
   }
 }

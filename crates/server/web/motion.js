@@ -1,3 +1,4 @@
+// @ts-check
 // Motion on the UNO table: short (never over 250 ms), ended by the next view, and none for
 // people who ask their system for less motion.
 import { $, table } from './tablestate.js';
@@ -8,6 +9,10 @@ export const still = () => !window.matchMedia || window.matchMedia('(prefers-red
 
 /** Moves `node` in from where `from` (a DOMRect) was: a card from a hand to the pile, or from the
  * draw pile to the hand. */
+/**
+ * @param {Element | null | undefined} node
+ * @param {DOMRect | null | undefined} from
+ */
 export function glide(node, from) {
   if (!node || !from || still() || !node.animate) return;
   const to = node.getBoundingClientRect();
@@ -20,6 +25,10 @@ export function glide(node, from) {
 }
 
 /** A short nudge: the direction sign on Reverse, a skipped seat. */
+/**
+ * @param {Element | null | undefined} node
+ * @param {Keyframe[]} frames
+ */
 export function nudge(node, frames) {
   if (!node || still() || !node.animate) return;
   node.animate(frames, { duration: MOTION_MS, easing: 'ease-in-out' });
@@ -27,11 +36,17 @@ export function nudge(node, frames) {
 
 /** What moved in this change, shown moving: the played card to the pile, drawn cards to the
  * hand, the direction sign, a skipped seat. */
+/**
+ * @param {import('./protocol').TableView} v the new view
+ * @param {import('./protocol').TableView | null} prev the view before it
+ * @param {number | null} oldHand how many cards the viewer held before
+ */
 export function animate(v, prev, oldHand) {
   if (!prev || still()) {
     table.playedFrom = null;
     return;
   }
+  /** @param {number} i */
   const seatRow = (i) => document.querySelector(`#players li:nth-child(${i + 1})`);
   for (const ev of v.events || []) {
     const e = ev.event;
@@ -49,7 +64,7 @@ export function animate(v, prev, oldHand) {
   if (drewHere && oldHand !== null) {
     const from = $('draw-pile').getBoundingClientRect();
     for (const b of document.querySelectorAll('#hand button[data-index]')) {
-      if (Number(b.dataset.index) >= oldHand) glide(b, from);
+      if (b instanceof HTMLElement && Number(b.dataset.index) >= oldHand) glide(b, from);
     }
   }
 }

@@ -1,10 +1,577 @@
-// Generated from the server's Rust types (crates/server/src/types.rs) by ts-rs: do not edit.
+// Generated from the server's Rust types (crates/server/src/types.rs, the engine's in crates/uno) by ts-rs: do not edit.
 // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol
+
+export type Color = "red" | "yellow" | "green" | "blue";
+
+/**
+ * The direction of play. `Clockwise` means increasing seat numbers.
+ */
+export type Direction = "clockwise" | "counter_clockwise";
+
+/**
+ * Where the game stands: who must decide what.
+ */
+export type Phase = { "phase": "play" } | { "phase": "drawn_card" } | { "phase": "choose_color" } | { "phase": "challenge", 
+/**
+ * The seat that played the Wild Draw Four.
+ */
+offender: number, } | { "phase": "choose_swap" } | { "phase": "same_number" } | { "phase": "round_over" } | { "phase": "game_over" };
+
+/**
+ * One decision. Every action is taken by a seat: `Game::apply(seat, action)`.
+ */
+export type Action = { "type": "play", 
+/**
+ * The card, which must be in the player's hand.
+ */
+card: string, 
+/**
+ * The colour that follows a wild card; required for a wild, refused for any other.
+ */
+color?: Color | null, } | { "type": "draw" } | { "type": "pass" } | { "type": "declare_color", 
+/**
+ * The colour to be in play; one of the rules' colours.
+ */
+color: Color, } | { "type": "challenge" } | { "type": "accept" } | { "type": "swap_hands", 
+/**
+ * Another seat at the table.
+ */
+with: number, } | { "type": "call_uno" } | { "type": "catch_uno", 
+/**
+ * The player to catch.
+ */
+seat: number, } | { "type": "next_round" };
+
+/**
+ * Why cards went into a hand, on [`Event::CardsDrawn`].
+ */
+export type DrawReason = "turn" | "penalty" | "uno_penalty" | "false_uno_call" | "challenge_lost" | "challenge_guilty";
 
 /**
  * Why a game ended, in its [`Outcome`].
  */
 export type EndReason = "won" | "stalemate" | "turn_cap" | "max_turns";
+
+/**
+ * How a game ended.
+ */
+export type Outcome = { 
+/**
+ * The seat that won the last round (and with it the match); `None` when nobody won.
+ */
+winner: number | null, 
+/**
+ * Why the game ended.
+ */
+reason: EndReason, 
+/**
+ * Points each seat has won, match totals included.
+ */
+scores: Array<number>, };
+
+/**
+ * One thing that happened in a game, in the order it happened. `Game::apply` returns the events
+ * of one action; the JSON form is tagged by `type` (`{"type": "card_played", ...}`).
+ */
+export type Event = { "type": "round_started", 
+/**
+ * The round's number, from 1.
+ */
+round: number, 
+/**
+ * The dealer; the first player is normally the seat after them.
+ */
+dealer: number, } | { "type": "start_card", 
+/**
+ * The card turned up.
+ */
+card: string, 
+/**
+ * Whether it went back into the deck (another card is then turned).
+ */
+returned: boolean, } | { "type": "turn_started", 
+/**
+ * The player to act.
+ */
+seat: number, } | { "type": "card_played", 
+/**
+ * Who played it.
+ */
+seat: number, 
+/**
+ * The card.
+ */
+card: string, 
+/**
+ * Played out of turn, as a jump-in (an identical card on the top card); play goes on
+ * from `seat`.
+ */
+jump_in: boolean, } | { "type": "color_declared", 
+/**
+ * Who named it.
+ */
+seat: number, 
+/**
+ * The colour now in play.
+ */
+color: Color, } | { "type": "cards_drawn", 
+/**
+ * Who received the cards.
+ */
+seat: number, 
+/**
+ * How many arrived: fewer than asked when both piles ran out.
+ */
+count: number, 
+/**
+ * The cards, in the order drawn (empty when redacted).
+ */
+cards: Array<string>, 
+/**
+ * Why they were drawn.
+ */
+reason: DrawReason, } | { "type": "passed", 
+/**
+ * Who passed.
+ */
+seat: number, } | { "type": "run_ended", 
+/**
+ * The seat whose run ended.
+ */
+seat: number, } | { "type": "direction_reversed", 
+/**
+ * The direction now in force.
+ */
+direction: Direction, } | { "type": "player_skipped", 
+/**
+ * Who was skipped.
+ */
+seat: number, } | { "type": "uno_called", 
+/**
+ * Who called.
+ */
+seat: number, } | { "type": "uno_penalty", 
+/**
+ * The player caught.
+ */
+seat: number, 
+/**
+ * The player who caught them.
+ */
+caught_by: number, } | { "type": "false_uno_call", 
+/**
+ * Who called.
+ */
+seat: number, } | { "type": "challenge_resolved", 
+/**
+ * The player who was to draw four and challenged instead.
+ */
+challenger: number, 
+/**
+ * The player of the Wild Draw Four.
+ */
+offender: number, 
+/**
+ * Whether the offender held a card of the colour in play (then they draw, not the
+ * challenger).
+ */
+guilty: boolean, } | { "type": "hands_swapped", 
+/**
+ * The player who played the 7 and chose.
+ */
+a: number, 
+/**
+ * The player they chose.
+ */
+b: number, } | { "type": "hands_rotated", 
+/**
+ * The direction the hands moved.
+ */
+direction: Direction, } | { "type": "deck_reshuffled", 
+/**
+ * The size of the new draw pile.
+ */
+cards: number, } | { "type": "round_scored", 
+/**
+ * The round's winner.
+ */
+winner: number, 
+/**
+ * The points they won: the value of every card left in the other hands.
+ */
+points: number, 
+/**
+ * Every seat's points so far, this round included, in seat order.
+ */
+totals: Array<number>, } | { "type": "game_over", 
+/**
+ * Who won, why it ended, the final scores.
+ */
+outcome: Outcome, };
+
+/**
+ * A seat's (or a spectator's) view of the game: its own hand, the sizes of the others,
+ * and everything public, the rules included: a bot needs nothing else to decide.
+ */
+export type Observation = { 
+/**
+ * The table's rules. In JSON: their configuration (what a rules file holds, as
+ * `RulesConfig`), validated again when read back, so an observation of a custom rule set
+ * round-trips whole.
+ */
+rules: RulesConfig, 
+/**
+ * `None` for a spectator.
+ */
+viewer: number | null, 
+/**
+ * The number of seats.
+ */
+players: number, 
+/**
+ * The viewer's own hand (empty for a spectator).
+ */
+hand: Array<string>, 
+/**
+ * How many cards each seat holds, in seat order.
+ */
+hand_sizes: Array<number>, 
+/**
+ * Whether each seat has called UNO for its current hand.
+ */
+uno_called: Array<boolean>, 
+/**
+ * The seat that can be caught for not calling UNO, if any.
+ */
+uno_exposed: number | null, 
+/**
+ * The card in play: the top of the discard pile.
+ */
+top: string, 
+/**
+ * The colour in play (declared, when the top card is a wild); `None` (JSON `null`) while a
+ * first-card Wild waits for its colour.
+ */
+color: Color | null, 
+/**
+ * The whole discard pile, bottom card first: it is face up.
+ */
+discard: Array<string>, 
+/**
+ * Cards left in the draw pile.
+ */
+draw_pile_size: number, 
+/**
+ * The seat to act.
+ */
+current: number, 
+/**
+ * The direction of play.
+ */
+direction: Direction, 
+/**
+ * The seat that dealt this round.
+ */
+dealer: number, 
+/**
+ * Who must decide what now.
+ */
+phase: Phase, 
+/**
+ * Cards a stacked penalty makes the seat to act draw, if it does not stack on it.
+ */
+pending_draw: number, 
+/**
+ * The card the viewer just drew, while deciding about it.
+ */
+drawn_card: string | null, 
+/**
+ * Completed turns this round.
+ */
+turns: number, 
+/**
+ * The round of the match, from 1.
+ */
+round: number, 
+/**
+ * Each seat's match points so far.
+ */
+scores: Array<number>, 
+/**
+ * What the viewer may do now (empty for a spectator).
+ */
+legal_actions: Array<Action>, 
+/**
+ * How the game ended, once it has.
+ */
+outcome: Outcome | null, };
+
+/**
+ * A rule set as written in a file. Validate it with [`Rules::new`](super::Rules::new).
+ */
+export type RulesConfig = { 
+/**
+ * The rule set's name, shown in lists and pages.
+ */
+name: string, 
+/**
+ * What the rule set is, in a sentence or two.
+ */
+description: string, 
+/**
+ * How many may play.
+ */
+players: PlayersConfig, 
+/**
+ * How a round starts.
+ */
+deal: DealConfig, 
+/**
+ * The cards.
+ */
+deck: DeckConfig, 
+/**
+ * How a turn goes.
+ */
+play: PlayConfig, 
+/**
+ * Calling UNO.
+ */
+uno: UnoConfig, 
+/**
+ * Points and the match.
+ */
+scoring: ScoringConfig, 
+/**
+ * When a round is cut short.
+ */
+end: EndConfig, };
+
+/**
+ * The `[players]` section: the seats the rules allow.
+ */
+export type PlayersConfig = { 
+/**
+ * The fewest players (at least 2).
+ */
+min: number, 
+/**
+ * The most players (at most 10).
+ */
+max: number, };
+
+/**
+ * The `[deal]` section: how a round starts.
+ */
+export type DealConfig = { 
+/**
+ * Cards dealt to each player.
+ */
+hand_size: number, 
+/**
+ * Who plays first.
+ */
+first_player: FirstPlayer, 
+/**
+ * The direction of play at the start.
+ */
+direction: Direction, 
+/**
+ * What the first card turned up does.
+ */
+first_card: FirstCard, };
+
+/**
+ * Who plays first. Seats are numbered in the direction of play, so "left of the dealer"
+ * (official) and "right of the dealer, play passing to the right" (seed 004) both mean the
+ * seat after a randomly chosen dealer; they differ only in how the direction is named.
+ */
+export type FirstPlayer = "after_dealer" | "seat0";
+
+/**
+ * What the first card turned up does.
+ */
+export type FirstCard = "official" | "no_effect" | "redraw_until_number" | "redraw_wilds";
+
+/**
+ * The deck as a table of counts: `per_color` copies of each face in every colour listed,
+ * and `wild` copies of each wild face in the whole deck.
+ */
+export type DeckConfig = { 
+/**
+ * The colours, in order (each colour gets every card of `per_color`).
+ */
+colors: Array<Color>, 
+/**
+ * Copies of each coloured face per colour, by face key (`0`–`9`, `skip`, `reverse`, `draw_two`).
+ */
+per_color: { [key in string]: number }, 
+/**
+ * Copies of each wild, by key (`wild`, `wild_draw_four`).
+ */
+wild: { [key in string]: number }, };
+
+/**
+ * The `[play]` section: how a turn goes.
+ */
+export type PlayConfig = { 
+/**
+ * What a player who draws does next.
+ */
+draw: DrawRule, 
+/**
+ * Whether a player who can play must.
+ */
+forced_play: ForcedPlay, 
+/**
+ * Which draw cards stack on a pending penalty.
+ */
+stacking: Stacking, 
+/**
+ * When a Wild Draw Four may be played and challenged.
+ */
+wild_draw_four: WildDrawFourRule, 
+/**
+ * What Reverse does with two players.
+ */
+two_players: TwoPlayerRule, 
+/**
+ * Whether identical cards may be played out of turn.
+ */
+jump_in: JumpIn, 
+/**
+ * Whether 7s swap hands and 0s pass them round.
+ */
+seven_zero: SevenZero, 
+/**
+ * What happens when the draw pile runs out.
+ */
+exhausted_draw_pile: Exhausted, 
+/**
+ * Whether several cards of the same number may be played in one turn.
+ */
+multi_play: MultiPlay, 
+/**
+ * Stop the game after this many turns (seed 004: 100). Absent: no cap.
+ */
+turn_cap: number | null, };
+
+/**
+ * What a player who draws on their turn may do.
+ */
+export type DrawRule = "draw_one_may_play" | "draw_one_must_play" | "draw_one_end_turn" | "draw_until_playable";
+
+/**
+ * Whether a player holding a playable card may draw instead.
+ */
+export type ForcedPlay = "optional" | "required" | "precedence";
+
+/**
+ * Whether a draw penalty may be passed on by playing another draw card on it.
+ */
+export type Stacking = "off" | "draw_two" | "wild_draw_four" | "both" | "cross";
+
+/**
+ * When a Wild Draw Four may be played, and whether it can be challenged.
+ */
+export type WildDrawFourRule = "unrestricted" | "restricted" | "challenge";
+
+/**
+ * What a Reverse does at a table of two.
+ */
+export type TwoPlayerRule = "reverse_skips" | "reverse_reverses";
+
+/**
+ * Whether a card identical to the top card may be played out of turn.
+ */
+export type JumpIn = "off" | "on";
+
+/**
+ * The 7–0 house rule.
+ */
+export type SevenZero = "off" | "on";
+
+/**
+ * Whether a player may play several cards in one turn (`docs/rules.md`, "Several cards of the
+ * same number").
+ */
+export type MultiPlay = "off" | "same_number";
+
+/**
+ * What an empty draw pile does.
+ */
+export type Exhausted = "reshuffle" | "no_reshuffle";
+
+/**
+ * The `[uno]` section: calling UNO and its penalties.
+ */
+export type UnoConfig = { 
+/**
+ * Whether players call UNO.
+ */
+call: UnoCall, 
+/**
+ * Cards drawn by a player caught with one card who did not call UNO.
+ */
+penalty: number, 
+/**
+ * Cards drawn by a player who calls UNO when there is nothing to call or catch
+ * (seed 003: "If there's no one, the yelling player draws instead"). 0: such a call is refused.
+ */
+false_call_penalty: number, };
+
+/**
+ * Whether players call UNO.
+ */
+export type UnoCall = "off" | "required";
+
+/**
+ * The `[scoring]` section: what each card left in a hand is worth, and the match target.
+ */
+export type ScoringConfig = { 
+/**
+ * Points for a digit card: its face value, or a fixed number.
+ */
+digits: DigitPoints, 
+/**
+ * Points for a Skip.
+ */
+skip: number, 
+/**
+ * Points for a Reverse.
+ */
+reverse: number, 
+/**
+ * Points for a Draw Two.
+ */
+draw_two: number, 
+/**
+ * Points for a Wild.
+ */
+wild: number, 
+/**
+ * Points for a Wild Draw Four.
+ */
+wild_draw_four: number, 
+/**
+ * Play rounds until a player's total reaches this (absent: 500, the official target);
+ * `None`, written `target = "one_round"`, makes one round the whole game.
+ */
+target: number | "one_round", };
+
+export type DigitPoints = "face_value" | number;
+
+/**
+ * When a game that nobody wins stops.
+ */
+export type EndConfig = { 
+/**
+ * A round that reaches this many turns ends the game as a stalemate
+ * (`EndReason::MaxTurns`): some rule sets can loop for ever (two players who can only draw
+ * the one reshuffled card and play it back). Unlike `play.turn_cap`, a rule some games
+ * state, this is a guard: set high enough that no real game meets it.
+ */
+max_turns: number, };
 
 export type SeatKind = "human" | "bot";
 
@@ -66,3 +633,97 @@ match_winner: number | null,
  * Why the game ended, once it is over.
  */
 end_reason: EndReason | null, };
+
+/**
+ * An event and the version its action produced.
+ */
+export type LoggedEvent = { version: number, event: Event, };
+
+/**
+ * The kept game a "play from here" table started from: table `table`'s `game`th game (from 0)
+ * after `ply` actions. The cards no seat could see there (the draw pile) were shuffled again
+ * with a fresh seed.
+ */
+export type StartedFrom = { table: string, game: number, ply: number, };
+
+/**
+ * The table as one viewer sees it: `GET /api/tables/{id}`, the answer to an action, and every
+ * WebSocket message (`type` = `state` for a full view, `update` after a change).
+ */
+export type TableView = { 
+/**
+ * `state` for a full view, `update` for the answer to an action.
+ */
+type: "state" | "update", id: string, game: string, status: TableStatus, 
+/**
+ * Rises by one with every accepted action (and with a rematch); send it back with an action.
+ */
+version: number, generation: number, rules: string, seats: Array<SeatView>, 
+/**
+ * The viewer's seat; `null` for a spectator.
+ */
+you: number | null, spectators: boolean, 
+/**
+ * Whether the creator chose this game's seed: then the creator can work out every hidden
+ * card (every hand, every future draw). Shown to every person before they sit.
+ */
+chosen_seed: boolean, 
+/**
+ * Where a "play from here" game started: the kept game and the ply of its position.
+ */
+started_from?: StartedFrom | null, turn_seconds: number | null, 
+/**
+ * Milliseconds left on the current turn's timer.
+ */
+turn_ms_left: number | null, 
+/**
+ * At a table of bots only, after a round: how long the result stays up before the next deal.
+ */
+round_pause_ms?: number | null, 
+/**
+ * After a round or the game: every seat's hand, so everyone sees what was scored.
+ */
+revealed_hands?: Array<Array<string>> | null, 
+/**
+ * After a round or the game: its result as the engine scored it (the pages show it, they
+ * never count points themselves).
+ */
+round_result?: RoundResult | null, 
+/**
+ * Everything this viewer may know of the game.
+ */
+view: Observation, 
+/**
+ * What the viewer may do now (empty when it may do nothing).
+ */
+legal_actions: Array<Action>, 
+/**
+ * Recent events (on a read), or the events of this change (action answer, push).
+ */
+events: Array<LoggedEvent>, };
+
+/**
+ * A table in a list.
+ */
+export type TableSummary = { id: string, status: TableStatus, rules: string, seats: Array<SeatView>, open_seats: number, spectators: boolean, 
+/**
+ * Whether the creator chose the seed (and so can work out every hidden card).
+ */
+chosen_seed: boolean, version: number, };
+
+/**
+ * `GET /api/tables`: the tables open to spectators (the lobby).
+ */
+export type TableList = { tables: Array<TableSummary>, };
+
+export type Created = { id: string, 
+/**
+ * Where to send friends: the table page.
+ */
+invite: string, 
+/**
+ * The creator's seat and its secret token (`null` when every seat is a bot).
+ */
+seat: number | null, token: string | null, table: TableView, };
+
+export type Joined = { id: string, seat: number, token: string, table: TableView, };

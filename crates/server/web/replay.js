@@ -1,14 +1,34 @@
+// @ts-check
 // The replay page: a game step by step, seen by one seat, a spectator, or (once the game is
 // over) the whole table. Every frame comes from the server (`GET /api/games/{id}/replay`), which
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
-import { capitalize, el, request, requestText, showError } from './api.js';
+import { capitalize, el, request, showError } from './api.js';
+import { analysisPanel, points } from './replayanalysis.js';
+import { exportPosition, importFile, playFromHere } from './replayfiles.js';
+import { bindStepping, createStepper, revealInList } from './replaystep.js';
 import { seatLabel } from './seats.js';
-import { cardClass, cardFace, cardSvg, cardWords, directionWords, eventWords } from './unocards.js';
+import { renderPile, renderPlayers } from './tableview.js';
+import { cardClass, cardFace, cardSvg, cardWords, eventWords } from './unocards.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./protocol').SeatView} SeatView */
+/** @typedef {import('./replaytypes').Frame} Frame */
+/** @typedef {import('./replaytypes').Step} Step */
+/** @typedef {import('./replaytypes').Action} Action */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+/** @param {unknown} err */
+const words = (err) => (err instanceof Error ? err.message : String(err));
 
 const params = new URLSearchParams(location.search);
+/**
+ * @type {{ id: string, g: string | null, view: string, ply: number, plies: number, live: boolean,
+ *   seats: SeatView[], timeline: Step[], imported: boolean, seat: { seat: number, token: string } | null,
+ *   frames: Map<string, Frame>, timer: ReturnType<typeof setInterval> | null }}
+ */
 const state = {
   id: params.get('game') || '',
   /** Which kept game of the table (`g`), or null: its current one. */
@@ -19,16 +39,15 @@ const state = {
   live: false,
   seats: [],
   timeline: [],
+  /** Whether the game was sent in as a record file (its names are the file's). */
+  imported: false,
   /** The seat this browser holds at the table (saved by the table page), for a live replay. */
   seat: null,
   frames: new Map(),
   timer: null,
-  /** Analyses fetched, by `seat/samples`. */
-  analyses: new Map(),
-  /** The analysis shown: of the seat seen by, or null. */
-  analysis: null,
 };
 
+/** @param {string} table */
 function savedSeat(table) {
   try {
     const raw = localStorage.getItem(`tabletop.uno.${table}`);
@@ -38,11 +57,17 @@ function savedSeat(table) {
   }
 }
 
+/** @param {number} i */
 const seatName = (i) => seatLabel(state.seats, i);
 
 const viewedSeat = () => (state.view.startsWith('seat') ? Number(state.view.slice(4)) : null);
+/** @param {number} i */
 const who = (i) => (viewedSeat() === i ? `${seatName(i)} (seen by)` : seatName(i));
 
+/**
+ * @param {number} seat
+ * @param {Action} a
+ */
 function actionWords(seat, a) {
   const name = seatName(seat);
   switch (a.type) {
@@ -71,6 +96,11 @@ function actionWords(seat, a) {
   }
 }
 
+/**
+ * @param {string} view
+ * @param {number} ply
+ * @param {boolean} timeline
+ */
 function frameUrl(view, ply, timeline) {
   const api = new URLSearchParams({ view, ply: String(ply) });
   if (state.g !== null) api.set('game', state.g);
@@ -78,9 +108,15 @@ function frameUrl(view, ply, timeline) {
   return `/api/games/${encodeURIComponent(state.id)}/replay?${api}`;
 }
 
+/**
+ * @param {string} view
+ * @param {number} ply
+ * @returns {Promise<Frame>}
+ */
 async function frame(view, ply, timeline = false) {
   const key = `${view}/${ply}`;
-  if (!timeline && state.frames.has(key)) return state.frames.get(key);
+  const known = state.frames.get(key);
+  if (!timeline && known) return known;
   // A live game's seat frames need that seat's token; nothing else does.
   const token = state.seat && view === `seat${state.seat.seat}` ? state.seat.token : undefined;
   const f = await request('GET', frameUrl(view, ply, timeline), undefined, token);
@@ -96,44 +132,47 @@ function pageUrl(ply = state.ply) {
 
 // ---------------------------------------------------------------- drawing a frame
 
+/** @param {string} card */
 function cardItem(card, extra = '') {
   return el('li', { class: `${cardClass(card)}${extra}`, dataset: { card } }, ...cardFace(card));
 }
 
+/**
+ * @param {string[]} cards
+ * @param {string} label
+ */
 function miniHand(cards, label) {
   return el('ul', { class: 'mini-hand', 'aria-label': label }, ...cards.map((c) => el('li', { dataset: { card: c } }, cardSvg(c, 'mini'))));
 }
 
+/** @param {Frame} f */
 function render(f) {
   const o = f.view;
   const step = state.timeline[f.ply - 1];
   const where = step ? ` · round ${step.round}, turn ${step.turn}` : ' · the deal';
   $('ply-label').textContent = `Action ${f.ply} of ${f.plies}${where}`;
-  $('ply-slider').max = String(f.plies);
-  $('ply-slider').value = String(f.ply);
+  const slider = /** @type {HTMLInputElement} */ ($('ply-slider'));
+  slider.max = String(f.plies);
+  slider.value = String(f.ply);
   document.body.dataset.ply = String(f.ply);
-  $('direction').textContent = `Direction: ${directionWords(o.direction)}`;
   const hands = f.all_hands || f.revealed_hands;
-  $('players').replaceChildren(
-    ...o.hand_sizes.map((n, i) =>
-      el(
-        'li',
-        { class: `player${o.current === i ? ' current' : ''}${viewedSeat() === i ? ' me' : ''}` },
-        el('span', { class: 'turn-marker', 'aria-hidden': 'true' }, o.current === i ? '▶' : ''),
-        el('span', { class: 'player-name' }, seatName(i)),
-        o.uno_called[i] ? el('span', { class: 'tag uno' }, 'UNO') : null,
-        el('span', { class: 'hand-size' }, `${n} card${n === 1 ? '' : 's'} · ${o.scores[i]} points`),
-        hands ? miniHand(hands[i], `${seatName(i)}'s hand`) : null,
-      ),
-    ),
+  // The table as the table page draws it (tableview.js); a person's name in an imported record
+  // is only what the file says, and marked so.
+  renderPlayers(
+    o.hand_sizes.map((n, i) => ({
+      name: seatName(i),
+      cards: n,
+      current: o.current === i,
+      me: viewedSeat() === i,
+      uno: o.uno_called[i],
+      tags: state.imported && state.seats[i]?.kind === 'human' ? ['name from the file'] : [],
+      detail: `· ${o.scores[i]} points`,
+      after: hands ? miniHand(hands[i], `${seatName(i)}'s hand`) : null,
+    })),
+    o.direction,
   );
-  $('top-card').replaceChildren(el('div', { class: `${cardClass(o.top)} big`, role: 'img', 'aria-label': `Top card: ${cardWords(o.top)}`, dataset: { card: o.top } }, ...cardFace(o.top)));
   // After a first-card wild nobody has chosen yet, the colour is null.
-  $('color-in-play').replaceChildren(
-    'Colour in play: ',
-    o.color === null || o.color === undefined ? el('strong', {}, 'not chosen yet') : el('strong', { class: `color-chip c-${o.color}` }, o.color),
-  );
-  $('draw-pile').textContent = `${o.draw_pile_size} cards in the draw pile.`;
+  renderPile({ top: o.top, color: o.color, undecided: 'not chosen yet', drawPile: o.draw_pile_size, pendingDraw: o.pending_draw });
   $('move').textContent = f.move ? `${capitalize(actionWords(f.move.seat, f.move.action))}.` : 'The cards are dealt.';
   const names = { seatName, who, you: viewedSeat() };
   $('events').replaceChildren(
@@ -148,20 +187,21 @@ function render(f) {
     $('hand').replaceChildren();
   }
   for (const a of $('timeline').querySelectorAll('a[aria-current]')) a.removeAttribute('aria-current');
-  const current = $('timeline').querySelector(`a[data-ply="${f.ply}"]`);
+  const current = /** @type {HTMLElement | null} */ ($('timeline').querySelector(`a[data-ply="${f.ply}"]`));
   if (current) {
     current.setAttribute('aria-current', 'step');
-    current.scrollIntoView({ block: 'nearest' });
+    revealInList($('timeline'), current);
   }
-  $('first').disabled = $('prev').disabled = f.ply === 0;
-  $('next').disabled = $('last').disabled = f.ply === f.plies;
+  button('first').disabled = button('prev').disabled = f.ply === 0;
+  button('next').disabled = button('last').disabled = f.ply === f.plies;
   // The end of the game is no position to play on from.
-  $('play-from-here').disabled = f.ply === f.plies;
-  renderAnalysis();
+  button('play-from-here').disabled = f.ply === f.plies;
+  analysis.render();
 }
 
 function renderTimeline() {
   const items = [el('li', {}, el('a', { href: pageUrl(0), dataset: { ply: 0 } }, 'The deal'))];
+  /** @type {number | null} */
   let round = null;
   for (const s of state.timeline) {
     if (s.round !== round) {
@@ -172,13 +212,14 @@ function renderTimeline() {
   }
   $('timeline').replaceChildren(...items);
   // The analysed seat's mistakes, on the entry of the move made.
-  for (const d of state.analysis?.decisions || []) {
+  for (const d of analysis.current()?.decisions || []) {
     const a = d.mistake && $('timeline').querySelector(`a[data-ply="${d.ply + 1}"]`);
     if (a) a.append(el('span', { class: 'mistake-mark' }, `✕ mistake (win chance −${points(d.loss)}%)`));
   }
 }
 
 function renderPerspectives() {
+  /** @type {[string, string][]} */
   const options = [];
   state.seats.forEach((_, i) => {
     // A live game's seats are offered only to their holder.
@@ -189,257 +230,43 @@ function renderPerspectives() {
   $('perspective').replaceChildren(...options.map(([v, t]) => el('option', { value: v, selected: v === state.view }, t)));
 }
 
-// ---------------------------------------------------------------- play from here
-
-/** Opens a new table at this position: the seat seen by (or the first) is yours, bots stay
- * bots, the other people's seats wait for whoever the invite link is sent to. */
-async function playFromHere() {
-  const mine = viewedSeat() ?? 0;
-  const seats = state.seats.map((s, i) => (s.kind === 'bot' && i !== mine ? { kind: 'bot', bot: s.bot } : { kind: 'human' }));
-  let name = '';
-  try {
-    name = localStorage.getItem('tabletop.name') || '';
-  } catch {
-    /* no storage */
-  }
-  const from = { table: state.id, ply: state.ply };
-  if (state.g !== null) from.game = Number(state.g);
-  try {
-    const made = await request('POST', '/api/tables', { seats, creator_seat: mine, name: name || undefined, from });
-    try {
-      localStorage.setItem(`tabletop.uno.${made.id}`, JSON.stringify({ seat: made.seat, token: made.token }));
-    } catch {
-      /* private mode: the seat lasts as long as the page */
-    }
-    location.href = `uno.html?table=${encodeURIComponent(made.id)}`;
-  } catch (err) {
-    showError($('replay-error'), err.message);
-  }
-}
-
-// ---------------------------------------------------------------- analysis
-
-const SVG = 'http://www.w3.org/2000/svg';
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
-const points = (x) => (100 * x).toFixed(1);
-const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${points(Math.abs(x))}`;
-const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const chosenValue = (d) => d.values.find((v) => sameAction(v.action, d.chosen));
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  node.append(...children);
-  return node;
-}
-
-/** A legal move as an option ("play Blue 7 (red)"), where actionWords tells what a seat did. */
-function optionWords(a) {
-  switch (a.type) {
-    case 'play':
-      return `play ${cardWords(a.card)}${a.color ? ` and choose ${a.color}` : ''}`;
-    case 'draw':
-      return 'draw';
-    case 'pass':
-      return 'keep the card and pass';
-    case 'declare_color':
-      return `choose ${a.color}`;
-    case 'challenge':
-      return 'challenge the Wild Draw Four';
-    case 'accept':
-      return 'take the Wild Draw Four';
-    case 'swap_hands':
-      return `swap hands with ${seatName(a.with)}`;
-    case 'call_uno':
-      return 'call UNO';
-    case 'catch_uno':
-      return `catch ${seatName(a.seat)}`;
-    default:
-      return a.type;
-  }
-}
-
-/** Asks the server for the analysis of the seat seen by (once per seat and sample count). */
-async function analyse() {
-  const seat = viewedSeat();
-  if (seat === null) return;
-  const samples = $('samples').value;
-  const key = `${seat}/${samples}`;
-  $('analyse').disabled = true;
-  $('analysis-status').textContent = `Analysing ${seatName(seat)}'s decisions with ${samples} worlds per move…`;
-  try {
-    if (!state.analyses.has(key)) {
-      const q = new URLSearchParams({ seat: String(seat), samples });
-      if (state.g !== null) q.set('game', state.g);
-      state.analyses.set(key, await request('GET', `/api/games/${encodeURIComponent(state.id)}/analysis?${q}`));
-    }
-    if (viewedSeat() !== seat) return;
-    state.analysis = state.analyses.get(key);
-    const a = state.analysis;
-    const took = a.cached ? 'made earlier' : `took ${(a.ms / 1000).toFixed(1)} s`;
-    $('analysis-status').textContent = `Analysis of ${seatName(seat)} ready (${a.samples} worlds per move; ${took}).`;
-    renderTimeline();
-    renderAnalysis();
-  } catch (err) {
-    $('analysis-status').textContent = err.message;
-  } finally {
-    $('analyse').disabled = false;
-  }
-}
-
-function renderGraph(a) {
-  const n = a.decisions.length;
-  const [w, h, left, top] = [600, 160, 36, 10];
-  const x = (i) => left + (n > 1 ? (i * (w - left - 10)) / (n - 1) : (w - left) / 2);
-  const y = (p) => top + (1 - p) * (h - 2 * top - 10);
-  const wins = a.decisions.map((d) => chosenValue(d)?.win ?? 0);
-  const parts = [];
-  for (const p of [0, 0.5, 1]) {
-    parts.push(svg('line', { class: 'grid', x1: left, x2: w - 10, y1: y(p), y2: y(p) }));
-    parts.push(svg('text', { x: 2, y: y(p) + 4 }, `${100 * p}%`));
-  }
-  let round = null;
-  a.decisions.forEach((d, i) => {
-    if (d.round !== round && i > 0) {
-      parts.push(svg('line', { class: 'grid', x1: x(i) - 2, x2: x(i) - 2, y1: top, y2: h - 20 }));
-      parts.push(svg('text', { x: x(i), y: h - 4 }, `round ${d.round}`));
-    }
-    round = d.round;
-  });
-  parts.push(svg('polyline', { class: 'curve', points: wins.map((p, i) => `${x(i)},${y(p)}`).join(' ') }));
-  a.decisions.forEach((d, i) => {
-    const here = d.ply + 1 === state.ply || d.ply === state.ply;
-    const title = `Action ${d.ply + 1}: ${optionWords(d.chosen)}, ${pct(wins[i])}${d.mistake ? ' (a mistake)' : ''}`;
-    const point = d.mistake
-      ? svg('path', { class: `point mistake${here ? ' here' : ''}`, d: `M${x(i) - 5},${y(wins[i]) - 5}l10,10m0,-10l-10,10` }, svg('title', {}, title))
-      : svg('circle', { class: `point${here ? ' here' : ''}`, cx: x(i), cy: y(wins[i]), r: 4 }, svg('title', {}, title));
-    point.dataset.ply = String(d.ply + 1);
-    parts.push(point);
-  });
-  const mistakes = a.decisions.filter((d) => d.mistake).length;
-  return svg('svg', { viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': `Win chance over ${n} decisions, ${mistakes} mistakes` }, ...parts);
-}
-
-/** The decision of the move that led to the shown position, or else the one to take in it. */
-function shownDecision(a) {
-  return a.decisions.find((d) => d.ply + 1 === state.ply) || a.decisions.find((d) => d.ply === state.ply) || null;
-}
-
-function renderDecision(a) {
-  const d = shownDecision(a);
-  if (!d) {
-    return el('p', { class: 'hint' }, `${seatName(a.seat)} had no choice to make here. Step to one of its moves, or select a point of the graph.`);
-  }
-  const best = d.values[0];
-  const chosen = chosenValue(d);
-  const verdict =
-    d.loss > 0
-      ? `The best was to ${optionWords(best.action)} (${pct(best.win)}): the win chance ${points(d.loss)}% lower${d.mistake ? ', a mistake' : ''}.`
-      : 'That was the best move.';
-  const rows = d.values.map((v) =>
-    el(
-      'tr',
-      { class: sameAction(v.action, d.chosen) ? 'chosen' : '' },
-      el('td', {}, capitalize(optionWords(v.action)), sameAction(v.action, d.chosen) ? ' (chosen)' : ''),
-      el('td', {}, pct(v.win)),
-      el('td', {}, `${pct(v.ci95[0])} – ${pct(v.ci95[1])}`),
-    ),
-  );
-  return el(
-    'div',
-    { dataset: { decision: d.ply } },
-    el('p', {}, `Action ${d.ply + 1} (round ${d.round}, turn ${d.turn}): ${seatName(a.seat)} chose to ${optionWords(d.chosen)}, ${chosen ? pct(chosen.win) : '-'} to win the round. ${verdict}`),
-    el(
-      'table',
-      { class: 'analysis-moves' },
-      el('caption', {}, `Every legal move, best first (${a.samples} sampled worlds each; 95% intervals)`),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col' }, 'Win chance'), el('th', { scope: 'col' }, 'Interval'))),
-      el('tbody', {}, ...rows),
-    ),
-  );
-}
-
-/** The analysis panel: offered for a seat of a finished game; filled once analysed. */
-function renderAnalysis() {
-  const seat = viewedSeat();
-  $('analysis-section').hidden = state.live || seat === null;
-  const a = state.analysis;
-  $('analysis-result').hidden = !a;
-  if (!a) return;
-  const mistakes = a.decisions.filter((d) => d.mistake).length;
-  $('analysis-summary').textContent =
-    `${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a choice whose win chance is at least ${points(a.mistake_threshold)}% below the best's, clear of the noise). ` +
-    `Win chance from skill ${signed(a.skill)}% (${seatName(a.seat)}'s own choices), from luck ${signed(a.luck)}% (the cards and the others' play).`;
-  $('analysis-graph').replaceChildren(renderGraph(a));
-  $('analysis-decision').replaceChildren(renderDecision(a));
-}
-
-// ---------------------------------------------------------------- files in and out
-
-/** Sends a record file to the server, which checks it by replaying it and keeps it; then
- * opens its replay. */
-async function importFile() {
-  const file = $('import-file').files?.[0];
-  if (!file) return;
-  // The file goes as it is: parsing and writing it again would round a seed above 2^53.
-  const text = await file.text();
-  try {
-    JSON.parse(text);
-  } catch {
-    showError($('replay-error'), `${file.name} is not a JSON record file.`);
-    return;
-  }
-  try {
-    const made = await requestText('POST', '/api/records', text);
-    location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
-  } catch (err) {
-    showError($('replay-error'), `${file.name}: ${err.message}`);
-  }
-}
-
-function download(name, type, text) {
-  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
-/** Saves the whole position shown (every hand: the game is over) as `Position::from_json` or
- * the text form reads it, or (seed 000's rules) as the three `.uno` files. */
-async function exportPosition(form) {
-  const q = new URLSearchParams({ ply: String(state.ply) });
-  if (state.g !== null) q.set('game', state.g);
-  try {
-    const p = await request('GET', `/api/games/${encodeURIComponent(state.id)}/position?${q}`);
-    const name = `uno-${state.id}-ply${p.ply}`;
-    if (form === 'text') download(`${name}.position.txt`, 'text/plain', p.text);
-    else if (form === 'json') download(`${name}.position.json`, 'application/json', `${JSON.stringify(p.position, null, 2)}\n`);
-    else if (!p.uno) showError($('replay-error'), p.uno_refused);
-    else for (const file of ['deck', 'discard', 'hands']) download(`${name}.${file}.uno`, 'text/plain', p.uno[file]);
-  } catch (err) {
-    showError($('replay-error'), err.message);
-  }
-}
-
 // ---------------------------------------------------------------- moving
 
-async function goTo(ply) {
-  const p = Math.max(0, Math.min(state.plies, ply));
+/** Fetches and draws the frame of `p` (the stepper's `show`).
+ * @param {number} p */
+async function showPly(p) {
   try {
     const f = await frame(state.view, p);
     state.ply = p;
     render(f);
     history.replaceState(null, '', pageUrl());
     showError($('replay-error'), '');
+    return true;
   } catch (err) {
     stopAutoplay();
-    showError($('replay-error'), err.message);
+    showError($('replay-error'), words(err));
+    return false;
   }
 }
 
+/** Made once the first frame is shown. */
+let stepper = createStepper({ ply: 0, plies: () => state.plies, show: showPly });
+/** @param {number} ply */
+const goTo = (ply) => stepper.go(ply);
+
+const analysis = analysisPanel({
+  id: state.id,
+  g: state.g,
+  ply: () => state.ply,
+  seat: viewedSeat,
+  live: () => state.live,
+  seatName,
+  go: goTo,
+  changed: () => renderTimeline(),
+});
+
 function stopAutoplay() {
-  clearInterval(state.timer);
+  if (state.timer !== null) clearInterval(state.timer);
   state.timer = null;
   $('autoplay').textContent = 'Play';
   $('autoplay').setAttribute('aria-pressed', 'false');
@@ -452,16 +279,8 @@ function startAutoplay() {
   $('autoplay').setAttribute('aria-pressed', 'true');
   state.timer = setInterval(() => {
     if (state.ply >= state.plies) stopAutoplay();
-    else goTo(state.ply + 1);
-  }, Number($('speed').value));
-}
-
-function onKey(e) {
-  if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement || e.altKey || e.ctrlKey || e.metaKey) return;
-  const to = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.plies }[e.key];
-  if (to === undefined) return;
-  e.preventDefault();
-  goTo(to);
+    else if (!stepper.busy()) stepper.step(1);
+  }, Number(/** @type {HTMLSelectElement} */ ($('speed')).value));
 }
 
 async function init() {
@@ -481,8 +300,9 @@ async function init() {
   let fellBack = null;
   try {
     first = await frame(state.view, state.ply, true);
-  } catch (err) {
-    if (['game_not_over', 'missing_token', 'bad_token'].includes(err.code)) {
+  } catch (caught) {
+    const err = /** @type {{ code?: string, message?: string }} */ (caught);
+    if (['game_not_over', 'missing_token', 'bad_token'].includes(err.code || '')) {
       // A game still played shows no whole table and no other seat's hand: open the chair this
       // visitor has (their own seat, or a spectator's) and say why.
       const asked = state.view;
@@ -490,23 +310,29 @@ async function init() {
       fellBack = asked;
       try {
         first = await frame(state.view, state.ply, true);
-      } catch (again) {
+      } catch (caught2) {
+        const again = /** @type {{ code?: string, message?: string }} */ (caught2);
         if (again.code !== 'no_such_ply') {
-          showError($('replay-error'), again.message);
+          showError($('replay-error'), again.message || '');
           return;
         }
         first = await frame(state.view, 0, true);
       }
     } else if (err.code !== 'no_such_ply') {
-      showError($('replay-error'), err.message);
+      showError($('replay-error'), err.message || '');
       return;
     } else {
       first = await frame(state.view, 0, true);
     }
   }
   Object.assign(state, { plies: first.plies, live: first.live, seats: first.seats, timeline: first.timeline || [], ply: first.ply });
-  $('page-title').textContent = `Replay of ${state.live ? 'the game in play at' : 'a game at'} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
-  const exportLink = $('export');
+  // An imported record names whom it likes: marked as such wherever its names show.
+  state.imported = first.imported === true;
+  $('imported-mark').hidden = !state.imported;
+  const what = state.imported ? 'an imported record, kept as' : state.live ? 'the game in play at' : 'a game at';
+  $('page-title').textContent = `Replay of ${what} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
+  if (state.imported) document.title = `Imported record · ${document.title}`;
+  const exportLink = /** @type {HTMLAnchorElement} */ ($('export'));
   exportLink.hidden = state.live;
   $('play-from-here').hidden = state.live;
   $('export-position-json').hidden = $('export-position-text').hidden = state.live;
@@ -521,6 +347,7 @@ async function init() {
   $('replay').hidden = false;
   render(first);
   history.replaceState(null, '', pageUrl());
+  stepper = createStepper({ ply: state.ply, plies: () => state.plies, show: showPly });
   if (fellBack) {
     const chair = state.view === 'spectator' ? "a spectator's chair" : 'your seat';
     const wanted = fellBack === 'all' ? 'everyone’s cards' : 'that seat’s cards';
@@ -529,35 +356,25 @@ async function init() {
   }
 
   $('perspective').addEventListener('change', () => {
-    state.view = $('perspective').value;
-    state.analysis = state.analyses.get(`${viewedSeat()}/${$('samples').value}`) || null;
-    $('analysis-status').textContent = '';
+    state.view = /** @type {HTMLSelectElement} */ ($('perspective')).value;
+    analysis.seatChanged();
     renderTimeline();
     goTo(state.ply);
   });
-  $('first').addEventListener('click', () => goTo(0));
-  $('play-from-here').addEventListener('click', playFromHere);
-  $('export-position-json').addEventListener('click', () => exportPosition('json'));
-  $('export-position-text').addEventListener('click', () => exportPosition('text'));
-  $('export-position-uno').addEventListener('click', () => exportPosition('uno'));
-  $('prev').addEventListener('click', () => goTo(state.ply - 1));
-  $('next').addEventListener('click', () => goTo(state.ply + 1));
-  $('last').addEventListener('click', () => goTo(state.plies));
+  const where = () => ({ id: state.id, g: state.g, ply: state.ply, seat: viewedSeat(), seats: state.seats });
+  $('play-from-here').addEventListener('click', () => playFromHere(where()));
+  $('export-position-json').addEventListener('click', () => exportPosition(where(), 'json'));
+  $('export-position-text').addEventListener('click', () => exportPosition(where(), 'text'));
+  $('export-position-uno').addEventListener('click', () => exportPosition(where(), 'uno'));
   $('autoplay').addEventListener('click', () => (state.timer ? stopAutoplay() : startAutoplay()));
   $('speed').addEventListener('change', () => state.timer && startAutoplay());
-  $('ply-slider').addEventListener('input', () => goTo(Number($('ply-slider').value)));
-  $('analyse').addEventListener('click', analyse);
-  $('analysis-graph').addEventListener('click', (e) => {
-    const p = e.target.closest('[data-ply]');
-    if (p) goTo(Number(p.dataset.ply));
-  });
   $('timeline').addEventListener('click', (e) => {
-    const a = e.target.closest('a[data-ply]');
-    if (!a) return;
+    const a = e.target instanceof Element && e.target.closest('a[data-ply]');
+    if (!(a instanceof HTMLElement)) return;
     e.preventDefault();
     goTo(Number(a.dataset.ply));
   });
-  document.addEventListener('keydown', onKey);
+  bindStepping(stepper, () => state.plies);
 }
 
 init();

@@ -1,11 +1,15 @@
+// @ts-check
 // The end of a round and of the game: the banner (the server's result), the deal or the
 // countdown, the match scores, the rematch and the replay link.
 import { el } from './api.js';
 import { roundEndRows, roundEndTitle } from './roundend.js';
 import { $, legal, seatName, table, who } from './tablestate.js';
 
+/** @typedef {import('./protocol').TableView} TableView */
+
 /** The round's end: a banner with the winner, every hand and its points, the match scores, and a
  * button for the next deal (at a table of bots only, a countdown instead). */
+/** @param {TableView} v */
 export function renderRoundEnd(v) {
   const o = v.view;
   const box = $('round-end');
@@ -13,12 +17,12 @@ export function renderRoundEnd(v) {
   if (!over || v.status === 'waiting') {
     box.hidden = true;
     $('round-next').hidden = true;
-    clearInterval(table.pauseTimer);
+    if (table.pauseTimer) clearInterval(table.pauseTimer);
     table.pauseTimer = null;
     return;
   }
   // The result is the server's (the engine's scoring): the page counts no points itself.
-  const r = v.round_result;
+  const r = v.round_result ?? null;
   $('round-end-title').textContent = roundEndTitle(r, o.phase.phase === 'game_over', who, v.you);
   $('round-end-hands').replaceChildren(...roundEndRows(r, v.seats, seatName));
   const me = v.you;
@@ -27,7 +31,7 @@ export function renderRoundEnd(v) {
   next.hidden = !canDeal;
   const pause = v.round_pause_ms;
   const count = $('round-countdown');
-  clearInterval(table.pauseTimer);
+  if (table.pauseTimer) clearInterval(table.pauseTimer);
   table.pauseTimer = null;
   if (o.phase.phase === 'round_over' && pause) {
     const end = Date.now() + pause;
@@ -46,9 +50,16 @@ export function renderRoundEnd(v) {
   $('round-wait').textContent = me === null || me === undefined ? 'The next round starts when a player deals it.' : '';
   const wasHidden = box.hidden;
   box.hidden = false;
-  if (wasHidden && canDeal) next.focus({ preventScroll: false });
+  if (wasHidden) {
+    // The winner's line on screen (a phone player was down at the hand), then the keyboard on
+    // the deal button without scrolling it away.
+    const top = box.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight - 80) box.scrollIntoView({ block: 'start' });
+    if (canDeal) next.focus({ preventScroll: true });
+  }
 }
 
+/** @param {TableView} v */
 export function renderScores(v) {
   const o = v.view;
   const over = ['round_over', 'game_over'].includes(o.phase.phase);
@@ -72,6 +83,6 @@ export function renderScores(v) {
   $('rematch').hidden = !(v.status === 'finished' && v.you !== null && v.you !== undefined);
   // A finished game is kept: its replay opens from this seat's chair (or above the table).
   const seen = v.you === null || v.you === undefined ? 'all' : `seat${v.you}`;
-  $('replay-link').href = `replay.html?${new URLSearchParams({ game: v.id, view: seen, ply: '0' })}`;
+  $('replay-link').setAttribute('href', `replay.html?${new URLSearchParams({ game: v.id, view: seen, ply: '0' })}`);
   $('replay-link').hidden = v.status !== 'finished';
 }

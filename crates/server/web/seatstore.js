@@ -1,5 +1,11 @@
+// @ts-check
 // Where the browser keeps a person's seat at a table (its secret token) and their name.
+/** @param {string} table */
 const tokenKey = (table) => `tabletop.uno.${table}`;
+/**
+ * @param {string} table
+ * @returns {{ seat: number, token: string } | null}
+ */
 export function savedSeat(table) {
   try {
     const raw = localStorage.getItem(tokenKey(table));
@@ -8,6 +14,11 @@ export function savedSeat(table) {
     return null;
   }
 }
+/**
+ * @param {string} table
+ * @param {number} seat
+ * @param {string} token
+ */
 export function saveSeat(table, seat, token) {
   try {
     localStorage.setItem(tokenKey(table), JSON.stringify({ seat, token }));
@@ -15,6 +26,7 @@ export function saveSeat(table, seat, token) {
     /* private mode: the seat lasts as long as the page */
   }
 }
+/** @param {string} table */
 export function forgetSeat(table) {
   try {
     localStorage.removeItem(tokenKey(table));
@@ -29,6 +41,7 @@ export function savedName() {
     return '';
   }
 }
+/** @param {string} name */
 export function saveName(name) {
   try {
     localStorage.setItem('tabletop.name', name);

@@ -1,3 +1,4 @@
+// @ts-check
 // The optional turn sound: a short two-note chime when the turn comes to this player, so a
 // player in another tab or window hears it. Off until the player switches it on (a page that
 // beeps by itself surprises people, and browsers only allow sound after a click anyway); the
@@ -6,8 +7,10 @@
 const KEY = 'tabletop.sound';
 
 let enabled = false;
-let audio = null; // the AudioContext, made on the click that switches sound on
+/** @type {AudioContext | null} the AudioContext, made on the click that switches sound on */
+let audio = null;
 let wasMine = false;
+/** @type {HTMLElement | null} */
 let button = null;
 
 function remembered() {
@@ -56,6 +59,7 @@ function ensureAudio() {
 }
 
 /** Wires the on/off `toggle` button. */
+/** @param {HTMLElement} toggle */
 export function setupTurnSound(toggle) {
   button = toggle;
   enabled = remembered();
@@ -79,6 +83,7 @@ export function setupTurnSound(toggle) {
 }
 
 /** Called with every view: chimes when the turn has just become this player's. */
+/** @param {boolean} mine */
 export function turnChanged(mine) {
   if (mine && !wasMine && enabled) chime();
   wasMine = mine;

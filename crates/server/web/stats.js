@@ -1,19 +1,37 @@
+// @ts-check
 // The statistics page: `GET /api/stats` a page at a time (`stats.html?offset=N`), as a table.
 import { el, request, showError } from './api.js';
+import { errorText } from './refusals.js';
 
-const $ = (id) => document.getElementById(id);
+/**
+ * The answer of `GET /api/stats` (crates/server/src/stats.rs `Page`; counts, JSON numbers).
+ * @typedef {{ name: string, games: number, wins: number, points: number, challenges_won: number, uno_missed: number }} PlayerStats
+ * @typedef {{ total: number, games: number, offset: number, limit: number, computed_at: number, players: PlayerStats[] }} StatsPage
+ */
+
+/**
+ * An element of stats.html (every id asked for is in the page).
+ * @param {string} id
+ * @returns {HTMLElement & { disabled: boolean }}
+ */
+function $(id) {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`stats.html has no #${id}`);
+  return /** @type {any} */ (found);
+}
 const PAGE = 50;
 const params = new URLSearchParams(location.search);
 let offset = Math.max(0, Number.parseInt(params.get('offset') || '0', 10) || 0);
 
 async function show() {
   try {
+    /** @type {StatsPage} */
     const s = await request('GET', `/api/stats?limit=${PAGE}&offset=${offset}`);
     showError($('stats-error'), '');
     $('stats-summary').textContent = `${s.total} player${s.total === 1 ? '' : 's'} in ${s.games} finished game${s.games === 1 ? '' : 's'}.`;
     $('stats-caption').textContent = s.players.length ? `Players ${s.offset + 1} to ${s.offset + s.players.length} of ${s.total}` : 'No player on this page';
     $('stats-rows').replaceChildren(
-      ...s.players.map((p) =>
+      ...s.players.map((/** @type {PlayerStats} */ p) =>
         el(
           'tr',
           {},
@@ -31,7 +49,7 @@ async function show() {
     $('stats-next').disabled = offset + s.players.length >= s.total;
     history.replaceState(null, '', offset ? `stats.html?offset=${offset}` : 'stats.html');
   } catch (err) {
-    showError($('stats-error'), err.message);
+    showError($('stats-error'), errorText(err));
   }
 }
 

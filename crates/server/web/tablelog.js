@@ -1,3 +1,4 @@
+// @ts-check
 // The table's log: what happened, in words, newest first, each event once, announced to screen
 // readers.
 import { announce, el } from './api.js';
@@ -5,6 +6,7 @@ import { $, eventWords } from './tablestate.js';
 
 const seenVersions = new Set();
 
+/** @param {import('./protocol').LoggedEvent} ev */
 export function addLog(ev) {
   const key = `${ev.version}:${JSON.stringify(ev.event)}`;
   if (seenVersions.has(key)) return;
@@ -12,6 +14,6 @@ export function addLog(ev) {
   const text = eventWords(ev);
   if (!text) return;
   $('uno-log').prepend(el('li', { dataset: { version: String(ev.version) } }, text));
-  while ($('uno-log').children.length > 200) $('uno-log').lastElementChild.remove();
+  while ($('uno-log').children.length > 200) $('uno-log').lastElementChild?.remove();
   announce($('uno-announce'), text);
 }

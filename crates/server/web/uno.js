@@ -1,3 +1,4 @@
+// @ts-check
 // The UNO pages: the lobby (open a table, list open tables) and a table (join, play, watch).
 // The server decides every rule: the page shows the view it pushes over the WebSocket, marks
 // what the server lists as legal, and shows refusals word for word.
@@ -5,17 +6,38 @@ import { ApiError, capitalize, el, request, showError } from './api.js';
 import { closeColorPicker, keepFocus, renderActions, renderHand } from './handview.js';
 import { CHOSEN_SEED, showLobby, tableName } from './lobby.js';
 import { animate } from './motion.js';
+import { errorText, refusalText, setupTableError, showTableError } from './refusals.js';
 import { renderRoundEnd, renderScores } from './scoreview.js';
 import { forgetSeat, saveName, savedName, savedSeat, saveSeat } from './seatstore.js';
 import { setupTurnSound, turnChanged } from './sound.js';
 import { addLog } from './tablelog.js';
 import { $, actions, seatName, setOffline, table, who } from './tablestate.js';
-import { cardClass, cardFace, cardWords, directionWords } from './unocards.js';
+import { renderPile, renderPlayers } from './tableview.js';
 
+/** @typedef {import('./protocol').TableView} TableView */
+/** @typedef {import('./protocol').Action} Action */
+/** @typedef {import('./protocol').Observation} Observation */
+/** @typedef {import('./protocol').Phase} Phase */
+/** @typedef {import('./protocol').Joined} Joined */
+/**
+ * The WebSocket's `update` (crates/server/src/update.rs): what one action changed. The view's
+ * public part always; the viewer's hand, drawn card and legal actions only when they changed.
+ * @typedef {Pick<TableView, 'version' | 'generation' | 'status' | 'events'> & {
+ *   type: 'update',
+ *   turn_ms_left?: number, round_pause_ms?: number,
+ *   revealed_hands?: string[][], round_result?: import('./protocol').RoundResult,
+ *   view: Omit<Observation, 'rules' | 'viewer' | 'discard' | 'legal_actions' | 'hand' | 'drawn_card'> & Partial<Pick<Observation, 'hand' | 'drawn_card'>>,
+ *   legal_actions?: Action[],
+ * }} Update
+ */
+/** @typedef {{ type: 'error', code: string, message: string }} SocketError */
+
+/** @param {string} text */
 function setConnection(text) {
   $('connection').textContent = text;
 }
 
+/** @param {string} id */
 async function showTable(id) {
   table.id = id;
   $('table').hidden = false;
@@ -28,6 +50,7 @@ async function showTable(id) {
     connect();
   });
   $('rematch').addEventListener('click', rematch);
+  setupTableError();
   $('round-next').addEventListener('click', () => send({ type: 'next_round' }));
   setupTurnSound($('turn-sound'));
   $('sort-hand').addEventListener('click', () => {
@@ -61,6 +84,7 @@ async function showTable(id) {
   }
   // No seat yet: read the table to offer a seat (or watching).
   try {
+    /** @type {TableView} */
     const v = await request('GET', `/api/tables/${encodeURIComponent(id)}`);
     table.view = v;
     const open = v.seats.some((s) => !s.taken);
@@ -74,21 +98,25 @@ async function showTable(id) {
     }
     $('join-name').value = savedName();
     $('join-name').required = open;
-    $('join-name').parentElement.hidden = !open;
+    const nameLabel = $('join-name').parentElement;
+    if (nameLabel) nameLabel.hidden = !open;
     $('watch-button').hidden = !v.spectators;
     $('invite').hidden = !open;
   } catch (err) {
     $('join').hidden = false;
     $('join-button').hidden = true;
     $('watch-button').hidden = true;
-    showError($('join-error'), err.message);
+    showError($('join-error'), errorText(err));
   }
 }
 
+/** @param {SubmitEvent} e */
 async function joinTable(e) {
+  if (!table.id) return;
   e.preventDefault();
   const name = $('join-name').value.trim();
   try {
+    /** @type {Joined} */
     const joined = await request('POST', `/api/tables/${encodeURIComponent(table.id)}/join`, { name });
     saveName(name);
     saveSeat(table.id, joined.seat, joined.token);
@@ -97,7 +125,7 @@ async function joinTable(e) {
     render(joined.table);
     connect();
   } catch (err) {
-    showError($('join-error'), err.message);
+    showError($('join-error'), errorText(err, { name: true }));
   }
 }
 
@@ -107,13 +135,13 @@ async function copyInvite() {
     await navigator.clipboard.writeText(input.value);
     $('copy-status').textContent = 'The link is copied.';
   } catch {
-    input.select();
+    /** @type {HTMLInputElement} */ (input).select();
     $('copy-status').textContent = 'Select the link and copy it (Ctrl+C).';
   }
 }
 
 function connect() {
-  if (table.socket) return;
+  if (table.socket || !table.id) return;
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   // The token travels as a subprotocol, not in the URL (URLs end up in logs).
   const protocols = table.token ? ['tabletop', `bearer.${table.token}`] : [];
@@ -125,9 +153,10 @@ function connect() {
     setOffline(false);
     setConnection('');
     // Whatever went wrong before the connection dropped is not news any more.
-    showError($('error'), '');
+    showTableError('');
   });
   ws.addEventListener('message', (m) => {
+    /** @type {(TableView & { type: 'state' }) | Update | SocketError} the socket sends these three */
     let msg;
     try {
       msg = JSON.parse(m.data);
@@ -136,14 +165,14 @@ function connect() {
     }
     if (msg.type === 'state') render(msg);
     else if (msg.type === 'update') applyUpdate(msg);
-    else if (msg.type === 'error') showError($('error'), msg.message);
+    else if (msg.type === 'error') showTableError(refusalText(msg.code, msg.message));
   });
   ws.addEventListener('close', (ev) => {
     table.socket = null;
     if (table.closedByUs) return;
     if (ev.code === 4001) {
       setConnection('You left this seat.');
-      forgetSeat(table.id);
+      if (table.id) forgetSeat(table.id);
       return;
     }
     // A dropped connection: try again, a little later each time, counting down; nothing can be
@@ -157,10 +186,10 @@ function connect() {
       setConnection(`The connection dropped. Reconnecting in ${left} s… (moves wait until then)`);
     };
     tick();
-    clearInterval(table.offlineTimer);
+    if (table.offlineTimer) clearInterval(table.offlineTimer);
     table.offlineTimer = setInterval(tick, 250);
     setTimeout(() => {
-      clearInterval(table.offlineTimer);
+      if (table.offlineTimer) clearInterval(table.offlineTimer);
       setConnection('Reconnecting…');
       if (!table.socket) reconnectCheck();
     }, delay);
@@ -169,6 +198,7 @@ function connect() {
 
 /** Before reconnecting, make sure the seat still exists (a bad token goes back to joining). */
 async function reconnectCheck() {
+  if (!table.id) return;
   try {
     await request('GET', `/api/tables/${encodeURIComponent(table.id)}`, undefined, table.token);
     connect();
@@ -179,7 +209,7 @@ async function reconnectCheck() {
       setConnection('This seat is no longer yours.');
       showTable(table.id);
     } else if (err instanceof ApiError && err.status === 404) {
-      setConnection(err.message);
+      setConnection(errorText(err));
     } else {
       connect();
     }
@@ -188,8 +218,9 @@ async function reconnectCheck() {
 
 actions.send = (action) => send(action);
 
+/** @param {Action} action */
 async function send(action) {
-  if (!table.view || !table.token) return;
+  if (!table.view || !table.token || !table.id) return;
   // A double click or a second tap must never act twice (a second UNO call costs cards).
   if (table.sending) return;
   table.sending = true;
@@ -199,16 +230,12 @@ async function send(action) {
       action,
       version: table.view.version,
     }, table.token);
-    showError($('error'), '');
+    showTableError('');
     render(v);
   } catch (err) {
-    if (err.code === 'stale_state') {
-      // Someone moved first: show the table as it is now and let the user choose again.
-      showError($('error'), 'The table changed before your move arrived; nothing was played. Look again and choose.');
-      refresh();
-      return;
-    }
-    showError($('error'), capitalize(err.message) + (/[.!?]$/.test(err.message) ? '' : '.'));
+    showTableError(errorText(err));
+    // Someone moved first: show the table as it is now and let the user choose again.
+    if (err instanceof ApiError && err.code === 'stale_state') refresh();
   } finally {
     table.sending = false;
     $('play').removeAttribute('aria-busy');
@@ -217,6 +244,7 @@ async function send(action) {
 
 /** Reads the table again (after a refused stale action). */
 async function refresh() {
+  if (!table.id) return;
   try {
     render(await request('GET', `/api/tables/${encodeURIComponent(table.id)}`, undefined, table.token));
   } catch {
@@ -225,13 +253,14 @@ async function refresh() {
 }
 
 async function rematch() {
+  if (!table.id) return;
   try {
     const v = await request('POST', `/api/tables/${encodeURIComponent(table.id)}/rematch`, undefined, table.token);
-    showError($('error'), '');
+    showTableError('');
     $('uno-log').replaceChildren();
     render(v);
   } catch (err) {
-    showError($('error'), capitalize(err.message));
+    showTableError(errorText(err));
   }
 }
 
@@ -239,6 +268,7 @@ async function rematch() {
 /** Merges an update into the view held. An update is what one action changed: its events, the
  * public part of the view, and this seat's drawn card, plus its hand and legal actions only when
  * they changed (absent: as before). It follows the version held by exactly one. */
+/** @param {Update} u */
 function applyUpdate(u) {
   const v = table.view;
   if (!v || !v.view || u.generation !== v.generation) {
@@ -252,11 +282,10 @@ function applyUpdate(u) {
     refresh();
     return;
   }
-  const view = { ...v.view, ...u.view };
   // Only full states carry the discard pile (the page shows its top card) and the view's own copy
-  // of the legal actions (the page reads the table's).
-  delete view.discard;
-  delete view.legal_actions;
+  // of the legal actions (the page reads the table's): they are kept as they were.
+  /** @type {Observation} */
+  const view = { ...v.view, ...u.view };
   render({
     ...v,
     type: 'update',
@@ -272,18 +301,19 @@ function applyUpdate(u) {
   });
 }
 
+/** @param {TableView} v */
 function render(v) {
   // Pushes and answers may cross: never go back to an older view.
   if (table.view && v.version < table.view.version && v.generation === table.view.generation) return;
   // A new view ends whatever motion the last one started: the page never lags behind the game.
-  for (const a of document.getAnimations ? document.getAnimations() : []) if (a instanceof Animation && a.effect && a.effect.target) a.finish();
+  for (const a of document.getAnimations ? document.getAnimations() : []) if (a instanceof Animation && a.effect instanceof KeyframeEffect && a.effect.target) a.finish();
   const prev = table.view;
   const oldHand = prev && prev.view && prev.generation === v.generation ? (prev.view.hand || []).length : null;
   const hadFocus = document.activeElement;
   const focusInTable = !!hadFocus && $('play').contains(hadFocus);
   table.view = v;
   const turnKey = `${v.generation}:${v.view.round}:${v.view.turns}:${v.view.current}:${v.view.phase.phase}`;
-  if (table.lastTurnKey !== null && turnKey !== table.lastTurnKey) showError($('error'), '');
+  if (table.lastTurnKey !== null && turnKey !== table.lastTurnKey) showTableError('');
   table.lastTurnKey = turnKey;
   $('play').hidden = false;
   $('play').dataset.shown = 'true';
@@ -318,42 +348,27 @@ function render(v) {
   document.title = `${mine ? '▶ Your turn · ' : ''}UNO · ${name} · tabletop`;
   document.body.dataset.myTurn = String(mine);
   turnChanged(mine);
-  $('direction').textContent = `Direction: ${directionWords(o.direction)}`;
-
-  // Players.
-  $('players').replaceChildren(
-    ...v.seats.map((s, i) => {
-      const current = o.current === i && v.status === 'playing' && !['round_over', 'game_over'].includes(o.phase.phase);
-      const n = o.hand_sizes[i];
-      const li = el(
-        'li',
-        { class: `player${current ? ' current' : ''}${me === i ? ' me' : ''}`, 'aria-current': current ? 'true' : undefined },
-        el('span', { class: 'turn-marker', 'aria-hidden': 'true' }, current ? '▶' : ''),
-        el('span', { class: 'player-name' }, seatName(i)),
-        s.kind === 'bot' || s.taken ? null : el('span', { class: 'tag' }, 'open seat'),
-        el('span', { class: 'hand-size' }, `${n} card${n === 1 ? '' : 's'}`),
-        o.uno_called[i] ? el('span', { class: 'tag uno' }, 'UNO!') : null,
-        current ? el('span', { class: 'visually-hidden' }, ', playing now') : null,
-      );
-      return li;
-    }),
+  // Players and the pile (tableview.js, shared with the replay).
+  const playing = v.status === 'playing' && !['round_over', 'game_over'].includes(o.phase.phase);
+  renderPlayers(
+    v.seats.map((s, i) => ({
+      name: seatName(i),
+      cards: o.hand_sizes[i],
+      current: o.current === i && playing,
+      me: me === i,
+      uno: o.uno_called[i],
+      tags: s.kind === 'bot' || s.taken ? [] : ['open seat'],
+    })),
+    o.direction,
   );
-
-  // The pile.
-  const top = el('div', { class: `${cardClass(o.top)} big`, role: 'img', 'aria-label': `Top card: ${cardWords(o.top)}` }, ...cardFace(o.top));
-  $('top-card').replaceChildren(top);
   // After a first-card wild nobody has chosen yet, the colour is null.
-  const undecided = o.color === null || o.color === undefined;
-  $('color-in-play').replaceChildren(
-    'Colour in play: ',
-    undecided ? el('strong', {}, `not chosen yet (${o.current === me ? 'you choose' : `${who(o.current)} chooses`})`) : el('strong', { class: `color-chip c-${o.color}` }, o.color),
-  );
+  const undecided = `not chosen yet (${o.current === me ? 'you choose' : `${who(o.current)} chooses`})`;
+  renderPile({ top: o.top, color: o.color, undecided, drawPile: o.draw_pile_size, pendingDraw: o.pending_draw });
   for (const ev of v.events || []) {
     if (ev.event.type === 'card_played') table.topBy = ev.event.seat;
     if (ev.event.type === 'round_started' || ev.event.type === 'start_card') table.topBy = null;
   }
   $('top-by').textContent = table.topBy === null || table.topBy === undefined ? 'The first card of the round.' : `Played by ${who(table.topBy)}.`;
-  $('draw-pile').textContent = `${o.draw_pile_size} card${o.draw_pile_size === 1 ? '' : 's'} in the draw pile${o.pending_draw ? ` · ${o.pending_draw} to draw as a penalty` : ''}`;
 
   renderHand(v);
   renderActions(v);
@@ -361,7 +376,7 @@ function render(v) {
   renderRoundEnd(v);
   animate(v, prev, oldHand);
   // Redrawing replaced or hid the focused button: keep the keyboard near the hand, not on the body.
-  const lost = !hadFocus.isConnected || hadFocus.getClientRects().length === 0 || document.activeElement === document.body;
+  const lost = !hadFocus || !hadFocus.isConnected || hadFocus.getClientRects().length === 0 || document.activeElement === document.body;
   if (focusInTable && lost && me !== null && me !== undefined) keepFocus();
 
   // The log: every view carries events (recent ones on a full state, the change's on an
@@ -369,6 +384,7 @@ function render(v) {
   for (const ev of v.events || []) addLog(ev);
 }
 
+/** @param {Phase} phase */
 function phaseWords(phase) {
   switch (phase.phase) {
     case 'drawn_card':

@@ -134,7 +134,7 @@ export function cardClass(text) {
 /**
  * An event in a sentence (`names`: `seatName(i)`, `who(i)` ("You" for the viewer), `you`, the
  * viewer's seat); empty for an event not worth a line.
- * @param {any} e the engine's event (its declaration is not generated yet)
+ * @param {import('./protocol').Event} e the engine's event
  * @param {{ seatName: (seat: number) => string, who: (seat: number) => string, you: number | null | undefined }} names
  * @returns {string}
  */

@@ -9,7 +9,8 @@
 //!
 //! Both group-commit: writes queued by many tables go into one transaction, and every caller is
 //! told only once its write is durable. Writes are applied in the order they were queued, and a
-//! read sees every write queued before it.
+//! read sees every write queued before it. Both speak one command language, and one layer turns
+//! the trait's calls into it (`command.rs`); each backend writes only how it applies them.
 //!
 //! What is written is typed: a [`Record`], [`Meta`], [`Entry`] or [`Outcome`] can only be made by
 //! serialising a value, so nothing reaches the store that is not a JSON document. The store knows
@@ -27,13 +28,14 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::oneshot;
 
+mod command;
 mod journal;
 pub mod postgres;
 pub mod sqlite;
-#[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
-pub use postgres::{Lease, PgStore};
+pub use postgres::{lease_renewals, Lease, PgStore};
 pub use sqlite::{exists, SqliteStore};
 
 /// A results row's `counted`: from before results carried tallies (see [`GameStore::untallied`]).

@@ -31,12 +31,13 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
+use crate::command::{forward_commands, Answer, Cmd, Queue, Write};
 use crate::{
-    now, tallies_from_json, tallies_json, Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Outcome,
-    Record, Reply, Status, StoreError, StoredGame, Tally, TallyPage, Ticket, ADD_TALLY, UNTALLIED,
+    now, tallies_from_json, tallies_json, Entry, GameResult, GameStore, Kind, Meta, Outcome, Record, Reply, Status,
+    StoreError, StoredGame, Tally, TallyPage, ADD_TALLY, UNTALLIED,
 };
 
 /// Migrations, in order; `tabletop_schema.version` counts those applied.
@@ -108,34 +109,6 @@ const MAX_BATCH: usize = 4096;
 /// Whether a `--db` value names a PostgreSQL database rather than a SQLite file.
 pub fn is_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
-}
-
-type Answer<T> = oneshot::Sender<Result<T, StoreError>>;
-
-enum Write {
-    Create(NewGame),
-    Append { id: String, seq: i64, entry: Entry },
-    Meta { id: String, meta: Meta },
-    Status { id: String, status: Status },
-    Reset { id: String, record: Record, meta: Meta },
-    Result(NewResult),
-    ForgetResults { kind: Kind, before: i64 },
-    Tally { kind: Kind, game_id: String, finished_at: i64, tallies: Option<Vec<Tally>> },
-}
-
-enum Cmd {
-    Write(Write, Answer<()>),
-    /// Adopts the games whose lease ran out; answers every held active game of the kind, or
-    /// (`false`) only the ones adopted now.
-    Adopt(Kind, bool, Answer<Vec<StoredGame>>),
-    /// Stops renewing a game's lease, after the writes queued before.
-    Release(String),
-    Load(String, Answer<Option<StoredGame>>),
-    Holder(String, Answer<Option<String>>),
-    Results(Kind, Answer<Vec<GameResult>>),
-    ResultsOf(String, Answer<Vec<GameResult>>),
-    Untallied(Kind, Answer<Vec<GameResult>>),
-    Tallies(Kind, u64, u64, Answer<TallyPage>),
 }
 
 /// How a store holds its games: under which owner name, for how long a lease lasts.
@@ -290,16 +263,12 @@ impl PgStore {
     pub fn owner(&self) -> &str {
         &self.held.lease.owner
     }
+}
 
-    fn send<T>(&self, cmd: impl FnOnce(Answer<T>) -> Cmd) -> Reply<T> {
-        let (tx, reply) = Reply::channel();
-        // A send error drops `tx`, and the reply then reports `Closed`.
-        let _ = self.tx.send(cmd(tx));
-        reply
-    }
-
-    fn write(&self, w: Write) -> Ticket {
-        self.send(|tx| Cmd::Write(w, tx))
+impl Queue for PgStore {
+    fn queue(&self, cmd: Cmd) {
+        // A send error drops the command and its answer: the caller's reply reports `Closed`.
+        let _ = self.tx.send(cmd);
     }
 }
 
@@ -324,35 +293,9 @@ impl GameStore for PgStore {
         self.location.clone()
     }
 
-    fn create(&self, game: NewGame) -> Ticket {
-        self.write(Write::Create(game))
-    }
-
-    fn append(&self, id: &str, seq: u64, entry: Entry) -> Ticket {
-        self.write(Write::Append { id: id.into(), seq: seq as i64, entry })
-    }
-
-    fn set_meta(&self, id: &str, meta: Meta) -> Ticket {
-        self.write(Write::Meta { id: id.into(), meta })
-    }
-
-    fn set_status(&self, id: &str, status: Status) -> Ticket {
-        self.write(Write::Status { id: id.into(), status })
-    }
-
-    fn reset(&self, id: &str, record: Record, meta: Meta) -> Ticket {
-        self.write(Write::Reset { id: id.into(), record, meta })
-    }
-
-    fn add_result(&self, result: NewResult) -> Ticket {
-        self.write(Write::Result(result))
-    }
-
-    /// Adopts the games of `kind` whose lease ran out (or that this owner held before a
-    /// restart), and answers every active game of `kind` this store holds.
-    fn load_active(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
-        self.send(|tx| Cmd::Adopt(kind, true, tx))
-    }
+    // `load_active` adopts the games of its kind whose lease ran out (or that this owner held
+    // before a restart), and answers every active game of the kind this store holds.
+    forward_commands!();
 
     fn lease(&self) -> Option<Duration> {
         Some(self.held.lease.duration)
@@ -367,44 +310,16 @@ impl GameStore for PgStore {
     }
 
     fn adopt(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
-        self.send(|tx| Cmd::Adopt(kind, false, tx))
+        self.ask(|tx| Cmd::Adopt(kind, false, tx))
     }
 
     fn release(&self, id: &str) {
         // The lease row stays and runs out; the game is no longer active, so nobody adopts it.
-        let _ = self.tx.send(Cmd::Release(id.to_string()));
-    }
-
-    fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
-        self.send(|tx| Cmd::Load(id.into(), tx))
+        self.queue(Cmd::Release(id.to_string()));
     }
 
     fn holder(&self, id: &str) -> Reply<Option<String>> {
-        self.send(|tx| Cmd::Holder(id.into(), tx))
-    }
-
-    fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
-        self.send(|tx| Cmd::Results(kind, tx))
-    }
-
-    fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>> {
-        self.send(|tx| Cmd::ResultsOf(game_id.into(), tx))
-    }
-
-    fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
-        self.write(Write::ForgetResults { kind, before })
-    }
-
-    fn tallies(&self, kind: Kind, offset: u64, limit: u64) -> Reply<TallyPage> {
-        self.send(|tx| Cmd::Tallies(kind, offset, limit, tx))
-    }
-
-    fn untallied(&self, kind: Kind) -> Reply<Vec<GameResult>> {
-        self.send(|tx| Cmd::Untallied(kind, tx))
-    }
-
-    fn tally(&self, kind: Kind, game_id: &str, finished_at: i64, tallies: Option<Vec<Tally>>) -> Ticket {
-        self.write(Write::Tally { kind, game_id: game_id.into(), finished_at, tallies })
+        self.ask(|tx| Cmd::Holder(id.into(), tx))
     }
 }
 
@@ -435,6 +350,17 @@ async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreErro
 /// Renews every lease the store holds, a third of the lease time apart; a game whose lease has
 /// moved to another owner (or epoch) is forgotten, so `holds` says no and writes are refused
 /// without asking the database.
+/// Lease renewals of every store in this process: those that reached the database, those that
+/// failed (for an operator's `/metrics`).
+static RENEWALS: [std::sync::atomic::AtomicU64; 2] =
+    [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
+
+/// (renewals done, renewals failed) so far in this process.
+pub fn lease_renewals() -> (u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (RENEWALS[0].load(Relaxed), RENEWALS[1].load(Relaxed))
+}
+
 async fn renewer(pool: Pool, held: Weak<Held>) {
     let Some(every) = held.upgrade().map(|h| h.lease.duration / 3) else { return };
     loop {
@@ -486,10 +412,14 @@ async fn renewer(pool: Pool, held: Weak<Held>) {
                     }
                 }
                 held.renewed(ours.iter().map(String::as_str), sent);
+                RENEWALS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             // The database is away: the leases may run out meanwhile, and then the writes are
             // refused by the epoch when it is back.
-            Err(e) => tracing::warn!(error = %e, "renewing leases failed"),
+            Err(e) => {
+                RENEWALS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                tracing::warn!(error = %e, "renewing leases failed")
+            }
         }
     }
 }

@@ -10,10 +10,11 @@ use std::thread;
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 
+use crate::command::{forward_commands, Cmd, Queue, Write};
 use crate::journal::Journal;
 use crate::{
     now, tallies_from_json, tallies_json, Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Outcome,
-    Record, Reply, Status, StoreError, StoredGame, Tally, TallyPage, Ticket, ADD_TALLY, UNTALLIED,
+    Record, Status, StoreError, StoredGame, Tally, TallyPage, ADD_TALLY, UNTALLIED,
 };
 
 /// Migrations, in order; `PRAGMA user_version` counts those applied.
@@ -75,55 +76,6 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE INDEX tallies_rank ON tallies (kind, games DESC, wins DESC, name);",
 ];
 
-enum Write {
-    Create {
-        id: String,
-        kind: Kind,
-        record: Record,
-        meta: Meta,
-    },
-    Append {
-        id: String,
-        seq: i64,
-        entry: Entry,
-    },
-    Meta {
-        id: String,
-        meta: Meta,
-    },
-    Status {
-        id: String,
-        status: Status,
-    },
-    /// A rematch: a new record, the log emptied.
-    Reset {
-        id: String,
-        record: Record,
-        meta: Meta,
-    },
-    Result(NewResult),
-    ForgetResults {
-        kind: Kind,
-        before: i64,
-    },
-    Tally {
-        kind: Kind,
-        game_id: String,
-        finished_at: i64,
-        tallies: Option<Vec<Tally>>,
-    },
-}
-
-enum Cmd {
-    Write(Write, oneshot::Sender<Result<(), StoreError>>),
-    LoadActive(Kind, oneshot::Sender<Result<Vec<StoredGame>, StoreError>>),
-    Load(String, oneshot::Sender<Result<Option<StoredGame>, StoreError>>),
-    Results(Kind, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
-    ResultsOf(String, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
-    Untallied(Kind, oneshot::Sender<Result<Vec<GameResult>, StoreError>>),
-    Tallies(Kind, u64, u64, oneshot::Sender<Result<TallyPage, StoreError>>),
-}
-
 /// A handle to a SQLite store; cheap to clone. The writer thread stops when the last handle goes.
 #[derive(Clone)]
 pub struct SqliteStore {
@@ -173,18 +125,12 @@ impl SqliteStore {
             .map_err(|_| StoreError::Closed)?;
         Ok(SqliteStore { tx, path })
     }
+}
 
-    fn write(&self, w: Write) -> Ticket {
-        let (tx, ticket) = Reply::channel();
-        // A send error drops `tx`, and the ticket then reports `Closed`.
-        let _ = self.tx.send(Cmd::Write(w, tx));
-        ticket
-    }
-
-    fn read<T>(&self, cmd: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Reply<T> {
-        let (tx, reply) = Reply::channel();
-        let _ = self.tx.send(cmd(tx));
-        reply
+impl Queue for SqliteStore {
+    fn queue(&self, cmd: Cmd) {
+        // A send error drops the command and its answer: the caller's reply reports `Closed`.
+        let _ = self.tx.send(cmd);
     }
 }
 
@@ -197,61 +143,7 @@ impl GameStore for SqliteStore {
         self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| ":memory:".into())
     }
 
-    fn create(&self, game: NewGame) -> Ticket {
-        self.write(Write::Create { id: game.id, kind: game.kind, record: game.record, meta: game.meta })
-    }
-
-    fn append(&self, id: &str, seq: u64, entry: Entry) -> Ticket {
-        self.write(Write::Append { id: id.into(), seq: seq as i64, entry })
-    }
-
-    fn set_meta(&self, id: &str, meta: Meta) -> Ticket {
-        self.write(Write::Meta { id: id.into(), meta })
-    }
-
-    fn set_status(&self, id: &str, status: Status) -> Ticket {
-        self.write(Write::Status { id: id.into(), status })
-    }
-
-    fn reset(&self, id: &str, record: Record, meta: Meta) -> Ticket {
-        self.write(Write::Reset { id: id.into(), record, meta })
-    }
-
-    fn add_result(&self, r: NewResult) -> Ticket {
-        self.write(Write::Result(r))
-    }
-
-    fn load_active(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
-        self.read(|tx| Cmd::LoadActive(kind, tx))
-    }
-
-    fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
-        self.read(|tx| Cmd::Load(id.into(), tx))
-    }
-
-    fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
-        self.read(|tx| Cmd::Results(kind, tx))
-    }
-
-    fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>> {
-        self.read(|tx| Cmd::ResultsOf(game_id.into(), tx))
-    }
-
-    fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
-        self.write(Write::ForgetResults { kind, before })
-    }
-
-    fn tallies(&self, kind: Kind, offset: u64, limit: u64) -> Reply<TallyPage> {
-        self.read(|tx| Cmd::Tallies(kind, offset, limit, tx))
-    }
-
-    fn untallied(&self, kind: Kind) -> Reply<Vec<GameResult>> {
-        self.read(|tx| Cmd::Untallied(kind, tx))
-    }
-
-    fn tally(&self, kind: Kind, game_id: &str, finished_at: i64, tallies: Option<Vec<Tally>>) -> Ticket {
-        self.write(Write::Tally { kind, game_id: game_id.into(), finished_at, tallies })
-    }
+    forward_commands!();
 }
 
 /// Adds `sign` times each tally to the totals of `kind`, and forgets the players left at none.
@@ -394,22 +286,7 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
     let t = now();
     let touched = |n: usize, id: &str| if n == 0 { Err(StoreError::NoSuchGame(id.to_string())) } else { Ok(()) };
     match w {
-        Write::Create { id, kind, record, meta } => {
-            let taken = tx
-                .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
-                .query_row(params![id], |_| Ok(()))
-                .optional()?
-                .is_some();
-            if taken {
-                return Err(StoreError::Duplicate(id.clone()));
-            }
-            tx.prepare_cached(
-                "INSERT INTO games (id, kind, record, meta, status, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, 'active', ?5, ?5)",
-            )?
-            .execute(params![id, kind.as_str(), record.as_json(), meta.as_json(), t])?;
-            Ok(())
-        }
+        Write::Create(game) => create(tx, game, t),
         // The games row is not touched: rewriting it (record and meta blobs included) for
         // every action was most of an append's cost. Its `updated_at` is the row's last change.
         Write::Append { id, seq, entry } => journal.append(tx, id, *seq, entry.as_json()),
@@ -441,24 +318,7 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
             journal.restart(id);
             Ok(())
         }
-        Write::Result(NewResult { game_id, kind, record, actions, outcome, tallies }) => {
-            let (counted, json) = tallies_json(tallies)?;
-            tx.prepare_cached(
-                "INSERT INTO results (game_id, kind, record, actions, result, finished_at, counted, tallies)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?
-            .execute(params![
-                game_id,
-                kind.as_str(),
-                record.as_json(),
-                *actions as i64,
-                outcome.as_json(),
-                t,
-                counted,
-                json
-            ])?;
-            add_tallies(tx, *kind, tallies.as_deref().unwrap_or(&[]), 1)
-        }
+        Write::Result(result) => add_result(tx, result, t),
         Write::Tally { kind, game_id, finished_at, tallies } => {
             let (counted, json) = tallies_json(tallies)?;
             let n = tx
@@ -472,54 +332,105 @@ fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &Write) -> Re
             }
             Ok(())
         }
-        Write::ForgetResults { kind, before } => {
-            // Everything of a game that left play before `before`: its row, its log (the
-            // `actions` rows go with it) and its results; the freed pages go back to the file
-            // system (`auto_vacuum` is incremental).
-            let games: Vec<String> = tx
-                .prepare_cached("SELECT id FROM games WHERE kind = ?1 AND status <> 'active' AND updated_at < ?2")?
-                .query_map(params![kind.as_str(), before], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            for id in &games {
-                journal.close(tx, id)?;
-                tx.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute(params![id])?;
-            }
-            let gone: Vec<String> = tx
-                .prepare_cached("SELECT tallies FROM results WHERE kind = ?1 AND finished_at < ?2 AND counted = 1")?
-                .query_map(params![kind.as_str(), before], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            for json in gone {
-                add_tallies(tx, *kind, &tallies_from_json(&json)?, -1)?;
-            }
-            tx.prepare_cached("DELETE FROM results WHERE kind = ?1 AND finished_at < ?2")?
-                .execute(params![kind.as_str(), before])?;
-            let mut vacuum = tx.prepare_cached("PRAGMA incremental_vacuum")?;
-            let mut freed = vacuum.query([])?;
-            while freed.next()?.is_some() {}
-            Ok(())
-        }
+        Write::ForgetResults { kind, before } => forget_results(tx, journal, *kind, *before),
     }
+}
+
+/// A new game's row, refused if the id is taken.
+fn create(tx: &rusqlite::Transaction<'_>, game: &NewGame, t: i64) -> Result<(), StoreError> {
+    let NewGame { id, kind, record, meta } = game;
+    let taken = tx
+        .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
+        .query_row(params![id], |_| Ok(()))
+        .optional()?
+        .is_some();
+    if taken {
+        return Err(StoreError::Duplicate(id.clone()));
+    }
+    tx.prepare_cached(
+        "INSERT INTO games (id, kind, record, meta, status, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, 'active', ?5, ?5)",
+    )?
+    .execute(params![id, kind.as_str(), record.as_json(), meta.as_json(), t])?;
+    Ok(())
+}
+
+/// A finished game's result, its tallies added to the totals.
+fn add_result(tx: &rusqlite::Transaction<'_>, result: &NewResult, t: i64) -> Result<(), StoreError> {
+    let NewResult { game_id, kind, record, actions, outcome, tallies } = result;
+    let (counted, json) = tallies_json(tallies)?;
+    tx.prepare_cached(
+        "INSERT INTO results (game_id, kind, record, actions, result, finished_at, counted, tallies)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        game_id,
+        kind.as_str(),
+        record.as_json(),
+        *actions as i64,
+        outcome.as_json(),
+        t,
+        counted,
+        json
+    ])?;
+    add_tallies(tx, *kind, tallies.as_deref().unwrap_or(&[]), 1)
+}
+
+/// Everything of a game that left play before `before`: its row, its log (the `actions` rows
+/// go with it) and its results; the freed pages go back to the file system (`auto_vacuum` is
+/// incremental).
+fn forget_results(
+    tx: &rusqlite::Transaction<'_>,
+    journal: &mut Journal,
+    kind: Kind,
+    before: i64,
+) -> Result<(), StoreError> {
+    let games: Vec<String> = tx
+        .prepare_cached("SELECT id FROM games WHERE kind = ?1 AND status <> 'active' AND updated_at < ?2")?
+        .query_map(params![kind.as_str(), before], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in &games {
+        journal.close(tx, id)?;
+        tx.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute(params![id])?;
+    }
+    let gone: Vec<String> = tx
+        .prepare_cached("SELECT tallies FROM results WHERE kind = ?1 AND finished_at < ?2 AND counted = 1")?
+        .query_map(params![kind.as_str(), before], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for json in gone {
+        add_tallies(tx, kind, &tallies_from_json(&json)?, -1)?;
+    }
+    tx.prepare_cached("DELETE FROM results WHERE kind = ?1 AND finished_at < ?2")?
+        .execute(params![kind.as_str(), before])?;
+    let mut vacuum = tx.prepare_cached("PRAGMA incremental_vacuum")?;
+    let mut freed = vacuum.query([])?;
+    while freed.next()?.is_some() {}
+    Ok(())
 }
 
 fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
     if let Err(e) = journal.ensure(conn) {
         let msg = || StoreError::Commit(e.to_string());
         match cmd {
-            Cmd::LoadActive(_, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Adopt(_, _, reply) => drop(reply.send(Err(msg()))),
+            Cmd::Holder(_, reply) => drop(reply.send(Err(msg()))),
             Cmd::Load(_, reply) => drop(reply.send(Err(msg()))),
             Cmd::Results(_, reply) | Cmd::ResultsOf(_, reply) | Cmd::Untallied(_, reply) => {
                 drop(reply.send(Err(msg())))
             }
             Cmd::Tallies(.., reply) => drop(reply.send(Err(msg()))),
-            Cmd::Write(..) => {}
+            Cmd::Write(..) | Cmd::Release(_) => {}
         }
         return;
     }
     let journal = &*journal;
     match cmd {
-        Cmd::LoadActive(kind, reply) => {
+        // No leases: every active game is this store's, and none is ever adopted.
+        Cmd::Adopt(kind, true, reply) => {
             let _ = reply.send(load_where(conn, journal, "kind = ?1 AND status = 'active'", kind.as_str()));
         }
+        Cmd::Adopt(_, false, reply) => drop(reply.send(Ok(Vec::new()))),
+        Cmd::Holder(_, reply) => drop(reply.send(Ok(None))),
         Cmd::Load(id, reply) => {
             let _ = reply.send(load_where(conn, journal, "id = ?1", &id).map(|mut v| v.pop()));
         }
@@ -535,7 +446,7 @@ fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
         Cmd::Tallies(kind, offset, limit, reply) => {
             let _ = reply.send(tallies_page(conn, kind, offset, limit));
         }
-        Cmd::Write(..) => {}
+        Cmd::Write(..) | Cmd::Release(_) => {}
     }
 }
 

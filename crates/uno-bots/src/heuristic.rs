@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use uno::game::View;
 use uno::{Action, Card, Color, Face, Observation, Phase, Seat};
 
-use crate::seen::Seen;
+use crate::seat_view::Seen;
 use crate::Bot;
 
 /// The weights of the heuristic (scores are in card points).

@@ -56,7 +56,7 @@ use uno::sample::Sampler;
 use uno::{Action, Card, Game, Observation, Phase, Rules, Seat};
 
 use crate::heuristic::{self, HeuristicConfig};
-use crate::seen::Seen;
+use crate::seat_view::Seen;
 use crate::{Bot, RandomBot};
 
 pub use config::{IsmctsConfig, Playout, FLAT_ITERATIONS};

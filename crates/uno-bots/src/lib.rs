@@ -3,25 +3,27 @@
 //!
 //! A bot sees only what its seat may know: an owned [`Observation`] (`choose`) or the borrowed,
 //! allocation-free [`View`] (`choose_view`, the simulation hot path). Both carry the rules, and
-//! both answer the [`seen::Seen`] trait, so a policy is written once, against it. Every bot is seeded and
+//! both answer the [`seat_view::Seen`] trait, so a policy is written once, against it. Every bot is seeded and
 //! deterministic: the same views in the same order give the same actions.
 
+pub mod bot_spec;
 pub mod heuristic;
 pub mod ismcts;
+pub mod net;
 pub mod precedence;
 pub mod random;
-pub mod seen;
-pub mod spec;
+pub mod seat_view;
 
 use uno::game::View;
 use uno::{Action, Observation};
 
+pub use bot_spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
 pub use ismcts::FLAT_ITERATIONS;
 pub use ismcts::{IsmctsBot, IsmctsConfig, Playout, SearchStats};
+pub use net::NetBot;
 pub use precedence::PrecedenceBot;
 pub use random::{RandomBot, UniformBot};
-pub use spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
 
 /// A player that decides from what its seat may know.
 pub trait Bot: Send {
@@ -84,9 +86,6 @@ pub fn play_out(game: &mut uno::Game, bots: &mut [Box<dyn Bot>]) -> usize {
     decisions
 }
 
-/// A bot name that [`make_bot`] refused (see [`BotSpecError`] for each reason).
-pub type UnknownBot = BotSpecError;
-
 /// Builds a bot by name, seeded: the name is parsed into a [`BotSpec`] (`ismcts` takes an
 /// iteration budget after a colon, `ismcts:500`, and optionally its playout policy after another,
 /// `ismcts:500:heuristic`; the default is `random`; then `plays` to model the other seats as
@@ -95,6 +94,6 @@ pub type UnknownBot = BotSpecError;
 /// # Errors
 /// The name's [`BotSpecError`]: unknown, parameters where none are taken, an iteration count
 /// outside 1..=[`MAX_ISMCTS_ITERATIONS`], an unknown playout.
-pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, BotSpecError> {
     Ok(name.parse::<BotSpec>()?.build(seed))
 }

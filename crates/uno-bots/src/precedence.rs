@@ -1,6 +1,6 @@
 //! `precedence`: seed 000's fixed precedence list, played under any rule set.
 //!
-//! The list is the seed's (`uno::seeds::csce322::precedence`, shared with the `.uno` operations), read
+//! The list is the seed's (`uno::courses::csce322::precedence`, shared with the `.uno` operations), read
 //! in the engine's terms: a colour match is a card of the colour in play, a symbol match a card
 //! with the top card's face, and only cards the rules accept count.
 //!
@@ -14,11 +14,11 @@
 //! the hand, or the rules' first colour when only wilds are left. The bot calls UNO for
 //! itself, never challenges a Wild Draw Four and never catches anyone. It has no randomness.
 
+use uno::courses::csce322::{marker_colour, precedence};
 use uno::game::View;
-use uno::seeds::csce322::{marker_colour, precedence};
 use uno::{Action, Card, Color, Observation, Phase};
 
-use crate::seen::Seen;
+use crate::seat_view::Seen;
 use crate::Bot;
 
 #[derive(Clone, Copy, Debug, Default)]

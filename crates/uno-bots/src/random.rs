@@ -4,7 +4,7 @@ use rand::SeedableRng;
 use uno::game::{SimRng, View};
 use uno::{Action, Color, Observation, Phase, Seat};
 
-use crate::seen::Seen;
+use crate::seat_view::Seen;
 use crate::Bot;
 
 /// The policy behind the peer engines' speed figures: a uniformly random playable card when

@@ -138,7 +138,8 @@ fn a_seeded_bot_is_a_pure_function_of_its_seed_and_its_inputs() {
 }
 
 /// A position that accounts for the whole deck: the draw pile holds every card not in a hand
-/// or on the discard pile (listed top first), so search bots can deal worlds from it.
+/// or on the discard pile (in the deck's order, bottom card first), so search bots can deal
+/// worlds from it.
 fn full_position(rules: &Arc<Rules>, hands: &[&str], discard: &str, current: u8) -> Game {
     let cards = |s: &str| -> Vec<Card> { s.split_whitespace().map(|c| c.parse().expect("a card")).collect() };
     let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
@@ -148,6 +149,8 @@ fn full_position(rules: &Arc<Rules>, hands: &[&str], discard: &str, current: u8)
         let i = pile.iter().position(|x| x == c).expect("the card is in the deck");
         pile.remove(i);
     }
+    // Until piles were listed bottom first, the deck's order was read top first: keep that deal.
+    pile.reverse();
     Game::from_deal(rules.clone(), Deal::new(hands, pile, discard, Seat(current)), 3).expect("a valid position")
 }
 

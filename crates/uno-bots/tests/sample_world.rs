@@ -45,7 +45,7 @@ fn random_action(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Action
 /// jump-ins), and returns the game (which may be over).
 fn random_game(rules: &Arc<Rules>, players: usize, seed: u64, steps: usize) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut game = Game::new_quiet(rules.clone(), players, seed).expect("valid setup");
+    let mut game = Game::new(rules.clone(), players, seed).expect("valid setup");
     for _ in 0..steps {
         if game.is_round_over() {
             break;
@@ -211,7 +211,7 @@ fn every_kind_of_state_samples_to_the_same_observation() {
     for rules in rule_sets() {
         for g in 0..30u64 {
             let players = 2 + (g as usize % 4).min(rules.max_players() - 2);
-            let mut game = Game::new_quiet(rules.clone(), players, g).expect("valid setup");
+            let mut game = Game::new(rules.clone(), players, g).expect("valid setup");
             let mut steps = 0;
             while !game.is_round_over() && steps < 400 {
                 let viewer = Seat(rng.gen_range(0..players) as u8);

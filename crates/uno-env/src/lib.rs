@@ -3,6 +3,9 @@
 //! * [`space`]: the fixed action space and observation layout, the same for every rule set;
 //! * [`mapping`]: the one place that turns action indices into engine actions and back;
 //! * [`observe`]: what a seat may know, as a vector;
+//!
+//! (these three live in `uno-nn`, below the bots, so the `net` bot reads the same encoding; they
+//! are re-exported here under their old paths)
 //! * [`vec_env`]: `N` rounds stepped together, bots playing inside, learners deciding, seeded per
 //!   environment and episode so the games do not depend on the batch size.
 //!
@@ -16,10 +19,9 @@
 //! out-of-turn actions and `DECLINE`. Declining lets the window go by until the next engine
 //! action. Bots act only on their turns, as they do everywhere in the project.
 
-pub mod mapping;
-pub mod observe;
-pub mod space;
 pub mod vec_env;
+
+pub use uno_nn::{mapping, observe, space};
 
 pub use space::{action, action_name, obs, MAX_SEATS};
 pub use vec_env::{round_rewards, Buffers, EnvConfig, EnvError, OwnedBuffers, VecEnv, DEFAULT_MAX_ACTIONS};

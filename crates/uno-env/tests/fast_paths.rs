@@ -32,7 +32,8 @@ fn reaction_by_checks(game: &Game, seat: Seat) -> bool {
     {
         return false;
     }
-    if game.check(seat, Action::CallUno).is_ok() {
+    // A false call (taken under a false-call penalty) is never offered, so it opens no window.
+    if game.view(seat).can_call_own_uno() && game.check(seat, Action::CallUno).is_ok() {
         return true;
     }
     if let Some(exposed) = game.uno_exposed().filter(|&v| v != seat) {

@@ -18,11 +18,11 @@
 //!
 //! [`Game::new_fast`]: uno::Game::new_fast
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use uno::game::SimRng;
 use uno::rules::{DrawRule, Exhausted, FirstPlayer, JumpIn, MultiPlay, SevenZero, Stacking, UnoCall};
 use uno::rules::{WildDrawFourRule, MAX_PLAYERS};
-use uno::{Card, CardEffect, CardSet, Color, Direction, FirstEffect, Rules};
+use uno::{Card, CardEffect, CardSet, Color, Direction, Rules};
 
 use crate::MAX_DECISIONS;
 
@@ -513,77 +513,6 @@ impl RandomKernel {
         }
         total
     }
-
-    /// `Game::restart` for a fast game: the whole deck, the dealer, the deal, the first card.
-    fn deal(&mut self, seed: u64) {
-        let n = self.players;
-        self.rng = SimRng::seed_from_u64(seed);
-        for (s, bot) in self.bots.iter_mut().enumerate().take(n) {
-            *bot = SimRng::seed_from_u64(seeding::sim_bot_seed(seed, s));
-        }
-        self.pile.clear();
-        self.pile.extend_from_slice(&self.deck);
-        self.discard.clear();
-        for s in 0..n {
-            self.counts[s] = [0; 64];
-            self.kinds[s] = 0;
-            self.sizes[s] = 0;
-        }
-        self.dealer = match self.first_player {
-            FirstPlayer::Seat0 => n - 1,
-            FirstPlayer::AfterDealer => self.rng.gen_range(0..n),
-        };
-        self.clockwise = self.start_clockwise;
-        self.phase = Phase::Play;
-        self.pending = 0;
-        self.uno_called = 0;
-        self.acted = false;
-        self.dead_turns = 0;
-        self.turns = 0;
-        self.seat_turns = [0; MAX_PLAYERS];
-        self.over = false;
-        self.winner = None;
-        for _ in 0..self.hand_size {
-            for s in 0..n {
-                if let Some(c) = self.pop_draw() {
-                    self.push(s, c);
-                }
-            }
-        }
-        self.current = self.dealer;
-        self.current = self.next_seat(1);
-        self.turn_first_card();
-    }
-
-    fn turn_first_card(&mut self) {
-        let card = loop {
-            let Some(card) = self.pop_draw() else {
-                return;
-            };
-            let refused = |c: u8| self.effect[c as usize & 63].first_refused;
-            let back = refused(card) && self.pile.iter().any(|&c| !refused(c));
-            if !back {
-                break card;
-            }
-            self.pile.push(card);
-        };
-        self.discard.push(card);
-        self.color = if card >= 52 { self.colors[0] } else { card / 13 };
-        match self.effect[card as usize & 63].first {
-            FirstEffect::None => {}
-            FirstEffect::ChooseColor => self.phase = Phase::ChooseColor,
-            FirstEffect::Skip => self.current = self.next_seat(1),
-            FirstEffect::Reverse => {
-                self.clockwise = !self.clockwise;
-                self.current = self.dealer;
-            }
-            FirstEffect::DrawTwo => {
-                self.give(self.current, 2);
-                self.acted = false;
-                self.current = self.next_seat(1);
-            }
-        }
-    }
 }
 
 /// The index of the `k`-th set bit of `bits` (`k < bits.count_ones()`), as a card index.
@@ -597,22 +526,6 @@ fn nth_bit(mut bits: u64, k: usize) -> u8 {
     bits.trailing_zeros() as u8
 }
 
+mod deal;
 #[cfg(test)]
-mod tests {
-    use super::nth_bit;
-
-    #[test]
-    fn nth_bit_finds_every_set_bit_in_order() {
-        let mut state = 0x1234_5678_9ABC_DEF0u64;
-        for _ in 0..20_000 {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let bits = state & (state >> 7) ^ (1 << (state % 64));
-            let expected: Vec<u8> = (0..64).filter(|i| bits & (1u64 << i) != 0).collect();
-            for (k, &want) in expected.iter().enumerate() {
-                assert_eq!(nth_bit(bits, k), want, "bits {bits:#x}, k {k}");
-            }
-        }
-        assert_eq!(nth_bit(u64::MAX, 63), 63);
-        assert_eq!(nth_bit(1 << 63, 0), 63);
-    }
-}
+mod tests;

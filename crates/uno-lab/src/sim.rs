@@ -13,7 +13,7 @@ use uno::{Game, Rules, RulesError, Seat, SetupError};
 
 use crate::kernel::{RandomKernel, Round};
 use crate::MAX_DECISIONS;
-use uno_bots::{make_bot, Bot, RandomBot, UnknownBot};
+use uno_bots::{make_bot, Bot, BotSpecError, RandomBot};
 
 /// Games handed to a thread at a time: large enough to amortise the set-up, small enough to
 /// balance two threads and to move a progress bar.
@@ -130,7 +130,7 @@ pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
     #[error(transparent)]
-    Bot(#[from] UnknownBot),
+    Bot(#[from] BotSpecError),
     #[error(transparent)]
     Setup(#[from] SetupError),
     #[error(transparent)]

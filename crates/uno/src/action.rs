@@ -10,6 +10,7 @@ use crate::card::{Card, Color, Seat};
 
 /// One decision. Every action is taken by a seat: `Game::apply(seat, action)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Action {
     /// Play a card from the hand; a wild names the colour that follows it. Played by a seat

@@ -377,6 +377,25 @@ impl<'de> Deserialize<'de> for Card {
 #[serde(transparent)]
 pub struct Seat(pub u8);
 
+/// In TypeScript a colour is its lower-case name, as serde writes it.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for Color {
+    type WithoutGenerics = Color;
+    type OptionInnerType = Color;
+    fn name(_: &ts_rs::Config) -> String {
+        "Color".to_string()
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        r#""red" | "yellow" | "green" | "blue""#.to_string()
+    }
+    fn decl(cfg: &ts_rs::Config) -> String {
+        format!("type Color = {};", Self::inline(cfg))
+    }
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        Self::decl(cfg)
+    }
+}
+
 /// In TypeScript a seat is its number, as serde writes it.
 #[cfg(feature = "ts")]
 impl ts_rs::TS for Seat {
@@ -425,6 +444,7 @@ impl FromStr for Seat {
 
 /// The direction of play. `Clockwise` means increasing seat numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// Seat numbers increase, wrapping from the last seat to 0.

@@ -8,6 +8,7 @@ use crate::card::{Card, Color, Direction, Seat};
 
 /// Why cards went into a hand, on [`Event::CardsDrawn`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DrawReason {
     /// A draw on the player's own turn.
@@ -41,6 +42,7 @@ pub enum EndReason {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     /// The seat that won the last round (and with it the match); `None` when nobody won.
     pub winner: Option<Seat>,
@@ -53,6 +55,7 @@ pub struct Outcome {
 /// One thing that happened in a game, in the order it happened. `Game::apply` returns the events
 /// of one action; the JSON form is tagged by `type` (`{"type": "card_played", ...}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// The deck was shuffled and dealt for a new round.

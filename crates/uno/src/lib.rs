@@ -42,8 +42,9 @@
 //! * **Records** ([`record`]): a [`GameRecord`] (engine version, rules, seed, players and every
 //!   [`Move`]) rebuilds its game exactly with [`GameRecord::replay`]; a record names the
 //!   [`ENGINE_VERSION`] that made it, since another version may not replay it the same.
-//! * **Seeds** ([`seeds`]): the course seeds' own interfaces, each a thin layer over [`Game`]
-//!   or beside it, in the words of its seed document.
+//! * **Courses** ([`courses`]): the interfaces the course documents ask for (the project's
+//!   "seeds" 000–004), each a thin layer over [`Game`] or beside it, in its document's words.
+//!   ("Seed" in code means a generator's seed.)
 //! * **Sampling** ([`sample`]): a [`Sampler`](sample::Sampler) deals the cards an observer
 //!   cannot see, consistently with its [`Observation`], for search bots;
 //!   [`Observation::sample_world`] deals one such game. Simulation draws from the fast
@@ -65,8 +66,8 @@ pub mod record;
 mod rng;
 pub mod rules;
 pub use rules::effect;
+pub mod courses;
 pub mod sample;
-pub mod seeds;
 pub mod wide;
 
 #[doc(inline)]

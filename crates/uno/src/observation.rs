@@ -13,11 +13,13 @@ use crate::rules::Rules;
 /// A seat's (or a spectator's) view of the game: its own hand, the sizes of the others,
 /// and everything public, the rules included: a bot needs nothing else to decide.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Observation {
     /// The table's rules. In JSON: their configuration (what a rules file holds, as
     /// `RulesConfig`), validated again when read back, so an observation of a custom rule set
     /// round-trips whole.
     #[serde(with = "rules_as_config")]
+    #[cfg_attr(feature = "ts", ts(as = "crate::rules::RulesConfig"))]
     pub rules: Arc<Rules>,
     /// `None` for a spectator.
     pub viewer: Option<Seat>,

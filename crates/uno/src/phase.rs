@@ -7,6 +7,7 @@ use crate::card::Seat;
 
 /// Where the game stands: who must decide what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// The current player plays a card or draws (or, with a penalty pending, stacks or draws it).

@@ -119,7 +119,11 @@ impl GameRecord {
         let rules = Rules::new(self.rules.clone())?;
         match &self.start {
             Some(position) => Ok(Game::from_position(rules, position)?),
-            None => Ok(Game::new_with_events(rules, self.players, self.seed, events)?),
+            None => {
+                let mut game = Game::new(rules, self.players, self.seed)?;
+                game.restart_with_events(self.seed, events);
+                Ok(game)
+            }
         }
     }
 
@@ -181,7 +185,8 @@ mod tests {
         let rules = Rules::new(crate::rules::preset_config("official").expect("preset")).expect("rules");
         let mut record = GameRecord::new(&rules, 3, seed);
         let mut deal = Vec::new();
-        let mut game = Game::new_with_events(rules, 3, seed, &mut deal).expect("game");
+        let mut game = Game::new(rules, 3, seed).expect("game");
+        game.restart_with_events(seed, &mut deal);
         let mut live = vec![(0, deal)];
         let mut pick = seed;
         while !game.is_over() && record.actions.len() < 400 {

@@ -19,8 +19,9 @@ fn card(text: &str) -> Card {
 fn position(hands: &[&str], draw: &str, discard: &str, color: Option<Color>, current: u8) -> Game {
     let deal = Deal {
         hands: hands.iter().map(|h| cards(h)).collect(),
-        draw_pile: cards(draw),
-        discard: cards(discard),
+        // Written top card first; a pile lists them bottom card first.
+        draw_pile: cards(draw).into_iter().rev().collect(),
+        discard: cards(discard).into_iter().rev().collect(),
         color,
         current: Seat(current),
         direction: Direction::Clockwise,
@@ -38,7 +39,8 @@ fn play(game: &mut Game, text: &str, color: Option<Color>) -> Vec<Event> {
 fn first_card(face: Face) -> (Game, Vec<Event>) {
     for seed in 0..5000 {
         let mut events = Vec::new();
-        let game = Game::new_with_events(official(), 4, seed, &mut events).expect("game");
+        let mut game = Game::new(official(), 4, seed).expect("game");
+        game.restart_with_events(seed, &mut events);
         if game.discard_pile().len() == 1 && game.top().face() == face {
             return (game, events);
         }
@@ -92,7 +94,8 @@ fn first_card_wild_the_first_player_names_the_colour() {
 fn first_card_wild_draw_four_is_returned_and_another_card_turned() {
     for seed in 0..5000 {
         let mut events = Vec::new();
-        let game = Game::new_with_events(official(), 4, seed, &mut events).expect("game");
+        let mut game = Game::new(official(), 4, seed).expect("game");
+        game.restart_with_events(seed, &mut events);
         if events.contains(&Event::StartCard { card: Card::WILD_DRAW_FOUR, returned: true }) {
             assert_ne!(game.top(), Card::WILD_DRAW_FOUR);
             assert_eq!(game.all_cards(), official().deck());
@@ -208,7 +211,7 @@ fn the_uno_catch_window_closes_when_the_next_player_acts() {
 fn under_seed_003_rules_a_late_catch_is_a_false_call_that_costs_the_catcher_two_cards() {
     let deal = Deal {
         hands: ["R1 R2", "R3 G1 G2", "Y2 Y3 Y4"].iter().map(|h| cards(h)).collect(),
-        draw_pile: cards("B9 B8 B7 B6 B5"),
+        draw_pile: cards("B5 B6 B7 B8 B9"),
         discard: cards("R9"),
         color: None,
         current: Seat(0),

@@ -161,10 +161,10 @@ proptest! {
         ]), 0..80),
     ) {
         // Raw bytes, and bytes built from the notation's own letters (closer to valid files).
-        let _ = uno::seeds::notation::Position::parse(&deck, &discard, &hands);
+        let _ = uno::courses::notation::Layout::parse(&deck, &discard, &hands);
         let words: String = tokens.concat();
         let (a, b) = words.split_at(words.len() / 2);
-        let _ = uno::seeds::notation::Position::parse(a.as_bytes(), b.as_bytes(), words.as_bytes());
+        let _ = uno::courses::notation::Layout::parse(a.as_bytes(), b.as_bytes(), words.as_bytes());
     }
 
     #[test]

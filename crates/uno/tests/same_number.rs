@@ -24,9 +24,9 @@ fn card(text: &str) -> Card {
     cards(text)[0]
 }
 
-/// Hands in seat order; piles top card first; seat 0 to play, clockwise.
+/// Hands in seat order; piles written top card first; seat 0 to play, clockwise.
 fn position(rules: Rules, hands: &[&str], draw: &str, discard: &str) -> Game {
-    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), cards(draw), cards(discard), Seat(0));
+    let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(0));
     Game::from_deal(rules, deal, 3).expect("position")
 }
 
@@ -192,4 +192,9 @@ fn a_recorded_game_with_runs_replays_from_its_json() {
         assert_eq!(back.replay().expect("replays").state_hash(), game.state_hash());
     }
     assert!(runs > 0, "some game had a run");
+}
+
+/// Cards written top card first, as a pile lists them: bottom card first.
+fn bottom_first(text: &str) -> Vec<Card> {
+    cards(text).into_iter().rev().collect()
 }

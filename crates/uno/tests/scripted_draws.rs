@@ -1,4 +1,4 @@
-//! Draws decided outside the engine (`Game::new_with_draws`, `Game::apply_with_draws`): the
+//! Draws decided outside the engine (`Game::restart_with_draws`, `Game::apply_with_draws`): the
 //! given cards are the ones drawn, and the piles reported are the cards each draw could take.
 
 use rand::{Rng, SeedableRng};
@@ -11,16 +11,18 @@ fn a_scripted_deal_gives_each_seat_the_cards_chosen_for_it() {
     for name in PRESET_NAMES {
         let rules = Rules::preset(name).expect("preset");
         let players = 3;
-        let (plain, piles) = Game::new_with_draws(rules.clone(), players, 9, &[]).expect("deal");
-        // Unscripted, the deal is the generator's: the same game `new_quiet` deals.
-        let quiet = Game::new_quiet(rules.clone(), players, 9).expect("deal");
+        let mut plain = Game::new(rules.clone(), players, 9).expect("deal");
+        let piles = plain.restart_with_draws(9, &[]);
+        // Unscripted, the deal is the generator's: the same game `new` deals.
+        let quiet = Game::new(rules.clone(), players, 9).expect("deal");
         assert_eq!(plain.state_hash(), quiet.state_hash(), "{name}");
         assert!(piles.len() > players * rules.hand_size(), "{name}: every dealt card is a draw");
         // Choose every dealt card by hand: the last card of each pile the deal saw.
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut chosen = Vec::new();
         loop {
-            let (game, piles) = Game::new_with_draws(rules.clone(), players, 9, &chosen).expect("deal");
+            let mut game = Game::new(rules.clone(), players, 9).expect("deal");
+            let piles = game.restart_with_draws(9, &chosen);
             if piles.len() == chosen.len() {
                 for (k, card) in chosen.iter().take(players * rules.hand_size()).enumerate() {
                     let seat = k % players;

@@ -72,8 +72,10 @@ class _Table:
         self.seed = None
         self.episode = 0
         self.game = None
-        # (seat, mask) of the current selection once computed: `act` checks against it instead
-        # of asking the engine again. Cleared whenever the state or the selection changes.
+        # The current selection once computed: [seat, observation, mask, mask as bytes]. `act`
+        # judges against the bytes, which nobody else holds, so the arrays are handed out as
+        # they are (once: then they are the caller's). Cleared whenever the state or the
+        # selection changes.
         self._legal = None
 
     def deal(self, seed):
@@ -102,35 +104,42 @@ class _Table:
 
     def mask(self, seat):
         """The legal actions of ``seat`` at its selection now."""
-        return self._selection(seat)[1].copy()
+        return np.frombuffer(self._selection(seat)[3], dtype=np.int8).copy()
+
+    def _select(self, seat):
+        """(observation, mask, mask bytes) of ``seat`` at its selection now, from the engine."""
+        game = self.game
+        if self.position == 0 and seat == self.order[0]:
+            return game.selection(seat, False)
+        if seat == game.current:
+            return game.selection(seat, True, True)
+        return game.selection(seat, True)
 
     def _selection(self, seat):
-        """(observation, mask) of ``seat`` at its selection now, computed once per selection
-        (the caller copies what it hands out)."""
+        """[seat, observation, mask, mask bytes] of ``seat`` at its selection now, computed once
+        per selection; the arrays are None once handed out."""
         cached = self._legal
         if cached is not None and cached[0] == seat:
-            return cached[1], cached[2]
-        if self.position == 0 and seat == self.order[0]:
-            obs, mask = self.game.observe(seat, False)
-        elif seat == self.game.current:
-            obs, mask = self.game.observation_vector(seat, True), _DECLINE_ONLY
-        else:
-            obs, mask = self.game.observe(seat, True)
-        self._legal = (seat, obs, mask)
-        return obs, mask
+            return cached
+        cached = self._legal = [seat, *self._select(seat)]
+        return cached
 
     def observation(self, seat, selected):
         if selected:
-            obs, mask = self._selection(seat)
-            return {"observation": obs.copy(), "action_mask": mask.copy()}
+            cached = self._selection(seat)
+            obs, mask = cached[1], cached[2]
+            if obs is None:
+                # Asked again in the same selection: the first arrays are the caller's now.
+                obs, mask, _ = self._select(seat)
+            cached[1] = cached[2] = None
+            return {"observation": obs, "action_mask": mask}
         obs = self.game.observation_vector(seat, seat != self.game.current)
         return {"observation": obs, "action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8)}
 
     def act(self, seat, action):
         """Applies ``seat``'s action at its selection; returns whether it was legal."""
         a = int(action)
-        legal = 0 <= a < NUM_ACTIONS and self._selection(seat)[1][a] == 1
-        if not legal:
+        if not (0 <= a < NUM_ACTIONS and self._selection(seat)[3][a]):
             if self.illegal_action == "raise":
                 raise ValueError(f"action {a} is not legal for player {seat} now")
             return False
@@ -190,6 +199,15 @@ class raw_env(AECEnv):
         selected = agent == self.agent_selection and not done
         return t.observation(seat, selected)
 
+    def last(self, observe=True):
+        """PettingZoo's ``last``, without its detour through ``observe``."""
+        agent = self.agent_selection
+        assert agent is not None
+        terminated, truncated = self.terminations[agent], self.truncations[agent]
+        selected = not (terminated or truncated)
+        observation = self._table.observation(self._seats[agent], selected) if observe else None
+        return observation, self._cumulative_rewards[agent], terminated, truncated, self.infos[agent]
+
     def reset(self, seed=None, options=None):
         self._table.deal(seed)
         self.agents = self.possible_agents[:]
@@ -197,7 +215,11 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"illegal_action": False} for a in self.agents}
+        # Whether `rewards` holds a non-zero reward, and which agent's info flags an illegal
+        # action: a step clears only those (most steps reward nobody and flag nobody).
+        self._rewarded = False
+        self._flagged = None
         self._cycles = 0
         self.agent_selection = self.possible_agents[self._table.selected]
 
@@ -207,25 +229,32 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         t = self._table
-        seat = self._seats[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        legal = t.act(seat, action)
-        self.infos = {a: {} for a in self.agents}
-        self.infos[agent]["illegal_action"] = not legal
-        if not legal:
+        if self._rewarded:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
+        if self._flagged is not None:
+            if self._flagged in self.infos:
+                self.infos[self._flagged] = {"illegal_action": False}
+            self._flagged = None
+        if not t.act(self._seats[agent], action):
             self.rewards[agent] = t.illegal_reward
-        if t.over():
+            self._rewarded = True
+            self.infos[agent] = {"illegal_action": True}
+            self._flagged = agent
+        if t.game.is_round_over():
             for i, r in enumerate(t.game.round_rewards()):
                 self.rewards[self.possible_agents[i]] += r
+            self._rewarded = True
             self.terminations = {a: True for a in self.agents}
         else:
             if t.advance():
                 self._cycles += 1
-            if t.capped() or (self.max_cycles is not None and self._cycles >= self.max_cycles):
+            if t.actions >= t.max_actions or (self.max_cycles is not None and self._cycles >= self.max_cycles):
                 self.truncations = {a: True for a in self.agents}
-            self.agent_selection = self.possible_agents[t.selected]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[t.order[t.position]]
+        if self._rewarded:
+            self._accumulate_rewards()
 
     def render(self):
         if self.render_mode == "ansi":
@@ -264,8 +293,8 @@ class UnoParallelEnv(ParallelEnv):
         return self.action_spaces[agent]
 
     def _observations(self):
-        """Every agent's observation at the state the cycle starts from, keeping the masks that
-        ``step`` judges the agents' actions against."""
+        """Every agent's observation at the state the cycle starts from, keeping (as bytes,
+        which nobody else holds) the masks that ``step`` judges the agents' actions against."""
         t = self._table
         game = t.game
         over = t.over()
@@ -276,10 +305,10 @@ class UnoParallelEnv(ParallelEnv):
             seat = self._seats[agent]
             if over:
                 obs, mask = game.observation_vector(seat, seat != turn), np.zeros(NUM_ACTIONS, dtype=np.int8)
+                masks[agent] = bytes(NUM_ACTIONS)
             else:
-                obs, mask = game.observe(seat, seat != turn)
-            masks[agent] = mask
-            out[agent] = {"observation": obs, "action_mask": mask.copy()}
+                obs, mask, masks[agent] = game.selection(seat, seat != turn)
+            out[agent] = {"observation": obs, "action_mask": mask}
         self._masks = masks
         return out
 

@@ -57,6 +57,18 @@ impl Lobby {
         others.insert(listing.instance, (at, listing.tables));
     }
 
+    /// The other instances heard from within [`STALE`], by name.
+    pub(super) fn instances(&self, now: Instant) -> Vec<String> {
+        let Ok(others) = self.others.lock() else { return Vec::new() };
+        let mut names: Vec<String> = others
+            .iter()
+            .filter(|(_, (when, _))| now.saturating_duration_since(*when) < STALE)
+            .map(|(name, _)| name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// This instance's tables with every other instance's fresh ones: one entry per table (a
     /// table that moved between instances is listed at its highest version), in id order, at
     /// most [`MAX_LISTED`].

@@ -11,8 +11,9 @@
 //!
 //! Who owns a table is read from its lease (and remembered until a forward fails). While an
 //! owner is gone and its lease runs on, requests wait and retry until another instance adopts
-//! the table, up to two leases and two seconds; an action whose answer is lost on the way
-//! is not retried (the owner may have taken it) and answers 503 `owner_unavailable`.
+//! the table, up to two leases and two seconds. An action whose answer is lost on the way is
+//! sent again only when it names its version (taken at most once then); otherwise it answers
+//! 503 `owner_unavailable` (the owner may have taken it).
 
 mod lobby;
 mod relay;
@@ -96,6 +97,8 @@ enum Place {
     Here,
     /// The instance with this subject holds it.
     There(String),
+    /// Not held here, and the store cannot say who holds it (PostgreSQL away).
+    Unknown,
 }
 
 impl Cluster {
@@ -164,8 +167,9 @@ impl Inner {
                     }
                     Some(o)
                 }
-                // Unreadable: this instance answers, from what it has (a 503 if the store is down).
-                Ok(None) | Err(_) => None,
+                Ok(None) => None,
+                // Unreadable: the instances heard from are asked in turn (see `forward`).
+                Err(_) => return Place::Unknown,
             },
         };
         match owner {
@@ -209,7 +213,7 @@ impl Inner {
             }
             self.forget(table);
             match self.place(table).await {
-                Place::Here => return Ok(Sent { answer: Answer::NotHere, owner }),
+                Place::Here | Place::Unknown => return Ok(Sent { answer: Answer::NotHere, owner }),
                 Place::There(o) if o != owner => owner = o,
                 // Still the one that did not answer: its lease has not run out yet.
                 Place::There(_) => tokio::time::sleep(RETRY_PAUSE).await,
@@ -277,6 +281,13 @@ fn table_of(path: &str) -> Option<&str> {
     is_table_id(id).then_some(id)
 }
 
+/// Whether a request's body names the version it was made at (an action's `version`): sent
+/// twice, it is taken at most once (the second finds the version moved on and is refused
+/// `409 stale_state`), so it may be sent again when its owner did not answer.
+fn carries_version(body: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(body).is_ok_and(|v| v["version"].is_u64())
+}
+
 /// The forwarding layer.
 async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Response {
     let inner = &cluster.inner;
@@ -285,12 +296,23 @@ async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Re
         return axum::Json(crate::types::TableList { tables }).into_response();
     }
     let Some(id) = table_of(req.uri().path()).map(str::to_string) else { return next.run(req).await };
-    let Place::There(owner) = inner.place(&id).await else { return next.run(req).await };
+    let owners = match inner.place(&id).await {
+        Place::Here => return next.run(req).await,
+        Place::There(owner) => vec![owner],
+        // The store cannot say who holds the table (PostgreSQL away): the owner still serves
+        // it while its lease runs, so every instance heard from is asked; only the holder
+        // answers, the others say it is not theirs.
+        Place::Unknown => inner.lobby.instances(Instant::now()).iter().map(|i| instance_subject(i)).collect(),
+    };
     if req.uri().path().ends_with("/ws") {
-        return match relay::upgrade(inner, &id, owner, req).await {
-            Ok(resp) => resp,
-            Err(req) => next.run(req).await,
-        };
+        let mut req = req;
+        for owner in owners {
+            match relay::upgrade(inner, &id, owner, req).await {
+                Ok(resp) => return resp,
+                Err(back) => req = back,
+            }
+        }
+        return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, crate::limits::MAX_BODY_BYTES).await else {
@@ -299,6 +321,7 @@ async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Re
     let Ok(text) = String::from_utf8(bytes.to_vec()) else {
         return ApiError::MalformedJson("the body is not UTF-8".into()).into_response();
     };
+    let again = parts.method == Method::GET || carries_version(&text);
     let header_text = |name| parts.headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok()).map(str::to_string);
     let ask = Ask::Http {
         table: id.clone(),
@@ -310,11 +333,14 @@ async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Re
         body: text,
         sent_ms: 0,
     };
-    match inner.ask(&id, owner, ask, parts.method == Method::GET).await {
-        Ok(Sent { answer: Answer::NotHere, .. }) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
-        Ok(sent) => http_response(sent.answer),
-        Err(e) => e.into_response(),
+    for owner in owners {
+        match inner.ask(&id, owner, ask.clone(), again).await {
+            Ok(Sent { answer: Answer::NotHere, .. }) => continue,
+            Ok(sent) => return http_response(sent.answer),
+            Err(e) => return e.into_response(),
+        }
     }
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 
 /// Answers the requests other instances send this one.

@@ -142,6 +142,7 @@ struct Relay {
 impl Relay {
     async fn run(self, mut socket: WebSocket, mut sub: async_nats::Subscriber, first: String, slot: Option<ConnSlot>) {
         let _busy = slot.as_ref().map(ConnSlot::busy);
+        let _counted = crate::metrics::relayed();
         let stopping = crate::conns::stopping(slot.clone());
         tokio::pin!(stopping);
         let rate = self.inner.state.config().ws_messages_per_second.max(1);
@@ -167,13 +168,14 @@ impl Relay {
                     };
                     let text = match Pushed::decode(&pushed.payload) {
                         Some(Pushed::View { version, update: true, .. }) if version <= shown => continue,
+                        Some(Pushed::Tick { version }) if version <= shown => continue,
                         Some(Pushed::View { version, update, text }) if !update || version == shown + 1 => {
                             shown = version;
                             text
                         }
-                        // A gap: an update was lost on the way. The viewer starts again from
-                        // its full state.
-                        Some(Pushed::View { .. }) => match self.reload().await {
+                        // A gap (an update lost on the way), seen by the next update or by
+                        // the owner's tick: the viewer starts again from its full state.
+                        Some(Pushed::View { .. } | Pushed::Tick { .. }) => match self.reload().await {
                             Some((text, version)) => {
                                 shown = version;
                                 text
@@ -265,6 +267,7 @@ impl Relay {
     }
 
     async fn http(&self, method: Method, uri: String, body: String) -> Result<(u16, String), ApiError> {
+        let body_sent = body.clone();
         let ask = Ask::Http {
             table: self.table.clone(),
             method: method.to_string(),
@@ -277,7 +280,8 @@ impl Relay {
             body,
             sent_ms: 0,
         };
-        match self.inner.ask(&self.table, self.owner.clone(), ask, method == Method::GET).await? {
+        let again = method == Method::GET || super::carries_version(&body_sent);
+        match self.inner.ask(&self.table, self.owner.clone(), ask, again).await? {
             // Answered where this viewer is watched: its updates keep coming.
             Sent { answer: Answer::Http { status, body }, owner } if owner == self.owner => Ok((status, body)),
             // Answered by another owner: the table moved, and this watch sees its changes no more.

@@ -98,7 +98,8 @@ pub(super) async fn open(inner: &Arc<Inner>, table: &str, token: Option<&str>, i
                     if watch.renewed.lock().map(|at| at.elapsed() > EXPIRES_AFTER).unwrap_or(true) {
                         break;
                     }
-                    continue;
+                    // The version last sent: a relay that lost a message finds out by time.
+                    Pushed::Tick { version: shown }
                 }
             };
             let closing = matches!(out, Pushed::Close { .. });

@@ -26,7 +26,7 @@ pub(super) fn is_table_id(id: &str) -> bool {
 }
 
 /// A request to the instance that holds a table.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(super) enum Ask {
     /// An API request about the table, as a client made it.
@@ -90,6 +90,13 @@ pub(super) enum Pushed {
         code: u16,
         reason: String,
     },
+    /// The version of the last view sent on this watch, said every `watch::RENEW_EVERY` even
+    /// when nothing changes: a relay behind it lost a message (delivery is at most once, and a
+    /// bus restart loses what was in flight) and reads its viewer's state again, so a lost
+    /// update never waits for the next one to be noticed.
+    Tick {
+        version: u64,
+    },
 }
 
 impl Pushed {
@@ -101,6 +108,7 @@ impl Pushed {
                 out
             }
             Pushed::Close { code, reason } => format!("C {code}\n{reason}").into_bytes(),
+            Pushed::Tick { version } => format!("T {version}\n").into_bytes(),
         }
     }
 
@@ -111,6 +119,7 @@ impl Pushed {
         match kind {
             "U" | "S" => Some(Pushed::View { version: n.parse().ok()?, update: kind == "U", text: rest.to_string() }),
             "C" => Some(Pushed::Close { code: n.parse().ok()?, reason: rest.to_string() }),
+            "T" => Some(Pushed::Tick { version: n.parse().ok()? }),
             _ => None,
         }
     }
@@ -126,6 +135,7 @@ mod tests {
             Pushed::View { version: 7, update: true, text: "{\"a\":\"x\\ny\"}".into() },
             Pushed::View { version: 0, update: false, text: String::new() },
             Pushed::Close { code: 4002, reason: "table closed".into() },
+            Pushed::Tick { version: 12 },
         ] {
             assert_eq!(Pushed::decode(&p.encode()), Some(p));
         }

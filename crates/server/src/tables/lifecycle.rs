@@ -173,11 +173,11 @@ impl AppState {
                     Game::from_position(rules.clone(), &position).map_err(|e| ApiError::Internal(e.to_string()))?;
                 (GameRecord::from_position(&rules, position), game)
             }
-            None => (
-                GameRecord::new(&rules, players, seed),
-                Game::new_with_events(rules, players, seed, &mut deal)
-                    .map_err(|e| ApiError::BadRequest(e.to_string()))?,
-            ),
+            None => (GameRecord::new(&rules, players, seed), {
+                let mut game = Game::new(rules, players, seed).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+                game.restart_with_events(seed, &mut deal);
+                game
+            }),
         };
         let bots = make_bots(&meta)?;
         let id = random_hex(8);
@@ -329,8 +329,8 @@ impl AppState {
         let rules = st.game.rules_arc().clone();
         let record = GameRecord::new(&rules, st.players(), seed);
         let mut deal = Vec::new();
-        let game = Game::new_with_events(rules, st.players(), seed, &mut deal)
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let mut game = Game::new(rules, st.players(), seed).map_err(|e| ApiError::Internal(e.to_string()))?;
+        game.restart_with_events(seed, &mut deal);
         let mut meta = st.meta.clone();
         meta.version_base = st.version() + 1;
         meta.generation += 1;

@@ -328,6 +328,12 @@ impl AppState {
             return Err(missing());
         }
         let Some(g) = self.inner.store.load(id).await? else { return Err(missing()) };
+        if g.kind == Kind::Uno && g.status == StoreStatus::Active && self.inner.store.lease().is_some() {
+            // A live table another instance holds, or one between owners (its lease ran out,
+            // or its adopter is still rebuilding it): served again shortly, so a retryable 503
+            // (with Retry-After), not a 404 that tells a client to give up.
+            return Err(ApiError::OwnerUnavailable(g.id));
+        }
         if g.kind != Kind::Uno || g.status != StoreStatus::Finished {
             return Err(missing());
         }

@@ -97,7 +97,10 @@ impl AppState {
         st.game.check(s, action).map_err(ApiError::Illegal)?;
         let seq = st.record.actions.len() as u64;
         let entry = store::Entry::new(&Move { seat: s, action }).map_err(|e| ApiError::Internal(e.to_string()))?;
-        if let Err(e) = self.inner.store.append(&table.id, seq, entry).await {
+        let writing = Instant::now();
+        let written = self.inner.store.append(&table.id, seq, entry).await;
+        crate::metrics::store_write(writing.elapsed());
+        if let Err(e) = written {
             if !self.stored_after_all(table, seq, s, action, &e).await {
                 // Not stored, so not accepted: the game was not touched.
                 if let store::StoreError::Fenced { .. } = e {
@@ -110,6 +113,7 @@ impl AppState {
         }
         let events = st.game.apply(s, action).map_err(ApiError::Illegal)?;
         st.record.push(s, action);
+        crate::metrics::action();
         let version = st.version();
         let logged: Vec<LoggedEvent> = events.into_iter().map(|event| LoggedEvent { version, event }).collect();
         st.remember(&logged);

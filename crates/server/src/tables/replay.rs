@@ -84,6 +84,10 @@ pub struct Frame {
     pub plies: usize,
     pub rules: String,
     pub seats: Vec<SeatView>,
+    /// Whether the game was imported from a record file (`POST /api/records`): its names are
+    /// whatever the file says, so the page marks it.
+    #[serde(default)]
+    pub imported: bool,
     /// The action that led to this ply (`null` at the deal).
     #[serde(rename = "move")]
     pub last_move: Option<Move>,
@@ -107,6 +111,7 @@ impl AppState {
             None => self.in_memory(id)?.filter(|t| !t.done.load(Ordering::Relaxed)),
         };
         let mut live = None;
+        let mut imported = false;
         if let Some(table) = table {
             let st = table.state.lock().await;
             // A game that ended meanwhile is answered from its kept record.
@@ -126,10 +131,13 @@ impl AppState {
             Some((record, seats)) => (record, seats, None),
             None => {
                 let kept = self.kept_game(id, req.game).await?;
+                imported = kept.kept.imported;
                 (kept.kept.record, kept.kept.seats, Some(kept.game))
             }
         };
-        render(id, &record, seats, game, req)
+        let mut frame = render(id, &record, seats, game, req)?;
+        frame.imported = imported;
+        Ok(frame)
     }
 }
 
@@ -184,8 +192,8 @@ impl AppState {
         let g = replay_upto(id, record, ply)?;
         let position = g.position();
         // Seed 000's files, for a game of its rules at a point where someone plays or draws.
-        let (uno, uno_refused) = if uno::seeds::export::writes(g.rules()) {
-            match uno::seeds::export::export(record, ply) {
+        let (uno, uno_refused) = if uno::courses::export::writes(g.rules()) {
+            match uno::courses::export::export(record, ply) {
                 Ok(files) => (
                     Some(UnoFiles {
                         deck: files.write_deck(),
@@ -197,7 +205,7 @@ impl AppState {
                 Err(e) => (None, Some(e.to_string())),
             }
         } else {
-            (None, Some(uno::seeds::export::ExportError::NotSeed000(g.rules().name().to_string()).to_string()))
+            (None, Some(uno::courses::export::ExportError::NotSeed000(g.rules().name().to_string()).to_string()))
         };
         Ok(PositionExport {
             id: id.to_string(),
@@ -222,7 +230,7 @@ fn replay_upto(id: &str, record: &GameRecord, ply: usize) -> Result<Game, ApiErr
     upto.replay().map_err(|e| ApiError::Internal(format!("table {id}: {e}")))
 }
 
-/// Seed 000's three `.uno` files of a position (`uno::seeds::export`): Player 1 is the seat to
+/// Seed 000's three `.uno` files of a position (`uno::courses::export`): Player 1 is the seat to
 /// move, the others follow in the order of play.
 #[derive(Debug, Serialize)]
 pub struct UnoFiles {
@@ -291,6 +299,7 @@ fn render(
         plies,
         rules: game.rules().name().to_string(),
         seats,
+        imported: false,
         last_move: ply.checked_sub(1).map(|i| record.actions[i]),
         view: game.observation(seat),
         revealed_hands: update::revealed_hands(&game),

@@ -49,7 +49,10 @@ impl AppState {
                     Ok(games) => {
                         let n = games.len();
                         match state.bring_in(games).await {
-                            Ok(()) => tracing::info!(tables = n, "adopted tables whose lease ran out"),
+                            Ok(()) => {
+                                crate::metrics::adopted(n);
+                                tracing::info!(tables = n, "adopted tables whose lease ran out")
+                            }
                             Err(e) => tracing::warn!(error = %e, "adopting tables failed"),
                         }
                     }

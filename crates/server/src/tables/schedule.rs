@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use uno::{Action, Phase, Seat};
+use uno::{Action, Event, Phase, Seat};
 use uno_bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig};
 
 use super::{Config, Meta, Table, TableState};
@@ -14,6 +14,12 @@ use crate::{limits, ApiError, AppState};
 
 /// Between a bot's move the store could not take and its next try.
 const BOT_RETRY: Duration = Duration::from_millis(250);
+
+/// How long a bot waits before its turn while a person could be caught for not calling UNO
+/// (they just played their second-to-last card without calling): the person's fair moment to
+/// call it late, however fast the bots play (docs/pages.md). A call in time changes the table, and
+/// the bot thinks again about the new state.
+pub(crate) const HUMAN_CATCH_GRACE: Duration = Duration::from_millis(2000);
 
 /// Builds a bot for a seat: search bots also stop after [`limits::MAX_BOT_MOVE_TIME`], so no
 /// name can hold a core for longer than that a move.
@@ -66,7 +72,28 @@ impl TableState {
             return Duration::from_millis(pause);
         }
         let ms = self.meta.seats.get(seat).and_then(|s| s.delay_ms).or(self.meta.bot_delay_ms);
-        ms.map(|m| Duration::from_millis(m as u64)).unwrap_or(config.bot_delay)
+        let pace = ms.map(|m| Duration::from_millis(m as u64)).unwrap_or(config.bot_delay);
+        if self.person_exposed() {
+            pace.max(HUMAN_CATCH_GRACE)
+        } else {
+            pace
+        }
+    }
+
+    /// Whether a person (not a bot) has just become one who may be caught for not calling UNO:
+    /// the last change was their card. (The grace runs from that card: a bot's own UNO call
+    /// meanwhile does not start it again.)
+    fn person_exposed(&self) -> bool {
+        let Some(exposed) = self.game.uno_exposed() else { return false };
+        if self.meta.seats.get(exposed.index()).is_none_or(|m| m.kind != SeatKind::Human) {
+            return false;
+        }
+        let last = self.events.back().map(|e| e.version);
+        self.events
+            .iter()
+            .rev()
+            .take_while(|e| Some(e.version) == last)
+            .any(|e| matches!(e.event, Event::CardPlayed { seat, .. } if seat == exposed))
     }
 }
 

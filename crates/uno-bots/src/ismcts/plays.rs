@@ -17,7 +17,7 @@ use uno::sample::Sampler;
 use uno::{Action, Card, CardSet, Color, Direction, Phase, Seat};
 
 use crate::heuristic::{self, HeuristicConfig};
-use crate::seen::{ColorList, Seen};
+use crate::seat_view::{ColorList, Seen};
 
 /// A seat's play from its hand, in the public position it was made in.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 use crate::action::{Action, IllegalAction};
 use crate::card::{Card, Color, Face, Seat};
 use crate::hand::CardSet;
-use crate::rules::{DrawRule, Exhausted, ForcedPlay, JumpIn, Rules, Stacking, UnoCall, WildDrawFourRule};
+use crate::rules::{DrawRule, Exhausted, JumpIn, Rules, Stacking, UnoCall, WildDrawFourRule};
 
 use super::{Game, Phase, Plays};
 
@@ -288,7 +288,7 @@ impl Game {
             Phase::Play if self.state.pending > 0 => Ok(()),
             Phase::Play => {
                 let playable = !self.playable(seat).is_empty();
-                if playable && self.rules.forced_play() == ForcedPlay::Required {
+                if playable && self.rules.forced_play().must_play() {
                     Err(IllegalAction::MustPlayWhenAble)
                 } else if playable && !self.can_draw() {
                     Err(IllegalAction::DrawPileEmpty)

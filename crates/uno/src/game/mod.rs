@@ -1,8 +1,22 @@
 //! The one state machine every rule set runs on.
 //!
-//! `Game::new` deals; `legal_actions` lists what the player to act may do; `apply` validates an
+//! A game starts in one of three ways: [`Game::new`] deals (its twin [`Game::new_fast`] on the
+//! simulation generator), [`Game::from_position`] plays on from a checked [`Position`](crate::Position),
+//! and [`Game::from_deal`] from unchecked hands and piles (tests and the course layers);
+//! [`Game::restart`] and its `_with_events` and `_with_draws` forms deal again in place.
+//! `legal_actions` lists what the player to act may do; `apply` validates an
 //! action and returns the events it caused, leaving the state untouched when it refuses;
 //! `apply_unchecked` skips validation and event building for bots and simulation.
+//!
+//! # Pile order
+//!
+//! The crate has one convention, stated here: **every pile is listed bottom card first**. The
+//! last card of a draw pile is the next one drawn; the last card of a discard pile is the top
+//! card, the card in play. [`Game::draw_pile`], [`Game::discard_pile`], a [`Deal`], a
+//! [`Position`](crate::Position) (JSON and text) and an [`Observation`](crate::Observation) all
+//! follow it. The course documents' own formats keep the order their documents fix (top card
+//! first: seed 000's `.uno` files, seed 002's `TurnView`, seed 004's printed status); their
+//! modules under [`courses`](crate::courses) convert where they meet the engine.
 
 use std::sync::Arc;
 
@@ -53,17 +67,16 @@ pub enum SetupError {
     ),
 }
 
-/// A position to start from, for tests, scenarios and the seed layers: hands in seat order,
-/// piles listed top card first, the reverse of the engine's bottom-first order, which
-/// `Game::from_deal` restores. Unchecked and always in the play phase: a
-/// [`Position`](crate::Position) is the checked form that can stand in any phase.
+/// A position to start from, for tests, scenarios and the course layers: hands in seat order,
+/// piles bottom card first (the [pile order](self#pile-order)). Unchecked and always in the
+/// play phase: a [`Position`](crate::Position) is the checked form that can stand in any phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     /// Each seat's hand, in seat order.
     pub hands: Vec<Vec<Card>>,
-    /// The draw pile, top card first.
+    /// The draw pile, bottom card first: the last card is drawn next.
     pub draw_pile: Vec<Card>,
-    /// The discard pile, top card (the card in play) first.
+    /// The discard pile, bottom card first: the last card is the card in play.
     pub discard: Vec<Card>,
     /// The colour in play; defaults to the top card's colour (or the first rule colour).
     pub color: Option<Color>,
@@ -103,32 +116,6 @@ impl Game {
     ///
     /// [`SetupError::Rules`] when the rules refuse `players` seats.
     pub fn new(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
-        let mut events = Vec::new();
-        Game::new_with_events(rules, players, seed, &mut events)
-    }
-
-    /// Like [`Game::new`], also returning the events of the deal (start card, first turn).
-    ///
-    /// # Errors
-    /// As [`Game::new`].
-    pub fn new_with_events(
-        rules: impl Into<Arc<Rules>>,
-        players: usize,
-        seed: u64,
-        events: &mut Vec<Event>,
-    ) -> Result<Game, SetupError> {
-        let rules = rules.into();
-        let players = rules.check_players(players)?.get();
-        let mut game = Game::empty(rules, players, seed);
-        game.start_round(events);
-        Ok(game)
-    }
-
-    /// Like [`Game::new`] without events, for simulation.
-    ///
-    /// # Errors
-    /// As [`Game::new`].
-    pub fn new_quiet(rules: impl Into<Arc<Rules>>, players: usize, seed: u64) -> Result<Game, SetupError> {
         let rules = rules.into();
         let players = rules.check_players(players)?.get();
         let mut game = Game::empty(rules, players, seed);
@@ -136,7 +123,7 @@ impl Game {
         Ok(game)
     }
 
-    /// Like [`Game::new_quiet`], but everything random follows [`SimRng`], a small portable
+    /// Like [`Game::new`], but everything random follows [`SimRng`], a small portable
     /// generator several times faster than ChaCha: for simulation and bots' playouts. The same
     /// seed gives the same game on every platform, but not the game `Game::new` deals; records
     /// and the store keep using `Game::new`. Its draw pile has no fixed order: each draw takes
@@ -154,8 +141,21 @@ impl Game {
     }
 
     /// Deals a new game on the same rules and seats, reusing every buffer: the game
-    /// `new_quiet` (or `new_fast`, if this game was made by it) deals for `seed`.
+    /// `new` (or `new_fast`, if this game was made by it) deals for `seed`.
     pub fn restart(&mut self, seed: u64) {
+        self.reset(seed);
+        self.start_round(&mut Mute);
+    }
+
+    /// [`Game::restart`], also giving the events of the deal (start card, first turn): what a
+    /// front end that shows the deal calls after [`Game::new`], with the same seed.
+    pub fn restart_with_events(&mut self, seed: u64, events: &mut Vec<Event>) {
+        self.reset(seed);
+        self.start_round(events);
+    }
+
+    /// Everything of a finished or fresh game put back as before the first deal of `seed`.
+    pub(crate) fn reset(&mut self, seed: u64) {
         self.seed = seed;
         self.rng = match self.rng {
             GameRng::Portable(_) => GameRng::Portable(ChaCha8Rng::seed_from_u64(seed)),
@@ -166,7 +166,6 @@ impl Game {
         self.state.outcome = None;
         self.state.wd4_guilty = false;
         self.state.color = self.rules.colors()[0];
-        self.start_round(&mut Mute);
     }
 
     /// What `seat` may see, borrowed: no allocation, for bots on the hot path.
@@ -193,11 +192,11 @@ impl Game {
         if deal.dealer.index() >= players {
             return Err(SetupError::NoSuchSeat(deal.dealer));
         }
-        let top = *deal.discard.first().ok_or(SetupError::EmptyDiscard)?;
+        let top = *deal.discard.last().ok_or(SetupError::EmptyDiscard)?;
         let mut game = Game::empty(rules, players, seed);
         game.state.hands = deal.hands.into_iter().map(Hand::from_cards).collect();
-        game.state.draw_pile = deal.draw_pile.into_iter().rev().collect();
-        game.state.discard = deal.discard.into_iter().rev().collect();
+        game.state.draw_pile = deal.draw_pile;
+        game.state.discard = deal.discard;
         game.state.color = deal.color.or(top.color()).unwrap_or(game.rules.colors()[0]);
         game.state.current = deal.current;
         game.state.direction = deal.direction;

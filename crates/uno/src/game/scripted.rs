@@ -1,20 +1,16 @@
 //! Draws decided outside the engine: for front ends that model every dealt or drawn card as an
 //! explicit chance outcome over the cards left (the OpenSpiel game of the Python package).
 //!
-//! [`Game::new_with_draws`] and [`Game::apply_with_draws`] take the cards their draws must
+//! [`Game::restart_with_draws`] and [`Game::apply_with_draws`] take the cards their draws must
 //! take, in order; each is taken from wherever it lies in the draw pile (after a reshuffle, in
 //! the new pile). Draws past the given cards follow the generator as usual. Both also return
 //! the draw pile as it stood before each draw they made: the cards that draw could have taken.
 //! A caller finds the outcomes of draw `k` by running the transition with its first `k` cards
 //! given and reading entry `k`.
 
-use std::sync::Arc;
-
 use super::{Game, GameRng, Mute};
 use crate::action::{Action, IllegalAction};
 use crate::card::{Card, Seat};
-use crate::game::SetupError;
-use crate::rules::Rules;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DrawScript {
@@ -28,25 +24,14 @@ pub(crate) struct DrawScript {
 pub type DrawPiles = Vec<Vec<Card>>;
 
 impl Game {
-    /// Deals like [`Game::new_quiet`] (the same seats, dealer and generator), but the deal and
-    /// the first card turned take `draws` in order (hands round by round, seat 0 first, then
-    /// the start card and any card turned after one the rules send back).
-    ///
-    /// # Errors
-    /// As [`Game::new`].
-    pub fn new_with_draws(
-        rules: impl Into<Arc<Rules>>,
-        players: usize,
-        seed: u64,
-        draws: &[Card],
-    ) -> Result<(Game, DrawPiles), SetupError> {
-        let rules = rules.into();
-        let players = rules.check_players(players)?.get();
-        let mut game = Game::empty(rules, players, seed);
-        game.script = Some(Box::new(DrawScript { cards: draws.iter().rev().copied().collect(), piles: Vec::new() }));
-        game.start_round(&mut Mute);
-        let piles = game.script.take().map(|s| s.piles).unwrap_or_default();
-        Ok((game, piles))
+    /// Deals again like [`Game::restart`] (the same seats, dealer and generator), but the
+    /// deal and the first card turned take `draws` in order (hands round by round, seat 0
+    /// first, then the start card and any card turned after one the rules send back).
+    pub fn restart_with_draws(&mut self, seed: u64, draws: &[Card]) -> DrawPiles {
+        self.reset(seed);
+        self.script = Some(Box::new(DrawScript { cards: draws.iter().rev().copied().collect(), piles: Vec::new() }));
+        self.start_round(&mut Mute);
+        self.script.take().map(|s| s.piles).unwrap_or_default()
     }
 
     /// Applies `action` like [`Game::apply`], its draws taking `draws` in order.

@@ -6,9 +6,7 @@
 //! deals, reshuffles and plays on exactly as the original would. [`Game::position`] takes one;
 //! [`Game::from_position`] checks one against a rule set and starts a game from it.
 //!
-//! **Pile order.** Every pile is listed bottom card first: the last card of `draw_pile` is the
-//! next one drawn, the last card of `discard` is the top card. (`Deal` lists piles top card
-//! first; [`Deal`](crate::Deal) says how it maps.)
+//! Piles are listed bottom card first, the crate's one [pile order](crate::game#pile-order).
 //!
 //! Two forms: JSON (serde; fields with a default may be left out) and a compact text form, one
 //! `key value` line per field (see [`Position`]'s `Display` and `FromStr`). `docs/positions.md`

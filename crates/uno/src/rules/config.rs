@@ -11,6 +11,7 @@ use crate::card::Color;
 
 /// A rule set as written in a file. Validate it with [`Rules::new`](super::Rules::new).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct RulesConfig {
     /// The rule set's name, shown in lists and pages.
@@ -35,6 +36,7 @@ pub struct RulesConfig {
 
 /// The `[players]` section: the seats the rules allow.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct PlayersConfig {
     /// The fewest players (at least 2).
@@ -45,6 +47,7 @@ pub struct PlayersConfig {
 
 /// The `[deal]` section: how a round starts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct DealConfig {
     /// Cards dealt to each player.
@@ -60,6 +63,7 @@ pub struct DealConfig {
 /// The deck as a table of counts: `per_color` copies of each face in every colour listed,
 /// and `wild` copies of each wild face in the whole deck.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct DeckConfig {
     /// The colours, in order (each colour gets every card of `per_color`).
@@ -72,6 +76,7 @@ pub struct DeckConfig {
 
 /// The `[play]` section: how a turn goes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct PlayConfig {
     /// What a player who draws does next.
@@ -98,6 +103,7 @@ pub struct PlayConfig {
 
 /// The `[uno]` section: calling UNO and its penalties.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct UnoConfig {
     /// Whether players call UNO.
@@ -111,6 +117,7 @@ pub struct UnoConfig {
 
 /// When a game that nobody wins stops.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct EndConfig {
     /// A round that reaches this many turns ends the game as a stalemate
@@ -125,6 +132,7 @@ pub const DEFAULT_MAX_TURNS: u32 = 10_000;
 
 /// The `[scoring]` section: what each card left in a hand is worth, and the match target.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct ScoringConfig {
     /// Points for a digit card: its face value, or a fixed number.
@@ -142,6 +150,7 @@ pub struct ScoringConfig {
     /// Play rounds until a player's total reaches this (absent: 500, the official target);
     /// `None`, written `target = "one_round"`, makes one round the whole game.
     #[serde(with = "match_target")]
+    #[cfg_attr(feature = "ts", ts(type = r#"number | "one_round""#))]
     pub target: Option<u32>,
 }
 
@@ -191,6 +200,25 @@ pub enum DigitPoints {
     Fixed(u32),
 }
 
+/// In TypeScript: `"face_value"` or a number, as serde writes it.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for DigitPoints {
+    type WithoutGenerics = DigitPoints;
+    type OptionInnerType = DigitPoints;
+    fn name(_: &ts_rs::Config) -> String {
+        "DigitPoints".to_string()
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        r#""face_value" | number"#.to_string()
+    }
+    fn decl(cfg: &ts_rs::Config) -> String {
+        format!("type DigitPoints = {};", Self::inline(cfg))
+    }
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        Self::decl(cfg)
+    }
+}
+
 /// Read by hand so that a wrong value is explained in the file's terms, not serde's.
 impl<'de> Deserialize<'de> for DigitPoints {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -228,6 +256,7 @@ impl<'de> Deserialize<'de> for DigitPoints {
 /// (official) and "right of the dealer, play passing to the right" (seed 004) both mean the
 /// seat after a randomly chosen dealer; they differ only in how the direction is named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FirstPlayer {
     /// The seat after a randomly chosen dealer. Files may also name it as the official rules
@@ -240,6 +269,7 @@ pub enum FirstPlayer {
 
 /// What the first card turned up does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FirstCard {
     /// Skip skips the first player, Reverse flips the direction, Draw Two makes the first
@@ -258,6 +288,7 @@ pub enum FirstCard {
 
 /// What a player who draws on their turn may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DrawRule {
     /// Draw one; then play that card (only that one) if it matches, or keep it and pass.
@@ -272,16 +303,35 @@ pub enum DrawRule {
 
 /// Whether a player holding a playable card may draw instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ForcedPlay {
     /// A player may draw even when holding a playable card (official).
     Optional,
     /// A player holding a playable card must play one.
     Required,
+    /// As `Required`, and which card is not the player's choice either: seed 000's precedence
+    /// list picks it (the `csce322` preset). The engine still lists every playable card; the
+    /// front doors hold a person to the precedence's pick and seat the `precedence` bot.
+    Precedence,
+}
+
+impl ForcedPlay {
+    /// Whether a player holding a playable card must play one (`Required` or `Precedence`).
+    pub fn must_play(self) -> bool {
+        matches!(self, ForcedPlay::Required | ForcedPlay::Precedence)
+    }
+
+    /// Whether seed 000's precedence list decides every move (`Precedence`): a player then has
+    /// nothing to choose, so there is no decision to value or to ask a person for.
+    pub fn precedence_decides(self) -> bool {
+        self == ForcedPlay::Precedence
+    }
 }
 
 /// Whether a draw penalty may be passed on by playing another draw card on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Stacking {
     /// Not played.
@@ -298,6 +348,7 @@ pub enum Stacking {
 
 /// When a Wild Draw Four may be played, and whether it can be challenged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WildDrawFourRule {
     /// Playable at any time; no challenge.
@@ -311,6 +362,7 @@ pub enum WildDrawFourRule {
 
 /// What a Reverse does at a table of two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TwoPlayerRule {
     /// With two players a Reverse acts as a Skip (official).
@@ -321,6 +373,7 @@ pub enum TwoPlayerRule {
 
 /// Whether a card identical to the top card may be played out of turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum JumpIn {
     /// Not played.
@@ -331,6 +384,7 @@ pub enum JumpIn {
 
 /// The 7–0 house rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SevenZero {
     /// Not played.
@@ -342,6 +396,7 @@ pub enum SevenZero {
 /// Whether a player may play several cards in one turn (`docs/rules.md`, "Several cards of the
 /// same number").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum MultiPlay {
     /// One card a turn.
@@ -353,6 +408,7 @@ pub enum MultiPlay {
 
 /// What an empty draw pile does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Exhausted {
     /// Shuffle the discard pile, less its top card, into a new draw pile.
@@ -363,6 +419,7 @@ pub enum Exhausted {
 
 /// Whether players call UNO.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum UnoCall {
     /// Not played.

@@ -37,91 +37,10 @@ impl Rules {
     /// the deck cannot meet, a zero cap or target, a number over its limit.
     pub fn new(config: RulesConfig) -> Result<Rules, RulesError> {
         let colors = config.deck.colors.clone();
-        if colors.is_empty() {
-            return Err(RulesError::NoColors);
-        }
-        for (i, c) in colors.iter().enumerate() {
-            if colors[..i].contains(c) {
-                return Err(RulesError::DuplicateColor(*c));
-            }
-        }
-        let mut deck = Vec::new();
-        for &color in &colors {
-            for (key, &count) in &config.deck.per_color {
-                let face = Face::from_key(key)
-                    .filter(|f| !f.is_wild())
-                    .ok_or_else(|| RulesError::UnknownColoredFace(key.clone()))?;
-                if count > MAX_COPIES {
-                    return Err(RulesError::TooManyCopies { face: key.clone(), count });
-                }
-                if let Some(card) = Card::colored(color, face) {
-                    deck.extend(std::iter::repeat_n(card, count as usize));
-                }
-            }
-        }
-        for (key, &count) in &config.deck.wild {
-            let card = match Face::from_key(key) {
-                Some(Face::Wild) => Card::WILD,
-                Some(Face::WildDrawFour) => Card::WILD_DRAW_FOUR,
-                _ => return Err(RulesError::UnknownWildFace(key.clone())),
-            };
-            if count > MAX_COPIES {
-                return Err(RulesError::TooManyCopies { face: key.clone(), count });
-            }
-            deck.extend(std::iter::repeat_n(card, count as usize));
-        }
-        deck.sort();
-        if deck.is_empty() {
-            return Err(RulesError::EmptyDeck);
-        }
-        let (min, max) = (config.players.min, config.players.max);
-        if min < 2 || min > max || max as usize > MAX_PLAYERS {
-            return Err(RulesError::PlayersOutOfRange { min, max });
-        }
-        let hand_size = config.deal.hand_size;
-        if hand_size == 0 {
-            return Err(RulesError::EmptyHands);
-        }
-        let needed = min.saturating_mul(hand_size).saturating_add(1);
-        if needed as usize > deck.len() {
-            return Err(RulesError::DeckTooSmall { players: min, hand_size, needed, have: deck.len() as u32 });
-        }
-        if config.deal.first_card == FirstCard::RedrawUntilNumber
-            && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_)))
-        {
-            return Err(RulesError::NoNumberCards);
-        }
-        if config.play.multi_play == MultiPlay::SameNumber && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_))) {
-            return Err(RulesError::MultiPlayWithoutNumbers);
-        }
-        if config.deal.first_card == FirstCard::Official && deck.iter().all(|&c| c == Card::WILD_DRAW_FOUR) {
-            return Err(RulesError::OnlyWildDrawFours);
-        }
-        if config.play.turn_cap == Some(0) {
-            return Err(RulesError::ZeroTurnCap);
-        }
-        if config.scoring.target == Some(0) {
-            return Err(RulesError::ZeroTarget);
-        }
-        if config.end.max_turns == 0 {
-            return Err(RulesError::ZeroMaxTurns);
-        }
+        let deck = build_deck(&config, &colors)?;
+        check_table(&config, &deck)?;
         check_limits(&config)?;
-        let s = &config.scoring;
-        let mut points = [0u32; Card::KINDS];
-        for card in Card::all() {
-            points[card.index()] = match card.face() {
-                Face::Digit(d) => match s.digits {
-                    DigitPoints::FaceValue => d as u32,
-                    DigitPoints::Fixed(p) => p,
-                },
-                Face::Skip => s.skip,
-                Face::Reverse => s.reverse,
-                Face::DrawTwo => s.draw_two,
-                Face::Wild => s.wild,
-                Face::WildDrawFour => s.wild_draw_four,
-            };
-        }
+        let points = card_points(&config.scoring);
         if config.scoring.target.is_some() && deck.iter().all(|c| points[c.index()] == 0) {
             return Err(RulesError::NoPoints);
         }
@@ -203,6 +122,11 @@ impl Rules {
     /// Whether a player who can play must.
     pub fn forced_play(&self) -> ForcedPlay {
         self.config.play.forced_play
+    }
+    /// Whether seed 000's precedence list decides every move (see
+    /// [`ForcedPlay::precedence_decides`]).
+    pub fn precedence_decides(&self) -> bool {
+        self.config.play.forced_play.precedence_decides()
     }
     /// Which draw cards may be stacked on a pending penalty.
     pub fn stacking(&self) -> Stacking {
@@ -305,6 +229,106 @@ pub fn preset_config(name: &str) -> Result<RulesConfig, RulesError> {
     RulesConfig::from_toml(preset_toml(name)?)
 }
 
+/// The deck the `[deck]` section lists, sorted: refused for no or repeated colours, an unknown
+/// card, too many copies, or no card at all.
+fn build_deck(config: &RulesConfig, colors: &[Color]) -> Result<Vec<Card>, RulesError> {
+    if colors.is_empty() {
+        return Err(RulesError::NoColors);
+    }
+    for (i, c) in colors.iter().enumerate() {
+        if colors[..i].contains(c) {
+            return Err(RulesError::DuplicateColor(*c));
+        }
+    }
+    let mut deck = Vec::new();
+    for &color in colors {
+        for (key, &count) in &config.deck.per_color {
+            let face = Face::from_key(key)
+                .filter(|f| !f.is_wild())
+                .ok_or_else(|| RulesError::UnknownColoredFace(key.clone()))?;
+            if count > MAX_COPIES {
+                return Err(RulesError::TooManyCopies { face: key.clone(), count });
+            }
+            if let Some(card) = Card::colored(color, face) {
+                deck.extend(std::iter::repeat_n(card, count as usize));
+            }
+        }
+    }
+    for (key, &count) in &config.deck.wild {
+        let card = match Face::from_key(key) {
+            Some(Face::Wild) => Card::WILD,
+            Some(Face::WildDrawFour) => Card::WILD_DRAW_FOUR,
+            _ => return Err(RulesError::UnknownWildFace(key.clone())),
+        };
+        if count > MAX_COPIES {
+            return Err(RulesError::TooManyCopies { face: key.clone(), count });
+        }
+        deck.extend(std::iter::repeat_n(card, count as usize));
+    }
+    deck.sort();
+    if deck.is_empty() {
+        return Err(RulesError::EmptyDeck);
+    }
+    Ok(deck)
+}
+
+/// The checks on the table the deck and sections make: seats, hands, the first-card and
+/// multi-play rules the deck must allow, and no zero cap, target or turn limit.
+fn check_table(config: &RulesConfig, deck: &[Card]) -> Result<(), RulesError> {
+    let (min, max) = (config.players.min, config.players.max);
+    if min < 2 || min > max || max as usize > MAX_PLAYERS {
+        return Err(RulesError::PlayersOutOfRange { min, max });
+    }
+    let hand_size = config.deal.hand_size;
+    if hand_size == 0 {
+        return Err(RulesError::EmptyHands);
+    }
+    let needed = min.saturating_mul(hand_size).saturating_add(1);
+    if needed as usize > deck.len() {
+        return Err(RulesError::DeckTooSmall { players: min, hand_size, needed, have: deck.len() as u32 });
+    }
+    if config.deal.first_card == FirstCard::RedrawUntilNumber
+        && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_)))
+    {
+        return Err(RulesError::NoNumberCards);
+    }
+    if config.play.multi_play == MultiPlay::SameNumber && !deck.iter().any(|c| matches!(c.face(), Face::Digit(_))) {
+        return Err(RulesError::MultiPlayWithoutNumbers);
+    }
+    if config.deal.first_card == FirstCard::Official && deck.iter().all(|&c| c == Card::WILD_DRAW_FOUR) {
+        return Err(RulesError::OnlyWildDrawFours);
+    }
+    if config.play.turn_cap == Some(0) {
+        return Err(RulesError::ZeroTurnCap);
+    }
+    if config.scoring.target == Some(0) {
+        return Err(RulesError::ZeroTarget);
+    }
+    if config.end.max_turns == 0 {
+        return Err(RulesError::ZeroMaxTurns);
+    }
+    Ok(())
+}
+
+/// What each card kind scores, as the `[scoring]` section says.
+fn card_points(s: &ScoringConfig) -> [u32; Card::KINDS] {
+    let mut points = [0u32; Card::KINDS];
+    for card in Card::all() {
+        points[card.index()] = match card.face() {
+            Face::Digit(d) => match s.digits {
+                DigitPoints::FaceValue => d as u32,
+                DigitPoints::Fixed(p) => p,
+            },
+            Face::Skip => s.skip,
+            Face::Reverse => s.reverse,
+            Face::DrawTwo => s.draw_two,
+            Face::Wild => s.wild,
+            Face::WildDrawFour => s.wild_draw_four,
+        };
+    }
+    points
+}
+
 /// The bounds on every number and text a rules file may hold.
 fn check_limits(config: &RulesConfig) -> Result<(), RulesError> {
     let over = |field: &'static str, value: u64, max: u64| {
@@ -393,6 +417,21 @@ mod tests {
         assert_eq!(err.to_string(), "these rules seat 2 to 4 players, not 5");
         assert_eq!(rules.check_players(1), Err(RulesError::PlayerCount { players: 1, min: 2, max: 4 }));
         assert_eq!(rules.check_players(4).map(crate::PlayerCount::get), Ok(4));
+    }
+
+    #[test]
+    fn the_rules_say_when_precedence_decides_not_their_name() {
+        for name in PRESET_NAMES {
+            let rules = Rules::preset(name).expect("preset");
+            assert_eq!(rules.precedence_decides(), name == "csce322", "{name}");
+            assert!(!rules.precedence_decides() || rules.forced_play().must_play(), "{name}");
+        }
+        let mut config = Rules::preset("csce322").expect("preset").config().clone();
+        config.name = "renamed".into();
+        assert!(Rules::new(config.clone()).expect("valid").precedence_decides());
+        config.play.forced_play = ForcedPlay::Required;
+        config.name = "csce322".into();
+        assert!(!Rules::new(config).expect("valid").precedence_decides());
     }
 
     #[test]

@@ -1,0 +1,102 @@
+// @ts-check
+// The replay page's ways in and out: opening a record file (sent to the server as it is),
+// saving the position shown (JSON, text, or seed 000's `.uno` files), and "Play from here" (a
+// new table at the position shown).
+import { el, request, requestText, showError } from './api.js';
+
+/** @typedef {import('./protocol').SeatView} SeatView */
+/**
+ * The position shown.
+ * @typedef {object} Where
+ * @property {string} id the table
+ * @property {string | null} g which kept game, or null
+ * @property {number} ply
+ * @property {number | null} seat the seat seen by
+ * @property {SeatView[]} seats
+ */
+
+const errorBox = () => /** @type {HTMLElement} */ (document.getElementById('replay-error'));
+/** @param {unknown} err */
+const words = (err) => (err instanceof Error ? err.message : String(err));
+
+/** Opens a new table at this position: the seat seen by (or the first) is yours, bots stay
+ * bots, the other people's seats wait for whoever the invite link is sent to.
+ * @param {Where} w */
+export async function playFromHere(w) {
+  const mine = w.seat ?? 0;
+  const seats = w.seats.map((s, i) => (s.kind === 'bot' && i !== mine ? { kind: 'bot', bot: s.bot } : { kind: 'human' }));
+  let name = '';
+  try {
+    name = localStorage.getItem('tabletop.name') || '';
+  } catch {
+    /* no storage */
+  }
+  /** @type {{ table: string, ply: number, game?: number }} */
+  const from = { table: w.id, ply: w.ply };
+  if (w.g !== null) from.game = Number(w.g);
+  try {
+    const made = await request('POST', '/api/tables', { seats, creator_seat: mine, name: name || undefined, from });
+    try {
+      localStorage.setItem(`tabletop.uno.${made.id}`, JSON.stringify({ seat: made.seat, token: made.token }));
+    } catch {
+      /* private mode: the seat lasts as long as the page */
+    }
+    location.href = `uno.html?table=${encodeURIComponent(made.id)}`;
+  } catch (err) {
+    showError(errorBox(), words(err));
+  }
+}
+
+/** Sends a record file to the server, which checks it by replaying it and keeps it; then
+ * opens its replay. */
+export async function importFile() {
+  const input = /** @type {HTMLInputElement} */ (document.getElementById('import-file'));
+  const file = input.files?.[0];
+  if (!file) return;
+  // The file goes as it is: parsing and writing it again would round a seed above 2^53.
+  const text = await file.text();
+  try {
+    JSON.parse(text);
+  } catch {
+    showError(errorBox(), `${file.name} is not a JSON record file.`);
+    return;
+  }
+  try {
+    const made = await requestText('POST', '/api/records', text);
+    location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
+  } catch (err) {
+    showError(errorBox(), `${file.name}: ${words(err)}`);
+  }
+}
+
+/**
+ * @param {string} name
+ * @param {string} type
+ * @param {string} text
+ */
+function download(name, type, text) {
+  const a = /** @type {HTMLAnchorElement} */ (el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name }));
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** Saves the whole position shown (every hand: the game is over) as `Position::from_json` or
+ * the text form reads it, or (seed 000's rules) as the three `.uno` files.
+ * @param {Where} w
+ * @param {'json' | 'text' | 'uno'} form */
+export async function exportPosition(w, form) {
+  const q = new URLSearchParams({ ply: String(w.ply) });
+  if (w.g !== null) q.set('game', w.g);
+  try {
+    const p = await request('GET', `/api/games/${encodeURIComponent(w.id)}/position?${q}`);
+    const name = `uno-${w.id}-ply${p.ply}`;
+    if (form === 'text') download(`${name}.position.txt`, 'text/plain', p.text);
+    else if (form === 'json') download(`${name}.position.json`, 'application/json', `${JSON.stringify(p.position, null, 2)}\n`);
+    else if (!p.uno) showError(errorBox(), p.uno_refused);
+    else for (const file of ['deck', 'discard', 'hands']) download(`${name}.${file}.uno`, 'text/plain', p.uno[file]);
+  } catch (err) {
+    showError(errorBox(), words(err));
+  }
+}

@@ -1,0 +1,274 @@
+//! The replay behind the tracker: from the bot's own last decision, the other seats' turns are
+//! searched for a sequence that plays exactly the discard cards that came since and ends at
+//! the observation the bot sees now, walking the public state every seat sees.
+
+use super::*;
+
+/// The public state the replay walks: what every seat sees.
+#[derive(Clone, Debug)]
+pub(super) struct Public {
+    current: Seat,
+    direction: Direction,
+    top: Card,
+    /// `None`: a wild another seat played, whose colour is not known yet.
+    color: Option<Color>,
+    sizes: Vec<usize>,
+    turns: u32,
+    /// The offender of a pending Wild Draw Four challenge (the current seat may challenge).
+    challenge: Option<Seat>,
+    pending: u32,
+    /// The new discard cards consumed so far.
+    used: usize,
+}
+
+impl Public {
+    fn next(&self, steps: usize) -> Seat {
+        Seat(uno::next_seat(self.current.index(), self.direction, self.sizes.len(), steps) as u8)
+    }
+
+    fn end_turn(&mut self, skip: usize) {
+        self.turns += 1;
+        self.current = self.next(1 + skip);
+    }
+
+    fn playable(&self, card: Card) -> bool {
+        match self.color {
+            Some(c) => card.matches(self.top, c),
+            None => true,
+        }
+    }
+}
+
+/// The public states right after the bot's own `action` from `prev`: two when the action was
+/// a challenge whose outcome is not known yet, none when the replay does not model it.
+pub(super) fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[Card]) -> Vec<Public> {
+    let Some(me) = prev.viewer else { return Vec::new() };
+    let challenge = match prev.phase {
+        Phase::Challenge { offender } => Some(offender),
+        _ => None,
+    };
+    let p = Public {
+        current: prev.current,
+        direction: prev.direction,
+        top: prev.top,
+        color: prev.color,
+        sizes: prev.hand_sizes.clone(),
+        turns: prev.turns,
+        challenge,
+        pending: prev.pending_draw,
+        used: 0,
+    };
+    if prev.current != me {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    match action {
+        Action::Play { card, color } => {
+            let mut q = p;
+            if q.sizes[me.index()] == 0 {
+                return out;
+            }
+            q.sizes[me.index()] -= 1;
+            q.challenge = None;
+            // The bot's own card is the first of the new ones.
+            if new.first() != Some(&card) {
+                return out;
+            }
+            q.used = 1;
+            q.top = card;
+            q.color = card.color().or(color);
+            effects(&mut q, me, card, rules);
+            out.push(q);
+        }
+        Action::Draw => {
+            let mut q = p;
+            q.sizes[me.index()] += 1;
+            if rules.draw_rule() == DrawRule::DrawOneEndTurn {
+                q.end_turn(0);
+            }
+            // Otherwise the bot decides about the drawn card next (when the rules would end
+            // the turn instead, the replay does not match and nothing is learnt).
+            out.push(q);
+        }
+        Action::Pass => {
+            let mut q = p;
+            q.end_turn(0);
+            out.push(q);
+        }
+        Action::Accept => {
+            let mut q = p;
+            q.sizes[me.index()] += q.pending as usize;
+            q.pending = 0;
+            q.challenge = None;
+            q.end_turn(0);
+            out.push(q);
+        }
+        Action::Challenge => {
+            let Some(offender) = challenge else { return out };
+            let mut guilty = p.clone();
+            guilty.sizes[offender.index()] += guilty.pending as usize;
+            guilty.pending = 0;
+            guilty.challenge = None;
+            out.push(guilty);
+            let mut innocent = p;
+            innocent.sizes[me.index()] += innocent.pending as usize + 2;
+            innocent.pending = 0;
+            innocent.challenge = None;
+            innocent.end_turn(0);
+            out.push(innocent);
+        }
+        Action::DeclareColor { color } => {
+            let mut q = p;
+            q.color = Some(color);
+            out.push(q);
+        }
+        Action::CallUno => out.push(p),
+        Action::CatchUno { seat: v } => {
+            let mut q = p;
+            if prev.uno_exposed == Some(v) {
+                q.sizes[v.index()] += rules.uno_penalty() as usize;
+            }
+            out.push(q);
+        }
+        Action::SwapHands { .. } | Action::NextRound => {}
+    }
+    out
+}
+
+/// What playing `card` does to the public state (the card is already counted out of the hand
+/// and on the pile).
+fn effects(q: &mut Public, seat: Seat, card: Card, rules: &Rules) {
+    let e = rules.effect(card, q.sizes.len());
+    if e.flip {
+        q.direction = q.direction.flipped();
+    }
+    if e.challenge {
+        q.pending += u32::from(e.penalty);
+        q.end_turn(0);
+        q.challenge = Some(seat);
+        return;
+    }
+    // Without stacking (see `supported`) every other penalty is drawn at once.
+    if e.penalty > 0 {
+        let victim = q.next(1);
+        q.sizes[victim.index()] += usize::from(e.penalty) + std::mem::take(&mut q.pending) as usize;
+    }
+    q.end_turn(usize::from(e.skip));
+}
+
+/// Searches the other seats' turns from `p` for a sequence that plays exactly the `new` discard
+/// cards and ends at the bot's next decision as `target` shows it; `steps` gets its steps.
+pub(super) fn replay(
+    p: Public,
+    me: Seat,
+    new: &[Card],
+    target: &Observation,
+    rules: &Rules,
+    steps: &mut Vec<Step>,
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 || p.turns > target.turns {
+        return false;
+    }
+    *budget -= 1;
+    let s = p.current;
+    if s == me {
+        let challenge = match target.phase {
+            Phase::Challenge { offender } => Some(offender),
+            _ => None,
+        };
+        return p.used == new.len()
+            && p.turns == target.turns
+            && p.sizes == target.hand_sizes
+            && p.direction == target.direction
+            && p.color.is_none_or(|c| Some(c) == target.color)
+            && p.challenge == challenge;
+    }
+    let mark = steps.len();
+    if let Some(offender) = p.challenge {
+        // Accept (the penalty) or a lost challenge (two cards more): the turn is over.
+        for extra in [0, 2] {
+            let mut q = p.clone();
+            q.sizes[s.index()] += q.pending as usize + extra;
+            q.pending = 0;
+            q.challenge = None;
+            q.end_turn(0);
+            if replay(q, me, new, target, rules, steps, budget) {
+                return true;
+            }
+            steps.truncate(mark);
+        }
+        // A won challenge: the offender takes the cards and the challenger plays on.
+        let mut q = p;
+        q.sizes[offender.index()] += q.pending as usize;
+        q.pending = 0;
+        q.challenge = None;
+        return replay(q, me, new, target, rules, steps, budget);
+    }
+    // The next new card played from the hand.
+    if let Some(&card) = new.get(p.used) {
+        if p.playable(card) && p.sizes[s.index()] > 1 {
+            let mut q = p.clone();
+            let rest = if card.is_wild() { playable_mask(p.top, p.color) & !WILDS } else { 0 };
+            // A wild's colour shows in the card played on it, or, when none was, in the
+            // colour in play now.
+            let named = match new.get(p.used + 1) {
+                _ if !card.is_wild() => None,
+                Some(next) => next.color(),
+                None => target.color,
+            };
+            let past = Some(Past {
+                seat: s,
+                card,
+                top: p.top,
+                color: p.color,
+                named,
+                direction: p.direction,
+                sizes: p.sizes.clone(),
+            });
+            steps.push(Step::Played { seat: s, card, size: p.sizes[s.index()], drawn: false, rest, past });
+            play(&mut q, s, card, rules);
+            if replay(q, me, new, target, rules, steps, budget) {
+                return true;
+            }
+            steps.truncate(mark);
+        }
+    }
+    // A draw on the turn: the seat had nothing it wanted to play.
+    let mask = playable_mask(p.top, p.color);
+    let mut q = p.clone();
+    steps.push(Step::Drew { seat: s, size: q.sizes[s.index()], mask });
+    q.sizes[s.index()] += 1;
+    let decides = rules.draw_rule() != DrawRule::DrawOneEndTurn;
+    if decides {
+        if let Some(&card) = new.get(q.used) {
+            if q.playable(card) && q.sizes[s.index()] > 1 {
+                let mut r = q.clone();
+                steps.push(Step::Played { seat: s, card, size: r.sizes[s.index()], drawn: true, rest: 0, past: None });
+                play(&mut r, s, card, rules);
+                if replay(r, me, new, target, rules, steps, budget) {
+                    return true;
+                }
+                steps.truncate(mark + 1);
+            }
+        }
+    }
+    // Kept: a card it could not (or, a wild, would not) play.
+    steps.push(Step::Kept { seat: s, mask: if decides { mask & !WILDS } else { 0 } });
+    q.end_turn(0);
+    if replay(q, me, new, target, rules, steps, budget) {
+        return true;
+    }
+    steps.truncate(mark);
+    false
+}
+
+/// `seat` plays the next new card.
+fn play(q: &mut Public, seat: Seat, card: Card, rules: &Rules) {
+    q.sizes[seat.index()] -= 1;
+    q.used += 1;
+    q.top = card;
+    // Another seat's wild names a colour nobody has seen yet.
+    q.color = card.color();
+    effects(q, seat, card, rules);
+}

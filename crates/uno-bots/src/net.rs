@@ -1,0 +1,117 @@
+//! `net`: the learned Q network of `training/` alone (`docs/model.md`), no search.
+//!
+//! On each turn it writes its seat's observation from the view it is given (`uno_nn::observe`,
+//! the same vector the batched environment and the trainer use), scores every legal action with
+//! the network and plays the best. It decides only from its view, and only among the legal
+//! actions it is given; an action the encoding has no index for (none the engine lists during a
+//! round) is never chosen unless nothing else is legal.
+//!
+//! One rule is not the network's: it calls UNO whenever it may (as `random` and `heuristic`
+//! do). The network learned in the batched environment, where a learner that plays its
+//! second-to-last card without calling still gets a reaction window to call late; bots act only
+//! on their turns, so here the next player would catch it first (measured: 1.5% against three
+//! `heuristic` bots without the rule, `docs/model.md`).
+
+use std::sync::Arc;
+
+use uno::game::View;
+use uno::{Action, Observation, Seat};
+use uno_nn::mapping::encode_at;
+use uno_nn::observe::{write_owned_observation, write_view_observation};
+use uno_nn::{obs, QNet};
+
+use crate::Bot;
+
+/// The network bot; every copy of the shipped model shares one set of weights.
+pub struct NetBot {
+    net: Arc<QNet>,
+    obs: Vec<f32>,
+    legal: Vec<Action>,
+    indices: Vec<usize>,
+    candidates: Vec<Action>,
+    q: Vec<f32>,
+}
+
+impl NetBot {
+    /// The bot over the shipped model (`uno_nn::shipped`).
+    pub fn new() -> NetBot {
+        NetBot::with_net(uno_nn::shipped())
+    }
+
+    /// The bot over any model.
+    pub fn with_net(net: Arc<QNet>) -> NetBot {
+        NetBot {
+            net,
+            obs: vec![0.0; obs::SIZE],
+            legal: Vec::with_capacity(64),
+            indices: Vec::with_capacity(64),
+            candidates: Vec::with_capacity(64),
+            q: Vec::with_capacity(64),
+        }
+    }
+
+    /// Each legal action that has an index, with its Q value, in the engine's listing order.
+    pub fn scores(&mut self, view: &View<'_>) -> Vec<(Action, f32)> {
+        view.legal_actions_into(&mut self.legal);
+        write_view_observation(view, false, &mut self.obs);
+        self.score(view.players(), view.seat());
+        self.candidates.iter().copied().zip(self.q.iter().copied()).collect()
+    }
+
+    /// Scores `self.legal` for the observation in `self.obs`.
+    fn score(&mut self, players: usize, seat: Seat) {
+        self.indices.clear();
+        self.candidates.clear();
+        for &action in &self.legal {
+            if let Some(i) = encode_at(players, seat, action) {
+                self.indices.push(i);
+                self.candidates.push(action);
+            }
+        }
+        self.net.q_values(&self.obs, &self.indices, &mut self.q);
+    }
+
+    /// Its own UNO call when it may make one, else the best scored action (the first of
+    /// equals), else the first legal one.
+    fn best(&self) -> Action {
+        if self.candidates.contains(&Action::CallUno) {
+            return Action::CallUno;
+        }
+        let mut best: Option<(usize, f32)> = None;
+        for (i, &q) in self.q.iter().enumerate() {
+            if best.is_none_or(|(_, b)| q > b) {
+                best = Some((i, q));
+            }
+        }
+        match best {
+            Some((i, _)) => self.candidates[i],
+            None => self.legal.first().copied().unwrap_or(Action::Draw),
+        }
+    }
+}
+
+impl Default for NetBot {
+    fn default() -> Self {
+        NetBot::new()
+    }
+}
+
+impl Bot for NetBot {
+    fn name(&self) -> &str {
+        "net"
+    }
+
+    fn choose(&mut self, obs: &Observation) -> Action {
+        self.legal.clone_from(&obs.legal_actions);
+        write_owned_observation(obs, false, &mut self.obs);
+        self.score(obs.players, obs.viewer.unwrap_or(Seat(0)));
+        self.best()
+    }
+
+    fn choose_view(&mut self, view: &View<'_>) -> Action {
+        view.legal_actions_into(&mut self.legal);
+        write_view_observation(view, false, &mut self.obs);
+        self.score(view.players(), view.seat());
+        self.best()
+    }
+}

@@ -1,0 +1,54 @@
+//! What a learned UNO player reads and how it runs, below the bots so that bots, the batched
+//! environment (`uno-env`) and the Python package share one encoding:
+//!
+//! * [`space`]: the fixed action space and observation layout, the same for every rule set;
+//! * [`mapping`]: the one place that turns action indices into engine actions and back;
+//! * [`observe`]: what a seat may know, as a vector (from the seat's `View` only);
+//! * [`model`]: a small multilayer perceptron read from a safetensors file, scoring
+//!   (observation, action) pairs: the Q network of `training/` (`docs/model.md`).
+
+pub mod mapping;
+pub mod model;
+pub mod observe;
+pub mod space;
+
+pub use model::{ModelError, QNet};
+pub use space::{action, action_name, obs, MAX_SEATS};
+
+use std::sync::{Arc, OnceLock};
+
+/// The shipped model's file (`model/uno-dmc.safetensors`; its card is `docs/model.md`).
+pub const SHIPPED_MODEL: &[u8] = include_bytes!("../model/uno-dmc.safetensors");
+
+/// The environment variable that, when set, names a model file (`training/`'s output) to use
+/// instead of the shipped one: how checkpoints are measured with `tabletop uno match --bots net,…`
+/// without a rebuild.
+pub const MODEL_ENV: &str = "TABLETOP_NET_MODEL";
+
+/// The model the `net` bot plays, read once: the file named by [`MODEL_ENV`] when it is set
+/// and loads (a file that does not is reported on standard error, and the shipped model is
+/// used), else the shipped model. The shipped file is part of the build and a test reads it
+/// (`tests/model.rs`), so it cannot fail to load at run time.
+pub fn shipped() -> Arc<QNet> {
+    static MODEL: OnceLock<Arc<QNet>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            if let Some(path) = std::env::var_os(MODEL_ENV) {
+                let loaded = std::fs::read(&path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|bytes| QNet::from_safetensors(&bytes).map_err(|e| e.to_string()));
+                match loaded {
+                    Ok(net) => return Arc::new(net),
+                    Err(e) => eprintln!("{MODEL_ENV}={}: {e}; playing the shipped model", path.to_string_lossy()),
+                }
+            }
+            Arc::new(shipped_model())
+        })
+        .clone()
+}
+
+/// The shipped model, parsed.
+#[allow(clippy::expect_used)]
+pub fn shipped_model() -> QNet {
+    QNet::from_safetensors(SHIPPED_MODEL).expect("the shipped model loads")
+}

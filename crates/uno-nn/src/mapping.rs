@@ -1,0 +1,171 @@
+//! The one place that maps the fixed action space onto the engine's `uno::Action`.
+//!
+//! The engine's `Action::CallUno` is a seat's own call and `Action::CatchUno { seat }` names the
+//! seat caught, so the space maps onto them one to one: `CALL_UNO` is the own call, `CATCH + k - 1`
+//! the catch of the seat at offset `k`. False calls (which the engine takes only under rules that
+//! punish them) are never offered, as the engine never lists them.
+
+use uno::game::Game;
+use uno::{Action, Card, Color, Phase, Seat};
+
+use crate::space::{action as a, COLORED_KINDS, COLORS, MAX_SEATS};
+
+/// The seat at relative offset `k` from `seat`.
+pub fn seat_at(game: &Game, seat: Seat, k: usize) -> Option<Seat> {
+    (k < game.players()).then(|| Seat(((seat.index() + k) % game.players()) as u8))
+}
+
+/// The relative offset of `other` seen from `seat`.
+pub fn offset_of(game: &Game, seat: Seat, other: Seat) -> usize {
+    offset(game.players(), seat, other)
+}
+
+/// The relative offset of `other` seen from `seat` at a table of `players`.
+pub fn offset(players: usize, seat: Seat, other: Seat) -> usize {
+    (other.index() + players - seat.index()) % players
+}
+
+/// The engine action an index stands for when `seat` takes it, or `None` for `DECLINE`, an index
+/// out of range, or a catch/UNO entry whose intent does not match the state. The action may
+/// still be illegal: [`is_legal`] says.
+pub fn decode(game: &Game, seat: Seat, index: usize) -> Option<Action> {
+    let color = |c: usize| Color::from_index(c);
+    match index {
+        i if i < a::PLAY_WILD => Some(Action::Play { card: Card::from_index(i)?, color: None }),
+        i if i < a::PLAY_WILD_DRAW_FOUR => Some(Action::Play { card: Card::WILD, color: color(i - a::PLAY_WILD) }),
+        i if i < a::DRAW => Some(Action::Play { card: Card::WILD_DRAW_FOUR, color: color(i - a::PLAY_WILD_DRAW_FOUR) }),
+        a::DRAW => Some(Action::Draw),
+        a::PASS => Some(Action::Pass),
+        a::CALL_UNO => Some(Action::CallUno),
+        i if i < a::CHALLENGE => Some(Action::CatchUno { seat: seat_at(game, seat, i - a::CATCH + 1)? }),
+        a::CHALLENGE => Some(Action::Challenge),
+        a::ACCEPT => Some(Action::Accept),
+        i if i < a::SWAP => Some(Action::DeclareColor { color: color(i - a::DECLARE_COLOR)? }),
+        i if i < a::DECLINE => Some(Action::SwapHands { with: seat_at(game, seat, i - a::SWAP + 1)? }),
+        _ => None,
+    }
+}
+
+/// Whether `seat` may take action `index` now; `window` says whether it decides in a reaction
+/// window (where `DECLINE` is legal) rather than on its turn.
+pub fn is_legal(game: &Game, seat: Seat, window: bool, index: usize) -> bool {
+    if index == a::DECLINE {
+        return window;
+    }
+    decode(game, seat, index)
+        .is_some_and(|action| game.check(seat, action).is_ok() && !is_false_call(game, seat, action))
+}
+
+/// A call the engine takes only to punish it (rules with a false-call penalty): never offered,
+/// as the engine never lists it.
+fn is_false_call(game: &Game, seat: Seat, action: Action) -> bool {
+    match action {
+        Action::CallUno => !game.view(seat).can_call_own_uno(),
+        Action::CatchUno { seat: target } => game.uno_exposed() != Some(target),
+        _ => false,
+    }
+}
+
+/// Fills `mask` (length `action::COUNT`) with 1 for every legal index, 0 elsewhere.
+pub fn legal_mask(game: &Game, seat: Seat, window: bool, legal: &mut Vec<Action>, mask: &mut [i8]) {
+    legal_mask_bits(game, seat, window, legal, mask);
+}
+
+/// [`legal_mask`], also returning the legal indices as bits (bit `i` for index `i`).
+pub fn legal_mask_bits(game: &Game, seat: Seat, window: bool, legal: &mut Vec<Action>, mask: &mut [i8]) -> u128 {
+    mask.fill(0);
+    let mut bits = 0u128;
+    let mut set = |i: usize| {
+        mask[i] = 1;
+        bits |= 1 << i;
+    };
+    game.legal_actions_into(seat, legal);
+    for &action in legal.iter() {
+        match action {
+            Action::Play { card, color } => {
+                let i = match (card.is_wild(), color) {
+                    (false, _) => card.index(),
+                    (true, Some(c)) if card == Card::WILD => a::PLAY_WILD + c.index(),
+                    (true, Some(c)) => a::PLAY_WILD_DRAW_FOUR + c.index(),
+                    (true, None) => continue,
+                };
+                set(i);
+            }
+            Action::Draw => set(a::DRAW),
+            Action::Pass => set(a::PASS),
+            Action::Challenge => set(a::CHALLENGE),
+            Action::Accept => set(a::ACCEPT),
+            Action::DeclareColor { color } => set(a::DECLARE_COLOR + color.index()),
+            Action::SwapHands { with } => set(a::SWAP + offset_of(game, seat, with) - 1),
+            Action::CallUno => set(a::CALL_UNO),
+            Action::CatchUno { seat: target } => {
+                if let Some(k) = offset_of(game, seat, target).checked_sub(1).filter(|&k| k + 1 < MAX_SEATS) {
+                    set(a::CATCH + k);
+                }
+            }
+            // Rounds are episodes: the environment deals anew instead of asking for this.
+            Action::NextRound => {}
+        }
+    }
+    if window {
+        set(a::DECLINE);
+    }
+    bits
+}
+
+/// Whether `seat`, whose turn it is not, has something to react with now: a jump-in, its own
+/// late UNO call, or a catch. A false call alone opens no window (it can only cost cards).
+pub fn has_reaction(game: &Game, seat: Seat) -> bool {
+    if seat == game.current() || game.is_round_over() || game.phase() != Phase::Play && game.uno_exposed().is_none() {
+        return false;
+    }
+    // Most moves expose nobody: then, without a false-call penalty, neither a call nor a catch
+    // can pass the checks below, and a jump-in needs a copy of the top card in hand. Answering
+    // from that spares three rule checks per bot move, the bulk of a batched step.
+    if game.uno_exposed().is_none() && game.rules().false_call_penalty() == 0 {
+        let top = game.top();
+        return !top.is_wild()
+            && game.rules().jump_in() != uno::rules::JumpIn::Off
+            && game.hand(seat).contains(&top)
+            && game.check(seat, Action::Play { card: top, color: None }).is_ok();
+    }
+    // Under a false-call penalty the engine takes a call from anyone; only a real one counts.
+    if game.view(seat).can_call_own_uno() && game.check(seat, Action::CallUno).is_ok() {
+        return true;
+    }
+    if let Some(exposed) = game.uno_exposed().filter(|&v| v != seat) {
+        if game.check(seat, Action::CatchUno { seat: exposed }).is_ok() {
+            return true;
+        }
+    }
+    let top = game.top();
+    !top.is_wild() && game.check(seat, Action::Play { card: top, color: None }).is_ok()
+}
+
+/// The index an engine action takes in the space for `seat`.
+pub fn encode(game: &Game, seat: Seat, action: Action) -> Option<usize> {
+    encode_at(game.players(), seat, action)
+}
+
+/// The index an engine action takes in the space for `seat` at a table of `players` (what a
+/// bot knows from its view).
+pub fn encode_at(players: usize, seat: Seat, action: Action) -> Option<usize> {
+    let i = match action {
+        Action::Play { card, color } if !card.is_wild() => color.is_none().then_some(card.index())?,
+        Action::Play { card, color } => {
+            let base = if card == Card::WILD { a::PLAY_WILD } else { a::PLAY_WILD_DRAW_FOUR };
+            base + color?.index()
+        }
+        Action::Draw => a::DRAW,
+        Action::Pass => a::PASS,
+        Action::Challenge => a::CHALLENGE,
+        Action::Accept => a::ACCEPT,
+        Action::DeclareColor { color } => a::DECLARE_COLOR + color.index(),
+        Action::SwapHands { with } => a::SWAP + offset(players, seat, with).checked_sub(1)?,
+        Action::CallUno => a::CALL_UNO,
+        Action::CatchUno { seat: target } => a::CATCH + offset(players, seat, target).checked_sub(1)?,
+        Action::NextRound => return None,
+    };
+    debug_assert!(i < a::COUNT && COLORED_KINDS + 2 * COLORS == a::DRAW);
+    Some(i)
+}

@@ -1,0 +1,194 @@
+//! The observation vector: what one seat may know, in the layout of [`crate::space::obs`].
+//!
+//! Everything is read through the engine's borrowed `View` of the seat, which shows its own
+//! hand and the public state only ([`write_view_observation`] takes nothing else); the no-leak
+//! test in `uno-env`'s `tests/env.rs` resamples every hidden card and checks that the vector does
+//! not change.
+
+use uno::game::{Game, View};
+use uno::{Card, Color, Direction, Observation, Phase, Seat};
+
+use crate::mapping::offset;
+use crate::space::obs as o;
+
+/// The index of a phase in the `PHASE` block.
+pub fn phase_index(phase: Phase) -> usize {
+    match phase {
+        Phase::Play => 0,
+        Phase::DrawnCard => 1,
+        Phase::ChooseColor => 2,
+        Phase::Challenge { .. } => 3,
+        Phase::ChooseSwap => 4,
+        Phase::RoundOver => 5,
+        Phase::GameOver => 6,
+        Phase::SameNumber => 7,
+    }
+}
+
+/// Writes the observation of `seat` into `out` (length `obs::SIZE`); `window` says whether the
+/// seat decides in a reaction window.
+pub fn write_observation(game: &Game, seat: Seat, window: bool, out: &mut [f32]) {
+    write_view_observation(&game.view(seat), window, out);
+}
+
+/// Writes the observation of the view's seat into `out` (length `obs::SIZE`); `window` says
+/// whether the seat decides in a reaction window. Bots call this with the view they are given.
+pub fn write_view_observation(view: &View<'_>, window: bool, out: &mut [f32]) {
+    write_from(view, window, out);
+}
+
+/// Writes the observation of an owned [`Observation`]'s viewer (seat 0 for a spectator's,
+/// whose hand is empty): the same vector as [`write_view_observation`] of that seat's view.
+pub fn write_owned_observation(observation: &Observation, window: bool, out: &mut [f32]) {
+    write_from(observation, window, out);
+}
+
+/// What the encoder reads: the seat's own hand and the public state, nothing else.
+trait Visible {
+    fn seat(&self) -> Seat;
+    fn players(&self) -> usize;
+    fn hand(&self) -> &[Card];
+    fn hand_size(&self, seat: Seat) -> usize;
+    fn top(&self) -> Card;
+    fn color(&self) -> Option<Color>;
+    fn uno_called(&self, seat: Seat) -> bool;
+    fn uno_exposed(&self) -> Option<Seat>;
+    fn current(&self) -> Seat;
+    fn direction(&self) -> Direction;
+    fn pending_draw(&self) -> u32;
+    fn phase(&self) -> Phase;
+    fn drawn_card(&self) -> Option<Card>;
+    fn discard(&self) -> &[Card];
+    fn draw_pile_size(&self) -> usize;
+}
+
+impl Visible for View<'_> {
+    fn seat(&self) -> Seat {
+        View::seat(self)
+    }
+    fn players(&self) -> usize {
+        View::players(self)
+    }
+    fn hand(&self) -> &[Card] {
+        View::hand(self)
+    }
+    fn hand_size(&self, seat: Seat) -> usize {
+        View::hand_size(self, seat)
+    }
+    fn top(&self) -> Card {
+        View::top(self)
+    }
+    fn color(&self) -> Option<Color> {
+        View::color(self)
+    }
+    fn uno_called(&self, seat: Seat) -> bool {
+        View::uno_called(self, seat)
+    }
+    fn uno_exposed(&self) -> Option<Seat> {
+        View::uno_exposed(self)
+    }
+    fn current(&self) -> Seat {
+        View::current(self)
+    }
+    fn direction(&self) -> Direction {
+        View::direction(self)
+    }
+    fn pending_draw(&self) -> u32 {
+        View::pending_draw(self)
+    }
+    fn phase(&self) -> Phase {
+        View::phase(self)
+    }
+    fn drawn_card(&self) -> Option<Card> {
+        View::drawn_card(self)
+    }
+    fn discard(&self) -> &[Card] {
+        View::discard_pile(self)
+    }
+    fn draw_pile_size(&self) -> usize {
+        View::draw_pile_size(self)
+    }
+}
+
+impl Visible for Observation {
+    fn seat(&self) -> Seat {
+        self.viewer.unwrap_or(Seat(0))
+    }
+    fn players(&self) -> usize {
+        self.players
+    }
+    fn hand(&self) -> &[Card] {
+        &self.hand
+    }
+    fn hand_size(&self, seat: Seat) -> usize {
+        self.hand_sizes.get(seat.index()).copied().unwrap_or(0)
+    }
+    fn top(&self) -> Card {
+        self.top
+    }
+    fn color(&self) -> Option<Color> {
+        self.color
+    }
+    fn uno_called(&self, seat: Seat) -> bool {
+        self.uno_called.get(seat.index()).copied().unwrap_or(false)
+    }
+    fn uno_exposed(&self) -> Option<Seat> {
+        self.uno_exposed
+    }
+    fn current(&self) -> Seat {
+        self.current
+    }
+    fn direction(&self) -> Direction {
+        self.direction
+    }
+    fn pending_draw(&self) -> u32 {
+        self.pending_draw
+    }
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+    fn drawn_card(&self) -> Option<Card> {
+        self.drawn_card
+    }
+    fn discard(&self) -> &[Card] {
+        &self.discard
+    }
+    fn draw_pile_size(&self) -> usize {
+        self.draw_pile_size
+    }
+}
+
+fn write_from(view: &impl Visible, window: bool, out: &mut [f32]) {
+    out.fill(0.0);
+    let seat = view.seat();
+    let players = view.players();
+    for &card in view.hand() {
+        out[o::HAND + card.index()] += 1.0;
+    }
+    out[o::TOP + view.top().index()] = 1.0;
+    if let Some(color) = view.color() {
+        out[o::COLOR + color.index()] = 1.0;
+    }
+    for s in 0..players {
+        let other = Seat(s as u8);
+        let k = offset(players, seat, other);
+        out[o::HAND_SIZES + k] = view.hand_size(other) as f32;
+        out[o::UNO_CALLED + k] = f32::from(u8::from(view.uno_called(other)));
+        out[o::SEATED + k] = 1.0;
+    }
+    if let Some(exposed) = view.uno_exposed() {
+        out[o::UNO_EXPOSED + offset(players, seat, exposed)] = 1.0;
+    }
+    out[o::CURRENT + offset(players, seat, view.current())] = 1.0;
+    out[o::DIRECTION] = f32::from(u8::from(view.direction() == Direction::Clockwise));
+    out[o::PENDING] = view.pending_draw() as f32;
+    out[o::PHASE + phase_index(view.phase())] = 1.0;
+    out[o::ROLE + usize::from(window)] = 1.0;
+    if let Some(card) = view.drawn_card() {
+        out[o::DRAWN + card.index()] = 1.0;
+    }
+    for &card in view.discard() {
+        out[o::DISCARD + card.index()] += 1.0;
+    }
+    out[o::DRAW_PILE] = view.draw_pile_size() as f32;
+}

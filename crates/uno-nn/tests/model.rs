@@ -1,0 +1,65 @@
+//! The Rust network computes what the trainer's numpy network computes: a tiny model written by
+//! `training/make_fixture.py`, an observation, actions and the Q values numpy gave them. Also:
+//! the shipped model loads, and broken files are refused with their reason.
+
+use uno_nn::model::read_safetensors;
+use uno_nn::{action, obs, ModelError, QNet};
+
+const TINY: &[u8] = include_bytes!("fixtures/tiny.safetensors");
+const TINY_JSON: &str = include_str!("fixtures/tiny.json");
+
+#[test]
+fn q_values_match_the_training_framework_within_1e_5() {
+    let net = QNet::from_safetensors(TINY).expect("the fixture loads");
+    let expected: serde_json::Value = serde_json::from_str(TINY_JSON).expect("json");
+    let floats = |key: &str| -> Vec<f32> {
+        expected[key].as_array().expect(key).iter().map(|v| v.as_f64().expect("number") as f32).collect()
+    };
+    let observation = floats("obs");
+    let actions: Vec<usize> =
+        expected["actions"].as_array().expect("actions").iter().map(|v| v.as_u64().expect("index") as usize).collect();
+    let want = floats("q");
+    let mut got = Vec::new();
+    net.q_values(&observation, &actions, &mut got);
+    assert_eq!(got.len(), want.len());
+    for (a, (g, w)) in actions.iter().zip(got.iter().zip(&want)) {
+        assert!((g - w).abs() <= 1e-5, "action {a}: rust {g}, numpy {w}");
+    }
+    let best = actions[got.iter().enumerate().fold(0, |b, (i, q)| if *q > got[b] { i } else { b })];
+    assert_eq!(best as u64, expected["best"].as_u64().expect("best"), "the same decision");
+}
+
+#[test]
+fn the_shipped_model_loads_and_scores_every_action() {
+    let net = uno_nn::shipped_model();
+    assert!(net.parameters() > 1_000);
+    assert!(uno_nn::SHIPPED_MODEL.len() <= 5 * 1024 * 1024, "the model file stays under 5 MB");
+    let mut q = Vec::new();
+    let all: Vec<usize> = (0..action::COUNT).collect();
+    net.q_values(&vec![0.5; obs::SIZE], &all, &mut q);
+    assert_eq!(q.len(), action::COUNT);
+    assert!(q.iter().all(|v| v.is_finite()));
+}
+
+#[test]
+fn broken_files_are_refused_with_their_reason() {
+    assert_eq!(QNet::from_safetensors(&TINY[..5]).err(), Some(ModelError::Truncated));
+    let mut bad_header = TINY.to_vec();
+    bad_header[8] = b'x';
+    assert!(matches!(QNet::from_safetensors(&bad_header), Err(ModelError::Header(_))));
+    let cut = &TINY[..TINY.len() - 4];
+    assert!(matches!(QNet::from_safetensors(cut), Err(ModelError::Tensor { .. })));
+    // A file without the network's tensors.
+    let header = br#"{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#;
+    let mut file = (header.len() as u64).to_le_bytes().to_vec();
+    file.extend_from_slice(header);
+    file.extend_from_slice(&1.5f32.to_le_bytes());
+    let (tensors, _) = read_safetensors(&file).expect("a valid file");
+    assert_eq!(tensors["a"].data, vec![1.5]);
+    assert_eq!(QNet::from_safetensors(&file).err(), Some(ModelError::Missing("input_scale".into())));
+    let f16 = br#"{"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}}"#;
+    let mut file = (f16.len() as u64).to_le_bytes().to_vec();
+    file.extend_from_slice(f16);
+    file.extend_from_slice(&[0; 4]);
+    assert!(matches!(read_safetensors(&file), Err(ModelError::Tensor { .. })));
+}

@@ -1,0 +1,276 @@
+//! Replaying a transcript against the rules.
+
+use super::{card_text, direction_text, player_name, step, Status, Transcript, Violation};
+use crate::card::{Card, Color};
+use crate::rules::{DrawRule, Rules};
+
+impl Transcript {
+    /// Checks every block and every turn against `rules` (a rule set without wild cards in
+    /// which a turn is one play or one draw, as seed 004's). Returns what the game did.
+    ///
+    /// # Errors
+    ///
+    /// The first [`Violation`] found: the block where the transcript breaks the rules (or
+    /// where it meets rules the checker does not know) and why.
+    pub fn check(&self, rules: &Rules) -> Result<Summary, Violation> {
+        let fail = |block: usize, reason: String| Violation { block, reason };
+        let first = self.blocks.first().ok_or_else(|| fail(0, "no status block".into()))?;
+        let n = first.hands.len();
+        if n < rules.min_players() || n > rules.max_players() {
+            return Err(fail(
+                0,
+                format!("{n} players; the rules allow {}-{}", rules.min_players(), rules.max_players()),
+            ));
+        }
+        if rules.draw_rule() != DrawRule::DrawOneEndTurn {
+            return Err(fail(0, "the checker knows only rules where a draw ends the turn".into()));
+        }
+        let mut deck = rules.deck().to_vec();
+        deck.sort();
+        for (b, block) in self.blocks.iter().enumerate() {
+            if block.hands.len() != n {
+                return Err(fail(b, format!("{} hands, the game has {n} players", block.hands.len())));
+            }
+            if block.current >= n {
+                return Err(fail(b, format!("current player {} does not exist", block.current + 1)));
+            }
+            if block.discard.is_empty() {
+                return Err(fail(b, "the discard pile is empty".into()));
+            }
+            if block.all_cards() != deck {
+                return Err(fail(b, "the cards are not exactly the deck's (one lost, added or duplicated)".into()));
+            }
+        }
+        if let Some((i, h)) = first.hands.iter().enumerate().find(|(_, h)| h.len() != rules.hand_size()) {
+            return Err(fail(0, format!("{} was dealt {} cards, not {}", player_name(i), h.len(), rules.hand_size())));
+        }
+        if first.discard.len() != 1 {
+            return Err(fail(0, "the set-up must turn exactly one card to start the discard pile".into()));
+        }
+        if first.direction != rules.direction() {
+            return Err(fail(0, format!("the game starts going {}", direction_text(rules.direction()))));
+        }
+        let mut summary = Summary::default();
+        let mut dead_run = 0;
+        for (b, pair) in self.blocks.windows(2).enumerate() {
+            let (prev, next) = (&pair[0], &pair[1]);
+            if let Some(w) = prev.hands.iter().position(Vec::is_empty) {
+                return Err(fail(b + 1, format!("a turn was played after {} won", player_name(w))));
+            }
+            let turn = check_turn(prev, next, rules).map_err(|reason| fail(b + 1, reason))?;
+            match turn {
+                Turn::Play { reshuffled } => {
+                    summary.plays += 1;
+                    summary.reshuffles += reshuffled as usize;
+                    dead_run = 0;
+                }
+                Turn::Draw { reshuffled } => {
+                    summary.draws += 1;
+                    summary.reshuffles += reshuffled as usize;
+                    dead_run = 0;
+                }
+                Turn::Nothing => dead_run += 1,
+            }
+        }
+        summary.turns = self.blocks.len() - 1;
+        let last = &self.blocks[self.blocks.len() - 1];
+        let end = self.blocks.len() - 1;
+        let cap = rules.turn_cap().map(|c| c as usize);
+        if cap.is_some_and(|c| summary.turns > c) {
+            return Err(fail(end, format!("{} turns were played, the cap is {}", summary.turns, cap.unwrap_or(0))));
+        }
+        match last.hands.iter().position(Vec::is_empty) {
+            Some(w) => {
+                let points: u32 = last.hands.iter().flatten().map(|&c| rules.points(c)).sum();
+                if self.winner != Some((w, points)) {
+                    return Err(fail(end, format!("the last line must be '{} ({points})'", player_name(w))));
+                }
+                summary.winner = Some((w, points));
+            }
+            None => {
+                if let Some((w, _)) = self.winner {
+                    return Err(fail(end, format!("{} is named the winner but holds cards", player_name(w))));
+                }
+                let capped = cap == Some(summary.turns);
+                let stalemate = dead_run >= n;
+                if !capped && !stalemate {
+                    return Err(fail(end, "the game stopped with no winner, before the turn cap".into()));
+                }
+            }
+        }
+        Ok(summary)
+    }
+}
+
+/// What a checked transcript shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Turns played: blocks after the set-up.
+    pub turns: usize,
+    /// Turns in which a card was played.
+    pub plays: usize,
+    /// Turns in which a card was drawn.
+    pub draws: usize,
+    /// Times the draw pile was rebuilt from the discard pile.
+    pub reshuffles: usize,
+    /// The winner's seat (0-based) and the points they won; `None` when nobody won.
+    pub winner: Option<(usize, u32)>,
+}
+
+enum Turn {
+    Play {
+        reshuffled: bool,
+    },
+    Draw {
+        reshuffled: bool,
+    },
+    /// Nothing to play and nothing to draw.
+    Nothing,
+}
+
+fn counts(cards: &[Card]) -> [u16; Card::KINDS] {
+    let mut out = [0u16; Card::KINDS];
+    for c in cards {
+        out[c.index()] += 1;
+    }
+    out
+}
+
+fn fmt_cards(cards: &[Card]) -> String {
+    cards.iter().map(|&c| card_text(c).unwrap_or_else(|_| c.to_string())).collect::<Vec<_>>().join(", ")
+}
+
+/// Draws `want` cards as the rules do, starting from `draw` and `discard` (top first), and
+/// compares with the cards that arrived (`got`) and the piles after (`draw_after`,
+/// `discard_after`). Returns whether the draw pile was rebuilt.
+fn check_draws(
+    want: usize,
+    draw: &[Card],
+    discard: &[Card],
+    got: &[Card],
+    draw_after: &[Card],
+    discard_after: &[Card],
+) -> Result<bool, String> {
+    let direct = want.min(draw.len());
+    if got.len() < direct || got[..direct] != draw[..direct] {
+        return Err(format!(
+            "drew [{}], but the top of the draw pile was [{}]",
+            fmt_cards(got),
+            fmt_cards(&draw[..direct])
+        ));
+    }
+    if direct == want || discard.len() < 2 {
+        // No rebuild: the pile was not used up, or there was nothing to rebuild it from.
+        if got.len() != direct {
+            return Err(format!("drew {} cards, expected {direct}", got.len()));
+        }
+        if draw_after != &draw[direct..] {
+            return Err("the draw pile changed other than by the cards drawn".into());
+        }
+        if discard_after != discard {
+            return Err("the discard pile changed other than by the card played".into());
+        }
+        return Ok(false);
+    }
+    // The pile ran out: everything under the top discard was shuffled into a new pile and the
+    // rest of the cards came from it.
+    let rest = (want - direct).min(discard.len() - 1);
+    if got.len() != direct + rest {
+        return Err(format!("drew {} cards after rebuilding the pile, expected {}", got.len(), direct + rest));
+    }
+    if discard_after != &discard[..1] {
+        return Err("after rebuilding the draw pile the discard pile must hold only its top card".into());
+    }
+    let mut from_new: Vec<Card> = got[direct..].to_vec();
+    from_new.extend_from_slice(draw_after);
+    if counts(&from_new) != counts(&discard[1..]) {
+        return Err("the rebuilt draw pile is not the old discard pile less its top card".into());
+    }
+    Ok(true)
+}
+
+fn check_turn(prev: &Status, next: &Status, rules: &Rules) -> Result<Turn, String> {
+    let n = prev.hands.len();
+    let p = prev.current;
+    let top = prev.discard[0];
+    let color = top.color().unwrap_or(Color::Red);
+    let old = &prev.hands[p];
+    let new = &next.hands[p];
+    let playable = old.iter().any(|c| c.matches(top, color));
+    let mut victim = None;
+    let (turn, expected_current, expected_direction) = if new.len() + 1 == old.len() {
+        let card = next.discard[0];
+        let removed_ok = (0..old.len())
+            .any(|i| old[i] == card && old[..i].iter().chain(&old[i + 1..]).copied().eq(new.iter().copied()));
+        if !removed_ok {
+            return Err(format!("{} played {}, which left the hand wrong", player_name(p), fmt_cards(&[card])));
+        }
+        if !card.matches(top, color) {
+            return Err(format!(
+                "{} played {} on {}: it matches neither colour nor face",
+                player_name(p),
+                fmt_cards(&[card]),
+                fmt_cards(&[top])
+            ));
+        }
+        let mut direction = prev.direction;
+        let e = rules.effect(card, n);
+        if e.penalty > 0 {
+            victim = Some(step(p, 1, direction, n));
+        }
+        if e.flip {
+            direction = direction.flipped();
+        }
+        let steps = 1 + usize::from(e.skip);
+        let mut discard: Vec<Card> = vec![card];
+        discard.extend_from_slice(&prev.discard);
+        let reshuffled = match victim {
+            Some(v) => {
+                let before = &prev.hands[v];
+                let after = &next.hands[v];
+                if after.len() < before.len() || after[..before.len()] != before[..] {
+                    return Err(format!("{} lost cards to a Draw Two", player_name(v)));
+                }
+                check_draws(e.penalty.into(), &prev.draw, &discard, &after[before.len()..], &next.draw, &next.discard)
+                    .map_err(|e| format!("{} after a Draw Two: {e}", player_name(v)))?
+            }
+            None => {
+                if next.draw != prev.draw {
+                    return Err("the draw pile changed, but nobody drew".into());
+                }
+                if next.discard != discard {
+                    return Err("the discard pile must be the card played on the old pile".into());
+                }
+                false
+            }
+        };
+        (Turn::Play { reshuffled }, step(p, steps, direction, n), direction)
+    } else {
+        if playable && rules.forced_play().must_play() {
+            return Err(format!("{} did not play although they held a playable card", player_name(p)));
+        }
+        if new.len() < old.len() || new[..old.len()] != old[..] {
+            return Err(format!("{}'s hand changed in a way no play or draw explains", player_name(p)));
+        }
+        let got = &new[old.len()..];
+        if got.len() > 1 {
+            return Err(format!("{} drew {} cards on their turn", player_name(p), got.len()));
+        }
+        let reshuffled = check_draws(1, &prev.draw, &prev.discard, got, &next.draw, &next.discard)
+            .map_err(|e| format!("{}: {e}", player_name(p)))?;
+        let turn = if got.is_empty() { Turn::Nothing } else { Turn::Draw { reshuffled } };
+        (turn, step(p, 1, prev.direction, n), prev.direction)
+    };
+    for (i, (a, b)) in prev.hands.iter().zip(&next.hands).enumerate() {
+        if i != p && Some(i) != victim && a != b {
+            return Err(format!("{}'s hand changed on {}'s turn", player_name(i), player_name(p)));
+        }
+    }
+    if next.direction != expected_direction {
+        return Err(format!("the direction should be {}", direction_text(expected_direction)));
+    }
+    if next.current != expected_current {
+        return Err(format!("the next player should be {}", player_name(expected_current)));
+    }
+    Ok(turn)
+}
