@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -12,7 +12,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use uno::Action;
 
-use crate::tables::auth::{token, TokenQuery};
+use crate::bearer::SeatToken;
 use crate::types::{CreateTable, TableList, TableView};
 use crate::{ws, ApiError, AppState};
 
@@ -95,13 +95,7 @@ async fn list(State(app): State<AppState>) -> Json<TableList> {
     Json(TableList { tables: app.list_tables() })
 }
 
-async fn read(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
-    headers: HeaderMap,
-) -> Result<Json<TableView>, ApiError> {
-    let t = token(&headers, &q)?;
+async fn read(State(app): State<AppState>, Path(id): Path<String>, t: SeatToken) -> Result<Json<TableView>, ApiError> {
     Ok(Json(app.read_table(&id, t.as_deref()).await?))
 }
 
@@ -121,13 +115,7 @@ async fn join(
     Ok(Json(app.join(&id, &req.name, req.seat).await?).into_response())
 }
 
-async fn leave(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
-    headers: HeaderMap,
-) -> Result<StatusCode, ApiError> {
-    let t = token(&headers, &q)?;
+async fn leave(State(app): State<AppState>, Path(id): Path<String>, t: SeatToken) -> Result<StatusCode, ApiError> {
     app.leave(&id, t.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -143,12 +131,12 @@ pub struct ActRequest {
 async fn act(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
+    SeatToken(t): SeatToken,
     headers: HeaderMap,
     req: Result<Json<ActRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     // Authentication first: an anonymous or forged request learns nothing about the body.
-    let t = token(&headers, &q)?.ok_or(ApiError::MissingToken)?;
+    let t = t.ok_or(ApiError::MissingToken)?;
     app.table_to_act(&id).await?;
     let req = body(req)?;
     let minimal = wants_minimal(&headers);
@@ -171,20 +159,12 @@ fn wants_minimal(headers: &HeaderMap) -> bool {
 async fn rematch(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
-    headers: HeaderMap,
+    t: SeatToken,
 ) -> Result<Json<TableView>, ApiError> {
-    let t = token(&headers, &q)?;
     Ok(Json(app.rematch(&id, t.as_deref()).await?))
 }
 
-async fn close(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
-    headers: HeaderMap,
-) -> Result<StatusCode, ApiError> {
-    let t = token(&headers, &q)?;
+async fn close(State(app): State<AppState>, Path(id): Path<String>, t: SeatToken) -> Result<StatusCode, ApiError> {
     app.close(&id, t.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

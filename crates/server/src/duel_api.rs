@@ -21,6 +21,8 @@
 //! the game exactly. An action is acknowledged only once it is stored. A game that is not in
 //! memory (after a restart, or evicted) is loaded from the store when it is asked for.
 
+mod records;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -231,7 +233,7 @@ impl DuelGames {
             t.await.map_err(ApiError::Store)?;
         }
         if over {
-            crate::duel_records::keep(store, id).await?;
+            records::keep(store, id).await?;
         }
         Ok(())
     }
@@ -435,8 +437,8 @@ where
         .route("/api/duel/{id}/next-round", post(next_round))
         .route("/api/duel/{id}/move", post(move_piece))
         .route("/api/duel/{id}/end", post(end))
-        .route("/api/duel/{id}/record", get(crate::duel_records::record))
-        .route("/api/duel/{id}/replay", get(crate::duel_records::replay))
+        .route("/api/duel/{id}/record", get(records::record))
+        .route("/api/duel/{id}/replay", get(records::replay))
         .with_state(games)
 }
 

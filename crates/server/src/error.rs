@@ -218,44 +218,149 @@ fn bounded(message: String) -> String {
     }
 }
 
-/// The engine's own snake_case name for the reason (`does_not_match`, `not_your_turn`, ...).
+/// The engine's own serde name for the reason (`does_not_match`, `not_your_turn`, ...), taken
+/// from its `Serialize` (a unit variant's name is a `&'static str`), so the codes cannot drift
+/// from the engine's.
 fn illegal_code(i: IllegalAction) -> &'static str {
-    use IllegalAction::*;
-    match i {
-        GameOver => "game_over",
-        RoundOver => "round_over",
-        NoSuchSeat => "no_such_seat",
-        NotYourTurn => "not_your_turn",
-        CardNotInHand => "card_not_in_hand",
-        DoesNotMatch => "does_not_match",
-        ColorRequired => "color_required",
-        ColorNotAllowed => "color_not_allowed",
-        ColorNotInGame => "color_not_in_game",
-        MustAnswerDrawPenalty => "must_answer_draw_penalty",
-        MustPlayWhenAble => "must_play_when_able",
-        MustDrawBeforePass => "must_draw_before_pass",
-        AlreadyDrawn => "already_drawn",
-        OnlyDrawnCard => "only_drawn_card",
-        MustPlayDrawnCard => "must_play_drawn_card",
-        SameNumberOnly => "same_number_only",
-        DrawPileEmpty => "draw_pile_empty",
-        WildDrawFourNotAllowed => "wild_draw_four_not_allowed",
-        MustAnswerChallenge => "must_answer_challenge",
-        NoChallengePending => "no_challenge_pending",
-        MustDeclareColor => "must_declare_color",
-        NoColorToDeclare => "no_color_to_declare",
-        MustChooseSwap => "must_choose_swap",
-        NoSwapPending => "no_swap_pending",
-        InvalidSwapTarget => "invalid_swap_target",
-        JumpInNotAllowed => "jump_in_not_allowed",
-        UnoCallsOff => "uno_calls_off",
-        NothingToCall => "nothing_to_call",
-        UnoAlreadyCalled => "uno_already_called",
-        CannotCatchYourself => "cannot_catch_yourself",
-        UnoCalledInTime => "uno_called_in_time",
-        CatchTooLate => "catch_too_late",
-        NotOnOneCard => "not_on_one_card",
-        RoundNotOver => "round_not_over",
+    serde::Serialize::serialize(&i, VariantName).unwrap_or("illegal_action")
+}
+
+/// A serializer that answers a unit variant's name, and refuses everything else.
+struct VariantName;
+
+#[derive(Debug)]
+struct NotAName;
+
+impl std::fmt::Display for NotAName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not a unit variant")
+    }
+}
+
+impl std::error::Error for NotAName {}
+
+impl serde::ser::Error for NotAName {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        NotAName
+    }
+}
+
+impl serde::Serializer for VariantName {
+    type Ok = &'static str;
+    type Error = NotAName;
+    type SerializeSeq = serde::ser::Impossible<&'static str, NotAName>;
+    type SerializeTuple = serde::ser::Impossible<&'static str, NotAName>;
+    type SerializeTupleStruct = serde::ser::Impossible<&'static str, NotAName>;
+    type SerializeTupleVariant = serde::ser::Impossible<&'static str, NotAName>;
+    type SerializeMap = serde::ser::Impossible<&'static str, NotAName>;
+    type SerializeStruct = serde::ser::Impossible<&'static str, NotAName>;
+    type SerializeStructVariant = serde::ser::Impossible<&'static str, NotAName>;
+
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<Self::Ok, NotAName> {
+        Ok(variant)
+    }
+    fn serialize_bool(self, _: bool) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_i8(self, _: i8) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_i16(self, _: i16) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_i32(self, _: i32) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_i64(self, _: i64) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_u8(self, _: u8) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_u16(self, _: u16) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_u32(self, _: u32) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_u64(self, _: u64) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_f32(self, _: f32) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_f64(self, _: f64) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_char(self, _: char) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_str(self, _: &str) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_none(self) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_some<T: ?Sized + serde::Serialize>(self, _: &T) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_unit(self) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_newtype_struct<T: ?Sized + serde::Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_newtype_variant<T: ?Sized + serde::Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<Self::Ok, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, NotAName> {
+        Err(NotAName)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, NotAName> {
+        Err(NotAName)
     }
 }
 
@@ -321,19 +426,33 @@ mod tests {
         }
     }
 
+    /// Every reason the engine has: serde lists them all when asked for one it lacks.
+    fn every_illegal_action() -> Vec<(String, IllegalAction)> {
+        let err = serde_json::from_value::<IllegalAction>(serde_json::json!("no_such_reason")).expect_err("unknown");
+        let text = err.to_string();
+        let listed = text.split("expected one of").nth(1).expect("serde lists the variants");
+        listed
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|name| (name.to_string(), serde_json::from_value(serde_json::json!(name)).expect("a variant")))
+            .collect()
+    }
+
     #[test]
     fn every_illegal_action_code_is_the_engines_serde_name() {
-        let all = [
-            IllegalAction::GameOver,
-            IllegalAction::DoesNotMatch,
-            IllegalAction::NotYourTurn,
-            IllegalAction::MustAnswerDrawPenalty,
-            IllegalAction::RoundNotOver,
-            IllegalAction::WildDrawFourNotAllowed,
-        ];
-        for i in all {
-            let serde = serde_json::to_value(i).expect("serialize");
-            assert_eq!(serde.as_str(), Some(illegal_code(i)));
+        let all = every_illegal_action();
+        assert!(all.len() >= 34, "only {} reasons found", all.len());
+        for (name, i) in &all {
+            let e = ApiError::Illegal(*i);
+            assert_eq!(e.code(), name);
+            assert_eq!(e.body().code, name);
+            let want = if matches!(i, IllegalAction::GameOver | IllegalAction::RoundOver) {
+                StatusCode::CONFLICT
+            } else {
+                StatusCode::UNPROCESSABLE_ENTITY
+            };
+            assert_eq!(e.status(), want, "{name}");
         }
         assert_eq!(ApiError::Illegal(IllegalAction::DoesNotMatch).status(), StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(ApiError::StaleState { sent: 1, current: 2 }.status(), StatusCode::CONFLICT);

@@ -10,11 +10,11 @@
 //! in the same store: a [`store::Kind`] of its own, `GameStore::create` with a typed
 //! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
 
-mod analysis;
 pub mod api;
+mod bearer;
 pub mod cluster;
+mod conns;
 pub mod duel_api;
-mod duel_records;
 mod error;
 mod instance;
 pub mod limits;

@@ -5,16 +5,15 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use crate::analysis::AnalysisRequest;
 use crate::api::Client;
-use crate::tables::auth::{token, TokenQuery};
+use crate::bearer::SeatToken;
+use crate::tables::AnalysisRequest;
 use crate::tables::{Frame, FrameRequest, ImportRecord, Perspective, PositionExport, RecordExport};
 use crate::{ApiError, AppState};
 
@@ -56,17 +55,15 @@ struct ReplayQuery {
     game: Option<usize>,
     #[serde(default)]
     timeline: bool,
-    token: Option<String>,
 }
 
 async fn replay(
     State(app): State<AppState>,
     Path(id): Path<String>,
     q: Result<Query<ReplayQuery>, QueryRejection>,
-    headers: HeaderMap,
+    t: SeatToken,
 ) -> Result<Json<Frame>, ApiError> {
     let q = query(q)?;
-    let t = token(&headers, &TokenQuery { token: q.token })?;
     let perspective = match q.view.as_deref() {
         Some(v) => v.parse()?,
         None => Perspective::Spectator,

@@ -16,11 +16,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use store::Kind;
-use uno::Event;
 
 use crate::limits::MAX_STATS_PAGE;
-use crate::tables::KeptGame;
-use crate::types::SeatKind;
 use crate::{ApiError, AppState};
 
 /// Players per page unless asked otherwise.
@@ -66,92 +63,6 @@ struct Page {
     /// When the page was read (Unix ms).
     computed_at: i64,
     players: Vec<PlayerStats>,
-}
-
-/// Whether the results kept before the totals existed have been tallied (one per server).
-#[derive(Default)]
-pub(crate) struct Stats(tokio::sync::Mutex<bool>);
-
-/// What one kept game adds: a game for every seat a person held to the end, a win for the
-/// winner, the final scores, and from its events the challenges won and the UNO calls missed.
-pub(crate) fn share(kept: &KeptGame, outcome: &uno::Outcome) -> Result<Vec<store::Tally>, uno::ReplayError> {
-    let mut out: Vec<store::Tally> = kept
-        .seats
-        .iter()
-        .map(|s| {
-            let name = match s.kind {
-                SeatKind::Human => s.name.clone().unwrap_or_default(),
-                SeatKind::Bot => String::new(),
-            };
-            let won = outcome.winner.is_some_and(|w| w.index() == s.seat);
-            let points = outcome.scores.get(s.seat).copied().unwrap_or(0);
-            store::Tally { name, games: 1, wins: i64::from(won), points: i64::from(points), ..Default::default() }
-        })
-        .collect();
-    kept.record.replay_with_events(|_, events| {
-        for e in events {
-            let seat = match e {
-                Event::ChallengeResolved { challenger, guilty: true, .. } => challenger,
-                Event::UnoPenalty { seat, .. } => seat,
-                _ => continue,
-            };
-            if let Some(s) = out.get_mut(seat.index()) {
-                match e {
-                    Event::ChallengeResolved { .. } => s.challenges_won += 1,
-                    _ => s.uno_missed += 1,
-                }
-            }
-        }
-    })?;
-    // Bots, and a seat nobody held at the end (its person left), count for nobody.
-    out.retain(|p| !p.name.is_empty());
-    Ok(out)
-}
-
-/// The tallies of a kept result as stored: `None` (it counts for nothing) for an imported file
-/// or one that does not replay.
-fn tallies_of(r: &store::GameResult) -> Option<Vec<store::Tally>> {
-    // Results kept before records were (no actions) tell no events: left out.
-    let kept = r.record.decode::<KeptGame>().ok()?;
-    let outcome = r.outcome.decode::<uno::Outcome>().ok()?;
-    // An imported file names whom it likes: it counts for nobody.
-    if kept.record.actions.len() as i64 != r.actions || kept.imported {
-        return None;
-    }
-    match share(&kept, &outcome) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            tracing::warn!(table = %r.game_id, error = %e, "a kept game does not replay");
-            None
-        }
-    }
-}
-
-impl AppState {
-    /// Tallies, once, the results kept before the totals existed.
-    async fn tally_old_results(&self) -> Result<(), ApiError> {
-        let mut done = self.inner.stats.0.lock().await;
-        if *done {
-            return Ok(());
-        }
-        let old = self.inner.store.untallied(Kind::Uno).await?;
-        if !old.is_empty() {
-            let tallied = tokio::task::spawn_blocking(move || {
-                old.iter().map(|r| (r.game_id.clone(), r.finished_at, tallies_of(r))).collect::<Vec<_>>()
-            })
-            .await
-            .map_err(|e| ApiError::Internal(format!("statistics stopped: {e}")))?;
-            let tickets: Vec<_> = tallied
-                .into_iter()
-                .map(|(id, at, tallies)| self.inner.store.tally(Kind::Uno, &id, at, tallies))
-                .collect();
-            for t in tickets {
-                t.await?;
-            }
-        }
-        *done = true;
-        Ok(())
-    }
 }
 
 fn store_now() -> i64 {

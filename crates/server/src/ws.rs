@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Extension, Path, Query, State};
+use axum::extract::{Extension, Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -21,9 +21,9 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use uno::Action;
 
+use crate::bearer::SeatToken;
+use crate::conns::ConnSlot;
 use crate::limits;
-use crate::serve::ConnSlot;
-use crate::tables::auth::{token, TokenQuery};
 use crate::tables::{Push, Table, Viewer};
 use crate::{ApiError, AppState, ErrorBody};
 
@@ -37,7 +37,7 @@ pub(crate) enum ClientMessage {
 pub async fn upgrade(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
+    SeatToken(from_header): SeatToken,
     headers: HeaderMap,
     slot: Option<Extension<ConnSlot>>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -53,7 +53,6 @@ pub async fn upgrade(
         }
     };
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
-    let from_header = token(&headers, &q)?;
     let t = protocol_token(&headers)?.or(from_header);
     let table = app.table(&id).await?;
     let (viewer, epoch) = {
@@ -204,7 +203,7 @@ async fn session(
     let _busy = slot.as_ref().map(ConnSlot::busy);
     let _counted = crate::metrics::socket();
     // One future for the whole session, not one per loop turn: the loop turns once per message.
-    let stopping = crate::serve::stopping(slot.clone());
+    let stopping = crate::conns::stopping(slot.clone());
     tokio::pin!(stopping);
 
     // Subscribe and render the first view under one lock: no change is missed or sent twice.

@@ -15,8 +15,8 @@ use tokio::sync::Notify;
 
 use super::wire::{watch_subject, Answer, Ask, Pushed};
 use super::{http_response, Inner, Sent};
+use crate::conns::ConnSlot;
 use crate::limits;
-use crate::serve::ConnSlot;
 use crate::tables::auth::{token, TokenQuery};
 use crate::ws::{self, Bucket, ClientMessage};
 use crate::ApiError;
@@ -143,7 +143,7 @@ impl Relay {
     async fn run(self, mut socket: WebSocket, mut sub: async_nats::Subscriber, first: String, slot: Option<ConnSlot>) {
         let _busy = slot.as_ref().map(ConnSlot::busy);
         let _counted = crate::metrics::relayed();
-        let stopping = crate::serve::stopping(slot.clone());
+        let stopping = crate::conns::stopping(slot.clone());
         tokio::pin!(stopping);
         let rate = self.inner.state.config().ws_messages_per_second.max(1);
         let mut bucket = Bucket::new(rate);

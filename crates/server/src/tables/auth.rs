@@ -1,39 +1,14 @@
 //! Who is asking: seat tokens (made, hashed, read from a request) and the viewer a token is at
 //! a table.
 
-use axum::http::{header, HeaderMap};
 use rand::RngCore;
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use super::TableState;
 use crate::{ApiError, AppState};
 
-#[derive(Debug, Default, Deserialize)]
-pub struct TokenQuery {
-    pub token: Option<String>,
-}
-
-/// The seat token: `Authorization: Bearer <token>`. A `?token=` in the URL is refused (even
-/// beside a header), so that a client which puts it there learns at once rather than leaving
-/// the token in access logs and proxies on every request.
-pub fn token(headers: &HeaderMap, query: &TokenQuery) -> Result<Option<String>, ApiError> {
-    if query.token.is_some() {
-        return Err(ApiError::TokenInUrl);
-    }
-    match headers.get(header::AUTHORIZATION) {
-        Some(v) => {
-            let text = v.to_str().map_err(|_| ApiError::BadToken)?;
-            // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
-            let (scheme, t) = text.trim_start().split_once(' ').ok_or(ApiError::BadToken)?;
-            if !scheme.eq_ignore_ascii_case("bearer") {
-                return Err(ApiError::BadToken);
-            }
-            Ok(Some(t.trim().to_string()))
-        }
-        None => Ok(None),
-    }
-}
+// Kept here for the callers that still import them from here.
+pub use crate::bearer::{token, TokenQuery};
 
 /// Who is asking: a seat (by token) or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

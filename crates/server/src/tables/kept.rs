@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 use store::Kind;
-use uno::GameRecord;
+use uno::{Event, GameRecord};
 
 #[cfg(doc)]
 use super::Config;
@@ -80,7 +80,7 @@ impl TableState {
     pub(super) fn finished_result(&self, id: &str) -> Result<store::NewResult, ApiError> {
         let kept = KeptGame { record: self.record.clone(), seats: self.seat_views(), imported: false };
         let outcome = self.game.outcome();
-        let tallies = match outcome.map(|o| crate::stats::share(&kept, o)).transpose() {
+        let tallies = match outcome.map(|o| share(&kept, o)).transpose() {
             Ok(t) => t,
             Err(e) => {
                 tracing::warn!(table = %id, error = %e, "a finished game does not replay: counted in no statistics");
@@ -238,4 +238,40 @@ impl AppState {
             }
         });
     }
+}
+
+/// What one kept game adds: a game for every seat a person held to the end, a win for the
+/// winner, the final scores, and from its events the challenges won and the UNO calls missed.
+pub(crate) fn share(kept: &KeptGame, outcome: &uno::Outcome) -> Result<Vec<store::Tally>, uno::ReplayError> {
+    let mut out: Vec<store::Tally> = kept
+        .seats
+        .iter()
+        .map(|s| {
+            let name = match s.kind {
+                SeatKind::Human => s.name.clone().unwrap_or_default(),
+                SeatKind::Bot => String::new(),
+            };
+            let won = outcome.winner.is_some_and(|w| w.index() == s.seat);
+            let points = outcome.scores.get(s.seat).copied().unwrap_or(0);
+            store::Tally { name, games: 1, wins: i64::from(won), points: i64::from(points), ..Default::default() }
+        })
+        .collect();
+    kept.record.replay_with_events(|_, events| {
+        for e in events {
+            let seat = match e {
+                Event::ChallengeResolved { challenger, guilty: true, .. } => challenger,
+                Event::UnoPenalty { seat, .. } => seat,
+                _ => continue,
+            };
+            if let Some(s) = out.get_mut(seat.index()) {
+                match e {
+                    Event::ChallengeResolved { .. } => s.challenges_won += 1,
+                    _ => s.uno_missed += 1,
+                }
+            }
+        }
+    })?;
+    // Bots, and a seat nobody held at the end (its person left), count for nobody.
+    out.retain(|p| !p.name.is_empty());
+    Ok(out)
 }

@@ -12,6 +12,7 @@
 //! [`restore`] (start, adoption, the idle sweep), [`kept`] (finished games' records) and
 //! [`replay`] (frames of a game from its record).
 
+mod analysis;
 pub(crate) mod auth;
 mod kept;
 mod lifecycle;
@@ -19,6 +20,7 @@ mod play;
 mod replay;
 mod restore;
 mod schedule;
+mod tallies;
 mod thinking;
 mod view;
 
@@ -37,6 +39,7 @@ use uno_bots::Bot;
 use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
 use crate::ApiError;
+pub(crate) use analysis::AnalysisRequest;
 pub(crate) use auth::Viewer;
 pub(crate) use kept::KeptGame;
 pub use kept::{ImportRecord, Imported, RecordExport};
@@ -105,8 +108,8 @@ pub struct AppState {
 pub(crate) struct Shared {
     pub(crate) store: SharedStore,
     pub(crate) config: Config,
-    pub(crate) analyses: Arc<crate::analysis::Analyses>,
-    pub(crate) stats: crate::stats::Stats,
+    pub(crate) analyses: Arc<analysis::Analyses>,
+    pub(crate) stats: tallies::Stats,
     /// Records imported, per client, in the last hour.
     pub(crate) imports: crate::quota::Quota,
     /// Bots' thinking, in one lane per client (see [`thinking`]).
@@ -253,7 +256,7 @@ impl AppState {
     /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
     pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
         let store = store.into();
-        let analyses = Arc::new(crate::analysis::Analyses::new(&config));
+        let analyses = Arc::new(analysis::Analyses::new(&config));
         let imports = crate::quota::Quota::new(config.imports_per_hour, Duration::from_secs(3600));
         let state = AppState {
             inner: Arc::new(Shared {

@@ -11,7 +11,7 @@ use duel::{GameRecord, LoggedAction, Status};
 use serde::{Deserialize, Serialize};
 use store::{Kind, SharedStore};
 
-use crate::duel_api::{rebuild, view, whole_record, DuelGames, DuelView};
+use super::{rebuild, view, whole_record, DuelGames, DuelView};
 use crate::ApiError;
 
 /// Stores the whole record of finished game `id` with the results.
