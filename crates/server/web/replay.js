@@ -4,6 +4,7 @@
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
 import { capitalize, el, request, showError } from './api.js';
+import { refusalText, errorText } from './refusals.js';
 import { analysisPanel, points } from './replayanalysis.js';
 import { exportPosition, importFile, playFromHere } from './replayfiles.js';
 import { bindStepping, createStepper, revealInList } from './replaystep.js';
@@ -21,7 +22,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 /** @param {unknown} err */
-const words = (err) => (err instanceof Error ? err.message : String(err));
+const words = (err) => errorText(err, { game: true });
 
 const params = new URLSearchParams(location.search);
 /**
@@ -313,13 +314,13 @@ async function init() {
       } catch (caught2) {
         const again = /** @type {{ code?: string, message?: string }} */ (caught2);
         if (again.code !== 'no_such_ply') {
-          showError($('replay-error'), again.message || '');
+          showError($('replay-error'), refusalText(again.code || '', again.message, { game: true }));
           return;
         }
         first = await frame(state.view, 0, true);
       }
     } else if (err.code !== 'no_such_ply') {
-      showError($('replay-error'), err.message || '');
+      showError($('replay-error'), refusalText(err.code || '', err.message, { game: true }));
       return;
     } else {
       first = await frame(state.view, 0, true);
