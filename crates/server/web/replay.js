@@ -13,9 +13,9 @@ import { renderPile, renderPlayers } from './tableview.js';
 import { cardClass, cardFace, cardSvg, cardWords, eventWords } from './unocards.js';
 
 /** @typedef {import('./protocol').SeatView} SeatView */
-/** @typedef {import('./replaytypes').Frame} Frame */
-/** @typedef {import('./replaytypes').Step} Step */
-/** @typedef {import('./replaytypes').Action} Action */
+/** @typedef {import('./protocol').ReplayFrame} Frame */
+/** @typedef {import('./protocol').ReplayStep} Step */
+/** @typedef {import('./protocol').Action} Action */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -93,7 +93,8 @@ function actionWords(seat, a) {
     case 'next_round':
       return `${name} dealt the next round`;
     default:
-      return `${name}: ${a.type}`;
+      // Every action the engine has is named above; one added later shows its name.
+      return `${name}: ${/** @type {{ type: string }} */ (a).type}`;
   }
 }
 
