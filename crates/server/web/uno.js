@@ -81,7 +81,7 @@ async function showTable(id) {
     $('join').hidden = false;
     $('join-button').hidden = !open;
     $('join-title').textContent = open ? 'Join this table' : 'This table is full';
-    $('join-seed')?.remove();
+    document.getElementById('join-seed')?.remove(); // not $(): absent until a chosen seed is noted
     if (v.chosen_seed) {
       const note = el('p', { id: 'join-seed', class: 'hint' }, `Before you sit: ${CHOSEN_SEED}.`);
       $('join-title').after(note);
