@@ -24,16 +24,22 @@ use crate::{ApiError, AppState};
 const DEFAULT_PAGE: usize = 50;
 
 /// One player's totals.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// (Counts far below 2^53: numbers on the wire and in the pages' types.)
+#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PlayerStats {
     pub name: String,
+    #[ts(type = "number")]
     pub games: u64,
+    #[ts(type = "number")]
     pub wins: u64,
     /// Points won (the game's final scores).
+    #[ts(type = "number")]
     pub points: u64,
     /// Wild Draw Fours this player challenged and the challenge found played illegally.
+    #[ts(type = "number")]
     pub challenges_won: u64,
     /// Times this player was caught with one card without calling UNO.
+    #[ts(type = "number")]
     pub uno_missed: u64,
 }
 
@@ -51,16 +57,20 @@ impl From<store::Tally> for PlayerStats {
     }
 }
 
-/// One page of the answer.
-#[derive(Debug, Serialize)]
-struct Page {
+/// One page of the answer of `GET /api/stats`.
+#[derive(ts_rs::TS, Debug, Serialize)]
+#[ts(rename = "StatsPage")]
+pub(crate) struct Page {
     /// Players with at least one kept game.
+    #[ts(type = "number")]
     total: u64,
     /// Kept games counted.
+    #[ts(type = "number")]
     games: u64,
     offset: usize,
     limit: usize,
     /// When the page was read (Unix ms).
+    #[ts(type = "number")]
     computed_at: i64,
     players: Vec<PlayerStats>,
 }

@@ -38,20 +38,26 @@ fn legal_actions(game: &Game, status: TableStatus, seat: Seat) -> Vec<Action> {
 }
 
 /// The table-level fields of an update.
-#[derive(Serialize)]
-struct Head {
+#[derive(Serialize, ts_rs::TS)]
+pub(crate) struct Head {
     #[serde(rename = "type")]
+    #[ts(type = r#""update""#)]
     kind: &'static str,
+    #[ts(type = "number")]
     version: u64,
     generation: u32,
     status: TableStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<u32>")]
     turn_ms_left: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<u32>")]
     round_pause_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     revealed_hands: Option<Vec<Vec<Card>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     round_result: Option<RoundResult>,
 }
 
@@ -90,8 +96,8 @@ pub(crate) fn round_result(game: &Game) -> Option<RoundResult> {
 }
 
 /// The public fields of `uno::Observation`, under the same names and in the same form.
-#[derive(Serialize)]
-struct PublicView<'a> {
+#[derive(Serialize, ts_rs::TS)]
+pub(crate) struct PublicView<'a> {
     players: usize,
     hand_sizes: Vec<usize>,
     uno_called: Vec<bool>,
@@ -108,6 +114,40 @@ struct PublicView<'a> {
     round: u32,
     scores: &'a [u32],
     outcome: Option<&'a Outcome>,
+}
+
+/// The `update` message as a client reads it, declared for the pages' types (web/protocol.d.ts):
+/// `render` writes it piece by piece: `Head`'s fields, then `events`, then `view` (`PublicView`'s
+/// fields and, to a seat, its drawn card and its hand when it changed), then `legal_actions` when
+/// they changed. The test `an_update_has_the_declared_fields` holds the two together.
+#[cfg(test)]
+#[derive(ts_rs::TS)]
+#[ts(rename = "Update")]
+#[allow(dead_code, reason = "a declaration: never built, only turned into TypeScript")]
+pub(crate) struct UpdateDecl<'a> {
+    #[ts(flatten)]
+    head: Head,
+    events: Vec<LoggedEvent>,
+    view: UpdateViewDecl<'a>,
+    /// The viewer's legal actions, when they changed since it was last told.
+    #[ts(optional)]
+    legal_actions: Option<Vec<Action>>,
+}
+
+/// An update's `view`: the public part, and to a seat its drawn card and (when it changed) its hand.
+#[cfg(test)]
+#[derive(ts_rs::TS)]
+#[ts(rename = "UpdateView")]
+#[allow(dead_code, reason = "a declaration: never built, only turned into TypeScript")]
+pub(crate) struct UpdateViewDecl<'a> {
+    #[ts(flatten)]
+    public: PublicView<'a>,
+    /// A seat's card drawn this turn (`null`: none); absent for a spectator.
+    #[ts(optional)]
+    drawn_card: Option<Option<Card>>,
+    /// A seat's hand, when it changed since it was last told.
+    #[ts(optional)]
+    hand: Option<Vec<Card>>,
 }
 
 /// The table as the update needs it.
@@ -223,4 +263,92 @@ pub(crate) fn render(c: &Change<'_>, told: &mut [Told]) -> Result<Vec<Option<Utf
         out.push(String::from_utf8(buf).ok().map(Utf8Bytes::from));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use serde_json::Value;
+    use ts_rs::{Config, TS};
+    use uno::rules::{preset_config, Rules};
+
+    use super::*;
+
+    /// The fields a generated declaration names: (every field, the required ones).
+    fn declared<T: TS>() -> (BTreeSet<String>, BTreeSet<String>) {
+        let text = T::inline(&Config::new());
+        let plain: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                let l = l.trim_start();
+                !(l.starts_with("/**") || l.starts_with('*'))
+            })
+            .collect();
+        let plain = plain.join(" ");
+        let body = plain.trim().trim_start_matches('{').trim_end_matches('}');
+        let (mut all, mut required) = (BTreeSet::new(), BTreeSet::new());
+        for field in body.split(", ") {
+            let Some((name, _)) = field.split_once(':') else { continue };
+            let name = name.trim();
+            if name.is_empty() {
+                continue;
+            }
+            match name.strip_suffix('?') {
+                Some(n) => {
+                    all.insert(n.to_string());
+                }
+                None => {
+                    all.insert(name.to_string());
+                    required.insert(name.to_string());
+                }
+            }
+        }
+        (all, required)
+    }
+
+    fn keys(v: &Value) -> BTreeSet<String> {
+        v.as_object().expect("an object").keys().cloned().collect()
+    }
+
+    fn check(what: &str, got: &BTreeSet<String>, (all, required): &(BTreeSet<String>, BTreeSet<String>)) {
+        assert!(got.is_subset(all), "{what}: fields not declared: {:?}", got.difference(all).collect::<Vec<_>>());
+        assert!(
+            required.is_subset(got),
+            "{what}: declared fields missing: {:?}",
+            required.difference(got).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn an_update_has_the_declared_fields() {
+        let rules = Rules::new(preset_config("official").expect("preset")).expect("rules");
+        let game = Game::new(rules, 3, 7).expect("game");
+        let change = Change {
+            game: &game,
+            status: TableStatus::Playing,
+            version: 1,
+            generation: 0,
+            turn_ms_left: Some(30_000),
+            round_pause_ms: None,
+            events: &[],
+            watchers: &[1, 0, 0, 1],
+        };
+        let mut told = vec![Told::default(); 3];
+        let out = render(&change, &mut told).expect("render");
+        let update = declared::<UpdateDecl<'static>>();
+        let view = declared::<UpdateViewDecl<'static>>();
+        let mut seen = BTreeSet::new();
+        for (who, text) in [("a seat", &out[0]), ("a spectator", &out[3])] {
+            let json: Value = serde_json::from_str(text.as_ref().expect("rendered").as_str()).expect("json");
+            check(who, &keys(&json), &update);
+            check(&format!("{who}'s view"), &keys(&json["view"]), &view);
+            seen.extend(keys(&json));
+            seen.extend(keys(&json["view"]));
+        }
+        // The seat was told its hand and legal actions in full: the optional fields were met too.
+        for f in ["hand", "drawn_card", "legal_actions", "turn_ms_left"] {
+            assert!(seen.contains(f), "{f} never rendered");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 // @ts-check
 // Shared by every page: JSON requests to the server and small DOM helpers.
-// The server is authoritative; a refused request carries its message, which pages show as is.
+// The server is authoritative; a refused request carries its code and message, which pages put
+// in words for people with refusals.js.
 
 /** An error answered by the server: `{code, message}` plus the HTTP status. */
 export class ApiError extends Error {

@@ -5,6 +5,7 @@
 import { request, showError } from './api.js';
 import { renderGrid } from './duelgrid.js';
 import { moveWords } from './duelwords.js';
+import { duelErrorText } from './refusals.js';
 import { bindStepping, createStepper } from './replaystep.js';
 
 /** @typedef {import('./duelview.js').DuelView} DuelView */
@@ -47,7 +48,7 @@ async function goTo(p) {
     showError($('replay-error'), '');
     return true;
   } catch (err) {
-    showError($('replay-error'), err instanceof Error ? err.message : String(err));
+    showError($('replay-error'), duelErrorText(err));
     return false;
   }
 }

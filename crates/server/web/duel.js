@@ -1,13 +1,14 @@
 // @ts-check
 // The Duel page (seed 001): setup rounds, play rounds against the computer, end stage.
 // The server decides every rule; this page sends what the user clicks and types and shows the
-// answer, including the server's error messages, word for word. Drawing is duelview.js's (the
+// answer, including the engine's refusals, word for word (refusals.js words the others). Drawing is duelview.js's (the
 // grid duelgrid.js's, shared with the replay); this module keeps the page's state and sends the
 // actions, one after another in the order typed.
 import { announce, capitalize, el, request, showError } from './api.js';
 import { cellAt, cellName, onGrid, parseCell } from './duelgrid.js';
 import { focusCell, renderBoard, renderSelection, renderView, showMoves, stageOf } from './duelview.js';
 import { eventWords } from './duelwords.js';
+import { duelErrorText } from './refusals.js';
 
 /** @typedef {import('./duelview.js').DuelView} DuelView */
 /** @typedef {import('./duelview.js').PageState} PageState */
@@ -128,8 +129,8 @@ function send(path, body = () => undefined, { clearSelection = false } = {}) {
         const summary = stageOf(view) === 'end' ? [view.outcome_message] : lines;
         announce($('announce'), `${summary.join(' ')} ${stageOf(view) === 'play' ? `Red left ${st.red_left}, black left ${st.black_left}.` : ''}`);
       } catch (err) {
-        const e = /** @type {{ message?: string, status?: number }} */ (err);
-        showMoveError(e.message || String(err));
+        const e = /** @type {{ status?: number }} */ (err);
+        showMoveError(duelErrorText(err));
         if (e.status === 404) state.view = null;
       }
     } finally {
@@ -236,7 +237,7 @@ async function showNewGame(message) {
   try {
     config = await request('GET', '/api/duel/config');
   } catch (err) {
-    showError($('new-game-error'), err instanceof Error ? err.message : String(err));
+    showError($('new-game-error'), duelErrorText(err));
   }
   const select = /** @type {HTMLSelectElement} */ ($('difficulty'));
   select.replaceChildren(...config.difficulties.map((d) => el('option', { value: d }, capitalize(d))));
@@ -268,7 +269,7 @@ async function startGame(e) {
     focusCell(state.focusCell);
     announce($('announce'), 'New game. Setup round 1 of 3: place blocks.');
   } catch (err) {
-    showError($('new-game-error'), err instanceof Error ? err.message : String(err));
+    showError($('new-game-error'), duelErrorText(err));
   } finally {
     start.disabled = false;
   }
@@ -326,7 +327,7 @@ async function init() {
     enterGame(await request('GET', `/api/duel/${encodeURIComponent(id)}`));
   } catch (err) {
     history.replaceState(null, '', 'duel.html');
-    await showNewGame(err instanceof Error ? err.message : String(err));
+    await showNewGame(duelErrorText(err));
   }
 }
 

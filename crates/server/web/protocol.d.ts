@@ -1,4 +1,4 @@
-// Generated from the server's Rust types (crates/server/src/types.rs, the engine's in crates/uno) by ts-rs: do not edit.
+// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.
 // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol
 
 export type Color = "red" | "yellow" | "green" | "blue";
@@ -727,3 +727,135 @@ invite: string,
 seat: number | null, token: string | null, table: TableView, };
 
 export type Joined = { id: string, seat: number, token: string, table: TableView, };
+
+/**
+ * One accepted action.
+ */
+export type Move = { 
+/**
+ * The seat that acted.
+ */
+seat: number, 
+/**
+ * What it did.
+ */
+action: Action, };
+
+/**
+ * One action of the timeline, with the round and turn it left the game in.
+ */
+export type ReplayStep = { 
+/**
+ * The ply this action leads to (1 for the first action).
+ */
+ply: number, seat: number, action: Action, round: number, turn: number, };
+
+/**
+ * The answer to `GET /api/games/{id}/replay`.
+ */
+export type ReplayFrame = { id: string, 
+/**
+ * Which kept game of the table; `null` for the game it is playing now.
+ */
+game: number | null, 
+/**
+ * Whether the game is still played (so only its asker's live perspectives are offered).
+ */
+live: boolean, perspective: string, 
+/**
+ * How many actions were applied (0: the deal).
+ */
+ply: number, 
+/**
+ * The last ply (the number of actions so far).
+ */
+plies: number, rules: string, seats: Array<SeatView>, 
+/**
+ * Whether the game was imported from a record file (`POST /api/records`): its names are
+ * whatever the file says, so the page marks it.
+ */
+imported: boolean, 
+/**
+ * The action that led to this ply (`null` at the deal).
+ */
+move: Move | null, 
+/**
+ * The viewer's view, as live play gives it (`TableView::view`).
+ */
+view: Observation, 
+/**
+ * Every hand, once a round is over (as live play shows them).
+ */
+revealed_hands: Array<Array<string>> | null, 
+/**
+ * Every hand, for the whole-table perspective only.
+ */
+all_hands: Array<Array<string>> | null, 
+/**
+ * What this ply's action did (the deal's events at ply 0), as this viewer was told.
+ */
+events: Array<Event>, 
+/**
+ * Every action of the game (when asked for).
+ */
+timeline: Array<ReplayStep> | null, };
+
+/**
+ * An update's `view`: the public part, and to a seat its drawn card and (when it changed) its hand.
+ */
+export type UpdateView = { 
+/**
+ * A seat's card drawn this turn (`null`: none); absent for a spectator.
+ */
+drawn_card?: string | null, 
+/**
+ * A seat's hand, when it changed since it was last told.
+ */
+hand?: Array<string>, players: number, hand_sizes: Array<number>, uno_called: Array<boolean>, uno_exposed: number | null, top: string, color: Color | null, draw_pile_size: number, current: number, direction: Direction, dealer: number, phase: Phase, pending_draw: number, turns: number, round: number, scores: Array<number>, outcome: Outcome | null, };
+
+/**
+ * The `update` message as a client reads it, declared for the pages' types (web/protocol.d.ts):
+ * `render` writes it piece by piece: `Head`'s fields, then `events`, then `view` (`PublicView`'s
+ * fields and, to a seat, its drawn card and its hand when it changed), then `legal_actions` when
+ * they changed. The test `an_update_has_the_declared_fields` holds the two together.
+ */
+export type Update = { events: Array<LoggedEvent>, view: UpdateView, 
+/**
+ * The viewer's legal actions, when they changed since it was last told.
+ */
+legal_actions?: Array<Action>, type: "update", version: number, generation: number, status: TableStatus, turn_ms_left?: number, round_pause_ms?: number, revealed_hands?: Array<Array<string>>, round_result?: RoundResult, };
+
+/**
+ * One player's totals.
+ * (Counts far below 2^53: numbers on the wire and in the pages' types.)
+ */
+export type PlayerStats = { name: string, games: number, wins: number, 
+/**
+ * Points won (the game's final scores).
+ */
+points: number, 
+/**
+ * Wild Draw Fours this player challenged and the challenge found played illegally.
+ */
+challenges_won: number, 
+/**
+ * Times this player was caught with one card without calling UNO.
+ */
+uno_missed: number, };
+
+/**
+ * One page of the answer of `GET /api/stats`.
+ */
+export type StatsPage = { 
+/**
+ * Players with at least one kept game.
+ */
+total: number, 
+/**
+ * Kept games counted.
+ */
+games: number, offset: number, limit: number, 
+/**
+ * When the page was read (Unix ms).
+ */
+computed_at: number, players: Array<PlayerStats>, };

@@ -4,7 +4,9 @@
 // `IllegalAction` names). The server's own message is written for programs and logs (it may quote
 // a JSON reader, name "the request body" or a field); it is never shown.
 import { ApiError } from './api.js';
-import { $ } from './tablestate.js';
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** @type {Record<string, string>} */
 const SENTENCES = {
@@ -57,6 +59,13 @@ const SENTENCES = {
   missing_token: 'This page no longer holds a seat at the table: join again.',
   bad_token: 'This page no longer holds a seat at the table: join again.',
   token_in_url: 'This link carries a seat’s secret: open the table from its invite link instead.',
+  // Records and replays.
+  invalid_record: 'This file is not a game record this server can replay: it may be damaged, or come from another program.',
+  no_such_ply: 'The game has no such move: open it at another one.',
+  too_many_imports: 'You have opened as many record files as you may this hour: try again later.',
+  analysis_busy: 'The server is analysing as many games as it can: try again in a minute.',
+  too_many_analyses: 'One analysis at a time: wait for yours to finish.',
+  analysis_timeout: 'The analysis took too long: ask for fewer worlds per move.',
   // Limits and the server's state.
   too_many_tables: 'You already have as many unfinished tables as you may: finish or close one first.',
   server_full: 'The server is full right now: try again in a minute.',
@@ -92,24 +101,50 @@ const NAME_SENTENCES = {
  * A refusal in a sentence for people.
  * @param {string} code the refusal's code (`does_not_match`, `table_full`, ...)
  * @param {string} [message] the server's message: never shown; only a name's length limit is read from it
- * @param {{ name?: boolean }} [about] `name`: the request carried a name the player typed
+ * @param {{ name?: boolean, game?: boolean }} [about] `name`: the request carried a name the player
+ *   typed; `game`: it asked for a kept game (a replay), not a live table
  * @returns {string}
  */
 export function refusalText(code, message = '', about = {}) {
   if (about.name && code === 'bad_request') return NAME_SENTENCES.bad_request;
   if (code === 'too_long') return NAME_SENTENCES.too_long(message);
+  if (about.game && code === 'not_found') return 'This server keeps no record of that game: it may have been cleared, or the link is wrong.';
   return SENTENCES[code] || 'The server refused this: try again, or reload the page.';
 }
 
 /**
  * Anything thrown while talking to the server, in a sentence for people.
  * @param {unknown} err
- * @param {{ name?: boolean }} [about]
+ * @param {{ name?: boolean, game?: boolean }} [about]
  * @returns {string}
  */
 export function errorText(err, about = {}) {
   if (err instanceof ApiError) return refusalText(err.code, err.message, about);
   return 'Something went wrong on this page: reload it and try again.';
+}
+
+/**
+ * The Duel engine's refusals (crates/duel/src/error.rs `DuelError::code`) and the Duel routes' own
+ * (a grid too small, no such game, too many games): their messages are written for the player,
+ * word for word as seed 001 gives them, so the Duel pages show them as they come. Every other
+ * code on a Duel page (a body the server could not read, a limit) gets the sentence above.
+ */
+const DUEL_WORDED = new Set([
+  'not_block_key', 'not_rank_key', 'cell_occupied', 'too_many_of_rank', 'too_many_pieces',
+  'no_red_piece', 'no_black_piece', 'outside_grid', 'bad_cell', 'not_move_key', 'not_own_piece',
+  'off_grid', 'onto_block', 'onto_own_piece', 'must_attack', 'not_turn_of', 'setup_over',
+  'not_playing', 'game_over', 'bad_size', 'bad_position', 'no_bot_move',
+  'too_small', 'not_found', 'too_many_tables',
+]);
+
+/**
+ * Anything thrown while talking to the Duel routes, in a sentence for people.
+ * @param {unknown} err
+ * @returns {string}
+ */
+export function duelErrorText(err) {
+  if (err instanceof ApiError && DUEL_WORDED.has(err.code) && err.message) return err.message;
+  return errorText(err);
 }
 
 /**

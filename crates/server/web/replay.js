@@ -4,6 +4,7 @@
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
 import { capitalize, el, request, showError } from './api.js';
+import { refusalText, errorText } from './refusals.js';
 import { analysisPanel, points } from './replayanalysis.js';
 import { exportPosition, importFile, playFromHere } from './replayfiles.js';
 import { bindStepping, createStepper, revealInList } from './replaystep.js';
@@ -12,16 +13,16 @@ import { renderPile, renderPlayers } from './tableview.js';
 import { cardClass, cardFace, cardSvg, cardWords, eventWords } from './unocards.js';
 
 /** @typedef {import('./protocol').SeatView} SeatView */
-/** @typedef {import('./replaytypes').Frame} Frame */
-/** @typedef {import('./replaytypes').Step} Step */
-/** @typedef {import('./replaytypes').Action} Action */
+/** @typedef {import('./protocol').ReplayFrame} Frame */
+/** @typedef {import('./protocol').ReplayStep} Step */
+/** @typedef {import('./protocol').Action} Action */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 /** @param {unknown} err */
-const words = (err) => (err instanceof Error ? err.message : String(err));
+const words = (err) => errorText(err, { game: true });
 
 const params = new URLSearchParams(location.search);
 /**
@@ -92,7 +93,8 @@ function actionWords(seat, a) {
     case 'next_round':
       return `${name} dealt the next round`;
     default:
-      return `${name}: ${a.type}`;
+      // Every action the engine has is named above; one added later shows its name.
+      return `${name}: ${/** @type {{ type: string }} */ (a).type}`;
   }
 }
 
@@ -313,13 +315,13 @@ async function init() {
       } catch (caught2) {
         const again = /** @type {{ code?: string, message?: string }} */ (caught2);
         if (again.code !== 'no_such_ply') {
-          showError($('replay-error'), again.message || '');
+          showError($('replay-error'), refusalText(again.code || '', again.message, { game: true }));
           return;
         }
         first = await frame(state.view, 0, true);
       }
     } else if (err.code !== 'no_such_ply') {
-      showError($('replay-error'), err.message || '');
+      showError($('replay-error'), refusalText(err.code || '', err.message, { game: true }));
       return;
     } else {
       first = await frame(state.view, 0, true);

@@ -4,6 +4,7 @@
 // decision of the shown position with every legal move, as the server valued them.
 import { capitalize, el, request } from './api.js';
 import { bindGraphKeys, markShown, renderGraph } from './analysisgraph.js';
+import { errorText } from './refusals.js';
 import { cardWords } from './unocards.js';
 
 /** @typedef {import('./analysisgraph.js').Decision} Decision */
@@ -110,7 +111,7 @@ export function analysisPanel(host) {
       host.changed();
       render();
     } catch (err) {
-      $('analysis-status').textContent = err instanceof Error ? err.message : String(err);
+      $('analysis-status').textContent = errorText(err, { game: true });
     } finally {
       button.disabled = false;
     }

@@ -3,6 +3,7 @@
 // saving the position shown (JSON, text, or seed 000's `.uno` files), and "Play from here" (a
 // new table at the position shown).
 import { el, request, requestText, showError } from './api.js';
+import { errorText } from './refusals.js';
 
 /** @typedef {import('./protocol').SeatView} SeatView */
 /**
@@ -17,7 +18,7 @@ import { el, request, requestText, showError } from './api.js';
 
 const errorBox = () => /** @type {HTMLElement} */ (document.getElementById('replay-error'));
 /** @param {unknown} err */
-const words = (err) => (err instanceof Error ? err.message : String(err));
+const words = (err) => errorText(err, { game: true });
 
 /** Opens a new table at this position: the seat seen by (or the first) is yours, bots stay
  * bots, the other people's seats wait for whoever the invite link is sent to.

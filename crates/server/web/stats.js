@@ -3,11 +3,8 @@
 import { el, request, showError } from './api.js';
 import { errorText } from './refusals.js';
 
-/**
- * The answer of `GET /api/stats` (crates/server/src/stats.rs `Page`; counts, JSON numbers).
- * @typedef {{ name: string, games: number, wins: number, points: number, challenges_won: number, uno_missed: number }} PlayerStats
- * @typedef {{ total: number, games: number, offset: number, limit: number, computed_at: number, players: PlayerStats[] }} StatsPage
- */
+/** @typedef {import('./protocol').StatsPage} StatsPage the answer of `GET /api/stats` */
+/** @typedef {import('./protocol').PlayerStats} PlayerStats */
 
 /**
  * An element of stats.html (every id asked for is in the page).

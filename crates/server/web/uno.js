@@ -19,17 +19,7 @@ import { renderPile, renderPlayers } from './tableview.js';
 /** @typedef {import('./protocol').Observation} Observation */
 /** @typedef {import('./protocol').Phase} Phase */
 /** @typedef {import('./protocol').Joined} Joined */
-/**
- * The WebSocket's `update` (crates/server/src/update.rs): what one action changed. The view's
- * public part always; the viewer's hand, drawn card and legal actions only when they changed.
- * @typedef {Pick<TableView, 'version' | 'generation' | 'status' | 'events'> & {
- *   type: 'update',
- *   turn_ms_left?: number, round_pause_ms?: number,
- *   revealed_hands?: string[][], round_result?: import('./protocol').RoundResult,
- *   view: Omit<Observation, 'rules' | 'viewer' | 'discard' | 'legal_actions' | 'hand' | 'drawn_card'> & Partial<Pick<Observation, 'hand' | 'drawn_card'>>,
- *   legal_actions?: Action[],
- * }} Update
- */
+/** @typedef {import('./protocol').Update} Update the WebSocket's `update`: what one action changed */
 /** @typedef {{ type: 'error', code: string, message: string }} SocketError */
 
 /** @param {string} text */
@@ -91,7 +81,7 @@ async function showTable(id) {
     $('join').hidden = false;
     $('join-button').hidden = !open;
     $('join-title').textContent = open ? 'Join this table' : 'This table is full';
-    $('join-seed')?.remove();
+    document.getElementById('join-seed')?.remove(); // not $(): absent until a chosen seed is noted
     if (v.chosen_seed) {
       const note = el('p', { id: 'join-seed', class: 'hint' }, `Before you sit: ${CHOSEN_SEED}.`);
       $('join-title').after(note);

@@ -59,7 +59,8 @@ pub struct FrameRequest {
 }
 
 /// One action of the timeline, with the round and turn it left the game in.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, ts_rs::TS)]
+#[ts(rename = "ReplayStep")]
 pub struct Step {
     /// The ply this action leads to (1 for the first action).
     pub ply: usize,
@@ -70,7 +71,8 @@ pub struct Step {
 }
 
 /// The answer to `GET /api/games/{id}/replay`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, ts_rs::TS)]
+#[ts(rename = "ReplayFrame")]
 pub struct Frame {
     pub id: String,
     /// Which kept game of the table; `null` for the game it is playing now.

@@ -7,12 +7,16 @@ use uno::rules::{
     MultiPlay, PlayConfig, PlayersConfig, RulesConfig, ScoringConfig, SevenZero, Stacking, TwoPlayerRule, UnoCall,
     UnoConfig, WildDrawFourRule,
 };
-use uno::{Action, Color, Direction, DrawReason, EndReason, Event, Observation, Outcome, Phase};
+use uno::{Action, Color, Direction, DrawReason, EndReason, Event, Move, Observation, Outcome, Phase};
 
 use super::{
     Created, HandResult, Joined, LoggedEvent, RoundResult, SeatKind, SeatView, StartedFrom, TableList, TableStatus,
     TableSummary, TableView,
 };
+
+use crate::stats::{Page as StatsPage, PlayerStats};
+use crate::tables::{Frame as ReplayFrame, Step as ReplayStep};
+use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
 
 fn decl<T: TS>(cfg: &Config) -> String {
     let docs = T::docs().unwrap_or_default();
@@ -22,7 +26,7 @@ fn decl<T: TS>(cfg: &Config) -> String {
 fn declarations() -> String {
     let cfg = Config::new();
     let mut out = String::from(
-        "// Generated from the server's Rust types (crates/server/src/types.rs, the engine's in crates/uno) by ts-rs: do not edit.\n\
+        "// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.\n\
          // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n\n",
     );
     for d in [
@@ -71,6 +75,16 @@ fn declarations() -> String {
         decl::<TableList>(&cfg),
         decl::<Created>(&cfg),
         decl::<Joined>(&cfg),
+        // `GET /api/games/{id}/replay` (crates/server/src/tables/replay.rs).
+        decl::<Move>(&cfg),
+        decl::<ReplayStep>(&cfg),
+        decl::<ReplayFrame>(&cfg),
+        // The WebSocket's `update` (crates/server/src/update.rs), what one action changed.
+        decl::<UpdateView<'static>>(&cfg),
+        decl::<Update<'static>>(&cfg),
+        // `GET /api/stats` (crates/server/src/stats.rs).
+        decl::<PlayerStats>(&cfg),
+        decl::<StatsPage>(&cfg),
     ] {
         out.push_str(&d);
         out.push('\n');
