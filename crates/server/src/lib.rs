@@ -19,6 +19,11 @@ mod error;
 mod instance;
 pub mod limits;
 mod metrics;
+/// The protocol types the pages are typed against, in `web/protocol.d.ts` (generated: a test
+/// fails when it differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
+/// A leaf: it names the types of every module that sends them, and nothing names it.
+#[cfg(test)]
+mod protocol;
 mod quota;
 mod replay_api;
 mod serve;

@@ -228,8 +228,3 @@ pub struct Joined {
 pub fn invite_path(id: &str) -> String {
     format!("/uno.html?table={id}")
 }
-
-/// The protocol types the pages are typed against, in `web/protocol.d.ts` (generated: a test
-/// fails when it differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
-#[cfg(test)]
-mod protocol;
