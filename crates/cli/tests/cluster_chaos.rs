@@ -3,7 +3,9 @@
 //! scripted over HTTP against bots, and pairs of people who act when their WebSocket says it is
 //! their turn, as the page does), and faults injected at random moments: `kill -9` of an owner
 //! (started again at once), SIGSTOP of an owner past its lease then SIGCONT, a PostgreSQL
-//! restart and a `kill -9` of its postmaster, a `kill -9` of NATS (started again).
+//! restart and a `kill -9` of its postmaster, a `kill -9` of NATS (started again), and a
+//! partition: an owner cut off from PostgreSQL and NATS past its lease (its connections go
+//! through proxies of the harness that stop forwarding without closing anything), then healed.
 //!
 //! After every fault it checks safety — every acknowledged action is in the stored log once, at
 //! its version; every update a client saw is in the log and agrees with what every other client
@@ -46,10 +48,17 @@ enum Fault {
     RestartPostgres,
     KillPostgres,
     KillNats,
+    PartitionOwner,
 }
 
-const FAULTS: [Fault; 5] =
-    [Fault::KillOwner, Fault::PauseOwner, Fault::RestartPostgres, Fault::KillPostgres, Fault::KillNats];
+const FAULTS: [Fault; 6] = [
+    Fault::KillOwner,
+    Fault::PauseOwner,
+    Fault::RestartPostgres,
+    Fault::KillPostgres,
+    Fault::KillNats,
+    Fault::PartitionOwner,
+];
 
 impl Fault {
     fn name(self) -> &'static str {
@@ -59,16 +68,78 @@ impl Fault {
             Fault::RestartPostgres => "PostgreSQL restart",
             Fault::KillPostgres => "kill -9 PostgreSQL",
             Fault::KillNats => "kill -9 NATS",
+            Fault::PartitionOwner => "partition owner",
         }
     }
 }
 
-/// One instance: its fixed address (kept across restarts), its process, its log file.
+/// One instance: its fixed address (kept across restarts), its process, its log file, and the
+/// switch of the proxies its PostgreSQL and NATS connections go through (see [`proxy`]).
 struct Node {
     name: String,
     addr: String,
     child: Option<Child>,
     log: PathBuf,
+    db: String,
+    nats: String,
+    cut: Arc<AtomicBool>,
+}
+
+/// A TCP proxy on a free loopback port to `upstream`, for one instance's connections. While
+/// `cut` is set it forwards nothing in either direction and opens no new upstream connection,
+/// but closes nothing either: a network partition as the instance sees it (packets lost, no
+/// reset). When `cut` clears, what was held back flows on, as TCP retransmits it after a real
+/// partition heals. Its port.
+fn proxy(upstream: String, cut: Arc<AtomicBool>) -> u16 {
+    use std::io::{ErrorKind, Read, Write};
+    use std::net::{Shutdown, TcpListener};
+    fn pump(mut from: TcpStream, mut to: TcpStream, cut: Arc<AtomicBool>) {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            if cut.load(Ordering::Relaxed) {
+                pause(20);
+                continue;
+            }
+            match from.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    // Read before the cut, held until it heals.
+                    while cut.load(Ordering::Relaxed) {
+                        pause(20);
+                    }
+                    if to.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted) => {}
+                Err(_) => break,
+            }
+        }
+        let _ = from.shutdown(Shutdown::Both);
+        let _ = to.shutdown(Shutdown::Both);
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").expect("proxy port");
+    let port = listener.local_addr().expect("proxy address").port();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let (upstream, cut) = (upstream.clone(), cut.clone());
+            std::thread::spawn(move || {
+                while cut.load(Ordering::Relaxed) {
+                    pause(20);
+                }
+                let Ok(server) = TcpStream::connect(&upstream) else { return };
+                for s in [&client, &server] {
+                    let _ = s.set_read_timeout(Some(Duration::from_millis(50)));
+                    let _ = s.set_nodelay(true);
+                }
+                let (Ok(c2), Ok(s2)) = (client.try_clone(), server.try_clone()) else { return };
+                let back = cut.clone();
+                std::thread::spawn(move || pump(s2, c2, back));
+                pump(client, server, cut);
+            });
+        }
+    });
+    port
 }
 
 fn bin() -> String {
@@ -76,7 +147,8 @@ fn bin() -> String {
 }
 
 impl Node {
-    fn start(&mut self, db: &str, nats: &str, lease_ms: u64) {
+    fn start(&mut self, lease_ms: u64) {
+        let (db, nats) = (self.db.as_str(), self.nats.as_str());
         for _ in 0..50 {
             let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).expect("log");
             let mut child = Command::new(bin())
@@ -707,15 +779,25 @@ fn every_game_moves_on_through_every_fault() {
     let mut nats = TempNats::start();
     let logs = tempfile::tempdir().expect("temp");
     let mut nodes: Vec<Node> = (1..=nodes_n)
-        .map(|i| Node {
-            name: format!("node{i}"),
-            addr: format!("127.0.0.1:{}", free_port()),
-            child: None,
-            log: logs.path().join(format!("node{i}.log")),
+        .map(|i| {
+            // Each instance reaches PostgreSQL and NATS through proxies of its own (a partition
+            // cuts them).
+            let cut = Arc::new(AtomicBool::new(false));
+            let pg_proxy = proxy(format!("127.0.0.1:{}", pg.port()), cut.clone());
+            let nats_proxy = proxy(format!("127.0.0.1:{}", nats.port), cut.clone());
+            Node {
+                name: format!("node{i}"),
+                addr: format!("127.0.0.1:{}", free_port()),
+                child: None,
+                log: logs.path().join(format!("node{i}.log")),
+                db: db.replace(&format!(":{}/", pg.port()), &format!(":{pg_proxy}/")),
+                nats: format!("nats://127.0.0.1:{nats_proxy}"),
+                cut,
+            }
         })
         .collect();
     for n in &mut nodes {
-        n.start(&db, &nats.url(), lease_ms);
+        n.start(lease_ms);
     }
     let lease = store::Lease { owner: "chaos-observer".into(), duration: Duration::from_millis(lease_ms) };
     let observer = rt.block_on(store::PgStore::connect_with(&db, lease)).expect("observer store");
@@ -752,18 +834,19 @@ fn every_game_moves_on_through_every_fault() {
             .filter(|(_, t)| !t.finished)
             .map(|(id, t)| (id.clone(), t.progress.last().map(|p| p.1).unwrap_or(0)))
             .collect();
-        // An owner: the holder of a table in play.
-        let owner = before.keys().find_map(|id| {
+        // An owner: the holder of a table in play (and that table).
+        let owned = before.keys().find_map(|id| {
             let h = rt.block_on(async { observer.holder(id).done().await }).ok().flatten()?;
-            nodes.iter().position(|n| n.name == h)
+            nodes.iter().position(|n| n.name == h).map(|k| (k, id.clone()))
         });
+        let owner = owned.as_ref().map(|o| o.0);
         let began = Instant::now();
         let healed = match fault {
             Fault::KillOwner => {
                 let k = owner.unwrap_or(0);
                 nodes[k].kill();
                 pause(500);
-                nodes[k].start(&db, &nats.url(), lease_ms);
+                nodes[k].start(lease_ms);
                 Instant::now()
             }
             Fault::PauseOwner => {
@@ -795,6 +878,56 @@ fn every_game_moves_on_through_every_fault() {
                 nats.kill();
                 pause(rng.gen_range(200..1_500));
                 nats.resume();
+                Instant::now()
+            }
+            Fault::PartitionOwner => {
+                let k = owner.unwrap_or(0);
+                nodes[k].cut.store(true, Ordering::Relaxed);
+                // Past its lease (and the slack it allows itself), the cut-off owner must not
+                // serve its table any more: it cannot know nobody adopted it.
+                pause(lease_ms + 1_000);
+                if let Some((_, id)) = &owned {
+                    let token = world.obs().tables.get(id).map(|t| t.token.clone()).unwrap_or_default();
+                    let (addr, path) = (nodes[k].addr.clone(), format!("/api/tables/{id}"));
+                    let (tx, rx) = std::sync::mpsc::channel();
+                    std::thread::spawn(move || {
+                        let _ = tx.send(try_http(&addr, "GET", &path, Some(&token), None));
+                    });
+                    // No answer is no stale answer; an answer must not be the table's state.
+                    let answer = rx.recv_timeout(Duration::from_secs(3));
+                    let probed = began.elapsed().as_millis();
+                    match &answer {
+                        Ok((200, v)) => violations.push(format!(
+                            "{}: {id} read through its cut-off owner node{} {probed} ms after the cut: 200 at v{}",
+                            fault.name(),
+                            k + 1,
+                            v["version"]
+                        )),
+                        Ok((s, v)) => eprintln!(
+                            "chaos: node{} cut off; {id} read through it at {probed} ms: {s} {}",
+                            k + 1,
+                            v["code"]
+                        ),
+                        Err(_) => eprintln!("chaos: node{} cut off; {id} read through it: no answer in 3 s", k + 1),
+                    }
+                }
+                pause(1_000u64.saturating_sub(began.elapsed().as_millis() as u64 - lease_ms - 1_000));
+                // Another instance adopted the table while its owner was cut off (its players
+                // kept asking through the others).
+                if let Some((_, id)) = &owned {
+                    let h = rt.block_on(async { observer.holder(id).done().await }).ok().flatten();
+                    let finished = world.obs().tables.get(id).is_some_and(|t| t.finished);
+                    eprintln!("chaos: {id} held by {h:?} at the healing");
+                    if !finished && h.as_deref() == Some(nodes[k].name.as_str()) {
+                        violations.push(format!(
+                            "{}: {id} still held by the cut-off node{} {} ms after the cut",
+                            fault.name(),
+                            k + 1,
+                            began.elapsed().as_millis()
+                        ));
+                    }
+                }
+                nodes[k].cut.store(false, Ordering::Relaxed);
                 Instant::now()
             }
         };
