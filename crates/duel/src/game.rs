@@ -14,6 +14,7 @@ use crate::pieces::{
 
 /// The three stages of the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "stage", rename_all = "snake_case")]
 pub enum Stage {
     /// Placing objects on the grid.
@@ -41,6 +42,7 @@ pub enum Stage {
 
 /// Why the play stage ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// The user ended the play stage.
@@ -67,6 +69,7 @@ impl EndReason {
 
 /// What the user (or the server on its behalf) does.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     /// Setup: type `key` on `cell` (`b` for a block in round 1, `1`–`6` for a piece in rounds
@@ -103,6 +106,7 @@ impl Action {
 
 /// What happened, in order; drives the terminal view and the web page.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A setup placement was accepted.
@@ -157,6 +161,7 @@ pub enum Event {
 
 /// The status line of the seed plus the stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Status {
     /// The stage, as [`DuelGame::stage`] gives it.
     pub stage: Stage,

@@ -14,6 +14,7 @@ use crate::pieces::{Dir, Rank};
 /// Reading is exact: `B`, `W` and ` w` are [`Key::Other`]. It serializes as the text typed, so
 /// `Key::parse(&k.to_string()) == k` for every key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[serde(from = "String", into = "String")]
 pub enum Key {
     /// `b`: a block (setup round 1).

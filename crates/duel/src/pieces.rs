@@ -19,6 +19,7 @@ pub const RANK_LIMITS: [u8; 6] = [3, 2, 2, 2, 2, 1];
 
 /// The two sides: red is the user, black the computer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// The user's side; it moves first in every play round.
@@ -61,6 +62,7 @@ impl fmt::Display for Side {
 
 /// A piece's number, 1 to 6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "number"))]
 #[serde(try_from = "u8", into = "u8")]
 pub struct Rank(pub(crate) u8);
 
@@ -109,6 +111,7 @@ pub(crate) fn beats(attacker: u8, defender: u8) -> bool {
 
 /// A piece: its side and its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Piece {
     /// Whose piece it is.
     pub side: Side,
@@ -118,6 +121,7 @@ pub struct Piece {
 
 /// What a grid cell holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Cell {
     /// Nothing: a piece may move here.
@@ -141,6 +145,7 @@ impl Cell {
 
 /// A cell of the grid: column `a`.. from the left, row `1`.. from the top (text form `c4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[serde(try_from = "String", into = "String")]
 pub struct Coord {
     /// The column, 0-based from the left (`a` is 0).
@@ -171,6 +176,7 @@ impl From<Coord> for String {
 
 /// The four moves, typed as `w` (up), `a` (left), `s` (down), `d` (right).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
     /// Towards row 1 (key `w`).
@@ -273,6 +279,7 @@ impl MoveList {
 
 /// How the game ended, as the seed defines it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// No black piece left: the user wins.

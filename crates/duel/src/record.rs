@@ -13,6 +13,7 @@ use crate::search::Difficulty;
 
 /// Who took a logged action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Actor {
     /// The person at the board (red).
@@ -23,6 +24,7 @@ pub enum Actor {
 
 /// One accepted action and who took it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LoggedAction {
     /// Who took it.
     pub by: Actor,

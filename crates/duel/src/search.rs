@@ -26,6 +26,7 @@ const MAX_PLY: usize = 96;
 
 /// How hard the computer thinks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Difficulty {
     /// Two plies: sees immediate captures and replies.

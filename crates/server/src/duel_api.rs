@@ -21,7 +21,7 @@
 //! the game exactly. An action is acknowledged only once it is stored. A game that is not in
 //! memory (after a restart, or evicted) is loaded from the store when it is asked for.
 
-mod records;
+pub(crate) mod records;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -346,16 +346,17 @@ impl DuelRecord {
 
 /// One event of a game's history; a move names the piece that moved (its rank is not in the
 /// event itself).
-#[derive(Clone, Debug, Serialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct HistoryEvent {
     #[serde(flatten)]
     pub event: Event,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub piece: Option<Piece>,
 }
 
 /// A move as the page shows it: from → to, and who lost a fight there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastMove {
     pub side: Side,
     pub from: Coord,
@@ -368,7 +369,7 @@ pub struct LastMove {
 }
 
 /// What every route answers.
-#[derive(Clone, Debug, Serialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct DuelView {
     pub id: String,
     pub difficulty: Difficulty,
@@ -388,6 +389,7 @@ pub struct DuelView {
     /// The game's newest events, oldest first (at most [`MAX_HISTORY`]); only in the answer to
     /// `GET`, for a page that reloads.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional = nullable)]
     pub history: Vec<HistoryEvent>,
     /// The events caused by this request's action (empty for create and get).
     pub events: Vec<Event>,
@@ -396,7 +398,7 @@ pub struct DuelView {
 }
 
 /// The defaults the page offers before a game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct DuelConfig {
     pub default_width: u8,
     pub default_height: u8,
@@ -405,15 +407,16 @@ pub struct DuelConfig {
     pub default_difficulty: Difficulty,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(ts_rs::TS, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct CreateRequest {
     pub difficulty: Option<Difficulty>,
     pub width: Option<u8>,
     pub height: Option<u8>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(ts_rs::TS, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CellKey {
     pub cell: String,

@@ -19,8 +19,8 @@ mod error;
 mod instance;
 pub mod limits;
 mod metrics;
-/// The protocol types the pages are typed against, in `web/protocol.d.ts` (generated: a test
-/// fails when it differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
+/// The protocol types the pages are typed against, in `web/protocol.d.ts` and
+/// `web/duelprotocol.d.ts` (generated: a test fails when one differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
 /// A leaf: it names the types of every module that sends them, and nothing names it.
 #[cfg(test)]
 mod protocol;

@@ -1,4 +1,6 @@
-//! The protocol types the pages are typed against, generated into `web/protocol.d.ts`.
+//! The protocol types the pages are typed against, generated into `web/protocol.d.ts` (the
+//! UNO table, its replay and the stats page) and `web/duelprotocol.d.ts` (the Duel pages: their
+//! names, `Event`, `Action`, `Outcome`, would clash with the UNO engine's in one file).
 
 use ts_rs::{Config, TS};
 
@@ -17,19 +19,30 @@ use crate::types::{
 use crate::stats::{Page as StatsPage, PlayerStats};
 use crate::tables::{Frame as ReplayFrame, Step as ReplayStep};
 use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
+use crate::ws::SocketError;
+
+use crate::duel_api::records::DuelFrame;
+use crate::duel_api::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
+use duel::{
+    Action as DuelAction, Actor, Cell, Coord, Difficulty, Dir, EndReason as DuelEndReason, Event as DuelEvent, Key,
+    LoggedAction, Outcome as DuelOutcome, Piece, Rank, Side, Stage, Status,
+};
 
 fn decl<T: TS>(cfg: &Config) -> String {
     let docs = T::docs().unwrap_or_default();
     format!("{docs}export {}\n", T::decl(cfg))
 }
 
+/// The file's text: `head`, then each declaration, one blank line apart.
+fn file(head: &str, decls: &[String]) -> String {
+    let mut out = format!("{head}\n// Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n\n");
+    out.push_str(&decls.join("\n"));
+    out
+}
+
 fn declarations() -> String {
     let cfg = Config::new();
-    let mut out = String::from(
-        "// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.\n\
-         // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n\n",
-    );
-    for d in [
+    let decls = [
         // The engine's: what a viewer is told, what happened, what one may do.
         decl::<Color>(&cfg),
         decl::<Direction>(&cfg),
@@ -82,28 +95,90 @@ fn declarations() -> String {
         // The WebSocket's `update` (crates/server/src/update.rs), what one action changed.
         decl::<UpdateView<'static>>(&cfg),
         decl::<Update<'static>>(&cfg),
+        // The WebSocket's answer to a refused message (crates/server/src/ws.rs).
+        decl::<SocketError<'static>>(&cfg),
         // `GET /api/stats` (crates/server/src/stats.rs).
         decl::<PlayerStats>(&cfg),
         decl::<StatsPage>(&cfg),
-    ] {
-        out.push_str(&d);
-        out.push('\n');
+    ];
+    file(
+        "// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, ws.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.",
+        &decls,
+    )
+}
+
+/// The Duel pages' declarations: `GET /api/duel/{id}` and every action's answer, a replay frame,
+/// the page's defaults and the bodies it sends.
+fn duel_declarations() -> String {
+    let cfg = Config::new();
+    let decls = [
+        // The engine's (crates/duel): the grid, the stage, what happened, what was done.
+        decl::<Side>(&cfg),
+        decl::<Rank>(&cfg),
+        decl::<Piece>(&cfg),
+        decl::<Cell>(&cfg),
+        decl::<Coord>(&cfg),
+        decl::<Key>(&cfg),
+        decl::<Dir>(&cfg),
+        decl::<DuelOutcome>(&cfg),
+        decl::<DuelEndReason>(&cfg),
+        decl::<Stage>(&cfg),
+        decl::<Status>(&cfg),
+        decl::<DuelEvent>(&cfg),
+        decl::<DuelAction>(&cfg),
+        decl::<Actor>(&cfg),
+        decl::<LoggedAction>(&cfg),
+        decl::<Difficulty>(&cfg),
+        // The server's (crates/server/src/duel_api.rs, duel_api/records.rs).
+        decl::<LastMove>(&cfg),
+        decl::<HistoryEvent>(&cfg),
+        decl::<DuelView>(&cfg),
+        decl::<DuelFrame>(&cfg),
+        decl::<DuelConfig>(&cfg),
+        decl::<CreateRequest>(&cfg),
+        decl::<CellKey>(&cfg),
+    ];
+    file(
+        "// Generated from the Duel engine's Rust types (crates/duel) and the server's Duel answers (crates/server/src/duel_api.rs, duel_api/records.rs) by ts-rs: do not edit.",
+        &decls,
+    )
+}
+
+/// Writes `want` to `web/{name}` when asked to, then fails unless the file holds exactly it.
+fn check_generated(name: &str, want: &str) {
+    let path = format!("{}/web/{name}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("UPDATE_PROTOCOL_TYPES").is_some() {
+        std::fs::write(&path, want).expect("write the generated declarations");
     }
-    out.pop();
-    out
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "web/{name} is not what the Rust types declare: regenerate it with \
+         UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n--- generated:\n{want}"
+    );
 }
 
 #[test]
 fn protocol_declarations_are_generated_from_the_rust_types() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/protocol.d.ts");
-    let want = declarations();
-    if std::env::var_os("UPDATE_PROTOCOL_TYPES").is_some() {
-        std::fs::write(path, &want).expect("write web/protocol.d.ts");
-    }
-    let have = std::fs::read_to_string(path).unwrap_or_default();
+    check_generated("protocol.d.ts", &declarations());
+}
+
+#[test]
+fn duel_protocol_declarations_are_generated_from_the_rust_types() {
+    check_generated("duelprotocol.d.ts", &duel_declarations());
+}
+
+#[test]
+fn a_socket_error_is_sent_as_declared() {
+    let text = crate::ws::error_text(&crate::ApiError::MissingToken);
+    let v: serde_json::Value = serde_json::from_str(text.as_str()).expect("json");
+    let obj = v.as_object().expect("an object");
+    let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["code", "message", "type"], "{v}");
+    assert_eq!(v["type"], "error");
+    assert_eq!(v["code"], crate::ApiError::MissingToken.body().code);
     assert!(
-        have == want,
-        "web/protocol.d.ts is not what the Rust types declare: regenerate it with \
-         UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol\n--- generated:\n{want}"
+        declarations().contains(r#"export type SocketError = { "type": "error", code: string, message: string, };"#)
     );
 }

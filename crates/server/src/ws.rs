@@ -17,7 +17,7 @@ use axum::extract::{Extension, Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use uno::Action;
 
@@ -89,9 +89,23 @@ pub(crate) fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiE
     Ok(None)
 }
 
+/// A refused client message, as the socket answers it: `{"type":"error", code, message}`, the
+/// codes those of HTTP refusals.
+#[derive(Serialize, ts_rs::TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum SocketError<'a> {
+    Error { code: &'a str, message: &'a str },
+}
+
+impl SocketError<'_> {
+    fn text(&self) -> Utf8Bytes {
+        Utf8Bytes::from(serde_json::to_string(self).unwrap_or_default())
+    }
+}
+
 pub(crate) fn error_text(e: &ApiError) -> Utf8Bytes {
     let b = e.body();
-    Utf8Bytes::from(serde_json::json!({"type": "error", "code": b.code, "message": b.message}).to_string())
+    SocketError::Error { code: b.code, message: &b.message }.text()
 }
 
 /// A token bucket: `rate` messages a second, bursts of `rate`.
@@ -320,8 +334,7 @@ async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, epoch: u64, 
             // The same codes as over HTTP, but what was refused is a message, not a body.
             let b = err.body();
             let message = b.message.replacen("the request body", "the message", 1);
-            let json = serde_json::json!({"type": "error", "code": b.code, "message": message});
-            return Some(Utf8Bytes::from(json.to_string()));
+            return Some(SocketError::Error { code: b.code, message: &message }.text());
         }
     };
     match msg {

@@ -8,11 +8,7 @@ import { moveWords } from './duelwords.js';
 import { duelErrorText } from './refusals.js';
 import { bindStepping, createStepper } from './replaystep.js';
 
-/** @typedef {import('./duelview.js').DuelView} DuelView */
-/**
- * A frame of the replay (`GET /api/duel/{id}/replay?ply=N`).
- * @typedef {{ ply: number, plies: number, move: Parameters<typeof moveWords>[0], view: DuelView }} DuelFrame
- */
+/** @typedef {import('./duelprotocol').DuelFrame} DuelFrame a frame of the replay (`GET /api/duel/{id}/replay?ply=N`) */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));

@@ -5,12 +5,16 @@
 // grid duelgrid.js's, shared with the replay); this module keeps the page's state and sends the
 // actions, one after another in the order typed.
 import { announce, capitalize, el, request, showError } from './api.js';
-import { cellAt, cellName, onGrid, parseCell } from './duelgrid.js';
+import { cellAt, cellName, isCombat, isMoved, onGrid, parseCell } from './duelgrid.js';
 import { focusCell, renderBoard, renderSelection, renderView, showMoves, stageOf } from './duelview.js';
 import { eventWords } from './duelwords.js';
 import { duelErrorText } from './refusals.js';
 
-/** @typedef {import('./duelview.js').DuelView} DuelView */
+/** @typedef {import('./duelprotocol').DuelView} DuelView */
+/** @typedef {import('./duelprotocol').DuelConfig} DuelConfig */
+/** @typedef {import('./duelprotocol').CellKey} CellKey */
+/** @typedef {import('./duelprotocol').CreateRequest} CreateRequest */
+/** @typedef {import('./duelgrid.js').DuelEvent} DuelEvent */
 /** @typedef {import('./duelview.js').PageState} PageState */
 
 /** @param {string} id */
@@ -39,7 +43,7 @@ const state = {
 
 /**
  * @param {DuelView} view
- * @param {{ events?: any[], computer?: any[], before?: DuelView | null }} [answer]
+ * @param {{ events?: DuelEvent[], computer?: DuelEvent[], before?: DuelView | null }} [answer]
  */
 function render(view, answer = {}) {
   const hadFocus = document.activeElement;
@@ -91,7 +95,7 @@ function gameUrl(suffix = '') {
  * @param {DuelView} view
  */
 function selectionAfter(view) {
-  const moved = (view.events || []).find((e) => e.event === 'moved' && e.side === 'red');
+  const moved = (view.events || []).filter(isMoved).find((e) => e.side === 'red');
   const there = moved ? cellAt(view, moved.to) : undefined;
   if (moved && there && there.kind === 'piece' && there.side === 'red' && stageOf(view) === 'play') {
     state.focusCell = moved.to;
@@ -105,7 +109,7 @@ function selectionAfter(view) {
  * worked out when the action's turn comes (a key typed ahead goes to where its piece is then);
  * `null` sends nothing.
  * @param {string} path
- * @param {() => unknown} [body]
+ * @param {() => CellKey | null | undefined} [body]
  * @param {{ clearSelection?: boolean }} [opts]
  */
 function send(path, body = () => undefined, { clearSelection = false } = {}) {
@@ -118,13 +122,14 @@ function send(path, body = () => undefined, { clearSelection = false } = {}) {
       const before = state.view;
       $('game').setAttribute('aria-busy', 'true');
       try {
+        /** @type {DuelView} */
         const view = await request('POST', gameUrl(path), payload);
         showMoveError('');
         if (clearSelection) state.selected = selectionAfter(view);
         state.view = view;
-        state.fights = [...(view.events || []), ...(view.computer || [])].filter((e) => e.event === 'combat');
+        state.fights = [...view.events, ...view.computer].filter(isCombat);
         const lines = render(view, { events: view.events, computer: view.computer, before });
-        showMoves(view.events || [], view.computer || []);
+        showMoves(view.events, view.computer);
         const st = view.status;
         const summary = stageOf(view) === 'end' ? [view.outcome_message] : lines;
         announce($('announce'), `${summary.join(' ')} ${stageOf(view) === 'play' ? `Red left ${st.red_left}, black left ${st.black_left}.` : ''}`);
@@ -233,6 +238,7 @@ async function showNewGame(message) {
   $('new-game').hidden = false;
   showError($('new-game-error'), message || '');
   const params = new URLSearchParams(location.search);
+  /** @type {DuelConfig} */
   let config = { default_width: 6, default_height: 6, max_dimension: 26, difficulties: ['easy', 'medium', 'hard', 'expert'], default_difficulty: 'hard' };
   try {
     config = await request('GET', '/api/duel/config');
@@ -242,7 +248,7 @@ async function showNewGame(message) {
   const select = /** @type {HTMLSelectElement} */ ($('difficulty'));
   select.replaceChildren(...config.difficulties.map((d) => el('option', { value: d }, capitalize(d))));
   const wanted = params.get('difficulty');
-  select.value = wanted && config.difficulties.includes(wanted) ? wanted : config.default_difficulty;
+  select.value = wanted && /** @type {string[]} */ (config.difficulties).includes(wanted) ? wanted : config.default_difficulty;
   for (const [id, def] of /** @type {[string, number][]} */ ([['width', config.default_width], ['height', config.default_height]])) {
     const input = /** @type {HTMLInputElement} */ ($(id));
     input.max = String(config.max_dimension);
@@ -263,7 +269,11 @@ async function startGame(e) {
   const start = /** @type {HTMLButtonElement} */ ($('start'));
   start.disabled = true;
   try {
-    const view = await request('POST', '/api/duel', { difficulty: /** @type {HTMLSelectElement} */ ($('difficulty')).value, width, height });
+    const difficulty = /** @type {import('./duelprotocol').Difficulty} */ (/** @type {HTMLSelectElement} */ ($('difficulty')).value);
+    /** @type {CreateRequest} */
+    const body = { difficulty, width, height };
+    /** @type {DuelView} */
+    const view = await request('POST', '/api/duel', body);
     history.replaceState(null, '', `duel.html?game=${encodeURIComponent(view.id)}`);
     enterGame(view);
     focusCell(state.focusCell);

@@ -4,27 +4,27 @@
 // cells on the replay), each cell named for screen readers.
 import { el } from './api.js';
 
-/**
- * A cell as the server sends it (`DuelView.cells`).
- * @typedef {{ kind: 'empty' } | { kind: 'block' } | { kind: 'piece', side: 'red' | 'black', rank: number }} Cell
- */
-/** @typedef {{ side: 'red' | 'black', rank: number }} Piece */
+/** @typedef {import('./duelprotocol').Cell} Cell */
+/** @typedef {import('./duelprotocol').Piece} Piece */
+/** @typedef {import('./duelprotocol').Event} DuelEvent */
+/** @typedef {import('./duelprotocol').LastMove} LastMove */
 /**
  * A fight, as the server's `combat` event tells it.
- * @typedef {{ event: 'combat', at: string, attacker: Piece, defender: Piece, eliminated: 'red' | 'black' }} Combat
+ * @typedef {Extract<DuelEvent, { event: 'combat' }>} Combat
  */
 /**
- * The last move on the grid.
- * @typedef {{ side: 'red' | 'black', rank?: number, from: string, to: string, eliminated?: string | null }} LastMove
+ * A move, as the server's `moved` event tells it.
+ * @typedef {Extract<DuelEvent, { event: 'moved' }>} Moved
  */
 /**
  * What the grid needs of a Duel view (`GET /api/duel/{id}`, a replay frame's `view`).
- * @typedef {object} GridView
- * @property {number} width
- * @property {number} height
- * @property {Cell[][]} cells rows, top first
- * @property {LastMove | null} [last_move]
+ * @typedef {Pick<import('./duelprotocol').DuelView, 'width' | 'height' | 'cells' | 'last_move'>} GridView
  */
+
+/** @param {DuelEvent} e @returns {e is Combat} */
+export const isCombat = (e) => e.event === 'combat';
+/** @param {DuelEvent} e @returns {e is Moved} */
+export const isMoved = (e) => e.event === 'moved';
 
 /** @param {number} col */
 export const colName = (col) => String.fromCharCode(97 + col);

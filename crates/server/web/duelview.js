@@ -4,25 +4,13 @@
 // pieces' slide after a move. The page's state (selection, fights, the end question) is kept by
 // duel.js; this module draws it.
 import { el } from './api.js';
-import { cellAt, describeCell, renderGrid } from './duelgrid.js';
+import { cellAt, describeCell, isMoved, renderGrid } from './duelgrid.js';
 import { SETUP_WHAT, afterUser, eventWords, pieceWords } from './duelwords.js';
 
-/** @typedef {import('./duelwords.js').DuelEvent} DuelEvent */
+/** @typedef {import('./duelgrid.js').DuelEvent} DuelEvent */
 /** @typedef {import('./duelgrid.js').Combat} Combat */
-/**
- * A Duel view as the server sends it (`GET /api/duel/{id}` and every action's answer).
- * @typedef {import('./duelgrid.js').GridView & {
- *   id: string,
- *   difficulty: string,
- *   status: { stage: { stage: 'setup' | 'play' | 'end', round?: number }, round: number, red_left: number, black_left: number, outcome?: string | null },
- *   rounds_without_fight?: number,
- *   outcome_message?: string | null,
- *   end_reason?: string | null,
- *   events?: DuelEvent[],
- *   computer?: DuelEvent[],
- *   history?: DuelEvent[],
- * }} DuelView
- */
+/** @typedef {import('./duelgrid.js').Moved} Moved */
+/** @typedef {import('./duelprotocol').DuelView} DuelView */
 /**
  * What the drawing reads of the page's state.
  * @typedef {object} PageState
@@ -204,10 +192,10 @@ const stillMotion = () => !window.matchMedia || window.matchMedia('(prefers-redu
  * @param {DuelEvent[]} computer
  */
 export function showMoves(events, computer) {
-  /** @type {[DuelEvent, number][]} */
+  /** @type {[Moved, number][]} */
   const moves = [
-    ...events.filter((e) => e.event === 'moved').map((e) => /** @type {[DuelEvent, number]} */ ([e, 0])),
-    ...computer.filter((e) => e.event === 'moved').map((e) => /** @type {[DuelEvent, number]} */ ([e, COMPUTER_SLIDE_DELAY_MS])),
+    ...events.filter(isMoved).map((e) => /** @type {[Moved, number]} */ ([e, 0])),
+    ...computer.filter(isMoved).map((e) => /** @type {[Moved, number]} */ ([e, COMPUTER_SLIDE_DELAY_MS])),
   ];
   if (stillMotion()) return;
   for (const [e, delay] of moves) {

@@ -5,11 +5,9 @@ import { cellAt, parseCell } from './duelgrid.js';
 
 /** @typedef {import('./duelgrid.js').GridView} GridView */
 /** @typedef {import('./duelgrid.js').Piece} Piece */
-/**
- * An event as the server sends it (`events`, `computer`, `history`); only the fields the words
- * need.
- * @typedef {{ event: string, [field: string]: any }} DuelEvent
- */
+/** @typedef {import('./duelgrid.js').DuelEvent} DuelEvent */
+/** An event of a game's history (`DuelView.history`): a move names its piece. */
+/** @typedef {import('./duelprotocol').HistoryEvent} HistoryEvent */
 
 export const SETUP_WHAT = ['blocks', 'red pieces', 'black pieces'];
 
@@ -20,13 +18,13 @@ export function pieceWords(p) {
 
 /**
  * One sentence per event; `before` is the grid before the action (to name the moving piece).
- * @param {DuelEvent} ev
+ * @param {HistoryEvent} ev a live event (`events`, `computer`) or one of the history
  * @param {GridView | null} [before]
  */
 export function eventWords(ev, before = null) {
   switch (ev.event) {
     case 'placed':
-      return ev.object.kind === 'block' ? `Placed a block on ${ev.cell}.` : `Placed ${pieceWords(ev.object)} on ${ev.cell}.`;
+      return ev.object.kind === 'piece' ? `Placed ${pieceWords(ev.object)} on ${ev.cell}.` : `Placed a block on ${ev.cell}.`;
     case 'setup_round_started':
       return `Setup round ${ev.round} of 3: place ${SETUP_WHAT[ev.round - 1]}.`;
     case 'play_started':
@@ -78,7 +76,7 @@ export function afterUser(before, events, view) {
 
 /**
  * A stored action in words (the replay): who did what.
- * @param {{ by: string, action: { action: string, key?: string, cell?: string } } | null} m
+ * @param {import('./duelprotocol').LoggedAction | null} m
  */
 export function moveWords(m) {
   if (!m) return 'The empty grid, before the setup.';
@@ -94,6 +92,7 @@ export function moveWords(m) {
     case 'end':
       return `${who} ended the play stage.`;
     default:
-      return `${who}: ${a.action}.`;
+      // An action this page does not know yet.
+      return `${who}: ${/** @type {{ action: string }} */ (a).action}.`;
   }
 }

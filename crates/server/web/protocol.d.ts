@@ -1,4 +1,4 @@
-// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.
+// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, ws.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.
 // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol
 
 export type Color = "red" | "yellow" | "green" | "blue";
@@ -824,6 +824,12 @@ export type Update = { events: Array<LoggedEvent>, view: UpdateView,
  * The viewer's legal actions, when they changed since it was last told.
  */
 legal_actions?: Array<Action>, type: "update", version: number, generation: number, status: TableStatus, turn_ms_left?: number, round_pause_ms?: number, revealed_hands?: Array<Array<string>>, round_result?: RoundResult, };
+
+/**
+ * A refused client message, as the socket answers it: `{"type":"error", code, message}`, the
+ * codes those of HTTP refusals.
+ */
+export type SocketError = { "type": "error", code: string, message: string, };
 
 /**
  * One player's totals.

@@ -20,7 +20,7 @@ import { renderPile, renderPlayers } from './tableview.js';
 /** @typedef {import('./protocol').Phase} Phase */
 /** @typedef {import('./protocol').Joined} Joined */
 /** @typedef {import('./protocol').Update} Update the WebSocket's `update`: what one action changed */
-/** @typedef {{ type: 'error', code: string, message: string }} SocketError */
+/** @typedef {import('./protocol').SocketError} SocketError the WebSocket's answer to a refused message */
 
 /** @param {string} text */
 function setConnection(text) {

@@ -74,7 +74,7 @@ pub(crate) struct FrameQuery {
 }
 
 /// `GET /api/duel/{id}/replay?ply=K`: the view after `K` actions (default: the last).
-#[derive(Debug, Serialize)]
+#[derive(ts_rs::TS, Debug, Serialize)]
 pub struct DuelFrame {
     pub ply: usize,
     pub plies: usize,
