@@ -51,8 +51,10 @@ async fn health() -> Json<serde_json::Value> {
     Json(serde_json::json!({"ok": true, "engine": uno::ENGINE_VERSION}))
 }
 
-#[derive(Serialize)]
-struct Options {
+/// `GET /api/uno/options`.
+#[derive(Serialize, ts_rs::TS)]
+#[ts(rename = "UnoOptions")]
+pub(crate) struct Options {
     presets: Vec<&'static str>,
     /// Each preset's one-line description (its `description`), by name.
     preset_descriptions: std::collections::BTreeMap<&'static str, String>,

@@ -16,10 +16,12 @@ use crate::types::{
     TableSummary, TableView,
 };
 
+use crate::api::Options as UnoOptions;
 use crate::stats::{Page as StatsPage, PlayerStats};
-use crate::tables::{Frame as ReplayFrame, Step as ReplayStep};
+use crate::tables::{AnalysisAnswer, Frame as ReplayFrame, Step as ReplayStep};
 use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
 use crate::ws::SocketError;
+use uno_lab::analysis::{ActionValue, Analysis, Decision, RoundSummary};
 
 use crate::duel_api::records::DuelFrame;
 use crate::duel_api::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
@@ -88,10 +90,19 @@ fn declarations() -> String {
         decl::<TableList>(&cfg),
         decl::<Created>(&cfg),
         decl::<Joined>(&cfg),
+        // `GET /api/uno/options` (crates/server/src/api.rs): what the create form offers.
+        decl::<UnoOptions>(&cfg),
         // `GET /api/games/{id}/replay` (crates/server/src/tables/replay.rs).
         decl::<Move>(&cfg),
         decl::<ReplayStep>(&cfg),
         decl::<ReplayFrame>(&cfg),
+        // `GET /api/games/{id}/analysis` (crates/server/src/tables/analysis.rs; the analysis is
+        // uno-lab's).
+        decl::<ActionValue>(&cfg),
+        decl::<Decision>(&cfg),
+        decl::<RoundSummary>(&cfg),
+        decl::<Analysis>(&cfg),
+        decl::<AnalysisAnswer<'static>>(&cfg),
         // The WebSocket's `update` (crates/server/src/update.rs), what one action changed.
         decl::<UpdateView<'static>>(&cfg),
         decl::<Update<'static>>(&cfg),
@@ -102,7 +113,7 @@ fn declarations() -> String {
         decl::<StatsPage>(&cfg),
     ];
     file(
-        "// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, ws.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.",
+        "// Generated from the server's Rust types (crates/server/src/types.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.",
         &decls,
     )
 }

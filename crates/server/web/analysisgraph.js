@@ -14,15 +14,9 @@ const CHAR = 0.62 * FONT;
 const GAP = 4;
 
 /**
- * One decision as the analysis answer gives it (`GET /api/games/{id}/analysis`).
- * @typedef {object} Decision
- * @property {number} ply the ply the decision was taken at (the move leads to ply + 1)
- * @property {number} round
- * @property {number} turn
- * @property {unknown} chosen
- * @property {boolean} mistake
- * @property {number} loss
- * @property {{ action: unknown, win: number, ci95: [number, number] }[]} values
+ * One decision as the analysis answer gives it (`GET /api/games/{id}/analysis`); its `ply` is the
+ * ply the decision was taken at (the move leads to ply + 1).
+ * @typedef {import('./protocol').Decision} Decision
  */
 
 /**

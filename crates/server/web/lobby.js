@@ -9,10 +9,7 @@ import { $ } from './tablestate.js';
 /** @typedef {import('./protocol').TableSummary} TableSummary */
 /** @typedef {import('./protocol').TableList} TableList */
 /** @typedef {import('./protocol').Created} Created */
-/**
- * `GET /api/uno/options` (crates/server/src/api.rs): the presets, their lines and the bots.
- * @typedef {{ presets: string[], preset_descriptions?: Record<string, string>, bots: string[] }} Options
- */
+/** @typedef {import('./protocol').UnoOptions} Options `GET /api/uno/options`: the presets, their lines and the bots */
 
 const BOT_LEVELS = [
   ['random', 'Easy (random)'],
@@ -35,7 +32,7 @@ const BOT_WORDS = {
 
 
 /** @type {Options} */
-let options = { presets: ['official'], bots: BOT_LEVELS.map(([b]) => b) };
+let options = { presets: ['official'], preset_descriptions: {}, bots: BOT_LEVELS.map(([b]) => b) };
 
 /**
  * @param {string} kind `human` or `bot`

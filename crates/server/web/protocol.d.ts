@@ -1,4 +1,4 @@
-// Generated from the server's Rust types (crates/server/src/types.rs, update.rs, ws.rs, stats.rs, tables/replay.rs; the engine's in crates/uno) by ts-rs: do not edit.
+// Generated from the server's Rust types (crates/server/src/types.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.
 // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol
 
 export type Color = "red" | "yellow" | "green" | "blue";
@@ -729,6 +729,15 @@ seat: number | null, token: string | null, table: TableView, };
 export type Joined = { id: string, seat: number, token: string, table: TableView, };
 
 /**
+ * `GET /api/uno/options`.
+ */
+export type UnoOptions = { presets: Array<string>, 
+/**
+ * Each preset's one-line description (its `description`), by name.
+ */
+preset_descriptions: { [key in string]: string }, bots: Array<string>, };
+
+/**
  * One accepted action.
  */
 export type Move = { 
@@ -799,6 +808,125 @@ events: Array<Event>,
  * Every action of the game (when asked for).
  */
 timeline: Array<ReplayStep> | null, };
+
+/**
+ * One legal action's estimated win chance.
+ */
+export type ActionValue = { action: Action, 
+/**
+ * Rounds won over playouts.
+ */
+win: number, 
+/**
+ * 95% interval of `win`.
+ */
+ci95: [number, number], };
+
+/**
+ * One decision of the analysed seat.
+ */
+export type Decision = { 
+/**
+ * Index of the action in the record (its ply).
+ */
+ply: number, round: number, turn: number, chosen: Action, 
+/**
+ * Every legal action, best first.
+ */
+values: Array<ActionValue>, 
+/**
+ * Best value less the chosen action's (0 when the choice was the best).
+ */
+loss: number, 
+/**
+ * 95% interval of `loss`, over the same worlds (the actions share them, so this is much
+ * narrower than the values' own intervals).
+ */
+loss_ci95: [number, number], 
+/**
+ * The loss reaches the threshold and its interval excludes zero (never below
+ * [`MIN_MISTAKE_SAMPLES`] worlds per action).
+ */
+mistake: boolean, };
+
+/**
+ * One round of the analysed seat.
+ */
+export type RoundSummary = { round: number, decisions: number, 
+/**
+ * The best action's chance at the round's first decision.
+ */
+first: number, 
+/**
+ * Whether the seat won the round; null when the record stops before it ends.
+ */
+won: boolean | null, 
+/**
+ * Σ (chosen − best) over the round's decisions: never positive.
+ */
+skill: number, 
+/**
+ * `result − first − skill`: what moved the chance other than the seat's choices.
+ */
+luck: number | null, };
+
+/**
+ * The whole analysis.
+ */
+export type Analysis = { seat: number, samples: number, 
+/**
+ * (A number in JSON: the server analyses with a small fixed seed.)
+ */
+seed: number, decisions: Array<Decision>, 
+/**
+ * Per round with a decision of the seat.
+ */
+rounds: Array<RoundSummary>, 
+/**
+ * Σ of the rounds' skill.
+ */
+skill: number, 
+/**
+ * Σ of the rounds' luck, over the rounds that ended.
+ */
+luck: number, };
+
+/**
+ * The answer of `GET /api/games/{id}/analysis`: the engine's analysis with what it is of.
+ */
+export type AnalysisAnswer = { id: string, 
+/**
+ * Which kept game of the table.
+ */
+game: number, 
+/**
+ * The loss that marks a mistake (0–1).
+ */
+mistake_threshold: number, 
+/**
+ * How long the analysis took when it ran, in milliseconds.
+ */
+ms: number, 
+/**
+ * Whether it was made for an earlier request.
+ */
+cached: boolean, seat: number, samples: number, 
+/**
+ * (A number in JSON: the server analyses with a small fixed seed.)
+ */
+seed: number, decisions: Array<Decision>, 
+/**
+ * Per round with a decision of the seat.
+ */
+rounds: Array<RoundSummary>, 
+/**
+ * Σ of the rounds' skill.
+ */
+skill: number, 
+/**
+ * Σ of the rounds' luck, over the rounds that ended.
+ */
+luck: number, };
 
 /**
  * An update's `view`: the public part, and to a seat its drawn card and (when it changed) its hand.

@@ -8,18 +8,7 @@ import { errorText } from './refusals.js';
 import { cardWords } from './unocards.js';
 
 /** @typedef {import('./analysisgraph.js').Decision} Decision */
-/**
- * The server's answer.
- * @typedef {object} Analysis
- * @property {number} seat
- * @property {number} samples
- * @property {boolean} cached
- * @property {number} ms
- * @property {number} skill
- * @property {number} luck
- * @property {number} mistake_threshold
- * @property {Decision[]} decisions
- */
+/** @typedef {import('./protocol').AnalysisAnswer} Analysis the server's answer */
 /**
  * What the panel needs of the page.
  * @typedef {object} Host

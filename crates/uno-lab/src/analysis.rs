@@ -79,6 +79,7 @@ pub enum AnalysisError {
 
 /// One legal action's estimated win chance.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionValue {
     pub action: Action,
     /// Rounds won over playouts.
@@ -89,6 +90,7 @@ pub struct ActionValue {
 
 /// One decision of the analysed seat.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Decision {
     /// Index of the action in the record (its ply).
     pub ply: usize,
@@ -109,6 +111,7 @@ pub struct Decision {
 
 /// One round of the analysed seat.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoundSummary {
     pub round: u32,
     pub decisions: usize,
@@ -124,9 +127,12 @@ pub struct RoundSummary {
 
 /// The whole analysis.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Analysis {
     pub seat: Seat,
     pub samples: u32,
+    /// (A number in JSON: the server analyses with a small fixed seed.)
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub seed: u64,
     pub decisions: Vec<Decision>,
     /// Per round with a decision of the seat.

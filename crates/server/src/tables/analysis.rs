@@ -66,14 +66,16 @@ struct Cache {
 }
 
 /// The answer of `GET /api/games/{id}/analysis`: the engine's analysis with what it is of.
-#[derive(Serialize)]
-struct Answer<'a> {
+#[derive(Serialize, ts_rs::TS)]
+#[ts(rename = "AnalysisAnswer")]
+pub(crate) struct Answer<'a> {
     id: &'a str,
     /// Which kept game of the table.
     game: usize,
     /// The loss that marks a mistake (0–1).
     mistake_threshold: f64,
     /// How long the analysis took when it ran, in milliseconds.
+    #[ts(type = "number")]
     ms: u64,
     /// Whether it was made for an earlier request.
     cached: bool,

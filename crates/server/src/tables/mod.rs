@@ -40,6 +40,9 @@ use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
 use crate::ApiError;
 pub(crate) use analysis::AnalysisRequest;
+/// The analysis answer's type, for the pages' generated declarations.
+#[cfg(test)]
+pub(crate) use analysis::Answer as AnalysisAnswer;
 pub(crate) use auth::Viewer;
 pub(crate) use kept::KeptGame;
 pub use kept::{ImportRecord, Imported, RecordExport};
