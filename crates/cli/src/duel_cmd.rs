@@ -259,10 +259,7 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
     let mut selected: Option<Coord> = None;
     let mut show_board = true;
     let mut line = String::new();
-    loop {
-        if game.is_over() {
-            break;
-        }
+    while !game.is_over() {
         if show_board {
             say(out, &status_line(&game))?;
             write!(out, "{}", render(&game)).context("writing to the terminal")?;
@@ -275,78 +272,32 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
             say(out, "\nInput ended; the game is left unfinished.")?;
             return Ok(());
         }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let setup = matches!(game.stage(), Stage::Setup { .. });
-        let joined = match words.as_slice() {
-            [one] => split_cell_key(one),
-            _ => None,
-        };
-        let words: Vec<&str> = match joined {
-            Some((cell, key)) => vec![cell, key],
-            None => words,
-        };
-        let action = match words.as_slice() {
-            [] => continue,
-            ["next"] => Ok(Action::NextRound),
-            ["end"] => Ok(Action::End),
-            ["help" | "h" | "?"] => {
+        let action = match typed(&line, &game, selected) {
+            Typed::Nothing => continue,
+            Typed::Help => {
                 write!(out, "{PLAY_HELP}").context("writing to the terminal")?;
                 continue;
             }
-            ["q" | "quit" | "exit"] => {
-                write!(out, "Leave the game? The game is not saved. Type y to leave: ")
-                    .context("writing to the terminal")?;
-                out.flush().context("writing to the terminal")?;
-                line.clear();
-                input.read_line(&mut line).context("reading a command")?;
-                if matches!(line.trim(), "y" | "Y" | "yes") {
-                    say(out, &format!("Goodbye. {}", status_line(&game)))?;
+            Typed::Quit => {
+                if confirm_quit(input, out, &game)? {
                     return Ok(());
                 }
-                say(out, "The game goes on.")?;
                 continue;
             }
-            // A cell alone (re)selects: a key is one character, a cell has a digit and two or more.
-            [one] if one.chars().any(|c| c.is_ascii_digit()) && one.len() >= 2 => match one.parse::<Coord>() {
-                Ok(c) => {
-                    // In the play stage only one of red's own pieces can be selected to move:
-                    // the engine's own refusal, said at once rather than after the key.
-                    let refusal = match (setup, game.cell(c)) {
-                        (false, Some(Cell::Piece(p))) if p.side == Side::Red => None,
-                        (false, Some(other)) => {
-                            Some(DuelError::NotOwnPiece { side: Side::Red, cell: c, holds: other.describe() })
-                        }
-                        (false, None) => {
-                            Some(DuelError::OutsideGrid { cell: c, width: game.width(), height: game.height() })
-                        }
-                        (true, _) => None,
-                    };
-                    match refusal {
-                        Some(e) => {
-                            selected = None;
-                            say(out, &format!("Error: {e}"))?;
-                        }
-                        None => selected = Some(c),
-                    }
-                    continue;
-                }
-                Err(e) => Err(e),
-            },
-            // A misspelt command word, not a key: say which was meant.
-            [word] if word.chars().count() >= 3 && nearest_command(word).is_some() => {
-                let near = nearest_command(word).unwrap_or_default();
+            Typed::Select(cell) => {
+                selected = Some(cell);
+                continue;
+            }
+            Typed::Refused(e) => {
+                selected = None;
+                say(out, &format!("Error: {e}"))?;
+                continue;
+            }
+            Typed::Misspelt(word, near) => {
                 say(out, &format!("Error: '{word}' is not a command: did you mean '{near}'? (help lists them)"))?;
                 continue;
             }
-            [key] => match selected {
-                Some(cell) if setup => Ok(Action::place(cell, *key)),
-                Some(cell) => Ok(Action::mv(cell, *key)),
-                None => Err(DuelError::BadCell { text: (*key).to_string() }),
-            },
-            [cell, key] => {
-                cell.parse::<Coord>().map(|c| if setup { Action::place(c, *key) } else { Action::mv(c, *key) })
-            }
-            _ => Err(DuelError::BadCell { text: line.trim().to_string() }),
+            Typed::Act(action) => action,
         };
         let keep = match &action {
             Ok(Action::Move { cell, .. }) => Some(*cell),
@@ -364,19 +315,7 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
             Ok(events) => {
                 selected = None;
                 show_board = true;
-                for ev in &events {
-                    if let Some(t) = describe(ev) {
-                        say(out, &t)?;
-                    }
-                }
-                if matches!(game.stage(), Stage::Play { to_move: Side::Black, .. }) {
-                    let events = game.computer_move(&mut bot).context("the computer's move")?;
-                    for ev in &events {
-                        if let Some(t) = describe(ev) {
-                            say(out, &t)?;
-                        }
-                    }
-                }
+                answer_move(out, &mut game, &mut bot, &events)?;
             }
         }
     }
@@ -384,6 +323,106 @@ fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow
     write!(out, "{}", render(&game)).context("writing to the terminal")?;
     if let Some(o) = game.status().outcome {
         say(out, &format!("Game over. {}", o.message()))?;
+    }
+    Ok(())
+}
+
+/// What a line typed in `play` asks for.
+enum Typed {
+    /// An empty line.
+    Nothing,
+    Help,
+    Quit,
+    /// A cell alone: the piece to move (or the cell to set up) next.
+    Select(Coord),
+    /// A cell alone that cannot be selected: said at once, and the selection cleared.
+    Refused(DuelError),
+    /// A misspelt command word, and the command meant.
+    Misspelt(String, &'static str),
+    /// An action for the engine, or why the line is not one.
+    Act(Result<Action, DuelError>),
+}
+
+/// Reads a line typed in `play`: a command word, a cell, a key, or a cell and a key.
+fn typed(line: &str, game: &DuelGame, selected: Option<Coord>) -> Typed {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let setup = matches!(game.stage(), Stage::Setup { .. });
+    let joined = match words.as_slice() {
+        [one] => split_cell_key(one),
+        _ => None,
+    };
+    let words: Vec<&str> = match joined {
+        Some((cell, key)) => vec![cell, key],
+        None => words,
+    };
+    Typed::Act(match words.as_slice() {
+        [] => return Typed::Nothing,
+        ["next"] => Ok(Action::NextRound),
+        ["end"] => Ok(Action::End),
+        ["help" | "h" | "?"] => return Typed::Help,
+        ["q" | "quit" | "exit"] => return Typed::Quit,
+        // A cell alone (re)selects: a key is one character, a cell has a digit and two or more.
+        [one] if one.chars().any(|c| c.is_ascii_digit()) && one.len() >= 2 => match one.parse::<Coord>() {
+            Ok(c) => return select(game, setup, c),
+            Err(e) => Err(e),
+        },
+        // A misspelt command word, not a key: say which was meant.
+        [word] if word.chars().count() >= 3 && nearest_command(word).is_some() => {
+            return Typed::Misspelt((*word).to_string(), nearest_command(word).unwrap_or_default());
+        }
+        [key] => match selected {
+            Some(cell) if setup => Ok(Action::place(cell, *key)),
+            Some(cell) => Ok(Action::mv(cell, *key)),
+            None => Err(DuelError::BadCell { text: (*key).to_string() }),
+        },
+        [cell, key] => cell.parse::<Coord>().map(|c| if setup { Action::place(c, *key) } else { Action::mv(c, *key) }),
+        _ => Err(DuelError::BadCell { text: line.trim().to_string() }),
+    })
+}
+
+/// Selecting cell `c`: in the play stage only one of red's own pieces can be selected to move
+/// (the engine's own refusal, said at once rather than after the key).
+fn select(game: &DuelGame, setup: bool, c: Coord) -> Typed {
+    let refusal = match (setup, game.cell(c)) {
+        (false, Some(Cell::Piece(p))) if p.side == Side::Red => None,
+        (false, Some(other)) => Some(DuelError::NotOwnPiece { side: Side::Red, cell: c, holds: other.describe() }),
+        (false, None) => Some(DuelError::OutsideGrid { cell: c, width: game.width(), height: game.height() }),
+        (true, _) => None,
+    };
+    match refusal {
+        Some(e) => Typed::Refused(e),
+        None => Typed::Select(c),
+    }
+}
+
+/// Asks before leaving the game; whether the user leaves.
+fn confirm_quit(input: &mut dyn BufRead, out: &mut dyn Write, game: &DuelGame) -> anyhow::Result<bool> {
+    write!(out, "Leave the game? The game is not saved. Type y to leave: ").context("writing to the terminal")?;
+    out.flush().context("writing to the terminal")?;
+    let mut line = String::new();
+    input.read_line(&mut line).context("reading a command")?;
+    if matches!(line.trim(), "y" | "Y" | "yes") {
+        say(out, &format!("Goodbye. {}", status_line(game)))?;
+        return Ok(true);
+    }
+    say(out, "The game goes on.")?;
+    Ok(false)
+}
+
+/// Says what the user's action did, then makes the computer's move when it is black's turn.
+fn answer_move(out: &mut dyn Write, game: &mut DuelGame, bot: &mut SearchBot, events: &[Event]) -> anyhow::Result<()> {
+    for ev in events {
+        if let Some(t) = describe(ev) {
+            say(out, &t)?;
+        }
+    }
+    if matches!(game.stage(), Stage::Play { to_move: Side::Black, .. }) {
+        let events = game.computer_move(bot).context("the computer's move")?;
+        for ev in &events {
+            if let Some(t) = describe(ev) {
+                say(out, &t)?;
+            }
+        }
     }
     Ok(())
 }
@@ -496,7 +535,29 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
         bail!("--positions must be at least 1");
     }
     check_grid(a.width, a.height)?;
-    // Positions with black to move, taken from random games a few rounds in.
+    let positions = bench_positions(a)?;
+    let mut out = Out::new();
+    writeln!(
+        out,
+        "Search benchmark: {} positions (black to move, from random games), {}x{} grid, seed {}",
+        positions.len(),
+        a.width,
+        a.height,
+        a.seed
+    )?;
+    writeln!(
+        out,
+        "{:<10} {:>10} {:>10} {:>10} {:>12} {:>11} {:>9}",
+        "difficulty", "ms/move", "max ms", "nodes/move", "nodes/s", "node budget", "avg depth"
+    )?;
+    for d in Difficulty::ALL {
+        writeln!(out, "{}", bench_row(d, &positions))?;
+    }
+    Ok(())
+}
+
+/// Positions with black to move, taken from random games a few rounds in.
+fn bench_positions(a: &BenchArgs) -> anyhow::Result<Vec<duel::Board>> {
     let mut positions = Vec::new();
     let cfg = SimConfig {
         red: BotKind::Random,
@@ -525,51 +586,38 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
         }
         i += 1;
     }
-    let mut out = Out::new();
-    writeln!(
-        out,
-        "Search benchmark: {} positions (black to move, from random games), {}x{} grid, seed {}",
-        positions.len(),
-        a.width,
-        a.height,
-        a.seed
-    )?;
-    writeln!(
-        out,
-        "{:<10} {:>10} {:>10} {:>10} {:>12} {:>11} {:>9}",
-        "difficulty", "ms/move", "max ms", "nodes/move", "nodes/s", "node budget", "avg depth"
-    )?;
-    for d in Difficulty::ALL {
-        let mut total = Duration::ZERO;
-        let mut max = Duration::ZERO;
-        let (mut nodes, mut depth, mut searched) = (0u64, 0u64, 0u64);
-        for p in &positions {
-            // A fresh bot per position: no table carried over, the worst case of a move.
-            let mut bot = SearchBot::new(d);
-            let t0 = Instant::now();
-            bot.choose(p);
-            let el = t0.elapsed();
-            total += el;
-            max = max.max(el);
-            let info = bot.last_info();
-            nodes += info.nodes;
-            if info.nodes > 0 {
-                depth += u64::from(info.depth);
-                searched += 1;
-            }
+    Ok(positions)
+}
+
+/// One difficulty's line of the benchmark: each position searched by a fresh bot.
+fn bench_row(d: Difficulty, positions: &[duel::Board]) -> String {
+    let mut total = Duration::ZERO;
+    let mut max = Duration::ZERO;
+    let (mut nodes, mut depth, mut searched) = (0u64, 0u64, 0u64);
+    for p in positions {
+        // A fresh bot per position: no table carried over, the worst case of a move.
+        let mut bot = SearchBot::new(d);
+        let t0 = Instant::now();
+        bot.choose(p);
+        let el = t0.elapsed();
+        total += el;
+        max = max.max(el);
+        let info = bot.last_info();
+        nodes += info.nodes;
+        if info.nodes > 0 {
+            depth += u64::from(info.depth);
+            searched += 1;
         }
-        let n = positions.len().max(1) as f64;
-        writeln!(
-            out,
-            "{:<10} {:>10.2} {:>10.2} {:>10.0} {:>12.0} {:>11} {:>9.1}",
-            d.to_string(),
-            total.as_secs_f64() * 1e3 / n,
-            max.as_secs_f64() * 1e3,
-            nodes as f64 / n,
-            nodes as f64 / total.as_secs_f64().max(1e-9),
-            d.limits().max_nodes,
-            depth as f64 / searched.max(1) as f64
-        )?;
     }
-    Ok(())
+    let n = positions.len().max(1) as f64;
+    format!(
+        "{:<10} {:>10.2} {:>10.2} {:>10.0} {:>12.0} {:>11} {:>9.1}",
+        d.to_string(),
+        total.as_secs_f64() * 1e3 / n,
+        max.as_secs_f64() * 1e3,
+        nodes as f64 / n,
+        nodes as f64 / total.as_secs_f64().max(1e-9),
+        d.limits().max_nodes,
+        depth as f64 / searched.max(1) as f64
+    )
 }
