@@ -8,7 +8,7 @@ use deadpool_postgres::{Pool, Transaction};
 use super::held::Held;
 use crate::command::{Answer, Write};
 use crate::{
-    now, tallies_from_json, tallies_json, Kind, Meta, NewGame, NewResult, Record, Status, StoreError, Tally, ADD_TALLY,
+    now, tallies_from_json, tallies_json, Kind, Meta, NewGame, NewResult, Record, StoreError, Tally, ADD_TALLY,
     UNTALLIED,
 };
 
@@ -67,8 +67,12 @@ pub(super) async fn run_batch(
                     StoreError::NoSuchGame(id.clone())
                 })
             }
-            Write::Meta { id, meta } => txn.meta(id, meta).await?,
-            Write::Status { id, status } => txn.status(id, status).await?,
+            Write::Meta { id, meta } => {
+                txn.update(id, "UPDATE games SET meta = $2, updated_at = $3 WHERE id = $1", meta.as_json()).await?
+            }
+            Write::Status { id, status } => {
+                txn.update(id, "UPDATE games SET status = $2, updated_at = $3 WHERE id = $1", status.as_str()).await?
+            }
             Write::Reset { id, record, meta } => {
                 let r = txn.reset(id, record, meta).await?;
                 if r.is_ok() {
@@ -168,25 +172,11 @@ impl Txn<'_, '_> {
         }
     }
 
-    async fn meta(&self, id: &String, meta: &Meta) -> Result<Each, StoreError> {
+    /// Sets one column of game `id` and its time: `sql` updates it, with the id, the value and
+    /// the time as `$1`, `$2` and `$3`.
+    async fn update(&self, id: &String, sql: &str, value: &str) -> Result<Each, StoreError> {
         let tx = self.tx;
-        let n = tx
-            .execute(
-                &tx.prepare_cached("UPDATE games SET meta = $2, updated_at = $3 WHERE id = $1").await?,
-                &[id, &meta.as_json(), &self.t],
-            )
-            .await?;
-        Ok(touched(n, id))
-    }
-
-    async fn status(&self, id: &String, status: &Status) -> Result<Each, StoreError> {
-        let tx = self.tx;
-        let n = tx
-            .execute(
-                &tx.prepare_cached("UPDATE games SET status = $2, updated_at = $3 WHERE id = $1").await?,
-                &[id, &status.as_str(), &self.t],
-            )
-            .await?;
+        let n = tx.execute(&tx.prepare_cached(sql).await?, &[id, &value, &self.t]).await?;
         Ok(touched(n, id))
     }
 
