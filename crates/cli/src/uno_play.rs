@@ -296,13 +296,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         [] => vec![uno_bots::BotSpec::Heuristic],
         list => list.to_vec(),
     };
-    let mut bots = make_bots(&specs, &bot_seats, seed)?;
+    let bots = make_bots(&specs, &bot_seats, seed)?;
     let mut record_file =
         args.record.as_deref().map(|path| crate::output::Target::open("--record", path)).transpose()?;
     if record_file.as_ref().is_some_and(crate::output::Target::is_stdout) {
         bail!("--record: standard output shows the game; name a file for the record");
     }
-    let mut record = uno::GameRecord::new(&rules, players, seed);
+    let record = uno::GameRecord::new(&rules, players, seed);
     let mut out = crate::output::Out::new();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -321,75 +321,138 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut events = Vec::new();
     let mut game = Game::new(rules, players, seed)?;
     game.restart_with_events(seed, &mut events);
-    let tell = |out: &mut crate::output::Out, events: &[Event]| -> std::io::Result<()> {
+    let precedence = forced.then(|| uno_bots::BotSpec::Precedence.build(0));
+    let mut table = Table { game, record, bots, precedence, out };
+    table.tell(&events)?;
+    table.play(&mut input)?;
+    if let Some(o) = table.game.outcome() {
+        let scores: Vec<String> =
+            o.scores.iter().enumerate().map(|(i, s)| format!("{} {s}", name(Seat(i as u8)))).collect();
+        writeln!(table.out, "Final scores: {}.", scores.join(", "))?;
+    }
+    if let Some(target) = &mut record_file {
+        target.write(&(table.record.to_json() + "\n"))?;
+    }
+    Ok(())
+}
+
+/// The game at the terminal: you at seat 0, the bots at the others.
+struct Table {
+    game: Game,
+    record: uno::GameRecord,
+    /// The bots of seats 1, 2, …
+    bots: Vec<Box<dyn uno_bots::Bot>>,
+    /// Seed 000's precedence, which holds you to its move; `None` where you choose freely.
+    precedence: Option<Box<dyn uno_bots::Bot>>,
+    out: crate::output::Out,
+}
+
+/// What became of one line you typed on your turn.
+enum Yours {
+    /// The board changed (or you stayed after asking to leave): show it again.
+    Moved,
+    /// Help, or a refusal: the same turn goes on.
+    Again,
+    Leave,
+}
+
+impl Table {
+    fn tell(&mut self, events: &[Event]) -> std::io::Result<()> {
         for e in events {
-            writeln!(out, "{}", crate::output::wrap(&narrate(&e.redacted_for(Some(YOU)), &name)))?;
+            writeln!(self.out, "{}", crate::output::wrap(&narrate(&e.redacted_for(Some(YOU)), &name)))?;
         }
         Ok(())
-    };
-    tell(&mut out, &events)?;
-    let mut bot_decisions = 0;
-    let mut shown = false;
-    let mut precedence = forced.then(|| uno_bots::BotSpec::Precedence.build(0));
-    while !game.is_over() {
-        if game.phase() == Phase::RoundOver {
-            write!(out, "{}", round_summary(&game))?;
-            write!(out, "Press Enter for the next round (q to leave). ")?;
-            out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 || matches!(line.trim(), "q" | "quit") {
-                writeln!(out, "\nYou leave the game. {}", score_line(&game))?;
-                break;
+    }
+
+    /// Plays until the game is over or you leave.
+    fn play(&mut self, input: &mut dyn BufRead) -> anyhow::Result<()> {
+        let mut bot_decisions = 0;
+        let mut shown = false;
+        while !self.game.is_over() {
+            if self.game.phase() == Phase::RoundOver {
+                if !self.next_round(input)? {
+                    break;
+                }
+                continue;
             }
-            writeln!(out, "\nNext round.")?;
-            let events = game.apply(YOU, Action::NextRound)?;
-            record.push(YOU, Action::NextRound);
-            tell(&mut out, &events)?;
-            continue;
-        }
-        let seat = game.current();
-        if seat != YOU {
-            bot_decisions += 1;
-            if bot_decisions > MAX_BOT_DECISIONS {
-                bail!("the bots did not finish within {MAX_BOT_DECISIONS} decisions");
+            let seat = self.game.current();
+            if seat != YOU {
+                bot_decisions += 1;
+                if bot_decisions > MAX_BOT_DECISIONS {
+                    bail!("the bots did not finish within {MAX_BOT_DECISIONS} decisions");
+                }
+                self.bot_turn(seat)?;
+                shown = false;
+                continue;
             }
-            let action = bots[seat.index() - 1].choose(&game.observation(Some(seat)));
-            let events = game.apply(seat, action).map_err(|e| {
-                anyhow::anyhow!("{} chose to {}: {e}", name(seat), crate::uno_watch::action_words(action))
-            })?;
-            record.push(seat, action);
-            tell(&mut out, &events)?;
-            shown = false;
-            continue;
+            bot_decisions = 0;
+            if !shown {
+                show(&mut self.out, &self.game)?;
+                shown = true;
+            }
+            match self.your_turn(input)? {
+                Yours::Moved => shown = false,
+                Yours::Again => {}
+                Yours::Leave => break,
+            }
         }
-        bot_decisions = 0;
-        if !shown {
-            show(&mut out, &game)?;
-            shown = true;
+        Ok(())
+    }
+
+    /// At a round's end: the hands and scores, then the next round unless you leave (`false`).
+    fn next_round(&mut self, input: &mut dyn BufRead) -> anyhow::Result<bool> {
+        write!(self.out, "{}", round_summary(&self.game))?;
+        write!(self.out, "Press Enter for the next round (q to leave). ")?;
+        self.out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 || matches!(line.trim(), "q" | "quit") {
+            writeln!(self.out, "\nYou leave the game. {}", score_line(&self.game))?;
+            return Ok(false);
         }
-        write!(out, "> ")?;
-        out.flush()?;
+        writeln!(self.out, "\nNext round.")?;
+        let events = self.game.apply(YOU, Action::NextRound)?;
+        self.record.push(YOU, Action::NextRound);
+        self.tell(&events)?;
+        Ok(true)
+    }
+
+    fn bot_turn(&mut self, seat: Seat) -> anyhow::Result<()> {
+        let action = self.bots[seat.index() - 1].choose(&self.game.observation(Some(seat)));
+        let events = self
+            .game
+            .apply(seat, action)
+            .map_err(|e| anyhow::anyhow!("{} chose to {}: {e}", name(seat), crate::uno_watch::action_words(action)))?;
+        self.record.push(seat, action);
+        self.tell(&events)?;
+        Ok(())
+    }
+
+    /// Reads and does one line of yours.
+    fn your_turn(&mut self, input: &mut dyn BufRead) -> anyhow::Result<Yours> {
+        write!(self.out, "> ")?;
+        self.out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
-            writeln!(out, "\nEnd of input: leaving the game.")?;
-            break;
+            writeln!(self.out, "\nEnd of input: leaving the game.")?;
+            return Ok(Yours::Leave);
         }
         if matches!(line.trim().to_ascii_lowercase().as_str(), "quit" | "q" | "exit") {
-            write!(out, "Leave the game? It is not saved. Type y to leave: ")?;
-            out.flush()?;
+            write!(self.out, "Leave the game? It is not saved. Type y to leave: ")?;
+            self.out.flush()?;
             line.clear();
             input.read_line(&mut line)?;
             if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
-                writeln!(out, "You leave the game. {}", score_line(&game))?;
-                break;
+                writeln!(self.out, "You leave the game. {}", score_line(&self.game))?;
+                return Ok(Yours::Leave);
             }
-            writeln!(out, "The game goes on.")?;
-            shown = false;
-            continue;
+            writeln!(self.out, "The game goes on.")?;
+            return Ok(Yours::Moved);
         }
-        let parsed = parse(&line, &game);
-        let overruled = match (&parsed, precedence.as_mut()) {
-            (Ok(Some(action)), Some(bot)) => Some(bot.choose(&game.observation(Some(YOU)))).filter(|f| f != action),
+        let parsed = parse(&line, &self.game);
+        let overruled = match (&parsed, self.precedence.as_mut()) {
+            (Ok(Some(action)), Some(bot)) => {
+                Some(bot.choose(&self.game.observation(Some(YOU)))).filter(|f| f != action)
+            }
             _ => None,
         };
         if let Some(forced) = overruled {
@@ -397,32 +460,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "Not allowed: under seed 000's rules precedence decides every move; here you must {}.",
                 action_words(forced)
             );
-            writeln!(out, "{}", crate::output::wrap(&text))?;
-            continue;
+            writeln!(self.out, "{}", crate::output::wrap(&text))?;
+            return Ok(Yours::Again);
         }
         match parsed {
-            Ok(None) => writeln!(out, "{}", help(game.rules()))?,
-            Ok(Some(action)) => match game.apply(YOU, action) {
+            Ok(None) => writeln!(self.out, "{}", help(self.game.rules()))?,
+            Ok(Some(action)) => match self.game.apply(YOU, action) {
                 Ok(events) => {
-                    record.push(YOU, action);
-                    tell(&mut out, &events)?;
-                    shown = false;
+                    self.record.push(YOU, action);
+                    self.tell(&events)?;
+                    return Ok(Yours::Moved);
                 }
                 Err(e) => {
                     let text = format!("Not allowed: {e}. Try again ('help' lists the commands).");
-                    writeln!(out, "{}", crate::output::wrap(&text))?;
+                    writeln!(self.out, "{}", crate::output::wrap(&text))?;
                 }
             },
-            Err(msg) => writeln!(out, "{}", crate::output::wrap(&msg))?,
+            Err(msg) => writeln!(self.out, "{}", crate::output::wrap(&msg))?,
         }
+        Ok(Yours::Again)
     }
-    if let Some(o) = game.outcome() {
-        let scores: Vec<String> =
-            o.scores.iter().enumerate().map(|(i, s)| format!("{} {s}", name(Seat(i as u8)))).collect();
-        writeln!(out, "Final scores: {}.", scores.join(", "))?;
-    }
-    if let Some(target) = &mut record_file {
-        target.write(&(record.to_json() + "\n"))?;
-    }
-    Ok(())
 }

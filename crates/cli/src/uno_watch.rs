@@ -194,30 +194,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut record = uno::GameRecord::new(&rules, players, args.seed);
     // With the record on standard output, the game itself is not printed.
     let quiet = record_file.as_ref().is_some_and(crate::output::Target::is_stdout);
-    let mut out: Box<dyn Write> =
+    let out: Box<dyn Write> =
         if quiet { Box::new(std::io::sink()) } else { Box::new(std::io::BufWriter::new(crate::output::Out::new())) };
-    let name = |s: Seat| cs205::player_name(s.index());
-    let json = args.json;
-    let say = |out: &mut dyn Write, e: &Event| -> anyhow::Result<()> {
-        if json {
-            // Serialized first, so a failed write stays an io::Error the caller recognises.
-            writeln!(out, "{}", serde_json::to_string(e)?)?;
-        } else {
-            writeln!(out, "{}", narrate(e, &name))?;
-        }
-        Ok(())
-    };
+    let mut printer = Printer { out, format: args.format, json: args.json };
     let mut events = Vec::new();
     let mut game = Game::new(rules, players, args.seed)?;
     game.restart_with_events(args.seed, &mut events);
-    match args.format {
-        Format::Events => {
-            for e in &events {
-                say(&mut out, e)?;
-            }
-        }
-        Format::Cs205 => out.write_all(cs205::Status::of(&game).render()?.as_bytes())?,
-    }
+    printer.start(&game, &events)?;
     let mut decisions = 0;
     while !game.is_over() {
         if args.format == Format::Cs205 && game.is_round_over() {
@@ -236,28 +219,70 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let turns = game.turns();
         let events = game
             .apply(seat, action)
-            .map_err(|e| anyhow::anyhow!("the bot at {} chose to {}: {e}", name(seat), action_words(action)))?;
+            .map_err(|e| anyhow::anyhow!("the bot at {} chose to {}: {e}", watch_name(seat), action_words(action)))?;
         record.push(seat, action);
-        match args.format {
-            Format::Events => {
-                for e in &events {
-                    say(&mut out, e)?;
-                }
-            }
-            Format::Cs205 => {
-                if game.turns() != turns || game.is_round_over() {
-                    writeln!(out)?;
-                    out.write_all(cs205::Status::of(&game).render()?.as_bytes())?;
-                }
-            }
-        }
+        printer.after(&game, turns, &events)?;
     }
-    if args.format == Format::Cs205 {
-        writeln!(out, "{}", cs205::winner_line(&game))?;
-    }
-    out.flush()?;
+    printer.finish(&game)?;
     if let Some(target) = &mut record_file {
         target.write(&(record.to_json() + "\n"))?;
     }
     Ok(())
+}
+
+/// A seat as `watch` names it (seed 004's player names).
+fn watch_name(seat: Seat) -> String {
+    cs205::player_name(seat.index())
+}
+
+/// Where `watch` prints the game, in the format asked for.
+struct Printer {
+    out: Box<dyn Write>,
+    format: Format,
+    /// Events as JSON lines rather than sentences.
+    json: bool,
+}
+
+impl Printer {
+    fn events(&mut self, events: &[Event]) -> anyhow::Result<()> {
+        for e in events {
+            if self.json {
+                // Serialized first, so a failed write stays an io::Error the caller recognises.
+                writeln!(self.out, "{}", serde_json::to_string(e)?)?;
+            } else {
+                writeln!(self.out, "{}", narrate(e, &watch_name))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The deal.
+    fn start(&mut self, game: &Game, events: &[Event]) -> anyhow::Result<()> {
+        match self.format {
+            Format::Events => self.events(events),
+            Format::Cs205 => Ok(self.out.write_all(cs205::Status::of(game).render()?.as_bytes())?),
+        }
+    }
+
+    /// What a decision did; `turns` is the game's turn count before it.
+    fn after(&mut self, game: &Game, turns: u32, events: &[Event]) -> anyhow::Result<()> {
+        match self.format {
+            Format::Events => self.events(events),
+            Format::Cs205 => {
+                if game.turns() != turns || game.is_round_over() {
+                    writeln!(self.out)?;
+                    self.out.write_all(cs205::Status::of(game).render()?.as_bytes())?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The end: seed 004's winner line, and everything written out.
+    fn finish(&mut self, game: &Game) -> anyhow::Result<()> {
+        if self.format == Format::Cs205 {
+            writeln!(self.out, "{}", cs205::winner_line(game))?;
+        }
+        Ok(self.out.flush()?)
+    }
 }

@@ -124,33 +124,24 @@ impl Endgame {
 
     /// The child's value (for the child's side to move) after `m` from the state `cells`.
     fn child_value(&self, set: &PieceSet, cells: &[u16], stm: Side, m: Move) -> Option<i16> {
-        let n = self.nbr.len();
         let mover = cells.iter().position(|&c| c == m.from)?;
         let victim = cells.iter().position(|&c| c == m.to);
-        let mut next: Vec<(Side, u8, u16)> = set.iter().zip(cells).map(|(&(s, r), &c)| (s, r, c)).collect();
-        match victim {
-            None => next[mover].2 = m.to,
-            Some(v) => {
-                let (a, d) = (next[mover].1, next[v].1);
-                if beats(a, d) {
-                    next[mover].2 = m.to;
-                    next.remove(v);
-                } else {
-                    next.remove(mover);
-                }
-            }
-        }
-        let (cs, cc) = canon(next);
-        let child_stm = stm.opponent();
+        self.value_of(after_move(set, cells, mover, victim, m.to), stm.opponent())
+    }
+
+    /// The value, for `stm` to move, of the position of the pieces `pieces` (side, rank, cell):
+    /// won or lost at once when a side has no piece left, else its table's (`None`: not solved).
+    fn value_of(&self, pieces: Vec<(Side, u8, u16)>, stm: Side) -> Option<i16> {
+        let (cs, cc) = canon(pieces);
         let reds = cs.iter().filter(|p| p.0 == Side::Red).count();
         let blacks = cs.len() - reds;
         if reds == 0 || blacks == 0 {
-            // The child side to move has no piece (it lost) or the opponent has none.
-            let child_has = cs.iter().any(|p| p.0 == child_stm);
-            return Some(if child_has { 1 } else { -1 });
+            // The side to move has no piece (it lost) or the opponent has none.
+            let has = cs.iter().any(|p| p.0 == stm);
+            return Some(if has { 1 } else { -1 });
         }
         let t = self.tables.get(&cs)?;
-        Some(t.vals[index(&cc, child_stm, n)])
+        Some(t.vals[index(&cc, stm, self.nbr.len())])
     }
 
     fn solve(&mut self, set: &PieceSet) {
@@ -173,12 +164,7 @@ impl Endgame {
         let states = n.pow(k as u32) * 2;
         let mut vals = vec![UNKNOWN; states];
         let mut cells = vec![0u16; k];
-        // Children of every live state, computed once: (is-terminal, list of child refs).
-        // A child is either a state of this table or a fixed value.
-        enum Child {
-            Same(u32),
-            Fixed(i16),
-        }
+        // Children of every live state, computed once.
         let mut kids: Vec<Vec<Child>> = Vec::with_capacity(0);
         kids.resize_with(states, Vec::new);
         let mut live = Vec::new();
@@ -195,96 +181,35 @@ impl Endgame {
                     vals[i] = DRAW;
                     continue;
                 }
-                let moves = self.moves(set, &cells, stm);
-                let mut list = Vec::with_capacity(moves.len());
-                for (mover, to) in moves {
-                    let victim = cells.iter().position(|&c| c == to);
-                    match victim {
-                        None => {
-                            let mut c2 = cells.clone();
-                            c2[mover] = to;
-                            // Same pieces, same order: identical pieces may swap, which is
-                            // the same position under another index.
-                            list.push(Child::Same(index(&c2, stm.opponent(), n) as u32));
-                        }
-                        Some(v) => {
-                            let mut next: Vec<(Side, u8, u16)> =
-                                set.iter().zip(&cells).map(|(&(s, r), &c)| (s, r, c)).collect();
-                            if beats(next[mover].1, next[v].1) {
-                                next[mover].2 = to;
-                                next.remove(v);
-                            } else {
-                                next.remove(mover);
-                            }
-                            let (cs, cc) = canon(next);
-                            let child_stm = stm.opponent();
-                            let reds = cs.iter().filter(|p| p.0 == Side::Red).count();
-                            let val = if reds == 0 || reds == cs.len() {
-                                if cs.iter().any(|p| p.0 == child_stm) {
-                                    1
-                                } else {
-                                    -1
-                                }
-                            } else {
-                                self.tables.get(&cs).map_or(DRAW, |t| t.vals[index(&cc, child_stm, n)])
-                            };
-                            list.push(Child::Fixed(val));
-                        }
-                    }
-                }
-                kids[i] = list;
+                kids[i] = self.children(set, &cells, stm);
                 live.push(i as u32);
             }
         }
-        // Value iteration until nothing changes; what is left unknown is a draw (play goes on
-        // forever, which the round cap turns into a draw).
-        loop {
-            let mut changed = false;
-            for &i in &live {
-                let i = i as usize;
-                if vals[i] != UNKNOWN {
-                    continue;
-                }
-                let mut best_win: Option<i16> = None;
-                let mut all_lose = true;
-                let mut longest_loss = 0i16;
-                for ch in &kids[i] {
-                    let v = match ch {
-                        Child::Same(j) => vals[*j as usize],
-                        Child::Fixed(v) => *v,
-                    };
-                    if v == UNKNOWN || v == DRAW {
-                        all_lose = false;
-                        continue;
-                    }
-                    if v < 0 {
-                        let w = -v; // child loses in (-v - 1) plies: we win in -v
-                        best_win = Some(best_win.map_or(w, |b: i16| b.min(w)));
-                    } else {
-                        longest_loss = longest_loss.max(v);
-                    }
-                    if v < 0 {
-                        all_lose = false;
-                    }
-                }
-                if let Some(w) = best_win {
-                    vals[i] = w;
-                    changed = true;
-                } else if all_lose && !kids[i].is_empty() {
-                    vals[i] = -(longest_loss + 1);
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        for v in vals.iter_mut() {
-            if *v == UNKNOWN {
-                *v = DRAW;
-            }
-        }
+        settle(&mut vals, &live, &kids);
         self.tables.insert(set.clone(), Table { vals });
+    }
+
+    /// The children of the state `cells` with `stm` to move, one a legal move.
+    fn children(&self, set: &PieceSet, cells: &[u16], stm: Side) -> Vec<Child> {
+        let n = self.nbr.len();
+        let moves = self.moves(set, cells, stm);
+        let mut list = Vec::with_capacity(moves.len());
+        for (mover, to) in moves {
+            match cells.iter().position(|&c| c == to) {
+                None => {
+                    let mut c2 = cells.to_vec();
+                    c2[mover] = to;
+                    // Same pieces, same order: identical pieces may swap, which is the same
+                    // position under another index.
+                    list.push(Child::Same(index(&c2, stm.opponent(), n) as u32));
+                }
+                Some(v) => {
+                    let pieces = after_move(set, cells, mover, Some(v), to);
+                    list.push(Child::Fixed(self.value_of(pieces, stm.opponent()).unwrap_or(DRAW)));
+                }
+            }
+        }
+        list
     }
 
     fn can_move(&self, set: &PieceSet, cells: &[u16], side: Side) -> bool {
@@ -334,6 +259,82 @@ fn pieces_of(pos: &Board) -> (PieceSet, Vec<u16>) {
 }
 
 /// Sorts pieces by (side, rank) so one piece set has one table.
+/// A child of a state in a table: a state of the same table (no capture), or a fixed value
+/// (a capture, which leads into a smaller table or ends the play stage).
+enum Child {
+    Same(u32),
+    Fixed(i16),
+}
+
+/// The pieces (side, rank, cell) after piece `mover` moves to `to`, onto piece `victim` if
+/// any: the attacker that wins takes the cell, the one that loses is gone.
+fn after_move(set: &PieceSet, cells: &[u16], mover: usize, victim: Option<usize>, to: u16) -> Vec<(Side, u8, u16)> {
+    let mut next: Vec<(Side, u8, u16)> = set.iter().zip(cells).map(|(&(s, r), &c)| (s, r, c)).collect();
+    match victim {
+        None => next[mover].2 = to,
+        Some(v) => {
+            if beats(next[mover].1, next[v].1) {
+                next[mover].2 = to;
+                next.remove(v);
+            } else {
+                next.remove(mover);
+            }
+        }
+    }
+    next
+}
+
+/// Value iteration until nothing changes; what is left unknown is a draw (play goes on
+/// forever, which the round cap turns into a draw).
+fn settle(vals: &mut [i16], live: &[u32], kids: &[Vec<Child>]) {
+    loop {
+        let mut changed = false;
+        for &i in live {
+            let i = i as usize;
+            if vals[i] != UNKNOWN {
+                continue;
+            }
+            let mut best_win: Option<i16> = None;
+            let mut all_lose = true;
+            let mut longest_loss = 0i16;
+            for ch in &kids[i] {
+                let v = match ch {
+                    Child::Same(j) => vals[*j as usize],
+                    Child::Fixed(v) => *v,
+                };
+                if v == UNKNOWN || v == DRAW {
+                    all_lose = false;
+                    continue;
+                }
+                if v < 0 {
+                    let w = -v; // child loses in (-v - 1) plies: we win in -v
+                    best_win = Some(best_win.map_or(w, |b: i16| b.min(w)));
+                } else {
+                    longest_loss = longest_loss.max(v);
+                }
+                if v < 0 {
+                    all_lose = false;
+                }
+            }
+            if let Some(w) = best_win {
+                vals[i] = w;
+                changed = true;
+            } else if all_lose && !kids[i].is_empty() {
+                vals[i] = -(longest_loss + 1);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for v in vals.iter_mut() {
+        if *v == UNKNOWN {
+            *v = DRAW;
+        }
+    }
+}
+
 fn canon(mut list: Vec<(Side, u8, u16)>) -> (PieceSet, Vec<u16>) {
     list.sort_by_key(|&(s, r, c)| (s.index(), r, c));
     (list.iter().map(|&(s, r, _)| (s, r)).collect(), list.iter().map(|&(_, _, c)| c).collect())

@@ -195,60 +195,46 @@ impl SearchBot {
         }
         let mut list = MoveList::default();
         if pos.to_move() == Side::Black {
-            pos.pseudo_moves(Side::Black, true, &mut list);
-            if list.is_empty() {
-                return self.evaluate(pos);
-            }
-            // Attacks are forced: no standing pat.
-            order_captures(pos, list.as_mut_slice());
-            let mut best = -INF;
-            for &m in list.as_slice() {
-                let u = pos.make(m);
-                let s = -self.qsearch(pos, -beta, -alpha, ply + 1);
-                pos.unmake(u);
-                if self.aborted {
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            return best;
+            return self.qsearch_black(pos, &mut list, alpha, beta, ply);
         }
-        // Red to move. Standing pat means playing a quiet move elsewhere; if black then has
-        // only losing attacks it must make one, so that is what the pat is worth.
-        let mut stand = self.evaluate(pos);
-        pos.pseudo_moves(Side::Black, true, &mut list);
-        if !list.is_empty()
-            && list
-                .as_slice()
-                .iter()
-                .all(|m| !beats(code_rank(pos.code(usize::from(m.from))), code_rank(pos.code(usize::from(m.to)))))
-        {
-            pos.pass();
-            let s = -self.qsearch(pos, -beta, -alpha.max(stand), ply + 1);
-            pos.pass();
-            if self.aborted {
-                return 0;
-            }
-            stand = stand.max(s);
+        let stand = self.stand_pat(pos, &mut list, alpha, beta, ply);
+        if self.aborted {
+            return 0;
         }
         if stand >= beta {
             return stand;
         }
         alpha = alpha.max(stand);
-        let mut best = stand;
         pos.pseudo_moves(Side::Red, true, &mut list);
         order_captures(pos, list.as_mut_slice());
+        self.captures::<true>(pos, &list, stand, alpha, beta, ply)
+    }
+
+    /// Black's quiescence: its attacks are forced, so there is no standing pat.
+    #[inline]
+    fn qsearch_black(&mut self, pos: &mut Board, list: &mut MoveList, alpha: i32, beta: i32, ply: usize) -> i32 {
+        pos.pseudo_moves(Side::Black, true, list);
+        if list.is_empty() {
+            return self.evaluate(pos);
+        }
+        order_captures(pos, list.as_mut_slice());
+        self.captures::<false>(pos, list, -INF, alpha, beta, ply)
+    }
+
+    /// Searches the captures in `list` in order (with `WINNING`, only those the attacker wins),
+    /// from `best` and `alpha` so far; 0 when the search was aborted.
+    #[inline]
+    fn captures<const WINNING: bool>(
+        &mut self,
+        pos: &mut Board,
+        list: &MoveList,
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         for &m in list.as_slice() {
-            let (a, d) = (code_rank(pos.code(usize::from(m.from))), code_rank(pos.code(usize::from(m.to))));
-            if !beats(a, d) {
+            if WINNING && !beats(code_rank(pos.code(usize::from(m.from))), code_rank(pos.code(usize::from(m.to)))) {
                 continue;
             }
             let u = pos.make(m);
@@ -268,6 +254,30 @@ impl SearchBot {
             }
         }
         best
+    }
+
+    /// What standing pat is worth to red (to move): playing a quiet move elsewhere; if black
+    /// then has only losing attacks it must make one, so that is what the pat is worth. Leaves
+    /// `list` to be filled again; 0 when the search was aborted.
+    #[inline]
+    fn stand_pat(&mut self, pos: &mut Board, list: &mut MoveList, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let mut stand = self.evaluate(pos);
+        pos.pseudo_moves(Side::Black, true, list);
+        if !list.is_empty()
+            && list
+                .as_slice()
+                .iter()
+                .all(|m| !beats(code_rank(pos.code(usize::from(m.from))), code_rank(pos.code(usize::from(m.to)))))
+        {
+            pos.pass();
+            let s = -self.qsearch(pos, -beta, -alpha.max(stand), ply + 1);
+            pos.pass();
+            if self.aborted {
+                return 0;
+            }
+            stand = stand.max(s);
+        }
+        stand
     }
 
     fn tt_index(&self, key: u64) -> usize {
@@ -302,6 +312,40 @@ impl SearchBot {
         moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
     }
 
+    /// What the table knows of this position: a score that settles it at this depth and window,
+    /// else the best move found before (if any), to try first.
+    #[inline]
+    fn probe(&self, idx: usize, key: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> Probe {
+        let e = self.tt[idx];
+        if e.key != key || e.flag == 0 {
+            return Probe::Move(None);
+        }
+        if i32::from(e.depth) >= depth {
+            let s = from_tt(i32::from(e.score), ply);
+            match e.flag {
+                EXACT => return Probe::Score(s),
+                LOWER if s >= beta => return Probe::Score(s),
+                UPPER if s <= alpha => return Probe::Score(s),
+                _ => {}
+            }
+        }
+        Probe::Move(Some(e.mv))
+    }
+
+    /// A quiet move that cut off: a killer at this ply, and history for its from/to cells
+    /// (`n` cells on the board).
+    #[inline]
+    fn remember_cutoff(&mut self, m: Move, n: usize, depth: i32, ply: usize) {
+        let kl = &mut self.killers[ply.min(MAX_PLY)];
+        if kl[0] != m {
+            kl[1] = kl[0];
+            kl[0] = m;
+        }
+        if let Some(h) = self.history.get_mut(usize::from(m.from) * n + usize::from(m.to)) {
+            *h += depth * depth;
+        }
+    }
+
     fn negamax(&mut self, pos: &mut Board, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if pos.is_terminal() {
             self.nodes += 1;
@@ -315,20 +359,10 @@ impl SearchBot {
         }
         let key = pos.hash();
         let idx = self.tt_index(key);
-        let mut tt_move = None;
-        let e = self.tt[idx];
-        if e.key == key && e.flag != 0 {
-            tt_move = Some(e.mv);
-            if i32::from(e.depth) >= depth {
-                let s = from_tt(i32::from(e.score), ply);
-                match e.flag {
-                    EXACT => return s,
-                    LOWER if s >= beta => return s,
-                    UPPER if s <= alpha => return s,
-                    _ => {}
-                }
-            }
-        }
+        let tt_move = match self.probe(idx, key, depth, alpha, beta, ply) {
+            Probe::Score(s) => return s,
+            Probe::Move(m) => m,
+        };
         let mut list = MoveList::default();
         pos.legal_moves(&mut list);
         // A single forced attack costs no depth: it shortens the game, so this terminates.
@@ -362,14 +396,7 @@ impl SearchBot {
                     alpha = s;
                     if s >= beta {
                         if !pos.is_capture(m) {
-                            let kl = &mut self.killers[ply.min(MAX_PLY)];
-                            if kl[0] != m {
-                                kl[1] = kl[0];
-                                kl[0] = m;
-                            }
-                            if let Some(h) = self.history.get_mut(usize::from(m.from) * n + usize::from(m.to)) {
-                                *h += depth * depth;
-                            }
+                            self.remember_cutoff(m, n, depth, ply);
                         }
                         break;
                     }
@@ -386,6 +413,37 @@ impl SearchBot {
         self.tt[idx] =
             TtEntry { key, mv: best_move, score: to_tt(best, ply) as i16, depth: depth.clamp(0, 127) as i8, flag };
         best
+    }
+
+    /// One iteration at the root, `moves` in order: the best move found and its score (`None`
+    /// if aborted before the first finished).
+    fn root(&mut self, work: &mut Board, moves: &[Move], depth: i32) -> (Option<Move>, i32) {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut iter_best = None;
+        let mut iter_score = -INF;
+        for (k, &m) in moves.iter().enumerate() {
+            let u = work.make(m);
+            let mut s;
+            if k == 0 {
+                s = -self.negamax(work, depth - 1, -beta, -alpha, 1);
+            } else {
+                s = -self.negamax(work, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && !self.aborted {
+                    s = -self.negamax(work, depth - 1, -beta, -alpha, 1);
+                }
+            }
+            work.unmake(u);
+            if self.aborted {
+                break;
+            }
+            if s > iter_score {
+                iter_score = s;
+                iter_best = Some(m);
+            }
+            alpha = alpha.max(s);
+        }
+        (iter_best, iter_score)
     }
 
     /// Iterative deepening at the root; returns the best move and fills `last`.
@@ -422,31 +480,7 @@ impl SearchBot {
         for depth in 1..=self.limits.max_depth {
             // The previous best first, then the usual order.
             self.order(&work, &mut moves, Some(best), 0);
-            let mut alpha = -INF;
-            let beta = INF;
-            let mut iter_best = None;
-            let mut iter_score = -INF;
-            for (k, &m) in moves.iter().enumerate() {
-                let u = work.make(m);
-                let mut s;
-                if k == 0 {
-                    s = -self.negamax(&mut work, depth as i32 - 1, -beta, -alpha, 1);
-                } else {
-                    s = -self.negamax(&mut work, depth as i32 - 1, -alpha - 1, -alpha, 1);
-                    if s > alpha && !self.aborted {
-                        s = -self.negamax(&mut work, depth as i32 - 1, -beta, -alpha, 1);
-                    }
-                }
-                work.unmake(u);
-                if self.aborted {
-                    break;
-                }
-                if s > iter_score {
-                    iter_score = s;
-                    iter_best = Some(m);
-                }
-                alpha = alpha.max(s);
-            }
+            let (iter_best, iter_score) = self.root(&mut work, &moves, depth as i32);
             // A partial iteration still counts when its first move (the old best) finished:
             // anything found after it is a proven improvement.
             if let Some(m) = iter_best {
@@ -470,6 +504,14 @@ impl SearchBot {
         };
         Some(best)
     }
+}
+
+/// What the transposition table says of a position.
+enum Probe {
+    /// A score that settles the node.
+    Score(i32),
+    /// No score: the move to try first, if any.
+    Move(Option<Move>),
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {

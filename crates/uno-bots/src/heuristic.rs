@@ -199,7 +199,7 @@ pub(crate) fn guilt_chance<S: Seen>(s: &S, offender: Seat) -> Option<f64> {
     let before = discard.len().checked_sub(2).map(|i| discard[i])?.color()?;
     let seen = s.hand().iter().chain(discard).filter(|c| c.color() == Some(before)).count();
     let k = OFFICIAL_PER_COLOUR.saturating_sub(seen);
-    let me = s.me();
+    let me = s.seat();
     let unseen: usize =
         (0..s.players()).map(|i| Seat(i as u8)).filter(|&o| o != me).map(|o| s.hand_size(o)).sum::<usize>()
             + s.draw_pile_size();
@@ -217,7 +217,7 @@ pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnc
     if let Some(seat) = s.catch_target() {
         return Action::CatchUno { seat };
     }
-    if s.current() != s.me() {
+    if s.current() != s.seat() {
         return fallback();
     }
     let hand = s.hand();
@@ -307,7 +307,7 @@ pub(crate) fn could_play<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card, name
 /// Every legal play (of `only`, if given), once per kind, with its colour and its score.
 fn score_plays<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut each: impl FnMut(f64, Action)) {
     let hand = s.hand();
-    let me = s.me();
+    let me = s.seat();
     let next = s.after_current(1);
     let threatened = next != me && s.hand_size(next) <= cfg.threat_cards;
     let prev_threat = {

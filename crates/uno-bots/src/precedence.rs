@@ -43,7 +43,7 @@ pub(crate) fn decide<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Actio
     if s.can_call_own_uno() {
         return Action::CallUno;
     }
-    if s.current() != s.me() {
+    if s.current() != s.seat() {
         return fallback();
     }
     let hand = s.hand();

@@ -41,7 +41,7 @@ fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -
         }
         return Action::Play { card, color: pick_colour(rng, s) };
     }
-    if s.me() != s.current() {
+    if s.seat() != s.current() {
         return fallback();
     }
     match s.phase() {
@@ -52,7 +52,7 @@ fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -
         Phase::ChooseSwap => {
             // Every other seat, in seat order, as `legal_actions` lists them.
             let k = rng.below(s.players() - 1);
-            let with = if k >= s.me().index() { k + 1 } else { k };
+            let with = if k >= s.seat().index() { k + 1 } else { k };
             Action::SwapHands { with: Seat(with as u8) }
         }
         Phase::Challenge { .. } => Action::Accept,

@@ -2,31 +2,19 @@
 //! borrowed [`View`]. A bot written against [`Seen`] answers alike through `choose` and
 //! `choose_view` by construction, and pays nothing for it on the hot path.
 //!
-//! It lives beside the bots, not in `uno`: the engine gives the two forms; what a policy asks
-//! of them (the 7–0 swap's choice, "may I call UNO for myself") is the bots' vocabulary.
+//! The seat's hand and the public state are read through `uno_nn`'s [`Visible`], the one place
+//! that reads them from either form (the encoder reads the same); [`Seen`] adds what a policy
+//! asks besides. It lives beside the bots, not in `uno`: the engine gives the two forms; what a
+//! policy asks of them (the 7–0 swap's choice, "may I call UNO for myself") is the bots'
+//! vocabulary.
 
 use uno::game::View;
-use uno::{Action, Card, CardSet, Color, Direction, Observation, Phase, Seat};
+use uno::{Action, CardSet, Color, Observation, Seat};
+use uno_nn::observe::Visible;
 
-pub trait Seen {
-    /// The deciding seat (a spectator has no decision to make: seat 0 stands in).
-    fn me(&self) -> Seat;
-    fn players(&self) -> usize;
-    fn hand(&self) -> &[Card];
-    fn hand_size(&self, seat: Seat) -> usize;
-    fn top(&self) -> Card;
-    /// The colour in play; `None` while a first-card Wild waits for its colour.
-    fn color(&self) -> Option<Color>;
-    fn current(&self) -> Seat;
-    fn direction(&self) -> Direction;
-    fn phase(&self) -> Phase;
-    fn pending_draw(&self) -> u32;
-    fn drawn_card(&self) -> Option<Card>;
-    /// Bottom card first.
-    fn discard(&self) -> &[Card];
-    fn draw_pile_size(&self) -> usize;
-    fn uno_called(&self, seat: Seat) -> bool;
-    fn uno_exposed(&self) -> Option<Seat>;
+/// What a policy asks of what its seat sees, on top of the seat's own hand and the public state
+/// ([`Visible`], the encoder's too).
+pub trait Seen: Visible {
     fn is_legal(&self, action: Action) -> bool;
     /// The card kinds this seat may play now (the cards of the legal `Play` actions).
     fn playable(&self) -> CardSet;
@@ -36,7 +24,7 @@ pub trait Seen {
     /// The 7–0 swap both rule-following bots make: the smallest other hand, the first in seat
     /// order on a tie.
     fn smallest_other_hand(&self) -> Seat {
-        let me = self.me();
+        let me = self.seat();
         (0..self.players()).map(|i| Seat(i as u8)).filter(|&o| o != me).min_by_key(|&o| self.hand_size(o)).unwrap_or(me)
     }
 
@@ -47,7 +35,7 @@ pub trait Seen {
 
     /// Whether calling UNO now is a call for this seat itself (never a catch or a false call).
     fn can_call_own_uno(&self) -> bool {
-        let me = self.me();
+        let me = self.seat();
         let own_turn = me == self.current() && self.phase().is_own_turn();
         uno::effect::may_call_uno(self.uno_called(me), own_turn, self.hand().len(), self.uno_exposed() == Some(me))
             && self.is_legal(Action::CallUno)
@@ -55,7 +43,7 @@ pub trait Seen {
 
     /// The seat this one may catch now for not calling UNO, if any.
     fn catch_target(&self) -> Option<Seat> {
-        let me = self.me();
+        let me = self.seat();
         self.uno_exposed().filter(|&s| s != me && self.is_legal(Action::CatchUno { seat: s }))
     }
 }
@@ -94,51 +82,6 @@ impl FromIterator<Color> for ColorList {
 }
 
 impl Seen for Observation {
-    fn me(&self) -> Seat {
-        self.viewer.unwrap_or(Seat(0))
-    }
-    fn players(&self) -> usize {
-        self.players
-    }
-    fn hand(&self) -> &[Card] {
-        &self.hand
-    }
-    fn hand_size(&self, seat: Seat) -> usize {
-        self.hand_sizes.get(seat.index()).copied().unwrap_or(0)
-    }
-    fn top(&self) -> Card {
-        self.top
-    }
-    fn color(&self) -> Option<Color> {
-        self.color
-    }
-    fn current(&self) -> Seat {
-        self.current
-    }
-    fn direction(&self) -> Direction {
-        self.direction
-    }
-    fn phase(&self) -> Phase {
-        self.phase
-    }
-    fn pending_draw(&self) -> u32 {
-        self.pending_draw
-    }
-    fn drawn_card(&self) -> Option<Card> {
-        self.drawn_card
-    }
-    fn discard(&self) -> &[Card] {
-        &self.discard
-    }
-    fn draw_pile_size(&self) -> usize {
-        self.draw_pile_size
-    }
-    fn uno_called(&self, seat: Seat) -> bool {
-        self.uno_called.get(seat.index()).copied().unwrap_or(false)
-    }
-    fn uno_exposed(&self) -> Option<Seat> {
-        self.uno_exposed
-    }
     fn is_legal(&self, action: Action) -> bool {
         self.legal_actions.contains(&action)
     }
@@ -157,51 +100,6 @@ impl Seen for Observation {
 }
 
 impl Seen for View<'_> {
-    fn me(&self) -> Seat {
-        self.seat()
-    }
-    fn players(&self) -> usize {
-        View::players(self)
-    }
-    fn hand(&self) -> &[Card] {
-        View::hand(self)
-    }
-    fn hand_size(&self, seat: Seat) -> usize {
-        View::hand_size(self, seat)
-    }
-    fn top(&self) -> Card {
-        View::top(self)
-    }
-    fn color(&self) -> Option<Color> {
-        View::color(self)
-    }
-    fn current(&self) -> Seat {
-        View::current(self)
-    }
-    fn direction(&self) -> Direction {
-        View::direction(self)
-    }
-    fn phase(&self) -> Phase {
-        View::phase(self)
-    }
-    fn pending_draw(&self) -> u32 {
-        View::pending_draw(self)
-    }
-    fn drawn_card(&self) -> Option<Card> {
-        View::drawn_card(self)
-    }
-    fn discard(&self) -> &[Card] {
-        self.discard_pile()
-    }
-    fn draw_pile_size(&self) -> usize {
-        View::draw_pile_size(self)
-    }
-    fn uno_called(&self, seat: Seat) -> bool {
-        View::uno_called(self, seat)
-    }
-    fn uno_exposed(&self) -> Option<Seat> {
-        View::uno_exposed(self)
-    }
     fn is_legal(&self, action: Action) -> bool {
         View::is_legal(self, action)
     }

@@ -43,13 +43,18 @@ pub fn write_owned_observation(observation: &Observation, window: bool, out: &mu
     write_from(observation, window, out);
 }
 
-/// What the encoder reads: the seat's own hand and the public state, nothing else.
-trait Visible {
+/// What one seat may see, in both of the engine's forms: the borrowed [`View`] and the owned
+/// [`Observation`] (and any other form a caller builds, such as a bot's view of a past turn).
+/// The encoder reads the seat's own hand and the public state through it, nothing else; the bots
+/// ask their questions of it (`uno_bots::seat_view::Seen` builds on it).
+pub trait Visible {
+    /// The deciding seat (a spectator has no decision to make: seat 0 stands in).
     fn seat(&self) -> Seat;
     fn players(&self) -> usize;
     fn hand(&self) -> &[Card];
     fn hand_size(&self, seat: Seat) -> usize;
     fn top(&self) -> Card;
+    /// The colour in play; `None` while a first-card Wild waits for its colour.
     fn color(&self) -> Option<Color>;
     fn uno_called(&self, seat: Seat) -> bool;
     fn uno_exposed(&self) -> Option<Seat>;
@@ -58,101 +63,132 @@ trait Visible {
     fn pending_draw(&self) -> u32;
     fn phase(&self) -> Phase;
     fn drawn_card(&self) -> Option<Card>;
+    /// Bottom card first.
     fn discard(&self) -> &[Card];
     fn draw_pile_size(&self) -> usize;
 }
 
 impl Visible for View<'_> {
+    #[inline]
     fn seat(&self) -> Seat {
         View::seat(self)
     }
+    #[inline]
     fn players(&self) -> usize {
         View::players(self)
     }
+    #[inline]
     fn hand(&self) -> &[Card] {
         View::hand(self)
     }
+    #[inline]
     fn hand_size(&self, seat: Seat) -> usize {
         View::hand_size(self, seat)
     }
+    #[inline]
     fn top(&self) -> Card {
         View::top(self)
     }
+    #[inline]
     fn color(&self) -> Option<Color> {
         View::color(self)
     }
+    #[inline]
     fn uno_called(&self, seat: Seat) -> bool {
         View::uno_called(self, seat)
     }
+    #[inline]
     fn uno_exposed(&self) -> Option<Seat> {
         View::uno_exposed(self)
     }
+    #[inline]
     fn current(&self) -> Seat {
         View::current(self)
     }
+    #[inline]
     fn direction(&self) -> Direction {
         View::direction(self)
     }
+    #[inline]
     fn pending_draw(&self) -> u32 {
         View::pending_draw(self)
     }
+    #[inline]
     fn phase(&self) -> Phase {
         View::phase(self)
     }
+    #[inline]
     fn drawn_card(&self) -> Option<Card> {
         View::drawn_card(self)
     }
+    #[inline]
     fn discard(&self) -> &[Card] {
         View::discard_pile(self)
     }
+    #[inline]
     fn draw_pile_size(&self) -> usize {
         View::draw_pile_size(self)
     }
 }
 
 impl Visible for Observation {
+    #[inline]
     fn seat(&self) -> Seat {
         self.viewer.unwrap_or(Seat(0))
     }
+    #[inline]
     fn players(&self) -> usize {
         self.players
     }
+    #[inline]
     fn hand(&self) -> &[Card] {
         &self.hand
     }
+    #[inline]
     fn hand_size(&self, seat: Seat) -> usize {
         self.hand_sizes.get(seat.index()).copied().unwrap_or(0)
     }
+    #[inline]
     fn top(&self) -> Card {
         self.top
     }
+    #[inline]
     fn color(&self) -> Option<Color> {
         self.color
     }
+    #[inline]
     fn uno_called(&self, seat: Seat) -> bool {
         self.uno_called.get(seat.index()).copied().unwrap_or(false)
     }
+    #[inline]
     fn uno_exposed(&self) -> Option<Seat> {
         self.uno_exposed
     }
+    #[inline]
     fn current(&self) -> Seat {
         self.current
     }
+    #[inline]
     fn direction(&self) -> Direction {
         self.direction
     }
+    #[inline]
     fn pending_draw(&self) -> u32 {
         self.pending_draw
     }
+    #[inline]
     fn phase(&self) -> Phase {
         self.phase
     }
+    #[inline]
     fn drawn_card(&self) -> Option<Card> {
         self.drawn_card
     }
+    #[inline]
     fn discard(&self) -> &[Card] {
         &self.discard
     }
+    #[inline]
     fn draw_pile_size(&self) -> usize {
         self.draw_pile_size
     }

@@ -111,31 +111,7 @@ impl Sampler {
             return Err(SampleError::EmptyDiscard);
         }
         let viewer = obs.viewer.filter(|v| v.index() < players);
-        let mut counts = [0i32; Card::KINDS];
-        for &c in rules.deck() {
-            counts[c.index()] += 1;
-        }
-        for &c in obs.hand.iter().chain(&obs.discard) {
-            counts[c.index()] -= 1;
-            if counts[c.index()] < 0 {
-                return Err(SampleError::TooManyCopies(c));
-            }
-        }
-        let unseen: Vec<Card> = Card::all().flat_map(|c| std::iter::repeat_n(c, counts[c.index()] as usize)).collect();
-        let hidden: Vec<usize> =
-            (0..players).map(|s| if Some(Seat(s as u8)) == viewer { 0 } else { obs.hand_sizes[s] }).collect();
-        let needed = hidden.iter().sum::<usize>() + obs.draw_pile_size;
-        if needed != unseen.len() {
-            return Err(SampleError::CardCount { unseen: unseen.len(), needed });
-        }
-        if viewer.is_some_and(|v| obs.hand.len() != obs.hand_sizes[v.index()]) {
-            return Err(SampleError::Malformed);
-        }
-
-        let mut hands = vec![Hand::default(); players];
-        if let Some(v) = viewer {
-            hands[v.index()] = Hand::from_cards(obs.hand.clone());
-        }
+        let (unseen, hidden) = unseen_and_hidden(obs, &rules, viewer)?;
         let drawn_by = match obs.phase {
             Phase::DrawnCard if Some(obs.current) != viewer && obs.hand_sizes[obs.current.index()] > 0 => {
                 let must_match = matches!(rules.draw_rule(), DrawRule::DrawOneMustPlay | DrawRule::DrawUntilPlayable);
@@ -150,36 +126,7 @@ impl Sampler {
             }
             _ => None,
         };
-        let round_winner = match obs.phase {
-            Phase::RoundOver | Phase::GameOver => match &obs.outcome {
-                Some(o) => o.winner,
-                None => obs.hand_sizes.iter().position(|&n| n == 0).map(|s| Seat(s as u8)),
-            },
-            _ => None,
-        };
-        let world = State {
-            players,
-            hands,
-            draw_pile: Vec::with_capacity(obs.draw_pile_size),
-            discard: obs.discard.clone(),
-            color: obs.color.unwrap_or(rules.colors()[0]),
-            current: obs.current,
-            direction: obs.direction,
-            dealer: obs.dealer,
-            phase: obs.phase,
-            pending: obs.pending_draw,
-            drawn: if Some(obs.current) == viewer { obs.drawn_card } else { None },
-            wd4_guilty: false,
-            uno_called: obs.uno_called.iter().enumerate().fold(0u16, |m, (s, &c)| m | (u16::from(c) << s)),
-            uno_exposed: obs.uno_exposed,
-            acted: matches!(obs.phase, Phase::DrawnCard | Phase::SameNumber),
-            dead_turns: 0,
-            turns: obs.turns,
-            round: obs.round,
-            scores: obs.scores.clone(),
-            round_winner,
-            outcome: obs.outcome.clone(),
-        };
+        let world = public_world(obs, &rules, viewer);
         Ok(Sampler {
             rules,
             world,
@@ -276,9 +223,35 @@ impl Sampler {
 
     fn deal<R: Rng + ?Sized>(&mut self, rng: &mut R) {
         shuffle(&mut self.unseen, rng);
-        // Seats are dealt one after the other from the front of the shuffled pool: first the
-        // ones whose hands carry a condition (a challenge's guilt, a drawn card, beliefs).
+        let (order, len) = self.deal_order();
+        // The colour in play before a pending Wild Draw Four, and, when a prior decides it,
+        // whether the offender held it.
+        let challenge = self.challenge.map(|(offender, before)| {
+            let colour = before.unwrap_or_else(|| {
+                let colors = self.rules.colors();
+                colors[rng.gen_range(0..colors.len())]
+            });
+            (offender, colour, self.guilt_prior.map(|p| rng.gen_bool(p)))
+        });
         let mut next = 0usize;
+        for &s in &order[..len] {
+            let seat = Seat(s as u8);
+            let guilt = challenge.filter(|c| c.0 == seat).map(|(_, colour, guilty)| (colour, guilty));
+            next = self.deal_seat(seat, next, guilt, rng);
+        }
+        if let Some((o, colour, _)) = challenge.filter(|c| Some(c.0) == self.viewer) {
+            // The viewer is the offender: its own hand decides.
+            self.world.wd4_guilty = self.world.hands[o.index()].iter().any(|c| c.color() == Some(colour));
+        }
+        self.world.draw_pile.clear();
+        self.world.draw_pile.extend_from_slice(&self.unseen[next..]);
+    }
+
+    /// The seats to deal, the viewer's left out: they are dealt one after the other from the
+    /// front of the shuffled pool, first the ones whose hands carry a condition (a challenge's
+    /// guilt, a drawn card, beliefs).
+    #[inline]
+    fn deal_order(&self) -> ([usize; crate::rules::MAX_PLAYERS], usize) {
         let players = self.hidden.len();
         let mut order = [usize::MAX; crate::rules::MAX_PLAYERS];
         let mut len = 0;
@@ -291,93 +264,180 @@ impl Sampler {
                 len += 1;
             }
         }
-        // The colour in play before a pending Wild Draw Four, and, when a prior decides it,
-        // whether the offender held it.
-        let challenge = self.challenge.map(|(offender, before)| {
-            let colour = before.unwrap_or_else(|| {
-                let colors = self.rules.colors();
-                colors[rng.gen_range(0..colors.len())]
-            });
-            (offender, colour, self.guilt_prior.map(|p| rng.gen_bool(p)))
-        });
-        for &s in &order[..len] {
-            let seat = Seat(s as u8);
-            let mut need = self.hidden[s] - self.known[s].len();
-            let guilt = challenge.filter(|c| c.0 == seat).map(|(_, colour, guilty)| (colour, guilty));
-            // An innocent offender held no card of the colour: every group, and the free
-            // cards, avoid it.
-            let extra = match guilt {
-                Some((colour, Some(false))) => colour_mask(colour),
-                _ => 0,
-            };
-            let mut drawn = None;
-            if let Some((d, must_match)) = self.drawn_by {
-                if d == seat && must_match && need > 0 {
-                    // The drawn card: one of the playable unseen cards, at random.
-                    let (top, color) = (self.world.discard[self.world.discard.len() - 1], self.world.color);
-                    let restricted = self.rules.wild_draw_four() == WildDrawFourRule::Restricted;
-                    let allowed = crate::effect::matching_plays(CardSet::ALL, top, color, restricted);
-                    let ok = |c: Card| allowed.contains(c) && extra & bit(c) == 0;
-                    let playable = self.unseen[next..].iter().filter(|&&c| ok(c)).count();
-                    if playable > 0 {
-                        let k = rng.gen_range(0..playable);
-                        let i =
-                            self.unseen[next..].iter().enumerate().filter(|(_, &c)| ok(c)).nth(k).map_or(0, |x| x.0);
-                        self.unseen.swap(next, next + i);
-                        drawn = Some(self.unseen[next]);
-                        next += 1;
-                        need -= 1;
-                    }
+        (order, len)
+    }
+
+    /// Deals `seat`'s hidden cards from `unseen[next..]`; returns where the next seat's start.
+    /// `guilt`: for the offender of a pending challenge, the colour in play before it and, when
+    /// a prior decides it, whether it held that colour.
+    #[inline]
+    fn deal_seat<R: Rng + ?Sized>(
+        &mut self,
+        seat: Seat,
+        mut next: usize,
+        guilt: Option<(Color, Option<bool>)>,
+        rng: &mut R,
+    ) -> usize {
+        let s = seat.index();
+        let mut need = self.hidden[s] - self.known[s].len();
+        // An innocent offender held no card of the colour: every group, and the free cards,
+        // avoid it.
+        let extra = match guilt {
+            Some((colour, Some(false))) => colour_mask(colour),
+            _ => 0,
+        };
+        let mut drawn = None;
+        if let Some((d, must_match)) = self.drawn_by {
+            if d == seat && must_match && need > 0 {
+                drawn = self.deal_drawn(next, extra, rng);
+                if drawn.is_some() {
+                    next += 1;
+                    need -= 1;
                 }
-            }
-            let wanted = match guilt {
-                Some((colour, Some(true))) if !self.known[s].iter().any(|c| c.color() == Some(colour)) => Some(colour),
-                _ => None,
-            };
-            // Rejection for a guilty offender: redeal its share until it holds the colour. A
-            // hand of one card holds a given colour about a quarter of the time: a few tries
-            // nearly always do.
-            let share = next;
-            for attempt in 0..64 {
-                let mut at = share;
-                let mut left = need;
-                for &(count, kinds) in &self.groups[s] {
-                    let count = count.min(left);
-                    take(&mut self.unseen[at..], count, kinds | extra, rng);
-                    at += count;
-                    left -= count;
-                }
-                take(&mut self.unseen[at..], left, extra, rng);
-                let ok = wanted.is_none_or(|c| self.unseen[share..share + need].iter().any(|x| x.color() == Some(c)));
-                if ok || attempt == 63 {
-                    break;
-                }
-                shuffle(&mut self.unseen[share..], rng);
-            }
-            let hand = &mut self.world.hands[s];
-            hand.clear();
-            for &c in self.known[s].iter().chain(&self.unseen[next..next + need]) {
-                hand.push(c);
-            }
-            next += need;
-            if let Some((d, _)) = self.drawn_by {
-                if d == seat {
-                    if let Some(c) = drawn {
-                        hand.push(c);
-                    }
-                    self.world.drawn = hand.last().copied();
-                }
-            }
-            if let Some((colour, _)) = guilt {
-                self.world.wd4_guilty = hand.iter().any(|c| c.color() == Some(colour));
             }
         }
-        if let Some((o, colour, _)) = challenge.filter(|c| Some(c.0) == self.viewer) {
-            // The viewer is the offender: its own hand decides.
-            self.world.wd4_guilty = self.world.hands[o.index()].iter().any(|c| c.color() == Some(colour));
+        let wanted = match guilt {
+            Some((colour, Some(true))) if !self.known[s].iter().any(|c| c.color() == Some(colour)) => Some(colour),
+            _ => None,
+        };
+        self.deal_share(s, next, need, extra, wanted, rng);
+        let hand = &mut self.world.hands[s];
+        hand.clear();
+        for &c in self.known[s].iter().chain(&self.unseen[next..next + need]) {
+            hand.push(c);
         }
-        self.world.draw_pile.clear();
-        self.world.draw_pile.extend_from_slice(&self.unseen[next..]);
+        next += need;
+        if let Some((d, _)) = self.drawn_by {
+            if d == seat {
+                if let Some(c) = drawn {
+                    hand.push(c);
+                }
+                self.world.drawn = hand.last().copied();
+            }
+        }
+        if let Some((colour, _)) = guilt {
+            self.world.wd4_guilty = hand.iter().any(|c| c.color() == Some(colour));
+        }
+        next
+    }
+
+    /// The card a seat drew and must be able to play: one of the playable unseen cards (none
+    /// of the kinds in `extra`), at random, moved to `unseen[next]`; `None` if there is none.
+    #[inline]
+    fn deal_drawn<R: Rng + ?Sized>(&mut self, next: usize, extra: u64, rng: &mut R) -> Option<Card> {
+        let (top, color) = (self.world.discard[self.world.discard.len() - 1], self.world.color);
+        let restricted = self.rules.wild_draw_four() == WildDrawFourRule::Restricted;
+        let allowed = crate::effect::matching_plays(CardSet::ALL, top, color, restricted);
+        let ok = |c: Card| allowed.contains(c) && extra & bit(c) == 0;
+        let playable = self.unseen[next..].iter().filter(|&&c| ok(c)).count();
+        if playable == 0 {
+            return None;
+        }
+        let k = rng.gen_range(0..playable);
+        let i = self.unseen[next..].iter().enumerate().filter(|(_, &c)| ok(c)).nth(k).map_or(0, |x| x.0);
+        self.unseen.swap(next, next + i);
+        Some(self.unseen[next])
+    }
+
+    /// Puts seat `s`'s `need` hidden cards at `unseen[share..share + need]`, honouring its
+    /// belief groups and avoiding the kinds in `extra`. With `wanted` (a guilty offender's
+    /// colour), redeals its share until it holds the colour: a hand of one card holds a given
+    /// colour about a quarter of the time, so a few tries nearly always do.
+    #[inline]
+    fn deal_share<R: Rng + ?Sized>(
+        &mut self,
+        s: usize,
+        share: usize,
+        need: usize,
+        extra: u64,
+        wanted: Option<Color>,
+        rng: &mut R,
+    ) {
+        for attempt in 0..64 {
+            let mut at = share;
+            let mut left = need;
+            for &(count, kinds) in &self.groups[s] {
+                let count = count.min(left);
+                take(&mut self.unseen[at..], count, kinds | extra, rng);
+                at += count;
+                left -= count;
+            }
+            take(&mut self.unseen[at..], left, extra, rng);
+            let ok = wanted.is_none_or(|c| self.unseen[share..share + need].iter().any(|x| x.color() == Some(c)));
+            if ok || attempt == 63 {
+                break;
+            }
+            shuffle(&mut self.unseen[share..], rng);
+        }
+    }
+}
+
+/// The cards the viewer of `obs` has not seen, in deck order, and how many cards each seat
+/// holds that the viewer cannot see; refused when no deal of the rules' deck gives `obs`.
+fn unseen_and_hidden(
+    obs: &Observation,
+    rules: &Rules,
+    viewer: Option<Seat>,
+) -> Result<(Vec<Card>, Vec<usize>), SampleError> {
+    let mut counts = [0i32; Card::KINDS];
+    for &c in rules.deck() {
+        counts[c.index()] += 1;
+    }
+    for &c in obs.hand.iter().chain(&obs.discard) {
+        counts[c.index()] -= 1;
+        if counts[c.index()] < 0 {
+            return Err(SampleError::TooManyCopies(c));
+        }
+    }
+    let unseen: Vec<Card> = Card::all().flat_map(|c| std::iter::repeat_n(c, counts[c.index()] as usize)).collect();
+    let hidden: Vec<usize> =
+        (0..obs.players).map(|s| if Some(Seat(s as u8)) == viewer { 0 } else { obs.hand_sizes[s] }).collect();
+    let needed = hidden.iter().sum::<usize>() + obs.draw_pile_size;
+    if needed != unseen.len() {
+        return Err(SampleError::CardCount { unseen: unseen.len(), needed });
+    }
+    if viewer.is_some_and(|v| obs.hand.len() != obs.hand_sizes[v.index()]) {
+        return Err(SampleError::Malformed);
+    }
+    Ok((unseen, hidden))
+}
+
+/// The world as `obs` shows it: the public state and the viewer's own hand; the other hands and
+/// the draw pile are left for each deal.
+fn public_world(obs: &Observation, rules: &Rules, viewer: Option<Seat>) -> State {
+    let mut hands = vec![Hand::default(); obs.players];
+    if let Some(v) = viewer {
+        hands[v.index()] = Hand::from_cards(obs.hand.clone());
+    }
+    let round_winner = match obs.phase {
+        Phase::RoundOver | Phase::GameOver => match &obs.outcome {
+            Some(o) => o.winner,
+            None => obs.hand_sizes.iter().position(|&n| n == 0).map(|s| Seat(s as u8)),
+        },
+        _ => None,
+    };
+    State {
+        players: obs.players,
+        hands,
+        draw_pile: Vec::with_capacity(obs.draw_pile_size),
+        discard: obs.discard.clone(),
+        color: obs.color.unwrap_or(rules.colors()[0]),
+        current: obs.current,
+        direction: obs.direction,
+        dealer: obs.dealer,
+        phase: obs.phase,
+        pending: obs.pending_draw,
+        drawn: if Some(obs.current) == viewer { obs.drawn_card } else { None },
+        wd4_guilty: false,
+        uno_called: obs.uno_called.iter().enumerate().fold(0u16, |m, (s, &c)| m | (u16::from(c) << s)),
+        uno_exposed: obs.uno_exposed,
+        acted: matches!(obs.phase, Phase::DrawnCard | Phase::SameNumber),
+        dead_turns: 0,
+        turns: obs.turns,
+        round: obs.round,
+        scores: obs.scores.clone(),
+        round_winner,
+        outcome: obs.outcome.clone(),
     }
 }
 

@@ -15,6 +15,7 @@
 use uno::game::{Game, SimRng};
 use uno::sample::Sampler;
 use uno::{Action, Card, CardSet, Color, Direction, Phase, Seat};
+use uno_nn::observe::Visible;
 
 use crate::heuristic::{self, HeuristicConfig};
 use crate::seat_view::{ColorList, Seen};
@@ -150,8 +151,8 @@ pub(crate) struct PastView<'a> {
     pub(crate) hand: &'a [Card],
 }
 
-impl Seen for PastView<'_> {
-    fn me(&self) -> Seat {
+impl Visible for PastView<'_> {
+    fn seat(&self) -> Seat {
         self.past.seat
     }
     fn players(&self) -> usize {
@@ -200,6 +201,9 @@ impl Seen for PastView<'_> {
     fn uno_exposed(&self) -> Option<Seat> {
         None
     }
+}
+
+impl Seen for PastView<'_> {
     fn is_legal(&self, action: Action) -> bool {
         match action {
             Action::Play { card, .. } => self.playable().contains(card),

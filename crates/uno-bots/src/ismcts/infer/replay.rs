@@ -63,23 +63,7 @@ pub(super) fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[C
     }
     let mut out = Vec::new();
     match action {
-        Action::Play { card, color } => {
-            let mut q = p;
-            if q.sizes[me.index()] == 0 {
-                return out;
-            }
-            q.sizes[me.index()] -= 1;
-            q.challenge = None;
-            // The bot's own card is the first of the new ones.
-            if new.first() != Some(&card) {
-                return out;
-            }
-            q.used = 1;
-            q.top = card;
-            q.color = card.color().or(color);
-            effects(&mut q, me, card, rules);
-            out.push(q);
-        }
+        Action::Play { card, color } => out.extend(after_own_play(p, me, card, color, rules, new)),
         Action::Draw => {
             let mut q = p;
             q.sizes[me.index()] += 1;
@@ -104,18 +88,9 @@ pub(super) fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[C
             out.push(q);
         }
         Action::Challenge => {
-            let Some(offender) = challenge else { return out };
-            let mut guilty = p.clone();
-            guilty.sizes[offender.index()] += guilty.pending as usize;
-            guilty.pending = 0;
-            guilty.challenge = None;
-            out.push(guilty);
-            let mut innocent = p;
-            innocent.sizes[me.index()] += innocent.pending as usize + 2;
-            innocent.pending = 0;
-            innocent.challenge = None;
-            innocent.end_turn(0);
-            out.push(innocent);
+            if let Some(offender) = challenge {
+                out.extend(after_own_challenge(p, me, offender));
+            }
         }
         Action::DeclareColor { color } => {
             let mut q = p;
@@ -133,6 +108,47 @@ pub(super) fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[C
         Action::SwapHands { .. } | Action::NextRound => {}
     }
     out
+}
+
+/// The public state after the bot played `card` (naming `color`), if the new discard cards
+/// start with it.
+fn after_own_play(
+    mut q: Public,
+    me: Seat,
+    card: Card,
+    color: Option<Color>,
+    rules: &Rules,
+    new: &[Card],
+) -> Option<Public> {
+    if q.sizes[me.index()] == 0 {
+        return None;
+    }
+    q.sizes[me.index()] -= 1;
+    q.challenge = None;
+    // The bot's own card is the first of the new ones.
+    if new.first() != Some(&card) {
+        return None;
+    }
+    q.used = 1;
+    q.top = card;
+    q.color = card.color().or(color);
+    effects(&mut q, me, card, rules);
+    Some(q)
+}
+
+/// The two public states after the bot challenged `offender`'s Wild Draw Four: the offender
+/// guilty (it takes the cards, the bot plays on), or innocent (the bot takes two more).
+fn after_own_challenge(p: Public, me: Seat, offender: Seat) -> [Public; 2] {
+    let mut guilty = p.clone();
+    guilty.sizes[offender.index()] += guilty.pending as usize;
+    guilty.pending = 0;
+    guilty.challenge = None;
+    let mut innocent = p;
+    innocent.sizes[me.index()] += innocent.pending as usize + 2;
+    innocent.pending = 0;
+    innocent.challenge = None;
+    innocent.end_turn(0);
+    [guilty, innocent]
 }
 
 /// What playing `card` does to the public state (the card is already counted out of the hand
@@ -167,25 +183,60 @@ pub(super) fn replay(
     steps: &mut Vec<Step>,
     budget: &mut u32,
 ) -> bool {
-    if *budget == 0 || p.turns > target.turns {
-        return false;
+    Search { me, new, target, rules, steps, budget }.walk(p)
+}
+
+/// One replay's search: what stays the same along every line it tries.
+struct Search<'a> {
+    me: Seat,
+    new: &'a [Card],
+    target: &'a Observation,
+    rules: &'a Rules,
+    steps: &'a mut Vec<Step>,
+    /// Positions left to visit.
+    budget: &'a mut u32,
+}
+
+impl Search<'_> {
+    /// Whether a line from `p` reaches the target; the steps of the one found stay in `steps`.
+    fn walk(&mut self, p: Public) -> bool {
+        if *self.budget == 0 || p.turns > self.target.turns {
+            return false;
+        }
+        *self.budget -= 1;
+        if p.current == self.me {
+            return self.is_target(&p);
+        }
+        if let Some(offender) = p.challenge {
+            return self.challenged(p, offender);
+        }
+        let mark = self.steps.len();
+        if self.plays_next(&p) {
+            return true;
+        }
+        self.steps.truncate(mark);
+        self.draws(p)
     }
-    *budget -= 1;
-    let s = p.current;
-    if s == me {
+
+    /// Back at the bot's decision: whether it is the one the target shows.
+    fn is_target(&self, p: &Public) -> bool {
+        let target = self.target;
         let challenge = match target.phase {
             Phase::Challenge { offender } => Some(offender),
             _ => None,
         };
-        return p.used == new.len()
+        p.used == self.new.len()
             && p.turns == target.turns
             && p.sizes == target.hand_sizes
             && p.direction == target.direction
             && p.color.is_none_or(|c| Some(c) == target.color)
-            && p.challenge == challenge;
+            && p.challenge == challenge
     }
-    let mark = steps.len();
-    if let Some(offender) = p.challenge {
+
+    /// The current seat may challenge `offender`'s Wild Draw Four.
+    fn challenged(&mut self, p: Public, offender: Seat) -> bool {
+        let s = p.current;
+        let mark = self.steps.len();
         // Accept (the penalty) or a lost challenge (two cards more): the turn is over.
         for extra in [0, 2] {
             let mut q = p.clone();
@@ -193,74 +244,82 @@ pub(super) fn replay(
             q.pending = 0;
             q.challenge = None;
             q.end_turn(0);
-            if replay(q, me, new, target, rules, steps, budget) {
+            if self.walk(q) {
                 return true;
             }
-            steps.truncate(mark);
+            self.steps.truncate(mark);
         }
         // A won challenge: the offender takes the cards and the challenger plays on.
         let mut q = p;
         q.sizes[offender.index()] += q.pending as usize;
         q.pending = 0;
         q.challenge = None;
-        return replay(q, me, new, target, rules, steps, budget);
+        self.walk(q)
     }
-    // The next new card played from the hand.
-    if let Some(&card) = new.get(p.used) {
-        if p.playable(card) && p.sizes[s.index()] > 1 {
-            let mut q = p.clone();
-            let rest = if card.is_wild() { playable_mask(p.top, p.color) & !WILDS } else { 0 };
-            // A wild's colour shows in the card played on it, or, when none was, in the
-            // colour in play now.
-            let named = match new.get(p.used + 1) {
-                _ if !card.is_wild() => None,
-                Some(next) => next.color(),
-                None => target.color,
-            };
-            let past = Some(Past {
-                seat: s,
-                card,
-                top: p.top,
-                color: p.color,
-                named,
-                direction: p.direction,
-                sizes: p.sizes.clone(),
-            });
-            steps.push(Step::Played { seat: s, card, size: p.sizes[s.index()], drawn: false, rest, past });
-            play(&mut q, s, card, rules);
-            if replay(q, me, new, target, rules, steps, budget) {
-                return true;
-            }
-            steps.truncate(mark);
+
+    /// The next new card played from the current seat's hand, if it may be.
+    fn plays_next(&mut self, p: &Public) -> bool {
+        let s = p.current;
+        let Some(&card) = self.new.get(p.used) else { return false };
+        if !(p.playable(card) && p.sizes[s.index()] > 1) {
+            return false;
         }
+        let mut q = p.clone();
+        let rest = if card.is_wild() { playable_mask(p.top, p.color) & !WILDS } else { 0 };
+        // A wild's colour shows in the card played on it, or, when none was, in the colour in
+        // play now.
+        let named = match self.new.get(p.used + 1) {
+            _ if !card.is_wild() => None,
+            Some(next) => next.color(),
+            None => self.target.color,
+        };
+        let past = Some(Past {
+            seat: s,
+            card,
+            top: p.top,
+            color: p.color,
+            named,
+            direction: p.direction,
+            sizes: p.sizes.clone(),
+        });
+        self.steps.push(Step::Played { seat: s, card, size: p.sizes[s.index()], drawn: false, rest, past });
+        play(&mut q, s, card, self.rules);
+        self.walk(q)
     }
-    // A draw on the turn: the seat had nothing it wanted to play.
-    let mask = playable_mask(p.top, p.color);
-    let mut q = p.clone();
-    steps.push(Step::Drew { seat: s, size: q.sizes[s.index()], mask });
-    q.sizes[s.index()] += 1;
-    let decides = rules.draw_rule() != DrawRule::DrawOneEndTurn;
-    if decides {
-        if let Some(&card) = new.get(q.used) {
-            if q.playable(card) && q.sizes[s.index()] > 1 {
-                let mut r = q.clone();
-                steps.push(Step::Played { seat: s, card, size: r.sizes[s.index()], drawn: true, rest: 0, past: None });
-                play(&mut r, s, card, rules);
-                if replay(r, me, new, target, rules, steps, budget) {
-                    return true;
+
+    /// A draw on the turn: the seat had nothing it wanted to play. Under rules where it then
+    /// decides about the card, it may play it; else it keeps it.
+    fn draws(&mut self, p: Public) -> bool {
+        let s = p.current;
+        let mark = self.steps.len();
+        let mask = playable_mask(p.top, p.color);
+        let mut q = p;
+        self.steps.push(Step::Drew { seat: s, size: q.sizes[s.index()], mask });
+        q.sizes[s.index()] += 1;
+        let decides = self.rules.draw_rule() != DrawRule::DrawOneEndTurn;
+        if decides {
+            if let Some(&card) = self.new.get(q.used) {
+                if q.playable(card) && q.sizes[s.index()] > 1 {
+                    let mut r = q.clone();
+                    let size = r.sizes[s.index()];
+                    self.steps.push(Step::Played { seat: s, card, size, drawn: true, rest: 0, past: None });
+                    play(&mut r, s, card, self.rules);
+                    if self.walk(r) {
+                        return true;
+                    }
+                    self.steps.truncate(mark + 1);
                 }
-                steps.truncate(mark + 1);
             }
         }
+        // Kept: a card it could not (or, a wild, would not) play.
+        self.steps.push(Step::Kept { seat: s, mask: if decides { mask & !WILDS } else { 0 } });
+        q.end_turn(0);
+        if self.walk(q) {
+            return true;
+        }
+        self.steps.truncate(mark);
+        false
     }
-    // Kept: a card it could not (or, a wild, would not) play.
-    steps.push(Step::Kept { seat: s, mask: if decides { mask & !WILDS } else { 0 } });
-    q.end_turn(0);
-    if replay(q, me, new, target, rules, steps, budget) {
-        return true;
-    }
-    steps.truncate(mark);
-    false
 }
 
 /// `seat` plays the next new card.

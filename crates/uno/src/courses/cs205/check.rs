@@ -1,7 +1,7 @@
 //! Replaying a transcript against the rules.
 
 use super::{card_text, direction_text, player_name, step, Status, Transcript, Violation};
-use crate::card::{Card, Color};
+use crate::card::{Card, Color, Direction};
 use crate::rules::{DrawRule, Rules};
 
 impl Transcript {
@@ -13,6 +13,38 @@ impl Transcript {
     /// The first [`Violation`] found: the block where the transcript breaks the rules (or
     /// where it meets rules the checker does not know) and why.
     pub fn check(&self, rules: &Rules) -> Result<Summary, Violation> {
+        let fail = |block: usize, reason: String| Violation { block, reason };
+        let n = self.check_setup(rules)?;
+        let mut summary = Summary::default();
+        let mut dead_run = 0;
+        for (b, pair) in self.blocks.windows(2).enumerate() {
+            let (prev, next) = (&pair[0], &pair[1]);
+            if let Some(w) = prev.hands.iter().position(Vec::is_empty) {
+                return Err(fail(b + 1, format!("a turn was played after {} won", player_name(w))));
+            }
+            let turn = check_turn(prev, next, rules).map_err(|reason| fail(b + 1, reason))?;
+            match turn {
+                Turn::Play { reshuffled } => {
+                    summary.plays += 1;
+                    summary.reshuffles += reshuffled as usize;
+                    dead_run = 0;
+                }
+                Turn::Draw { reshuffled } => {
+                    summary.draws += 1;
+                    summary.reshuffles += reshuffled as usize;
+                    dead_run = 0;
+                }
+                Turn::Nothing => dead_run += 1,
+            }
+        }
+        summary.turns = self.blocks.len() - 1;
+        summary.winner = self.check_end(rules, summary.turns, dead_run >= n)?;
+        Ok(summary)
+    }
+
+    /// Checks the rules the checker knows, every block's shape and cards, and the deal; returns
+    /// the number of players.
+    fn check_setup(&self, rules: &Rules) -> Result<usize, Violation> {
         let fail = |block: usize, reason: String| Violation { block, reason };
         let first = self.blocks.first().ok_or_else(|| fail(0, "no status block".into()))?;
         let n = first.hands.len();
@@ -50,55 +82,38 @@ impl Transcript {
         if first.direction != rules.direction() {
             return Err(fail(0, format!("the game starts going {}", direction_text(rules.direction()))));
         }
-        let mut summary = Summary::default();
-        let mut dead_run = 0;
-        for (b, pair) in self.blocks.windows(2).enumerate() {
-            let (prev, next) = (&pair[0], &pair[1]);
-            if let Some(w) = prev.hands.iter().position(Vec::is_empty) {
-                return Err(fail(b + 1, format!("a turn was played after {} won", player_name(w))));
-            }
-            let turn = check_turn(prev, next, rules).map_err(|reason| fail(b + 1, reason))?;
-            match turn {
-                Turn::Play { reshuffled } => {
-                    summary.plays += 1;
-                    summary.reshuffles += reshuffled as usize;
-                    dead_run = 0;
-                }
-                Turn::Draw { reshuffled } => {
-                    summary.draws += 1;
-                    summary.reshuffles += reshuffled as usize;
-                    dead_run = 0;
-                }
-                Turn::Nothing => dead_run += 1,
-            }
-        }
-        summary.turns = self.blocks.len() - 1;
+        Ok(n)
+    }
+
+    /// Checks how the game ended after `turns` turns (`stalemate`: the last round of turns had
+    /// nothing to play and nothing to draw): the winner and their points, or why nobody won.
+    fn check_end(&self, rules: &Rules, turns: usize, stalemate: bool) -> Result<Option<(usize, u32)>, Violation> {
         let last = &self.blocks[self.blocks.len() - 1];
         let end = self.blocks.len() - 1;
+        let fail = |reason: String| Violation { block: end, reason };
         let cap = rules.turn_cap().map(|c| c as usize);
-        if cap.is_some_and(|c| summary.turns > c) {
-            return Err(fail(end, format!("{} turns were played, the cap is {}", summary.turns, cap.unwrap_or(0))));
+        if cap.is_some_and(|c| turns > c) {
+            return Err(fail(format!("{turns} turns were played, the cap is {}", cap.unwrap_or(0))));
         }
         match last.hands.iter().position(Vec::is_empty) {
             Some(w) => {
                 let points: u32 = last.hands.iter().flatten().map(|&c| rules.points(c)).sum();
                 if self.winner != Some((w, points)) {
-                    return Err(fail(end, format!("the last line must be '{} ({points})'", player_name(w))));
+                    return Err(fail(format!("the last line must be '{} ({points})'", player_name(w))));
                 }
-                summary.winner = Some((w, points));
+                Ok(Some((w, points)))
             }
             None => {
                 if let Some((w, _)) = self.winner {
-                    return Err(fail(end, format!("{} is named the winner but holds cards", player_name(w))));
+                    return Err(fail(format!("{} is named the winner but holds cards", player_name(w))));
                 }
-                let capped = cap == Some(summary.turns);
-                let stalemate = dead_run >= n;
+                let capped = cap == Some(turns);
                 if !capped && !stalemate {
-                    return Err(fail(end, "the game stopped with no winner, before the turn cap".into()));
+                    return Err(fail("the game stopped with no winner, before the turn cap".into()));
                 }
+                Ok(None)
             }
         }
-        Ok(summary)
     }
 }
 
@@ -190,76 +205,12 @@ fn check_draws(
 }
 
 fn check_turn(prev: &Status, next: &Status, rules: &Rules) -> Result<Turn, String> {
-    let n = prev.hands.len();
     let p = prev.current;
-    let top = prev.discard[0];
-    let color = top.color().unwrap_or(Color::Red);
-    let old = &prev.hands[p];
-    let new = &next.hands[p];
-    let playable = old.iter().any(|c| c.matches(top, color));
-    let mut victim = None;
-    let (turn, expected_current, expected_direction) = if new.len() + 1 == old.len() {
-        let card = next.discard[0];
-        let removed_ok = (0..old.len())
-            .any(|i| old[i] == card && old[..i].iter().chain(&old[i + 1..]).copied().eq(new.iter().copied()));
-        if !removed_ok {
-            return Err(format!("{} played {}, which left the hand wrong", player_name(p), fmt_cards(&[card])));
-        }
-        if !card.matches(top, color) {
-            return Err(format!(
-                "{} played {} on {}: it matches neither colour nor face",
-                player_name(p),
-                fmt_cards(&[card]),
-                fmt_cards(&[top])
-            ));
-        }
-        let mut direction = prev.direction;
-        let e = rules.effect(card, n);
-        if e.penalty > 0 {
-            victim = Some(step(p, 1, direction, n));
-        }
-        if e.flip {
-            direction = direction.flipped();
-        }
-        let steps = 1 + usize::from(e.skip);
-        let mut discard: Vec<Card> = vec![card];
-        discard.extend_from_slice(&prev.discard);
-        let reshuffled = match victim {
-            Some(v) => {
-                let before = &prev.hands[v];
-                let after = &next.hands[v];
-                if after.len() < before.len() || after[..before.len()] != before[..] {
-                    return Err(format!("{} lost cards to a Draw Two", player_name(v)));
-                }
-                check_draws(e.penalty.into(), &prev.draw, &discard, &after[before.len()..], &next.draw, &next.discard)
-                    .map_err(|e| format!("{} after a Draw Two: {e}", player_name(v)))?
-            }
-            None => {
-                if next.draw != prev.draw {
-                    return Err("the draw pile changed, but nobody drew".into());
-                }
-                if next.discard != discard {
-                    return Err("the discard pile must be the card played on the old pile".into());
-                }
-                false
-            }
-        };
-        (Turn::Play { reshuffled }, step(p, steps, direction, n), direction)
+    let (turn, victim, expected_current, expected_direction) = if next.hands[p].len() + 1 == prev.hands[p].len() {
+        check_play(prev, next, rules)?
     } else {
-        if playable && rules.forced_play().must_play() {
-            return Err(format!("{} did not play although they held a playable card", player_name(p)));
-        }
-        if new.len() < old.len() || new[..old.len()] != old[..] {
-            return Err(format!("{}'s hand changed in a way no play or draw explains", player_name(p)));
-        }
-        let got = &new[old.len()..];
-        if got.len() > 1 {
-            return Err(format!("{} drew {} cards on their turn", player_name(p), got.len()));
-        }
-        let reshuffled = check_draws(1, &prev.draw, &prev.discard, got, &next.draw, &next.discard)
-            .map_err(|e| format!("{}: {e}", player_name(p)))?;
-        let turn = if got.is_empty() { Turn::Nothing } else { Turn::Draw { reshuffled } };
-        (turn, step(p, 1, prev.direction, n), prev.direction)
+        let (turn, current) = check_draw(prev, next, rules)?;
+        (turn, None, current, prev.direction)
     };
     for (i, (a, b)) in prev.hands.iter().zip(&next.hands).enumerate() {
         if i != p && Some(i) != victim && a != b {
@@ -273,4 +224,82 @@ fn check_turn(prev: &Status, next: &Status, rules: &Rules) -> Result<Turn, Strin
         return Err(format!("the next player should be {}", player_name(expected_current)));
     }
     Ok(turn)
+}
+
+/// A turn in which the current player played a card: checks the card, its effect and the piles;
+/// returns the turn, the seat that drew a penalty (if any), the next player and the direction.
+fn check_play(prev: &Status, next: &Status, rules: &Rules) -> Result<(Turn, Option<usize>, usize, Direction), String> {
+    let n = prev.hands.len();
+    let p = prev.current;
+    let top = prev.discard[0];
+    let color = top.color().unwrap_or(Color::Red);
+    let (old, new) = (&prev.hands[p], &next.hands[p]);
+    let card = next.discard[0];
+    let removed_ok =
+        (0..old.len()).any(|i| old[i] == card && old[..i].iter().chain(&old[i + 1..]).copied().eq(new.iter().copied()));
+    if !removed_ok {
+        return Err(format!("{} played {}, which left the hand wrong", player_name(p), fmt_cards(&[card])));
+    }
+    if !card.matches(top, color) {
+        return Err(format!(
+            "{} played {} on {}: it matches neither colour nor face",
+            player_name(p),
+            fmt_cards(&[card]),
+            fmt_cards(&[top])
+        ));
+    }
+    let mut direction = prev.direction;
+    let e = rules.effect(card, n);
+    let victim = (e.penalty > 0).then(|| step(p, 1, direction, n));
+    if e.flip {
+        direction = direction.flipped();
+    }
+    let steps = 1 + usize::from(e.skip);
+    let mut discard: Vec<Card> = vec![card];
+    discard.extend_from_slice(&prev.discard);
+    let reshuffled = match victim {
+        Some(v) => {
+            let before = &prev.hands[v];
+            let after = &next.hands[v];
+            if after.len() < before.len() || after[..before.len()] != before[..] {
+                return Err(format!("{} lost cards to a Draw Two", player_name(v)));
+            }
+            check_draws(e.penalty.into(), &prev.draw, &discard, &after[before.len()..], &next.draw, &next.discard)
+                .map_err(|e| format!("{} after a Draw Two: {e}", player_name(v)))?
+        }
+        None => {
+            if next.draw != prev.draw {
+                return Err("the draw pile changed, but nobody drew".into());
+            }
+            if next.discard != discard {
+                return Err("the discard pile must be the card played on the old pile".into());
+            }
+            false
+        }
+    };
+    Ok((Turn::Play { reshuffled }, victim, step(p, steps, direction, n), direction))
+}
+
+/// A turn in which the current player played no card: a draw of one card, or nothing when
+/// nothing was left to draw; returns the turn and the next player.
+fn check_draw(prev: &Status, next: &Status, rules: &Rules) -> Result<(Turn, usize), String> {
+    let p = prev.current;
+    let top = prev.discard[0];
+    let color = top.color().unwrap_or(Color::Red);
+    let (old, new) = (&prev.hands[p], &next.hands[p]);
+    let playable = old.iter().any(|c| c.matches(top, color));
+    if playable && rules.forced_play().must_play() {
+        return Err(format!("{} did not play although they held a playable card", player_name(p)));
+    }
+    if new.len() < old.len() || new[..old.len()] != old[..] {
+        return Err(format!("{}'s hand changed in a way no play or draw explains", player_name(p)));
+    }
+    let got = &new[old.len()..];
+    if got.len() > 1 {
+        return Err(format!("{} drew {} cards on their turn", player_name(p), got.len()));
+    }
+    let reshuffled = check_draws(1, &prev.draw, &prev.discard, got, &next.draw, &next.discard)
+        .map_err(|e| format!("{}: {e}", player_name(p)))?;
+    let turn = if got.is_empty() { Turn::Nothing } else { Turn::Draw { reshuffled } };
+    Ok((turn, step(p, 1, prev.direction, prev.hands.len())))
 }
