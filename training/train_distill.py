@@ -74,8 +74,9 @@ def inputs(net, obs_u8, actions):
 
 
 def measure(net, data, decisions, chunk=4096):
-    """Loss, agreement with flat's best move and regret on `decisions`."""
-    loss = weight = agree = regret = 0.0
+    """Loss, agreement with flat's best move, regret, and how often flat's best move is among
+    the network's best 2 and 3 (what `flat+net`'s pruning keeps) on `decisions`."""
+    loss = weight = agree = regret = top2 = top3 = 0.0
     for start in range(0, len(decisions), chunk):
         dec = decisions[start : start + chunk]
         lo, hi = data.offsets[dec], data.offsets[dec + 1]
@@ -93,8 +94,11 @@ def measure(net, data, decisions, chunk=4096):
             pick = s[int(np.argmax(qi))]
             agree += float(pick == best)
             regret += float(best - pick)
+            order = np.argsort(-qi, kind="stable")
+            top2 += float(s[order[:2]].max() == best)
+            top3 += float(s[order[:3]].max() == best)
     n = max(len(decisions), 1)
-    return dict(loss=loss / max(weight, 1.0), agree=agree / n, regret=regret / n)
+    return dict(loss=loss / max(weight, 1.0), agree=agree / n, regret=regret / n, top2=top2 / n, top3=top3 / n)
 
 
 def main(argv=None):
