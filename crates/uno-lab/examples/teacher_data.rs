@@ -33,6 +33,10 @@
 //! | `game.npy` | u32 (N) | the game number `g` |
 //!
 //! and `meta.json` (the arguments, counts and wall time).
+//!
+//! `--playouts 0` makes `heuristic` the teacher instead (in the same seats): at each of its
+//! turns with two moves or more (UNO calls and catches aside) its move has estimate 1 and the
+//! others 0, over one "world": cheap data for imitating it (the training smoke's).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -42,7 +46,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use uno::{Game, Rules, Seat};
+use uno::{Action, Game, Rules, Seat};
 use uno_bots::{Bot, BotSpec, HeuristicBot, IsmctsBot};
 use uno_nn::mapping::encode_at;
 use uno_nn::obs;
@@ -111,58 +115,97 @@ struct Records {
 
 enum Player {
     Flat(Box<IsmctsBot>),
+    /// `heuristic` as the teacher (`--playouts 0`): its move is the one estimate 1, the others 0.
+    Teacher(HeuristicBot),
     Other(HeuristicBot),
+}
+
+impl Records {
+    /// One decision: the observation in `row`, each compared move with its share, the worlds.
+    fn push(
+        &mut self,
+        g: u64,
+        seat: Seat,
+        row: &[f32],
+        moves: &[(Action, f64)],
+        worlds: u32,
+        played: Action,
+    ) -> Result<(), String> {
+        let index = |a| {
+            encode_at(PLAYERS, seat, a)
+                .and_then(|i| u8::try_from(i).ok())
+                .ok_or_else(|| format!("game {g}: no action index for {a:?}"))
+        };
+        for &v in row {
+            if v.fract() != 0.0 || !(0.0..=255.0).contains(&v) {
+                return Err(format!("game {g}: observation entry {v} is not a byte"));
+            }
+            self.obs.push(v as u8);
+        }
+        self.offsets.push(self.action.len() as u32);
+        for &(a, share) in moves {
+            self.action.push(index(a)?);
+            self.share.push(share as f32);
+        }
+        self.worlds.push(worlds);
+        self.played.push(index(played)?);
+        self.seat.push(seat.index() as u8);
+        self.game.push(g as u32);
+        Ok(())
+    }
 }
 
 fn play(rules: &Arc<Rules>, args: &Args, g: u64) -> Result<Records, String> {
     let seed = seeding::sim_game_seed(args.seed, g);
     let mut game = Game::new_fast(rules.clone(), PLAYERS, seed).map_err(|e| e.to_string())?;
     let all_flat = g % args.all_flat_every == args.all_flat_every - 1;
-    let flat = BotSpec::Flat { iterations: args.playouts }.ismcts_config().unwrap_or_default();
+    let flat = BotSpec::Flat { iterations: args.playouts.max(1) }.ismcts_config().unwrap_or_default();
     let mut bots: Vec<Player> = (0..PLAYERS)
         .map(|s| {
             let bot_seed = seeding::sim_bot_seed(seed, s);
-            if all_flat || s as u64 == g % PLAYERS as u64 {
+            if !(all_flat || s as u64 == g % PLAYERS as u64) {
+                Player::Other(HeuristicBot::new(bot_seed))
+            } else if args.playouts == 0 {
+                Player::Teacher(HeuristicBot::new(bot_seed))
+            } else {
                 let mut bot = IsmctsBot::new(flat.clone(), bot_seed);
                 bot.record_estimates();
                 Player::Flat(Box::new(bot))
-            } else {
-                Player::Other(HeuristicBot::new(bot_seed))
             }
         })
         .collect();
     let mut rec = Records::default();
     let mut row = vec![0.0f32; obs::SIZE];
+    let mut legal = Vec::new();
+    let mut moves: Vec<(Action, f64)> = Vec::new();
     let mut decisions = 0u32;
     while !game.is_round_over() && decisions < MAX_DECISIONS {
         let seat = game.current();
         let view = game.view(seat);
         let action = match &mut bots[seat.index()] {
             Player::Other(bot) => bot.choose_view(&view),
+            Player::Teacher(bot) => {
+                let action = bot.choose_view(&view);
+                view.legal_actions_into(&mut legal);
+                moves.clear();
+                let chosen = |a: Action| if a == action { 1.0 } else { 0.0 };
+                moves.extend(
+                    legal
+                        .iter()
+                        .filter(|a| !matches!(a, Action::CallUno | Action::CatchUno { .. }))
+                        .map(|&a| (a, chosen(a))),
+                );
+                if moves.len() >= 2 && moves.iter().any(|m| m.0 == action) {
+                    write_view_observation(&view, false, &mut row);
+                    rec.push(g, seat, &row, &moves, 1, action)?;
+                }
+                action
+            }
             Player::Flat(bot) => {
                 write_view_observation(&view, false, &mut row);
                 let action = bot.choose_view(&view);
                 if let Some((estimates, worlds)) = bot.estimates() {
-                    let index = |a| {
-                        encode_at(PLAYERS, seat, a)
-                            .and_then(|i| u8::try_from(i).ok())
-                            .ok_or_else(|| format!("game {g}: no action index for {a:?}"))
-                    };
-                    for &v in &row {
-                        if v.fract() != 0.0 || !(0.0..=255.0).contains(&v) {
-                            return Err(format!("game {g}: observation entry {v} is not a byte"));
-                        }
-                        rec.obs.push(v as u8);
-                    }
-                    rec.offsets.push(rec.action.len() as u32);
-                    for &(a, share) in estimates {
-                        rec.action.push(index(a)?);
-                        rec.share.push(share as f32);
-                    }
-                    rec.worlds.push(worlds);
-                    rec.played.push(index(action)?);
-                    rec.seat.push(seat.index() as u8);
-                    rec.game.push(g as u32);
+                    rec.push(g, seat, &row, estimates, worlds, action)?;
                 }
                 action
             }
