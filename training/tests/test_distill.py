@@ -38,7 +38,7 @@ def write_teacher(d: Path, n=1500, obs_size=283, seed=0):
 def test_the_distilled_network_prefers_the_teachers_better_move(tmp_path):
     obs, good = write_teacher(tmp_path / "teacher")
     summary = train_distill.main([
-        "--data", str(tmp_path / "teacher"), "--out", str(tmp_path / "net"), "--seed", "3", "--epochs", "20",
+        "--data", str(tmp_path / "teacher"), "--out", str(tmp_path / "net"), "--seed", "3", "--epochs", "40",
         "--batch", "128", "--hidden", "32,32", "--eval-every", "500", "--val-every", "10",
     ])
     assert summary["final"] and (tmp_path / "net" / "model.safetensors").exists()
