@@ -30,6 +30,19 @@ def test_net_is_listed_and_plays_legal_moves():
         game.apply(action)
 
 
+def test_flat_net_is_listed_and_plays_legal_moves():
+    assert "flat+net" in BOT_NAMES
+    game = Game("official", 4, 5, False)
+    bot = Bot("flat+net:30", 2)
+    for _ in range(40):
+        legal = game.legal_actions()
+        if not legal:
+            break
+        action = bot(game)
+        assert action in legal
+        game.apply(action)
+
+
 def test_net_opponents_in_the_vector_env():
     env = UnoVecEnv(8, opponents=["net"], seed=4)
     env.reset()

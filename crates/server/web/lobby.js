@@ -16,6 +16,7 @@ const BOT_LEVELS = [
   ['heuristic', 'Medium (heuristic)'],
   ['ismcts', 'Hard (Monte Carlo search)'],
   ['net', 'Experimental (learned network)'],
+  ['flat+net', 'Expert (search guided by a network)'],
 ];
 /** How each bot plays, in a line for the lobby. */
 /** @type {Record<string, string>} */
@@ -28,6 +29,7 @@ const BOT_WORDS = {
   ismcts: 'Thinks ahead: plays out many guesses of the hidden hands and picks the move that wins most often.',
   flat: 'Reads the others as Medium players: guesses their hands from what they played, plays every move out on the same guesses and picks the one that wins most often. The best measured against Medium bots.',
   net: 'A neural network trained by playing Medium bots and itself: it scores every move it may make from what its seat sees and plays the best, without searching. A first model: it is still weaker than Medium.',
+  'flat+net': 'Plays like the Monte Carlo reader of Medium players, but only weighs the few moves the neural network likes best, so each is played out on more guesses.',
 };
 
 

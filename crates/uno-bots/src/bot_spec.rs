@@ -11,7 +11,8 @@ use crate::{
 };
 
 /// The bot names that [`BotSpec`] knows.
-pub const BOT_NAMES: &[&str] = &["random", "uniform", "first", "heuristic", "precedence", "ismcts", "flat", "net"];
+pub const BOT_NAMES: &[&str] =
+    &["random", "uniform", "first", "heuristic", "precedence", "ismcts", "flat", "net", "flat+net"];
 
 /// The most iterations a search bot's name may ask for (`ismcts:N`, `flat:N`): about 0.3 s a
 /// move on one core of this project's machine, so no one name can hold a core for long.
@@ -51,6 +52,12 @@ pub enum BotSpec {
     },
     /// `net`: the shipped learned Q network alone ([`crate::NetBot`], `docs/model.md`).
     Net,
+    /// `flat+net[:PLAYOUTS]`: `flat` searching only the moves the learned network ranks best
+    /// ([`IsmctsConfig::flat_net_model`]).
+    FlatNet {
+        /// Playouts per decision, 1 to [`MAX_ISMCTS_ITERATIONS`].
+        iterations: u32,
+    },
 }
 
 /// Why a bot name was refused.
@@ -166,6 +173,12 @@ impl FromStr for BotSpec {
                 }
                 Ok(BotSpec::Flat { iterations: iterations(base, params.first().copied(), FLAT_ITERATIONS)? })
             }
+            "flat+net" => {
+                if params.len() > 1 {
+                    return Err(BotSpecError::TooManyParts { name: excerpt(name) });
+                }
+                Ok(BotSpec::FlatNet { iterations: iterations(base, params.first().copied(), FLAT_ITERATIONS)? })
+            }
             _ => Err(BotSpecError::Unknown { name: excerpt(name) }),
         }
     }
@@ -188,6 +201,7 @@ impl fmt::Display for BotSpec {
             }
             BotSpec::Flat { iterations } => write!(f, "flat:{iterations}"),
             BotSpec::Net => f.write_str("net"),
+            BotSpec::FlatNet { iterations } => write!(f, "flat+net:{iterations}"),
         }
     }
 }
@@ -200,6 +214,7 @@ impl BotSpec {
                 Some(IsmctsConfig { iterations, playout, infer_plays: plays, ..IsmctsConfig::default() })
             }
             BotSpec::Flat { iterations } => Some(IsmctsConfig { iterations, ..IsmctsConfig::flat_model() }),
+            BotSpec::FlatNet { iterations } => Some(IsmctsConfig { iterations, ..IsmctsConfig::flat_net_model() }),
             _ => None,
         }
     }
@@ -213,7 +228,7 @@ impl BotSpec {
             BotSpec::Heuristic => Box::new(HeuristicBot::new(seed)),
             BotSpec::Precedence => Box::new(PrecedenceBot),
             BotSpec::Net => Box::new(NetBot::new()),
-            BotSpec::Ismcts { .. } | BotSpec::Flat { .. } => {
+            BotSpec::Ismcts { .. } | BotSpec::Flat { .. } | BotSpec::FlatNet { .. } => {
                 Box::new(IsmctsBot::new(self.ismcts_config().unwrap_or_default(), seed))
             }
         }
@@ -238,6 +253,8 @@ mod tests {
             "ismcts:6000:random:plays",
             "flat:1",
             "flat:50000",
+            "flat+net:1",
+            "flat+net:3000",
         ] {
             let spec: BotSpec = name.parse().expect(name);
             assert_eq!(spec.to_string(), name);
@@ -248,6 +265,9 @@ mod tests {
         let flat: BotSpec = "flat".parse().expect("flat");
         assert_eq!(flat, BotSpec::Flat { iterations: FLAT_ITERATIONS });
         assert_eq!(flat.to_string(), format!("flat:{FLAT_ITERATIONS}"));
+        let guided: BotSpec = "flat+net".parse().expect("flat+net");
+        assert_eq!(guided, BotSpec::FlatNet { iterations: FLAT_ITERATIONS });
+        assert!(guided.ismcts_config().is_some_and(|c| c.flat && c.net_prune > 0));
     }
 
     #[test]

@@ -111,10 +111,70 @@ pub struct IsmctsBot {
     particles: particles::Particles,
     dealt: Dealt,
     hand_buf: Vec<Card>,
+    /// Whether a flat search keeps its root estimates ([`IsmctsBot::record_estimates`]).
+    record_estimates: bool,
+    /// The last decision's flat root estimates: each searched move with its share of won
+    /// worlds; empty when that decision was not searched.
+    estimates: Vec<(Action, f64)>,
+    /// How many worlds each move of `estimates` was played out on.
+    estimate_worlds: u32,
+    /// The learned network, when the configuration asks for it (`net_prune`, `net_prior`).
+    net: Option<NetGuide>,
+    /// The network's best move at the decision under way, for `net_prior`.
+    net_choice: Option<Action>,
+}
+
+/// The learned network that guides a search, with its buffers.
+struct NetGuide {
+    net: Arc<uno_nn::QNet>,
+    obs: Vec<f32>,
+    indices: Vec<usize>,
+    scored: Vec<(f32, Action)>,
+    q: Vec<f32>,
+}
+
+impl NetGuide {
+    fn new() -> NetGuide {
+        NetGuide {
+            net: uno_nn::shipped(),
+            obs: vec![0.0; uno_nn::obs::SIZE],
+            indices: Vec::new(),
+            scored: Vec::new(),
+            q: Vec::new(),
+        }
+    }
+
+    /// Scores `moves` for `obs`'s seat; keeps in `moves` (in their order) only the `keep` best
+    /// (0: all), and returns the best. Moves without an action index are kept and unscored.
+    fn rank(&mut self, obs: &Observation, moves: &mut Vec<Action>, keep: usize) -> Option<Action> {
+        uno_nn::observe::write_owned_observation(obs, false, &mut self.obs);
+        let seat = obs.viewer.unwrap_or(obs.current);
+        self.indices.clear();
+        self.scored.clear();
+        for &a in moves.iter() {
+            if let Some(i) = uno_nn::mapping::encode_at(obs.players, seat, a) {
+                self.indices.push(i);
+                self.scored.push((0.0, a));
+            }
+        }
+        self.net.q_values(&self.obs, &self.indices, &mut self.q);
+        for (s, &q) in self.scored.iter_mut().zip(&self.q) {
+            s.0 = q;
+        }
+        // Best first; equal scores keep the engine's order.
+        self.scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let best = self.scored.first().map(|&(_, a)| a);
+        if keep > 0 && self.scored.len() > keep {
+            let cut = &self.scored[keep..];
+            moves.retain(|a| !cut.iter().any(|&(_, c)| c == *a));
+        }
+        best
+    }
 }
 
 impl IsmctsBot {
     pub fn new(config: IsmctsConfig, seed: u64) -> IsmctsBot {
+        let guided = config.net_prune > 0 || config.net_prior;
         IsmctsBot {
             own: config.own_weights.clone().unwrap_or_default(),
             me: Seat(0),
@@ -133,6 +193,11 @@ impl IsmctsBot {
             particles: particles::Particles::default(),
             dealt: Dealt::default(),
             hand_buf: Vec::new(),
+            record_estimates: false,
+            estimates: Vec::new(),
+            estimate_worlds: 0,
+            net: guided.then(NetGuide::new),
+            net_choice: None,
         }
     }
 
@@ -189,8 +254,24 @@ impl IsmctsBot {
         (self.tracker.explained, self.tracker.unexplained)
     }
 
+    /// Keeps, from now on, the root estimates of each flat search for [`IsmctsBot::estimates`]
+    /// (the moves played stay the same).
+    pub fn record_estimates(&mut self) {
+        self.record_estimates = true;
+    }
+
+    /// What the last decision's flat search measured, when [`IsmctsBot::record_estimates`] is
+    /// on: each move it compared with the share of its dealt worlds that move won (a round
+    /// without a winner counts a share), and the number of worlds, the same for every move.
+    /// `None` when that decision was not searched (one move, an UNO call, a catch, a reaction
+    /// out of turn) or recording is off.
+    pub fn estimates(&self) -> Option<(&[(Action, f64)], u32)> {
+        (!self.estimates.is_empty()).then_some((&self.estimates[..], self.estimate_worlds))
+    }
+
     /// The decision for `obs`, remembered for the next decision's inference.
     fn decide(&mut self, obs: &Observation) -> Action {
+        self.estimates.clear();
         if self.config.infer_draws {
             let (wilds, colours) = (self.config.infer_wilds, self.config.infer_colours);
             self.tracker.observe(obs, &obs.rules, wilds, colours, &mut self.rng);
@@ -230,11 +311,18 @@ impl IsmctsBot {
         if !searchable {
             return fallback();
         }
-        let moves: Vec<Action> = obs.legal_actions.iter().copied().filter(|&a| !is_uno_call(a)).collect();
+        let mut moves: Vec<Action> = obs.legal_actions.iter().copied().filter(|&a| !is_uno_call(a)).collect();
         match moves.as_slice() {
             [] => return fallback(),
             [only] => return *only,
             _ => {}
+        }
+        self.net_choice = None;
+        if let Some(guide) = &mut self.net {
+            self.net_choice = guide.rank(obs, &mut moves, self.config.net_prune as usize);
+            if let [only] = moves.as_slice() {
+                return *only;
+            }
         }
         let rules = obs.rules.clone();
         let Ok(mut sampler) = Sampler::new(obs) else { return fallback() };

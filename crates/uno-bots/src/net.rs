@@ -6,11 +6,11 @@
 //! actions it is given; an action the encoding has no index for (none the engine lists during a
 //! round) is never chosen unless nothing else is legal.
 //!
-//! One rule is not the network's: it calls UNO whenever it may (as `random` and `heuristic`
-//! do). The network learned in the batched environment, where a learner that plays its
-//! second-to-last card without calling still gets a reaction window to call late; bots act only
-//! on their turns, so here the next player would catch it first (measured: 1.5% against three
-//! `heuristic` bots without the rule, `docs/model.md`).
+//! Two rules are not the network's: it calls UNO whenever it may, and catches a player who did
+//! not whenever it may (as `heuristic` does, and as `flat`, its teacher, does without search:
+//! neither is ever worse than not doing it). Without the first, the Deep Monte-Carlo model
+//! (trained where a late call was still possible) won 1.5% against three `heuristic` bots
+//! (`docs/model.md`); the distilled model never decides either (`flat` does not search them).
 
 use std::sync::Arc;
 
@@ -71,11 +71,14 @@ impl NetBot {
         self.net.q_values(&self.obs, &self.indices, &mut self.q);
     }
 
-    /// Its own UNO call when it may make one, else the best scored action (the first of
-    /// equals), else the first legal one.
+    /// Its own UNO call when it may make one, else a catch of a player who did not call, else
+    /// the best scored action (the first of equals), else the first legal one.
     fn best(&self) -> Action {
         if self.candidates.contains(&Action::CallUno) {
             return Action::CallUno;
+        }
+        if let Some(&catch) = self.candidates.iter().find(|a| matches!(a, Action::CatchUno { .. })) {
+            return catch;
         }
         let mut best: Option<(usize, f32)> = None;
         for (i, &q) in self.q.iter().enumerate() {

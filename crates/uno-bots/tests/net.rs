@@ -43,3 +43,29 @@ fn net_is_a_named_bot() {
     let scores = net.scores(&game.view(game.current()));
     assert!(!scores.is_empty() && scores.iter().all(|(_, q)| q.is_finite()));
 }
+
+#[test]
+fn net_calls_uno_and_catches_who_did_not() {
+    use uno::game::Deal;
+    use uno::{Action, Card, Seat};
+    let rules = Arc::new(Rules::preset("official").expect("official"));
+    let cards = |s: &str| -> Vec<Card> { s.split_whitespace().map(|c| c.parse().expect("a card")).collect() };
+    let position = || {
+        let hands = vec![cards("R2 R3"), cards("G1 G2 G3"), cards("B1 B2 B5")];
+        let discard = cards("R5");
+        let mut pile = rules.deck().to_vec();
+        for c in hands.iter().flatten().chain(&discard) {
+            let i = pile.iter().position(|x| x == c).expect("the card is in the deck");
+            pile.remove(i);
+        }
+        Game::from_deal(rules.clone(), Deal::new(hands, pile, discard, Seat(0)), 3).expect("a valid position")
+    };
+    assert_eq!(NetBot::new().choose_view(&position().view(Seat(0))), Action::CallUno);
+    // Seat 0 goes down to one card without calling: seat 1 catches it.
+    let mut game = position();
+    game.apply(Seat(0), Action::Play { card: cards("R2")[0], color: None }).expect("legal");
+    let catch = Action::CatchUno { seat: Seat(0) };
+    assert!(game.check(Seat(1), catch).is_ok());
+    assert_eq!(NetBot::new().choose_view(&game.view(Seat(1))), catch);
+    assert_eq!(NetBot::new().choose(&game.observation(Some(Seat(1)))), catch);
+}

@@ -74,6 +74,12 @@ pub struct IsmctsConfig {
     /// The `heuristic` weights the bot's own seat plays by in the playouts (and in the
     /// decisions it does not search); `None`: the default weights, the others' model.
     pub own_weights: Option<HeuristicConfig>,
+    /// Search only the moves the learned network ([`uno_nn::shipped`], the `net` bot's) ranks
+    /// among its best this many; the budget is shared among fewer moves (0: every move).
+    pub net_prune: u32,
+    /// With `flat`, the move kept on a tie (or within `flat_margin`) is the learned network's
+    /// best, not the playout policy's.
+    pub net_prior: bool,
 }
 
 impl Default for IsmctsConfig {
@@ -98,6 +104,8 @@ impl Default for IsmctsConfig {
             flat_extend: 1,
             particles: 0,
             own_weights: None,
+            net_prune: 0,
+            net_prior: false,
         }
     }
 }
@@ -115,6 +123,18 @@ impl IsmctsConfig {
             flat: true,
             ..IsmctsConfig::default()
         }
+    }
+}
+
+/// How many moves `flat+net` searches: the learned network's best this many
+/// ([`IsmctsConfig::net_prune`]).
+pub const FLAT_NET_PRUNE: u32 = 3;
+
+impl IsmctsConfig {
+    /// The `flat+net` bot's configuration: [`IsmctsConfig::flat_model`] over only the moves the
+    /// learned network ranks best (see `docs/model.md` for the variants measured).
+    pub fn flat_net_model() -> IsmctsConfig {
+        IsmctsConfig { net_prune: FLAT_NET_PRUNE, ..IsmctsConfig::flat_model() }
     }
 }
 

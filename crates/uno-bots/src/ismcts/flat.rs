@@ -33,7 +33,10 @@ impl IsmctsBot {
     ) -> Action {
         let started = self.config.time_limit.map(|_| Instant::now());
         let mut world = self.first_world(sampler, rules);
-        let preferred = self.policy_move(&world);
+        let preferred = match self.net_choice {
+            Some(a) if self.config.net_prior && moves.contains(&a) => a,
+            _ => self.policy_move(&world),
+        };
         let mut scratch = world.clone();
         let k = moves.len() as u32;
         let worlds = (self.config.iterations / k).max(1);
@@ -78,6 +81,12 @@ impl IsmctsBot {
         self.world = Some(world);
         self.stats.searches += 1;
         self.stats.iterations += u64::from(done) * u64::from(k);
+        if self.record_estimates {
+            self.estimates.clear();
+            let n = f64::from(done.max(1));
+            self.estimates.extend(moves.iter().zip(&wins).map(|(&a, &w)| (a, w / n)));
+            self.estimate_worlds = done;
+        }
         let margin = self.config.flat_margin * f64::from(done);
         best(moves, &wins, preferred, margin)
     }
