@@ -875,9 +875,9 @@ luck: number | null, };
  */
 export type Analysis = { seat: number, samples: number, 
 /**
- * (A number in JSON: the server analyses with a small fixed seed.)
+ * In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
  */
-seed: number, decisions: Array<Decision>, 
+seed: string, decisions: Array<Decision>, 
 /**
  * Per round with a decision of the seat.
  */
@@ -912,9 +912,9 @@ ms: number,
  */
 cached: boolean, seat: number, samples: number, 
 /**
- * (A number in JSON: the server analyses with a small fixed seed.)
+ * In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
  */
-seed: number, decisions: Array<Decision>, 
+seed: string, decisions: Array<Decision>, 
 /**
  * Per round with a decision of the seat.
  */
