@@ -221,7 +221,8 @@ fn sim_json(a: &SimArgs, t: &Tally, secs: f64) -> serde_json::Value {
     };
     serde_json::json!({
         "games": t.games(),
-        "seed": a.seed,
+        // A decimal string, as every 64-bit seed the project writes in JSON (`seeding::wide`).
+        "seed": a.seed.to_string(),
         "width": a.width,
         "height": a.height,
         "setup": a.setup.to_string(),

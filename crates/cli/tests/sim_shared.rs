@@ -1,6 +1,7 @@
 //! `uno sim` and `duel sim` through the real binary behave alike: the same refusals for games
 //! and threads, thread counts capped at the cores, honest intervals for a few games, JSON alone
-//! on standard output, a bad `--json` path refused before the run, progress on a terminal.
+//! on standard output (a 64-bit seed in it a string), a bad `--json` path refused before the
+//! run, progress on a terminal.
 
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -45,6 +46,17 @@ fn a_thousand_threads_give_the_same_results_as_one() {
             v
         };
         assert_eq!(run("1000"), run("1"), "{sim:?}");
+    }
+}
+
+#[test]
+fn both_simulators_write_a_seed_above_2_pow_53_as_a_string_with_every_digit() {
+    // A reader whose numbers are doubles (JavaScript, jq) would round the number 18446744073709551557.
+    for sim in [UNO, DUEL] {
+        let out = tabletop(&[sim, &["--games", "2", "--seed", "18446744073709551557", "--json", "-"]].concat());
+        assert!(out.status.success(), "{sim:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON alone on stdout");
+        assert_eq!(v["seed"], "18446744073709551557", "{sim:?}");
     }
 }
 

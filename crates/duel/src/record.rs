@@ -43,7 +43,9 @@ pub struct GameRecord {
     pub height: u8,
     /// How hard the computer played.
     pub difficulty: Difficulty,
-    /// Seeds the computer's random choices (with the number of computer moves before).
+    /// Seeds the computer's random choices (with the number of computer moves before). In JSON
+    /// a decimal string (a number, as older records and stored headers wrote it, is read too).
+    #[serde(with = "seeding::wide")]
     pub seed: u64,
     /// Left out when empty, so a header (a record without actions) reads as before.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

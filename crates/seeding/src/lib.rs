@@ -5,8 +5,10 @@
 //! value is pinned: records, golden files, the server's stored tables and the Python package's
 //! parity tests depend on them, so a formula here never changes (add a new one instead).
 //!
-//! A crate of its own, without dependencies, so that Duel (which knows nothing of UNO) and the
-//! UNO crates share it.
+//! A crate of its own, depending only on serde (for [`wide`], the one JSON form of a 64-bit
+//! seed), so that Duel (which knows nothing of UNO) and the UNO crates share it.
+
+pub mod wide;
 
 /// 2^64 divided by the golden ratio: SplitMix64's increment, and the seat multiplier below.
 pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;

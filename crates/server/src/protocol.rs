@@ -19,8 +19,10 @@ use crate::types::{
 use crate::api::Options as UnoOptions;
 use crate::stats::{Page as StatsPage, PlayerStats};
 use crate::tables::{AnalysisAnswer, Frame as ReplayFrame, Step as ReplayStep};
+use crate::types::{CreateTable, SeatSpec, StartFrom};
 use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
 use crate::ws::SocketError;
+use uno::HouseRules;
 use uno_lab::analysis::{ActionValue, Analysis, Decision, RoundSummary};
 
 use crate::duel_api::records::DuelFrame;
@@ -92,6 +94,11 @@ fn declarations() -> String {
         decl::<Joined>(&cfg),
         // `GET /api/uno/options` (crates/server/src/api.rs): what the create form offers.
         decl::<UnoOptions>(&cfg),
+        // `POST /api/tables`: the create form's body.
+        decl::<HouseRules>(&cfg),
+        decl::<SeatSpec>(&cfg),
+        decl::<StartFrom>(&cfg),
+        decl::<CreateTable>(&cfg),
         // `GET /api/games/{id}/replay` (crates/server/src/tables/replay.rs).
         decl::<Move>(&cfg),
         decl::<ReplayStep>(&cfg),
@@ -192,4 +199,39 @@ fn a_socket_error_is_sent_as_declared() {
     assert!(
         declarations().contains(r#"export type SocketError = { "type": "error", code: string, message: string, };"#)
     );
+}
+
+/// The fields of a struct's declaration, each with whether it may be left out (`name?:`).
+#[cfg(test)]
+fn declared_fields(decl: &str) -> Vec<(String, bool)> {
+    let code: Vec<&str> =
+        decl.lines().map(str::trim).filter(|l| !(l.starts_with("/**") || l.starts_with('*'))).collect();
+    let code = code.join(" ");
+    let body = code.split_once('{').and_then(|(_, rest)| rest.rsplit_once('}')).map_or("", |(b, _)| b);
+    body.split(", ")
+        .filter_map(|part| part.split_once(':'))
+        .map(|(name, _)| name.trim())
+        .filter(|name| !name.is_empty())
+        .map(|name| (name.trim_end_matches('?').to_string(), name.ends_with('?')))
+        .collect()
+}
+
+#[test]
+fn the_create_body_is_declared_as_the_server_reads_it() {
+    // The declaration the lobby types its body by: only `seats` must be sent.
+    let declared = declared_fields(&decl::<CreateTable>(&Config::new()));
+    let required: Vec<&str> = declared.iter().filter(|(_, optional)| !optional).map(|(n, _)| n.as_str()).collect();
+    assert_eq!(required, ["seats"], "{declared:?}");
+    assert!(declared.len() > 10 && declared.iter().any(|(n, _)| n == "house_rules"), "{declared:?}");
+    // The server takes a body with only those, a string seed, and every seat's optional fields
+    // left out; it refuses a field the declaration does not name.
+    let body = r#"{"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random", "seed": "18446744073709551557"}],
+                   "house_rules": {"match_target": 0}, "seed": "18446744073709551557"}"#;
+    let create: CreateTable = serde_json::from_str(body).expect("the declared minimum");
+    assert_eq!((create.seats.len(), create.seed, create.house_rules.match_target), (2, Some(u64::MAX - 58), Some(0)));
+    assert!(serde_json::from_str::<CreateTable>(r#"{"seats": [], "bot_delay": 1}"#).is_err());
+    let seat = decl::<SeatSpec>(&Config::new());
+    assert!(seat.contains(r#"{ "kind": "human", name?: string, }"#), "{seat}");
+    let house = declared_fields(&decl::<HouseRules>(&Config::new()));
+    assert!(house.iter().all(|(_, optional)| *optional), "{house:?}");
 }

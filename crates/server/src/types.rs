@@ -153,14 +153,17 @@ pub struct TableList {
 }
 
 /// `POST /api/tables`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Default, Deserialize)]
+#[ts(optional_fields)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTable {
     /// A preset name (`official` when neither this nor `rules` is given).
     pub preset: Option<String>,
     /// A rules file: its text (TOML or JSON) as a string, or the rules as a JSON object.
+    #[ts(optional, type = "unknown")]
     pub rules: Option<serde_json::Value>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub house_rules: HouseRules,
     pub seats: Vec<SeatSpec>,
     /// The creator's display name (for the first human seat unless `creator_seat` says another).
@@ -174,6 +177,7 @@ pub struct CreateTable {
     pub bot_delay_ms: Option<u32>,
     /// Fixes the shuffle (tests, replays); random otherwise. A decimal string or a number.
     #[serde(default, with = "uno::wide::option")]
+    #[ts(optional, type = "string | number")]
     pub seed: Option<u64>,
     /// Starts from a kept game's position instead of a deal ("play from here"): its rules and
     /// hands, as many seats as it had; `preset`, `rules`, `house_rules` and `seed` are not given.
@@ -182,7 +186,8 @@ pub struct CreateTable {
 
 /// A position of a kept game: table `table`'s `game`th game (its last without one) after `ply`
 /// actions.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Deserialize)]
+#[ts(optional_fields)]
 #[serde(deny_unknown_fields)]
 pub struct StartFrom {
     pub table: String,
@@ -190,18 +195,21 @@ pub struct StartFrom {
     pub ply: usize,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SeatSpec {
     Human {
         #[serde(default)]
+        #[ts(optional)]
         name: Option<String>,
     },
     Bot {
         bot: String,
         #[serde(default, with = "uno::wide::option")]
+        #[ts(optional, type = "string | number")]
         seed: Option<u64>,
         #[serde(default)]
+        #[ts(optional)]
         delay_ms: Option<u32>,
     },
 }

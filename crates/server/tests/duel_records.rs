@@ -1,11 +1,13 @@
 //! Finished Duel games kept as records, through the router: the export replays to the game the
 //! page showed, every frame is the view after that many actions, a game still played has
-//! neither, and the record is forgotten after the retention, as UNO's are.
+//! neither, and the record is forgotten after the retention, as UNO's are. Its 64-bit seed is a
+//! decimal string, exact above 2^53, and rows stored when it was a number still load.
 
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
+use store::GameStore;
 
 mod common;
 use common::call;
@@ -80,4 +82,91 @@ async fn a_finished_duel_is_kept_exported_and_replayed() {
     state.forget_old_records().await.expect("forget");
     let (s, v) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
     assert_eq!((s, v["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")), "{v}");
+}
+
+/// Puts `record` (a record's JSON, as a store kept it) into `store` as finished Duel game `id`
+/// with its result, as the server keeps one.
+async fn keep_row(store: &store::SqliteStore, id: &str, record: &Value, status: &Value) {
+    let mut header = record.clone();
+    let actions = header.as_object_mut().expect("an object").remove("actions").expect("actions");
+    let actions = actions.as_array().expect("a list").clone();
+    let new = store::NewGame {
+        id: id.to_string(),
+        kind: store::Kind::Duel,
+        record: store::Record::new(&header).expect("header"),
+        meta: store::Meta::new(&json!({})).expect("meta"),
+    };
+    store.create(new).await.expect("create");
+    for (seq, a) in actions.iter().enumerate() {
+        store.append(id, seq as u64, store::Entry::new(a).expect("entry")).await.expect("append");
+    }
+    store.set_status(id, store::Status::Finished).await.expect("finished");
+    let result = store::NewResult {
+        game_id: id.to_string(),
+        kind: store::Kind::Duel,
+        record: store::Record::new(record).expect("record"),
+        actions: actions.len() as u64,
+        outcome: store::Outcome::new(status).expect("outcome"),
+        tallies: None,
+    };
+    store.add_result(result).await.expect("result");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seed_above_2_pow_53_is_kept_exactly_and_an_old_numeric_seed_still_loads() {
+    // A game played through the router, ended at once: its record is what a page would download.
+    let app = server::app(
+        server::AppState::new(store::SqliteStore::open_in_memory().expect("store"), server::Config::default())
+            .await
+            .expect("state"),
+    );
+    let id = post(&app, "/api/duel", Some(json!({"difficulty": "easy", "width": 5, "height": 4}))).await["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    for (route, body) in [
+        ("place", Some(json!({"cell": "c2", "key": "b"}))),
+        ("next-round", None),
+        ("place", Some(json!({"cell": "a1", "key": "6"}))),
+        ("next-round", None),
+        ("place", Some(json!({"cell": "e4", "key": "1"}))),
+        ("next-round", None),
+        ("end", None),
+    ] {
+        post(&app, &format!("/api/duel/{id}/{route}"), body).await;
+    }
+    let (s, export) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{export}");
+    let seed = export["seed"].as_str().expect("the seed as a string");
+    let played: duel::GameRecord = serde_json::from_value(export.clone()).expect("a duel record");
+    assert_eq!(seed, played.seed.to_string());
+
+    // The same game kept with a seed above 2^53 (as the server writes it now), and as a row
+    // stored when seeds were numbers.
+    let big = duel::GameRecord { seed: u64::MAX - 58, ..played.clone() };
+    let big_json = serde_json::to_value(&big).expect("json");
+    assert_eq!(big_json["seed"], "18446744073709551557");
+    let old_seed: u64 = 12_345_678_901_234_567_891;
+    let mut old_json = big_json.clone();
+    old_json["seed"] = json!(old_seed);
+    let kept = store::SqliteStore::open_in_memory().expect("store");
+    keep_row(&kept, "big", &big_json, &export["status"]).await;
+    keep_row(&kept, "old", &old_json, &export["status"]).await;
+    let app = server::app(server::AppState::new(kept, server::Config::default()).await.expect("state"));
+
+    for (id, want) in [("big", "18446744073709551557"), ("old", "12345678901234567891")] {
+        let (s, v) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{id}: {v}");
+        assert_eq!(v["seed"], want, "{id}: {v}");
+        let back: duel::GameRecord = serde_json::from_value(v.clone()).expect("a duel record");
+        assert_eq!(back.seed.to_string(), want);
+        assert_eq!(back.actions, played.actions, "{id}");
+        assert_eq!(v["status"], export["status"], "{id}");
+        // The frames rebuild from the stored rows, and the game itself loads.
+        let (s, f) = call(&app, "GET", &format!("/api/duel/{id}/replay?ply=2"), None, None).await;
+        assert_eq!((s, f["plies"].as_u64()), (StatusCode::OK, Some(played.actions.len() as u64)), "{id}: {f}");
+        let (s, g) = call(&app, "GET", &format!("/api/duel/{id}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{id}: {g}");
+        assert_eq!(g["status"], export["status"], "{id}");
+    }
 }

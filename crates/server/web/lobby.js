@@ -10,6 +10,9 @@ import { $ } from './tablestate.js';
 /** @typedef {import('./protocol').TableList} TableList */
 /** @typedef {import('./protocol').Created} Created */
 /** @typedef {import('./protocol').UnoOptions} Options `GET /api/uno/options`: the presets, their lines and the bots */
+/** @typedef {import('./protocol').CreateTable} CreateTable `POST /api/tables`: what the create form sends */
+/** @typedef {import('./protocol').SeatSpec} SeatSpec */
+/** @typedef {import('./protocol').HouseRules} HouseRules */
 
 const BOT_LEVELS = [
   ['random', 'Easy (random)'],
@@ -170,6 +173,7 @@ export function tableName(t) {
 async function createTable(e) {
   e.preventDefault();
   const name = $('your-name').value.trim();
+  /** @type {SeatSpec[]} */
   const seats = [...document.querySelectorAll('#seat-list li')].map((li, i) => {
     if (seatKinds[i] === 'human') return { kind: 'human', name: i === 0 ? name : undefined };
     return { kind: 'bot', bot: li.querySelector('select')?.value ?? '' };
@@ -178,7 +182,7 @@ async function createTable(e) {
     showError($('create-error'), 'A table needs at least two seats: add a bot or a seat for a person.');
     return;
   }
-  /** @type {Record<string, string | number>} */
+  /** @type {HouseRules} */
   const house = {};
   if ($('hr-stacking').checked) house.stacking = 'both';
   if ($('hr-draw-until').checked) house.draw = 'draw_until_playable';
@@ -187,7 +191,7 @@ async function createTable(e) {
   if ($('hr-seven-zero').checked) house.seven_zero = 'on';
   if ($('hr-multi-play').checked) house.multi_play = 'same_number';
   if ($('hr-one-round').checked) house.match_target = 0;
-  /** @type {Record<string, unknown>} the server's `CreateTable` */
+  /** @type {CreateTable} */
   const body = {
     preset: $('preset').value,
     house_rules: house,

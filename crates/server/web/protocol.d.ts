@@ -738,6 +738,93 @@ export type UnoOptions = { presets: Array<string>,
 preset_descriptions: { [key in string]: string }, bots: Array<string>, };
 
 /**
+ * House-rule toggles; each one left out keeps what the base rules say.
+ */
+export type HouseRules = { 
+/**
+ * Draw Two / Wild Draw Four stacking (`play.stacking`).
+ */
+stacking?: Stacking, 
+/**
+ * Draw one card or until playable (`play.draw`).
+ */
+draw?: DrawRule, 
+/**
+ * Whether a playable card must be played (`play.forced_play`).
+ */
+forced_play?: ForcedPlay, 
+/**
+ * Jump-in with an identical card out of turn (`play.jump_in`).
+ */
+jump_in?: JumpIn, 
+/**
+ * 7 swaps hands, 0 rotates them (`play.seven_zero`).
+ */
+seven_zero?: SevenZero, 
+/**
+ * Several cards of the same number in one turn (`play.multi_play`).
+ */
+multi_play?: MultiPlay, 
+/**
+ * When a Wild Draw Four may be played and challenged (`play.wild_draw_four`).
+ */
+wild_draw_four?: WildDrawFourRule, 
+/**
+ * Whether UNO must be called, and its penalties (`uno.call`).
+ */
+uno_call?: UnoCall, 
+/**
+ * Points to win a match; 0 makes one round the whole game.
+ */
+match_target?: number, };
+
+export type SeatSpec = { "kind": "human", name?: string, } | { "kind": "bot", bot: string, seed?: string | number, delay_ms?: number, };
+
+/**
+ * A position of a kept game: table `table`'s `game`th game (its last without one) after `ply`
+ * actions.
+ */
+export type StartFrom = { table: string, game?: number, ply: number, };
+
+/**
+ * `POST /api/tables`.
+ */
+export type CreateTable = { 
+/**
+ * A preset name (`official` when neither this nor `rules` is given).
+ */
+preset?: string, 
+/**
+ * A rules file: its text (TOML or JSON) as a string, or the rules as a JSON object.
+ */
+rules?: unknown, house_rules?: HouseRules, seats: Array<SeatSpec>, 
+/**
+ * The creator's display name (for the first human seat unless `creator_seat` says another).
+ */
+name?: string, creator_seat?: number, 
+/**
+ * Whether people without a seat may watch (public view only). Default true.
+ */
+spectators?: boolean, 
+/**
+ * Seconds a human has for a turn; on timeout the server plays the default (draw, then pass).
+ */
+turn_seconds?: number, 
+/**
+ * Milliseconds a bot waits before acting (default: the server's).
+ */
+bot_delay_ms?: number, 
+/**
+ * Fixes the shuffle (tests, replays); random otherwise. A decimal string or a number.
+ */
+seed?: string | number, 
+/**
+ * Starts from a kept game's position instead of a deal ("play from here"): its rules and
+ * hands, as many seats as it had; `preset`, `rules`, `house_rules` and `seed` are not given.
+ */
+from?: StartFrom, };
+
+/**
  * One accepted action.
  */
 export type Move = { 
@@ -875,9 +962,9 @@ luck: number | null, };
  */
 export type Analysis = { seat: number, samples: number, 
 /**
- * (A number in JSON: the server analyses with a small fixed seed.)
+ * In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
  */
-seed: number, decisions: Array<Decision>, 
+seed: string, decisions: Array<Decision>, 
 /**
  * Per round with a decision of the seat.
  */
@@ -912,9 +999,9 @@ ms: number,
  */
 cached: boolean, seat: number, samples: number, 
 /**
- * (A number in JSON: the server analyses with a small fixed seed.)
+ * In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
  */
-seed: number, decisions: Array<Decision>, 
+seed: string, decisions: Array<Decision>, 
 /**
  * Per round with a decision of the seat.
  */

@@ -131,8 +131,9 @@ pub struct RoundSummary {
 pub struct Analysis {
     pub seat: Seat,
     pub samples: u32,
-    /// (A number in JSON: the server analyses with a small fixed seed.)
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    /// In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
+    #[serde(with = "uno::wide")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub seed: u64,
     pub decisions: Vec<Decision>,
     /// Per round with a decision of the seat.
@@ -371,6 +372,15 @@ mod tests {
         for d in a.decisions.iter().filter(|d| d.mistake) {
             assert!(d.loss >= 0.05 && d.loss_ci95[0] > 0.0);
         }
+    }
+
+    #[test]
+    fn the_seed_is_written_as_a_string_so_a_page_keeps_every_digit() {
+        let record = recorded("official", 2, 3);
+        let config = AnalysisConfig { seed: u64::MAX - 58, ..config(0, 2) };
+        let a = analyse(&record, &config, &|_, _| {}).expect("analysis");
+        let json = serde_json::to_value(&a).expect("json");
+        assert_eq!(json["seed"], "18446744073709551557", "{}", json["seed"]);
     }
 
     /// A position with one obviously winning move: going out ranks first, at a certain win.

@@ -343,6 +343,8 @@ pub struct MatchResults {
     pub rules: String,
     pub players: usize,
     pub format: Format,
+    /// A decimal string in JSON, as every 64-bit seed the project writes.
+    #[serde(with = "uno::wide")]
     pub seed: u64,
     /// Deals played (fewer than asked when a sequential test stopped early).
     pub deals: u64,

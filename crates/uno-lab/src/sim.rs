@@ -48,6 +48,8 @@ pub struct SimResults {
     pub rules: String,
     pub players: usize,
     pub games: u64,
+    /// A decimal string in JSON, as every 64-bit seed the project writes.
+    #[serde(with = "uno::wide")]
     pub seed: u64,
     pub seats: Vec<SeatStats>,
     /// Games that ended without a winner (stalemate, turn cap).

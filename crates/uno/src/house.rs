@@ -11,6 +11,7 @@ use crate::rules::{
 
 /// House-rule toggles; each one left out keeps what the base rules say.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(deny_unknown_fields)]
 pub struct HouseRules {
     /// Draw Two / Wild Draw Four stacking (`play.stacking`).
