@@ -25,10 +25,12 @@ mod metrics;
 #[cfg(test)]
 mod protocol;
 mod quota;
+mod registry;
 mod replay_api;
 mod serve;
 mod stats;
 mod tables;
+mod text;
 mod types;
 mod update;
 mod web;

@@ -24,18 +24,19 @@ mod tallies;
 mod thinking;
 mod view;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
 use store::{Kind, SharedStore, Status as StoreStatus};
 use tokio::sync::{broadcast, Mutex};
 use uno::{Game, GameRecord};
 use uno_bots::Bot;
 
+use crate::registry::{Entry, Registry};
+use crate::text::Text;
 use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
 use crate::ApiError;
@@ -114,7 +115,7 @@ pub(crate) struct Shared {
     pub(crate) imports: crate::quota::Quota,
     /// Bots' thinking, in one lane per client (see [`thinking`]).
     thinkers: Arc<thinking::Thinkers>,
-    tables: RwLock<HashMap<String, Arc<Table>>>,
+    tables: Registry<Table>,
 }
 
 pub(crate) struct Table {
@@ -145,7 +146,7 @@ pub(crate) struct Push {
     pub(crate) version: u64,
     /// An `update` (to merge into what the viewer holds) rather than a full `state`.
     pub(crate) update: bool,
-    pub(crate) views: Vec<Option<Utf8Bytes>>,
+    pub(crate) views: Vec<Option<Text>>,
 }
 
 /// A seat as stored (the token only as its SHA-256).
@@ -238,6 +239,17 @@ impl Table {
     }
 }
 
+impl Entry for Table {
+    fn creator(&self) -> &str {
+        &self.creator
+    }
+
+    /// An unfinished table counts against its creator's limit.
+    fn counts(&self) -> bool {
+        !self.done.load(Ordering::Relaxed)
+    }
+}
+
 fn stored_outcome(game: &Game) -> Result<store::Outcome, ApiError> {
     store::Outcome::new(&game.outcome()).map_err(|e| ApiError::Internal(e.to_string()))
 }
@@ -266,7 +278,7 @@ impl AppState {
                 stats: Default::default(),
                 imports,
                 thinkers: Arc::default(),
-                tables: RwLock::new(HashMap::new()),
+                tables: Registry::default(),
             }),
         };
         state.restore().await?;
@@ -291,7 +303,7 @@ impl AppState {
 
     /// Tables in memory.
     pub fn table_count(&self) -> usize {
-        self.inner.tables.read().map(|t| t.len()).unwrap_or(0)
+        self.inner.tables.len()
     }
 
     /// The table `id`: in memory, or a finished table read back from the store (after a restart,
@@ -345,14 +357,12 @@ impl AppState {
             }
         };
         table.state.lock().await.finished_at = Some(Instant::now());
-        let mut map = self.inner.tables.write().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
         // Another request may have read it back first: keep one copy.
-        Ok(map.entry(id.to_string()).or_insert(table).clone())
+        Ok(self.inner.tables.insert_first(id, table))
     }
 
     pub(crate) fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
-        let tables = self.inner.tables.read().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
-        Ok(tables.get(id).cloned())
+        Ok(self.inner.tables.get(id))
     }
 
     /// Forgets a table whose lease went to another instance: nothing acts at it any more here,
@@ -362,11 +372,8 @@ impl AppState {
         table.closed.store(true, Ordering::Release);
         // Every socket on the table sees the move on this push and is closed with 4003.
         let _ = table.tx.send(Arc::new(Push { version: 0, update: false, views: Vec::new() }));
-        if let Ok(mut map) = self.inner.tables.write() {
-            if map.get(&table.id).is_some_and(|t| Arc::ptr_eq(t, table)) {
-                map.remove(&table.id);
-                tracing::info!(table = %table.id, "the table is owned by another instance now; dropped here");
-            }
+        if self.inner.tables.remove_if_same(&table.id, table) {
+            tracing::info!(table = %table.id, "the table is owned by another instance now; dropped here");
         }
     }
 }
