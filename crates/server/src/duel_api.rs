@@ -40,6 +40,7 @@ use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
 use crate::api::Client;
 use crate::registry::{Entry, Refused, Registry};
+use crate::tables::store_read;
 use crate::ApiError;
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
@@ -161,7 +162,7 @@ impl DuelGames {
             return Ok(slot);
         }
         let record = match &self.store {
-            Some(store) if id.len() <= 64 => match store.load(id).await.map_err(ApiError::Store)? {
+            Some(store) if id.len() <= 64 => match store_read(store.load(id)).await? {
                 Some(g) if g.kind == Kind::Duel && g.status != StoreStatus::Abandoned => {
                     replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?
                 }

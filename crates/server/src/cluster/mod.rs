@@ -157,7 +157,7 @@ impl Inner {
         let known = self.owners.lock().ok().and_then(|o| o.get(id).cloned());
         let owner = match known {
             Some(o) => Some(o),
-            None => match self.state.store().holder(id).await {
+            None => match crate::tables::store_read(self.state.store().holder(id)).await {
                 Ok(Some(o)) => {
                     if let Ok(mut owners) = self.owners.lock() {
                         if owners.len() >= MAX_REMEMBERED {
@@ -168,7 +168,8 @@ impl Inner {
                     Some(o)
                 }
                 Ok(None) => None,
-                // Unreadable: the instances heard from are asked in turn (see `forward`).
+                // Unreadable, or no answer in time (PostgreSQL silent): the instances heard from
+                // are asked in turn (see `forward`).
                 Err(_) => return Place::Unknown,
             },
         };

@@ -39,7 +39,7 @@ use crate::registry::{Entry, Registry};
 use crate::text::Text;
 use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
-use crate::ApiError;
+use crate::{limits, ApiError};
 pub(crate) use analysis::AnalysisRequest;
 pub(crate) use auth::Viewer;
 pub(crate) use kept::KeptGame;
@@ -250,6 +250,15 @@ impl Entry for Table {
     }
 }
 
+/// A read from the store on a request's path, given up after [`limits::STORE_READ_TIMEOUT`]
+/// (503 `store_unavailable`, retry): a silent database holds no request for longer.
+pub(crate) async fn store_read<T>(reply: store::Reply<T>) -> Result<T, ApiError> {
+    match tokio::time::timeout(limits::STORE_READ_TIMEOUT, reply).await {
+        Ok(answer) => Ok(answer?),
+        Err(_) => Err(ApiError::StoreSilent(limits::STORE_READ_TIMEOUT)),
+    }
+}
+
 fn stored_outcome(game: &Game) -> Result<store::Outcome, ApiError> {
     store::Outcome::new(&game.outcome()).map_err(|e| ApiError::Internal(e.to_string()))
 }
@@ -339,7 +348,7 @@ impl AppState {
         if id.len() > 64 {
             return Err(missing());
         }
-        let Some(g) = self.inner.store.load(id).await? else { return Err(missing()) };
+        let Some(g) = store_read(self.inner.store.load(id)).await? else { return Err(missing()) };
         if g.kind == Kind::Uno && g.status == StoreStatus::Active && self.inner.store.lease().is_some() {
             // A live table another instance holds, or one between owners (its lease ran out,
             // or its adopter is still rebuilding it): served again shortly, so a retryable 503
