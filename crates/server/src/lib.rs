@@ -18,6 +18,7 @@ pub mod duel_api;
 mod error;
 mod instance;
 pub mod limits;
+mod messages;
 mod metrics;
 /// The protocol types the pages are typed against, in `web/protocol.d.ts` (generated: a test
 /// fails when it differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
@@ -31,7 +32,6 @@ mod serve;
 mod stats;
 mod tables;
 mod text;
-mod types;
 mod update;
 mod web;
 mod ws;
@@ -41,12 +41,12 @@ use axum::Router;
 
 pub use error::{ApiError, ErrorBody};
 pub use instance::default_instance;
-pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
-pub use types::{
+pub use messages::{
     invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
     TableSummary, TableView,
 };
+pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
+pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
 /// The house-rule toggles of a create request, built into rules by the engine.
 pub use uno::HouseRules;
 

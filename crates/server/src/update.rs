@@ -10,8 +10,8 @@
 use serde::Serialize;
 use uno::{Action, Card, Color, Direction, Event, Game, Outcome, Phase, Seat};
 
+use crate::messages::{HandResult, LoggedEvent, RoundResult, TableStatus};
 use crate::text::Text;
-use crate::types::{HandResult, LoggedEvent, RoundResult, TableStatus};
 
 /// What the updates so far told one seat. `None`: not known (nobody of that seat was listening,
 /// or a full state went out since), so the next update says it in full.

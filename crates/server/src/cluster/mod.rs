@@ -294,7 +294,7 @@ async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Re
     let inner = &cluster.inner;
     if req.method() == Method::GET && req.uri().path() == "/api/tables" {
         let tables = inner.lobby.list(inner.own_listing(), Instant::now());
-        return axum::Json(crate::types::TableList { tables }).into_response();
+        return axum::Json(crate::messages::TableList { tables }).into_response();
     }
     let Some(id) = table_of(req.uri().path()).map(str::to_string) else { return next.run(req).await };
     let owners = match inner.place(&id).await {

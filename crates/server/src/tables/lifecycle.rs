@@ -13,8 +13,8 @@ use uno_bots::BotSpec;
 use super::auth::{hash_token, random_hex};
 use super::schedule::make_bots;
 use super::{stored_header, stored_meta, Meta, Push, SeatMeta, Table, TableState, Viewer};
+use crate::messages::{invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, TableView};
 use crate::registry::Refused;
-use crate::types::{invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, TableView};
 use crate::update::Told;
 use crate::{limits, ApiError, AppState};
 

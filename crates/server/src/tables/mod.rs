@@ -9,14 +9,14 @@
 //! This module holds the table and the server state; the rest is by concern: [`auth`] (tokens,
 //! who is asking), [`view`] (what a viewer sees), [`lifecycle`] (create, join, leave, rematch,
 //! close), [`play`] (actions and their pushes), [`schedule`] (bots and turn timers),
-//! [`restore`] (start, adoption, the idle sweep), [`kept`] (finished games' records) and
+//! [`restore`] (start, adoption, the idle sweep), [`records`] (finished games' records) and
 //! [`replay`] (frames of a game from its record).
 
 mod analysis;
 pub(crate) mod auth;
-mod kept;
 mod lifecycle;
 mod play;
+mod records;
 mod replay;
 mod restore;
 mod schedule;
@@ -35,15 +35,15 @@ use tokio::sync::{broadcast, Mutex};
 use uno::{Game, GameRecord};
 use uno_bots::Bot;
 
+use crate::messages::{LoggedEvent, SeatKind};
 use crate::registry::{Entry, Registry};
 use crate::text::Text;
-use crate::types::{LoggedEvent, SeatKind};
 use crate::update::Told;
 use crate::{limits, ApiError};
 pub(crate) use analysis::AnalysisRequest;
 pub(crate) use auth::Viewer;
-pub(crate) use kept::KeptGame;
-pub use kept::{ImportRecord, Imported, RecordExport};
+pub(crate) use records::KeptGame;
+pub use records::{ImportRecord, Imported, RecordExport};
 pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
 
 /// Server settings; the defaults suit a server for friends.
@@ -179,7 +179,7 @@ pub(crate) struct Meta {
     chosen_seed: bool,
     /// Where the current game started, for a "play from here" game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    started_from: Option<crate::types::StartedFrom>,
+    started_from: Option<crate::messages::StartedFrom>,
 }
 
 pub(crate) struct TableState {

@@ -8,8 +8,8 @@ use store::Status as StoreStatus;
 use uno::{Action, Move, Seat};
 
 use super::{Push, Table, TableState, Viewer};
+use crate::messages::{LoggedEvent, TableStatus, TableView};
 use crate::text::Text;
-use crate::types::{LoggedEvent, TableStatus, TableView};
 use crate::update::{self, Told};
 use crate::{ApiError, AppState};
 

@@ -12,7 +12,7 @@ use uno::{GameRecord, Move};
 use super::schedule::make_bots;
 use super::view::keep_recent;
 use super::{Meta, Table, TableState};
-use crate::types::LoggedEvent;
+use crate::messages::LoggedEvent;
 use crate::update::Told;
 use crate::{ApiError, AppState};
 
@@ -178,7 +178,7 @@ impl AppState {
             // people have gone does not keep it waiting for them for ever.
             let players = st.players();
             let seated = st.watchers.iter().take(players).any(|&w| w > 0);
-            let bots_only = st.meta.seats.iter().all(|s| s.kind == crate::types::SeatKind::Bot);
+            let bots_only = st.meta.seats.iter().all(|s| s.kind == crate::messages::SeatKind::Bot);
             let connected = seated || (bots_only && st.watchers.get(players).is_some_and(|&w| w > 0));
             // Bots alone with nobody watching would think for nobody: they stop sooner.
             let idle_after = if bots_only { c.idle_timeout.min(c.unwatched_bots_timeout) } else { c.idle_timeout };

@@ -7,7 +7,7 @@ use std::time::Instant;
 use uno::{Phase, Seat};
 
 use super::{Table, TableState, Viewer};
-use crate::types::{LoggedEvent, SeatKind, SeatView, TableStatus, TableSummary, TableView};
+use crate::messages::{LoggedEvent, SeatKind, SeatView, TableStatus, TableSummary, TableView};
 use crate::update::{self, Told};
 use crate::{limits, ApiError, AppState};
 

@@ -13,7 +13,7 @@ use uno::{Event, GameRecord};
 #[cfg(doc)]
 use super::Config;
 use super::TableState;
-use crate::types::{SeatKind, SeatView};
+use crate::messages::{SeatKind, SeatView};
 use crate::{limits, ApiError, AppState};
 
 /// How often records older than the retention are looked for.
