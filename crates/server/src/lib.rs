@@ -6,9 +6,11 @@
 //! rebuilds every unfinished table from the store, so a restart loses nothing acknowledged.
 //!
 //! Adding another game's routes: write a module with `pub fn routes(..) -> Router` (its own state
-//! applied with `with_state`) and `.merge` it in [`app`], as `duel_api` is. Its games can be kept
-//! in the same store: a [`store::Kind`] of its own, `GameStore::create` with a typed
-//! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
+//! applied with `with_state`) and `.merge` it in [`app`], as `duel_api` is. Its games in memory
+//! are a `registry::Registry` (by id, oldest first, per-client limits), as UNO's tables and Duel's
+//! games are. Its games can be kept in the same store: a [`store::Kind`] of its own,
+//! `GameStore::create` with a typed `store::NewGame`, `GameStore::append`, and
+//! `GameStore::load_active(kind)` at start.
 
 pub mod api;
 mod bearer;
