@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use uno::Action;
 
 use crate::bearer::SeatToken;
-use crate::types::{CreateTable, TableList, TableView};
+use crate::messages::{CreateTable, TableList, TableView};
 use crate::{ws, ApiError, AppState};
 
 pub fn routes(state: AppState) -> Router {

@@ -23,7 +23,6 @@
 
 pub(crate) mod records;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -40,6 +39,8 @@ use serde::{Deserialize, Serialize};
 use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
 use crate::api::Client;
+use crate::registry::{Entry, Refused, Registry};
+use crate::tables::store_read;
 use crate::ApiError;
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
@@ -57,9 +58,10 @@ const MIN_CELLS: usize = 2;
 /// The same limits as UNO tables: one client (IP address) may have
 /// `Config::max_tables_per_client` unfinished games at a time, and a game no person has read or
 /// played for `Config::idle_timeout` is closed (`abandoned` in the store; it answers 404 then).
+/// The games in memory are a [`Registry`], as UNO's tables are.
 #[derive(Clone)]
 pub struct DuelGames {
-    inner: Arc<std::sync::Mutex<Registry>>,
+    games: Arc<Registry<DuelSlot>>,
     store: Option<SharedStore>,
     max_per_client: usize,
     idle_timeout: Duration,
@@ -69,7 +71,7 @@ impl Default for DuelGames {
     fn default() -> Self {
         let c = crate::Config::default();
         DuelGames {
-            inner: Arc::default(),
+            games: Arc::default(),
             store: None,
             max_per_client: c.max_tables_per_client,
             idle_timeout: c.idle_timeout,
@@ -77,14 +79,41 @@ impl Default for DuelGames {
     }
 }
 
-#[derive(Default)]
-struct Registry {
-    games: HashMap<String, Arc<tokio::sync::Mutex<DuelRecord>>>,
-    /// Ids in creation order, for eviction.
-    order: Vec<String>,
-    /// Per game in memory: who created it ("" when it came back from the store) and when a
-    /// person last read or played it.
-    seen: HashMap<String, (String, Instant)>,
+/// One game in memory.
+pub(crate) struct DuelSlot {
+    id: String,
+    /// Who created it ("" when it came back from the store).
+    creator: String,
+    /// When a person last read or played it.
+    seen: std::sync::Mutex<Instant>,
+    record: tokio::sync::Mutex<DuelRecord>,
+}
+
+impl DuelSlot {
+    /// Notes that a person read or played the game now.
+    fn touch(&self) {
+        *self.seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    fn idle_since(&self) -> Instant {
+        *self.seen.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the game is over; `None` while a request holds it.
+    fn over(&self) -> Option<bool> {
+        self.record.try_lock().ok().map(|r| r.game.is_over())
+    }
+}
+
+impl Entry for DuelSlot {
+    fn creator(&self) -> &str {
+        &self.creator
+    }
+
+    /// A game in use (locked) is not finished, as far as counting goes.
+    fn counts(&self) -> bool {
+        self.over() != Some(true)
+    }
 }
 
 impl DuelGames {
@@ -106,58 +135,34 @@ impl DuelGames {
         self
     }
 
-    /// Notes that a person read or played game `id` now.
-    fn touch(&self, id: &str) {
-        if let Ok(mut reg) = self.inner.lock() {
-            if let Some(seen) = reg.seen.get_mut(id) {
-                seen.1 = Instant::now();
-            }
-        }
-    }
-
     /// Closes the unfinished games left idle, then refuses `client` a new game if it already
     /// has as many unfinished ones as it may.
     fn admit(&self, client: &str) -> Result<(), ApiError> {
-        let mut reg = self.inner.lock().map_err(|_| poisoned())?;
         let now = Instant::now();
-        // A game in use (locked) is neither idle nor finished, as far as counting goes.
-        let over = |reg: &Registry, id: &str| {
-            reg.games.get(id).is_some_and(|g| g.try_lock().map(|r| r.game.is_over()).unwrap_or(false))
-        };
-        let expired: Vec<String> = reg
-            .seen
-            .iter()
-            .filter(|(_, (_, at))| now.duration_since(*at) >= self.idle_timeout)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in expired {
-            if !over(&reg, &id) {
+        for slot in self.games.all() {
+            if now.duration_since(slot.idle_since()) < self.idle_timeout {
+                continue;
+            }
+            if slot.over() != Some(true) {
                 if let Some(store) = &self.store {
-                    drop(store.set_status(&id, StoreStatus::Abandoned));
+                    drop(store.set_status(&slot.id, StoreStatus::Abandoned));
                 }
             }
-            reg.games.remove(&id);
-            reg.order.retain(|k| *k != id);
-            reg.seen.remove(&id);
+            self.games.remove_if_same(&slot.id, &slot);
         }
-        let mine = reg.seen.iter().filter(|(id, (c, _))| c == client && !over(&reg, id)).count();
-        if mine >= self.max_per_client {
-            return Err(ApiError::TooManyDuels(mine));
-        }
-        Ok(())
+        self.games.admit(client, usize::MAX, self.max_per_client).map_err(|r| match r {
+            Refused::TooMany(n) => ApiError::TooManyDuels(n),
+            // Never with no total: the oldest game is dropped instead (`insert`).
+            Refused::Full => ApiError::ServerFull,
+        })
     }
 
-    fn cached(&self, id: &str) -> Result<Option<Arc<tokio::sync::Mutex<DuelRecord>>>, ApiError> {
-        let reg = self.inner.lock().map_err(|_| poisoned())?;
-        Ok(reg.games.get(id).cloned())
-    }
-
-    async fn get(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, ApiError> {
-        if let Some(slot) = self.cached(id)? {
+    async fn get(&self, id: &str) -> Result<Arc<DuelSlot>, ApiError> {
+        if let Some(slot) = self.games.get(id) {
             return Ok(slot);
         }
         let record = match &self.store {
-            Some(store) if id.len() <= 64 => match store.load(id).await.map_err(ApiError::Store)? {
+            Some(store) if id.len() <= 64 => match store_read(store.load(id)).await? {
                 Some(g) if g.kind == Kind::Duel && g.status != StoreStatus::Abandoned => {
                     replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?
                 }
@@ -165,44 +170,30 @@ impl DuelGames {
             },
             _ => return Err(ApiError::NoSuchDuel(id.chars().take(64).collect())),
         };
-        self.insert(id.to_string(), String::new(), record)
+        Ok(self.insert(id.to_string(), String::new(), record))
     }
 
     /// Keeps `record` in memory (or returns the copy another request loaded first).
-    fn insert(
-        &self,
-        id: String,
-        creator: String,
-        record: DuelRecord,
-    ) -> Result<Arc<tokio::sync::Mutex<DuelRecord>>, ApiError> {
-        let mut reg = self.inner.lock().map_err(|_| poisoned())?;
-        if let Some(slot) = reg.games.get(&id) {
-            return Ok(slot.clone());
+    fn insert(&self, id: String, creator: String, record: DuelRecord) -> Arc<DuelSlot> {
+        if let Some(slot) = self.games.get(&id) {
+            return slot;
         }
-        if reg.games.len() >= MAX_GAMES {
+        if self.games.len() >= MAX_GAMES {
             // Drop the oldest game nobody is using right now, finished games first; a stored
             // game comes back from the store when it is asked for again.
-            let idle = |reg: &Registry, k: &String, finished_only: bool| {
-                reg.games
-                    .get(k)
-                    .is_some_and(|g| g.try_lock().map(|r| !finished_only || r.game.is_over()).unwrap_or(false))
-            };
-            let victim = reg
-                .order
-                .iter()
-                .position(|k| idle(&reg, k, true))
-                .or_else(|| reg.order.iter().position(|k| idle(&reg, k, false)));
-            if let Some(i) = victim {
-                let k = reg.order.remove(i);
-                reg.games.remove(&k);
-                reg.seen.remove(&k);
+            let victim =
+                self.games.oldest(|g| g.over() == Some(true)).or_else(|| self.games.oldest(|g| g.over().is_some()));
+            if let Some((k, slot)) = victim {
+                self.games.remove_if_same(&k, &slot);
             }
         }
-        let slot = Arc::new(tokio::sync::Mutex::new(record));
-        reg.order.push(id.clone());
-        reg.seen.insert(id.clone(), (creator, Instant::now()));
-        reg.games.insert(id, slot.clone());
-        Ok(slot)
+        let slot = DuelSlot {
+            id: id.clone(),
+            creator,
+            seen: std::sync::Mutex::new(Instant::now()),
+            record: tokio::sync::Mutex::new(record),
+        };
+        self.games.insert_first(&id, Arc::new(slot))
     }
 
     /// Stores a new game (its record's header); acknowledged once durable.
@@ -245,7 +236,7 @@ impl DuelGames {
 
     /// Whether game `id` is in memory and not over (its record is not kept yet).
     pub(crate) fn is_live(&self, id: &str) -> bool {
-        self.cached(id).ok().flatten().is_some_and(|g| g.try_lock().map(|r| !r.game.is_over()).unwrap_or(true))
+        self.games.get(id).is_some_and(|g| g.over() != Some(true))
     }
 }
 
@@ -423,10 +414,6 @@ pub struct CellKey {
     pub key: String,
 }
 
-fn poisoned() -> ApiError {
-    ApiError::Internal("the Duel game map is poisoned".into())
-}
-
 /// The Duel routes, with their own state, ready to merge into the app's router.
 pub fn routes<S>(games: DuelGames) -> Router<S>
 where
@@ -526,14 +513,14 @@ async fn create(
     let id = new_id();
     games.persist_new(&id, &stored).await?;
     let v = view(&id, &record, Vec::new(), Vec::new());
-    games.insert(id, client.0, record)?;
+    games.insert(id, client.0, record);
     Ok((StatusCode::CREATED, Json(v)))
 }
 
 async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
     let slot = games.get(&id).await?;
-    games.touch(&id);
-    let record = slot.lock().await;
+    slot.touch();
+    let record = slot.record.lock().await;
     let mut v = view(&id, &record, Vec::new(), Vec::new());
     v.history = record.history.clone();
     Ok(Json(v))
@@ -543,8 +530,8 @@ async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<
 /// request. Nothing changes (in memory or in the store) unless every step is accepted and stored.
 async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelView>, ApiError> {
     let slot = games.get(id).await?;
-    games.touch(id);
-    let mut record = slot.lock().await;
+    slot.touch();
+    let mut record = slot.record.lock().await;
     let is_move = matches!(action, Action::Move { .. });
     // A move is only ever red's: black's turn is the computer's, answered below.
     if is_move && matches!(record.game.stage(), Stage::Play { to_move: Side::Black, .. }) {

@@ -87,6 +87,9 @@ pub enum ApiError {
     OwnerUnavailable(String),
     #[error("the game store is unavailable: {0}")]
     Store(#[from] store::StoreError),
+    /// A read from the store did not answer within `limits::STORE_READ_TIMEOUT`.
+    #[error("the game store did not answer within {0:?}")]
+    StoreSilent(std::time::Duration),
     /// A Duel action or grid size the engine refused: its message is the engine's text.
     #[error("{0}")]
     Duel(#[from] duel::DuelError),
@@ -138,7 +141,7 @@ impl ApiError {
             TooManyTables(_) | TooManyDuels(_) | RateLimited(_) | TooManyAnalyses(_) | TooManyImports { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
-            ServerFull | Store(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
+            ServerFull | Store(_) | StoreSilent(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -180,7 +183,7 @@ impl ApiError {
             TooManyImports { .. } => "too_many_imports",
             OwnedElsewhere(_) => "owned_elsewhere",
             OwnerUnavailable(_) => "owner_unavailable",
-            Store(_) => "store_unavailable",
+            Store(_) | StoreSilent(_) => "store_unavailable",
             AnalysisBusy => "analysis_busy",
             TooManyAnalyses(_) => "too_many_analyses",
             AnalysisTimeout(_) => "analysis_timeout",
@@ -197,7 +200,7 @@ impl ApiError {
                 tracing::error!(error = %self, "request failed inside the server");
                 "the server could not handle this request".to_string()
             }
-            ApiError::Store(_) => {
+            ApiError::Store(_) | ApiError::StoreSilent(_) => {
                 tracing::warn!(error = %self, "the game store refused a request");
                 "the game store is unavailable; try again shortly".to_string()
             }
@@ -386,7 +389,7 @@ impl ApiError {
         use ApiError::*;
         match self {
             RateLimited(_) => Some(1),
-            Store(_) | OwnerUnavailable(_) | TooManyAnalyses(_) => Some(2),
+            Store(_) | StoreSilent(_) | OwnerUnavailable(_) | TooManyAnalyses(_) => Some(2),
             AnalysisBusy => Some(5),
             ServerFull => Some(30),
             TooManyImports { retry, .. } => Some(*retry),

@@ -6,9 +6,11 @@
 //! rebuilds every unfinished table from the store, so a restart loses nothing acknowledged.
 //!
 //! Adding another game's routes: write a module with `pub fn routes(..) -> Router` (its own state
-//! applied with `with_state`) and `.merge` it in [`app`], as `duel_api` is. Its games can be kept
-//! in the same store: a [`store::Kind`] of its own, `GameStore::create` with a typed
-//! `store::NewGame`, `GameStore::append`, and `GameStore::load_active(kind)` at start.
+//! applied with `with_state`) and `.merge` it in [`app`], as `duel_api` is. Its games in memory
+//! are a `registry::Registry` (by id, oldest first, per-client limits), as UNO's tables and Duel's
+//! games are. Its games can be kept in the same store: a [`store::Kind`] of its own,
+//! `GameStore::create` with a typed `store::NewGame`, `GameStore::append`, and
+//! `GameStore::load_active(kind)` at start.
 
 pub mod api;
 mod bearer;
@@ -18,6 +20,7 @@ pub mod duel_api;
 mod error;
 mod instance;
 pub mod limits;
+mod messages;
 mod metrics;
 /// The protocol types the pages are typed against, in `web/protocol.d.ts` and
 /// `web/duelprotocol.d.ts` (generated: a test fails when one differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
@@ -25,11 +28,12 @@ mod metrics;
 #[cfg(test)]
 mod protocol;
 mod quota;
+mod registry;
 mod replay_api;
 mod serve;
 mod stats;
 mod tables;
-mod types;
+mod text;
 mod update;
 mod web;
 mod ws;
@@ -39,12 +43,12 @@ use axum::Router;
 
 pub use error::{ApiError, ErrorBody};
 pub use instance::default_instance;
-pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
-pub use types::{
+pub use messages::{
     invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
     TableSummary, TableView,
 };
+pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
+pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
 /// The house-rule toggles of a create request, built into rules by the engine.
 pub use uno::HouseRules;
 

@@ -8,6 +8,11 @@ pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
 /// A WebSocket connection's read buffer (grown as needed up to the message limit); zeroed on
 /// every read, and client messages are small (an action is under 100 bytes).
 pub const WS_READ_BUFFER_BYTES: usize = 1024;
+/// The longest a request waits for a read from the store (a game loaded, its kept results, who
+/// holds its lease) before it is answered 503 `store_unavailable` with `Retry-After`: a database
+/// that went silent (rather than refusing) would otherwise hold the request until the
+/// connection gives up, up to a lease in a cluster.
+pub const STORE_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 /// Display names, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
 /// Bot names, in characters.

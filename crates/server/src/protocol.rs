@@ -11,7 +11,7 @@ use uno::rules::{
 };
 use uno::{Action, Color, Direction, DrawReason, EndReason, Event, Move, Observation, Outcome, Phase};
 
-use crate::types::{
+use crate::messages::{
     Created, HandResult, Joined, LoggedEvent, RoundResult, SeatKind, SeatView, StartedFrom, TableList, TableStatus,
     TableSummary, TableView,
 };

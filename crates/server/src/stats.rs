@@ -100,7 +100,7 @@ async fn stats(
     }
     let offset = q.offset.unwrap_or(0);
     app.tally_old_results().await?;
-    let page = app.inner.store.tallies(Kind::Uno, offset as u64, limit as u64).await?;
+    let page = crate::tables::store_read(app.inner.store.tallies(Kind::Uno, offset as u64, limit as u64)).await?;
     let answer = Page {
         total: u64::try_from(page.players).unwrap_or(0),
         games: u64::try_from(page.games).unwrap_or(0),

@@ -7,11 +7,11 @@
 //! hand and its legal actions when they changed, and its drawn card. A client keeps the full
 //! `state` it got on connect and merges each update into it.
 
-use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use uno::{Action, Card, Color, Direction, Event, Game, Outcome, Phase, Seat};
 
-use crate::types::{HandResult, LoggedEvent, RoundResult, TableStatus};
+use crate::messages::{HandResult, LoggedEvent, RoundResult, TableStatus};
+use crate::text::Text;
 
 /// What the updates so far told one seat. `None`: not known (nobody of that seat was listening,
 /// or a full state went out since), so the next update says it in full.
@@ -184,7 +184,7 @@ fn sees_more(events: &[LoggedEvent], seat: Seat) -> bool {
 
 /// The update for every viewer with an open socket (`None` for the others), indexed like
 /// `watchers`; `told` (one per seat) is brought up to date.
-pub(crate) fn render(c: &Change<'_>, told: &mut [Told]) -> Result<Vec<Option<Utf8Bytes>>, serde_json::Error> {
+pub(crate) fn render(c: &Change<'_>, told: &mut [Told]) -> Result<Vec<Option<Text>>, serde_json::Error> {
     let game = c.game;
     let players = game.players();
     let head = open(serde_json::to_vec(&Head {
@@ -260,7 +260,7 @@ pub(crate) fn render(c: &Change<'_>, told: &mut [Told]) -> Result<Vec<Option<Utf
         buf.push(b'}');
         // Every piece came from serde_json or is ASCII, so this never fails; if it did, the
         // viewer would get a full state instead.
-        out.push(String::from_utf8(buf).ok().map(Utf8Bytes::from));
+        out.push(String::from_utf8(buf).ok().map(Text::from));
     }
     Ok(out)
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Inner;
 use crate::limits::MAX_LISTED;
-use crate::types::TableSummary;
+use crate::messages::TableSummary;
 
 /// Where every instance publishes the tables it holds.
 pub(super) const LOBBY_SUBJECT: &str = "tabletop.lobby";
@@ -134,7 +134,7 @@ pub(super) async fn listen(inner: Weak<Inner>, mut listings: Subscriber) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::TableStatus;
+    use crate::messages::TableStatus;
 
     fn table(id: &str, version: u64) -> TableSummary {
         TableSummary {

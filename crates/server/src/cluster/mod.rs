@@ -157,7 +157,7 @@ impl Inner {
         let known = self.owners.lock().ok().and_then(|o| o.get(id).cloned());
         let owner = match known {
             Some(o) => Some(o),
-            None => match self.state.store().holder(id).await {
+            None => match crate::tables::store_read(self.state.store().holder(id)).await {
                 Ok(Some(o)) => {
                     if let Ok(mut owners) = self.owners.lock() {
                         if owners.len() >= MAX_REMEMBERED {
@@ -168,7 +168,8 @@ impl Inner {
                     Some(o)
                 }
                 Ok(None) => None,
-                // Unreadable: the instances heard from are asked in turn (see `forward`).
+                // Unreadable, or no answer in time (PostgreSQL silent): the instances heard from
+                // are asked in turn (see `forward`).
                 Err(_) => return Place::Unknown,
             },
         };
@@ -293,7 +294,7 @@ async fn forward(State(cluster): State<Cluster>, req: Request, next: Next) -> Re
     let inner = &cluster.inner;
     if req.method() == Method::GET && req.uri().path() == "/api/tables" {
         let tables = inner.lobby.list(inner.own_listing(), Instant::now());
-        return axum::Json(crate::types::TableList { tables }).into_response();
+        return axum::Json(crate::messages::TableList { tables }).into_response();
     }
     let Some(id) = table_of(req.uri().path()).map(str::to_string) else { return next.run(req).await };
     let owners = match inner.place(&id).await {

@@ -53,7 +53,9 @@ async fn kept(games: &DuelGames, id: &str) -> Result<DuelExport, ApiError> {
     if id.len() > 64 {
         return Err(not_kept());
     }
-    let Some(r) = store.results_of(id).await?.into_iter().rev().find(|r| r.kind == Kind::Duel) else {
+    let Some(r) =
+        crate::tables::store_read(store.results_of(id)).await?.into_iter().rev().find(|r| r.kind == Kind::Duel)
+    else {
         return Err(not_kept());
     };
     let record: GameRecord = r.record.decode().map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -10,7 +10,7 @@ use uno::{Action, Observation};
 use uno_bots::Bot;
 
 use super::*;
-use crate::types::{CreateTable, SeatSpec, TableStatus};
+use crate::messages::{CreateTable, SeatSpec, TableStatus};
 
 struct Panicker(Arc<AtomicUsize>);
 

@@ -13,7 +13,8 @@ use uno_bots::BotSpec;
 use super::auth::{hash_token, random_hex};
 use super::schedule::make_bots;
 use super::{stored_header, stored_meta, Meta, Push, SeatMeta, Table, TableState, Viewer};
-use crate::types::{invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, TableView};
+use crate::messages::{invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, TableView};
+use crate::registry::Refused;
 use crate::update::Told;
 use crate::{limits, ApiError, AppState};
 
@@ -205,24 +206,16 @@ impl AppState {
             let mut st = table.state.lock().await;
             self.schedule(&table, &mut st);
         }
-        self.inner
-            .tables
-            .write()
-            .map_err(|_| ApiError::Internal("table map poisoned".into()))?
-            .insert(id.clone(), table);
+        self.inner.tables.insert(&id, table);
         Ok(Created { invite: invite_path(&id), id, seat: creator_seat, token, table: view })
     }
 
     pub(super) fn check_capacity(&self, client: &str) -> Result<(), ApiError> {
-        let tables = self.inner.tables.read().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
-        if tables.len() >= self.inner.config.max_tables {
-            return Err(ApiError::ServerFull);
-        }
-        let mine = tables.values().filter(|t| t.creator == client && !t.done.load(Ordering::Relaxed)).count();
-        if mine >= self.inner.config.max_tables_per_client {
-            return Err(ApiError::TooManyTables(mine));
-        }
-        Ok(())
+        let c = &self.inner.config;
+        self.inner.tables.admit(client, c.max_tables, c.max_tables_per_client).map_err(|r| match r {
+            Refused::Full => ApiError::ServerFull,
+            Refused::TooMany(n) => ApiError::TooManyTables(n),
+        })
     }
 
     pub async fn join(&self, id: &str, name: &str, seat: Option<usize>) -> Result<Joined, ApiError> {
@@ -305,9 +298,7 @@ impl AppState {
         table.closed.store(true, Ordering::Release);
         table.done.store(true, Ordering::Relaxed);
         st.turn_deadline = None;
-        if let Ok(mut map) = self.inner.tables.write() {
-            map.remove(id);
-        }
+        self.inner.tables.remove(id);
         // Every socket sees the close on this push.
         let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views: Vec::new() }));
         Ok(())

@@ -9,14 +9,14 @@
 //! This module holds the table and the server state; the rest is by concern: [`auth`] (tokens,
 //! who is asking), [`view`] (what a viewer sees), [`lifecycle`] (create, join, leave, rematch,
 //! close), [`play`] (actions and their pushes), [`schedule`] (bots and turn timers),
-//! [`restore`] (start, adoption, the idle sweep), [`kept`] (finished games' records) and
+//! [`restore`] (start, adoption, the idle sweep), [`records`] (finished games' records) and
 //! [`replay`] (frames of a game from its record).
 
 mod analysis;
 pub(crate) mod auth;
-mod kept;
 mod lifecycle;
 mod play;
+mod records;
 mod replay;
 mod restore;
 mod schedule;
@@ -24,28 +24,29 @@ mod tallies;
 mod thinking;
 mod view;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
 use store::{Kind, SharedStore, Status as StoreStatus};
 use tokio::sync::{broadcast, Mutex};
 use uno::{Game, GameRecord};
 use uno_bots::Bot;
 
-use crate::types::{LoggedEvent, SeatKind};
+use crate::messages::{LoggedEvent, SeatKind};
+use crate::registry::{Entry, Registry};
+use crate::text::Text;
 use crate::update::Told;
-use crate::ApiError;
+use crate::{limits, ApiError};
 pub(crate) use analysis::AnalysisRequest;
 /// The analysis answer's type, for the pages' generated declarations.
 #[cfg(test)]
 pub(crate) use analysis::Answer as AnalysisAnswer;
 pub(crate) use auth::Viewer;
-pub(crate) use kept::KeptGame;
-pub use kept::{ImportRecord, Imported, RecordExport};
+pub(crate) use records::KeptGame;
+pub use records::{ImportRecord, Imported, RecordExport};
 pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
 
 /// Server settings; the defaults suit a server for friends.
@@ -117,7 +118,7 @@ pub(crate) struct Shared {
     pub(crate) imports: crate::quota::Quota,
     /// Bots' thinking, in one lane per client (see [`thinking`]).
     thinkers: Arc<thinking::Thinkers>,
-    tables: RwLock<HashMap<String, Arc<Table>>>,
+    tables: Registry<Table>,
 }
 
 pub(crate) struct Table {
@@ -148,7 +149,7 @@ pub(crate) struct Push {
     pub(crate) version: u64,
     /// An `update` (to merge into what the viewer holds) rather than a full `state`.
     pub(crate) update: bool,
-    pub(crate) views: Vec<Option<Utf8Bytes>>,
+    pub(crate) views: Vec<Option<Text>>,
 }
 
 /// A seat as stored (the token only as its SHA-256).
@@ -181,7 +182,7 @@ pub(crate) struct Meta {
     chosen_seed: bool,
     /// Where the current game started, for a "play from here" game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    started_from: Option<crate::types::StartedFrom>,
+    started_from: Option<crate::messages::StartedFrom>,
 }
 
 pub(crate) struct TableState {
@@ -241,6 +242,26 @@ impl Table {
     }
 }
 
+impl Entry for Table {
+    fn creator(&self) -> &str {
+        &self.creator
+    }
+
+    /// An unfinished table counts against its creator's limit.
+    fn counts(&self) -> bool {
+        !self.done.load(Ordering::Relaxed)
+    }
+}
+
+/// A read from the store on a request's path, given up after [`limits::STORE_READ_TIMEOUT`]
+/// (503 `store_unavailable`, retry): a silent database holds no request for longer.
+pub(crate) async fn store_read<T>(reply: store::Reply<T>) -> Result<T, ApiError> {
+    match tokio::time::timeout(limits::STORE_READ_TIMEOUT, reply).await {
+        Ok(answer) => Ok(answer?),
+        Err(_) => Err(ApiError::StoreSilent(limits::STORE_READ_TIMEOUT)),
+    }
+}
+
 fn stored_outcome(game: &Game) -> Result<store::Outcome, ApiError> {
     store::Outcome::new(&game.outcome()).map_err(|e| ApiError::Internal(e.to_string()))
 }
@@ -269,7 +290,7 @@ impl AppState {
                 stats: Default::default(),
                 imports,
                 thinkers: Arc::default(),
-                tables: RwLock::new(HashMap::new()),
+                tables: Registry::default(),
             }),
         };
         state.restore().await?;
@@ -294,7 +315,7 @@ impl AppState {
 
     /// Tables in memory.
     pub fn table_count(&self) -> usize {
-        self.inner.tables.read().map(|t| t.len()).unwrap_or(0)
+        self.inner.tables.len()
     }
 
     /// The table `id`: in memory, or a finished table read back from the store (after a restart,
@@ -330,7 +351,7 @@ impl AppState {
         if id.len() > 64 {
             return Err(missing());
         }
-        let Some(g) = self.inner.store.load(id).await? else { return Err(missing()) };
+        let Some(g) = store_read(self.inner.store.load(id)).await? else { return Err(missing()) };
         if g.kind == Kind::Uno && g.status == StoreStatus::Active && self.inner.store.lease().is_some() {
             // A live table another instance holds, or one between owners (its lease ran out,
             // or its adopter is still rebuilding it): served again shortly, so a retryable 503
@@ -348,14 +369,12 @@ impl AppState {
             }
         };
         table.state.lock().await.finished_at = Some(Instant::now());
-        let mut map = self.inner.tables.write().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
         // Another request may have read it back first: keep one copy.
-        Ok(map.entry(id.to_string()).or_insert(table).clone())
+        Ok(self.inner.tables.insert_first(id, table))
     }
 
     pub(crate) fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
-        let tables = self.inner.tables.read().map_err(|_| ApiError::Internal("table map poisoned".into()))?;
-        Ok(tables.get(id).cloned())
+        Ok(self.inner.tables.get(id))
     }
 
     /// Forgets a table whose lease went to another instance: nothing acts at it any more here,
@@ -365,11 +384,8 @@ impl AppState {
         table.closed.store(true, Ordering::Release);
         // Every socket on the table sees the move on this push and is closed with 4003.
         let _ = table.tx.send(Arc::new(Push { version: 0, update: false, views: Vec::new() }));
-        if let Ok(mut map) = self.inner.tables.write() {
-            if map.get(&table.id).is_some_and(|t| Arc::ptr_eq(t, table)) {
-                map.remove(&table.id);
-                tracing::info!(table = %table.id, "the table is owned by another instance now; dropped here");
-            }
+        if self.inner.tables.remove_if_same(&table.id, table) {
+            tracing::info!(table = %table.id, "the table is owned by another instance now; dropped here");
         }
     }
 }

@@ -4,12 +4,12 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::ws::Utf8Bytes;
 use store::Status as StoreStatus;
 use uno::{Action, Move, Seat};
 
 use super::{Push, Table, TableState, Viewer};
-use crate::types::{LoggedEvent, TableStatus, TableView};
+use crate::messages::{LoggedEvent, TableStatus, TableView};
+use crate::text::Text;
 use crate::update::{self, Told};
 use crate::{ApiError, AppState};
 
@@ -224,7 +224,7 @@ impl AppState {
                     return None;
                 }
                 let v = if i == players { Viewer::Spectator } else { Viewer::Seat(i) };
-                serde_json::to_string(&st.full_view(&table.id, v, "state")).ok().map(Utf8Bytes::from)
+                serde_json::to_string(&st.full_view(&table.id, v, "state")).ok().map(Text::from)
             })
             .collect();
         let _ = table.tx.send(Arc::new(Push { version: st.version(), update: false, views }));

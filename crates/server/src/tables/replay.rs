@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use uno::{Action, Card, Event, Game, GameRecord, Move, Observation, Position, Rules, Seat};
 
 use super::Viewer;
-use crate::types::{CreateTable, SeatView, StartFrom, StartedFrom};
+use crate::messages::{CreateTable, SeatView, StartFrom, StartedFrom};
 use crate::{update, ApiError, AppState};
 
 /// Whose eyes a frame is seen with: `seatN`, `spectator`, or `all` (every hand).

@@ -12,7 +12,7 @@ use uno::{GameRecord, Move};
 use super::schedule::make_bots;
 use super::view::keep_recent;
 use super::{Meta, Table, TableState};
-use crate::types::LoggedEvent;
+use crate::messages::LoggedEvent;
 use crate::update::Told;
 use crate::{ApiError, AppState};
 
@@ -35,12 +35,7 @@ impl AppState {
                 tokio::time::sleep(every).await;
                 let Some(inner) = weak.upgrade() else { return };
                 let state = AppState { inner };
-                let lost: Vec<Arc<Table>> = state
-                    .inner
-                    .tables
-                    .read()
-                    .map(|t| t.values().filter(|t| !state.inner.store.holds(&t.id)).cloned().collect())
-                    .unwrap_or_default();
+                let lost = state.inner.tables.all().into_iter().filter(|t| !state.inner.store.holds(&t.id));
                 for t in lost {
                     state.drop_lost(&t);
                 }
@@ -72,9 +67,7 @@ impl AppState {
                         let mut st = t.state.lock().await;
                         self.schedule(&t, &mut st);
                     }
-                    if let Ok(mut map) = self.inner.tables.write() {
-                        map.insert(t.id.clone(), t);
-                    }
+                    self.inner.tables.insert(&t.id.clone(), t);
                 }
                 Ok(None) => {
                     // Over but not marked so: the server stopped between the last action and
@@ -174,8 +167,7 @@ impl AppState {
 
     /// Drops finished tables after their time, and closes tables left idle.
     pub async fn sweep(&self) {
-        let tables: Vec<Arc<Table>> =
-            self.inner.tables.read().map(|t| t.values().cloned().collect()).unwrap_or_default();
+        let tables: Vec<Arc<Table>> = self.inner.tables.all();
         let c = &self.inner.config;
         let mut gone = Vec::new();
         for t in tables {
@@ -186,7 +178,7 @@ impl AppState {
             // people have gone does not keep it waiting for them for ever.
             let players = st.players();
             let seated = st.watchers.iter().take(players).any(|&w| w > 0);
-            let bots_only = st.meta.seats.iter().all(|s| s.kind == crate::types::SeatKind::Bot);
+            let bots_only = st.meta.seats.iter().all(|s| s.kind == crate::messages::SeatKind::Bot);
             let connected = seated || (bots_only && st.watchers.get(players).is_some_and(|&w| w > 0));
             // Bots alone with nobody watching would think for nobody: they stop sooner.
             let idle_after = if bots_only { c.idle_timeout.min(c.unwatched_bots_timeout) } else { c.idle_timeout };
@@ -199,13 +191,9 @@ impl AppState {
                 gone.push(t.id.clone());
             }
         }
-        if !gone.is_empty() {
-            if let Ok(mut map) = self.inner.tables.write() {
-                for id in gone {
-                    map.remove(&id);
-                    self.inner.store.release(&id);
-                }
-            }
+        for id in gone {
+            self.inner.tables.remove(&id);
+            self.inner.store.release(&id);
         }
     }
 }

@@ -9,7 +9,7 @@ use uno::{Action, Event, Phase, Seat};
 use uno_bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig};
 
 use super::{Config, Meta, Table, TableState};
-use crate::types::{SeatKind, TableStatus};
+use crate::messages::{SeatKind, TableStatus};
 use crate::{limits, ApiError, AppState};
 
 /// Between a bot's move the store could not take and its next try.

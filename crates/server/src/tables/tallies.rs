@@ -4,7 +4,7 @@
 
 use store::Kind;
 
-use super::kept::{share, KeptGame};
+use super::records::{share, KeptGame};
 use crate::{ApiError, AppState};
 
 /// Whether the results kept before the totals existed have been tallied (one per server).

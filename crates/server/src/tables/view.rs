@@ -7,7 +7,7 @@ use std::time::Instant;
 use uno::{Phase, Seat};
 
 use super::{Table, TableState, Viewer};
-use crate::types::{LoggedEvent, SeatKind, SeatView, TableStatus, TableSummary, TableView};
+use crate::messages::{LoggedEvent, SeatKind, SeatView, TableStatus, TableSummary, TableView};
 use crate::update::{self, Told};
 use crate::{limits, ApiError, AppState};
 
@@ -149,8 +149,7 @@ impl TableState {
 
 impl AppState {
     pub fn list_tables(&self) -> Vec<TableSummary> {
-        let tables: Vec<Arc<Table>> =
-            self.inner.tables.read().map(|t| t.values().cloned().collect()).unwrap_or_default();
+        let tables: Vec<Arc<Table>> = self.inner.tables.all();
         // A table busy right now is left out rather than waited for: a list is a glance.
         // A table closed to spectators is not public: it is not listed (players have its invite).
         let mut out: Vec<TableSummary> = tables

@@ -13,7 +13,7 @@ use uno::{Event, GameRecord};
 #[cfg(doc)]
 use super::Config;
 use super::TableState;
-use crate::types::{SeatKind, SeatView};
+use crate::messages::{SeatKind, SeatView};
 use crate::{limits, ApiError, AppState};
 
 /// How often records older than the retention are looked for.
@@ -105,7 +105,7 @@ impl AppState {
         if id.len() > 64 {
             return Ok(Vec::new());
         }
-        let results = self.inner.store.results_of(id).await?;
+        let results = super::store_read(self.inner.store.results_of(id)).await?;
         let mut out = Vec::new();
         for r in results.into_iter().filter(|r| r.kind == Kind::Uno) {
             let Ok(kept) = r.record.decode::<KeptGame>() else { continue };
