@@ -12,14 +12,13 @@ use uno::rules::{
 use uno::{Action, Color, Direction, DrawReason, EndReason, Event, Move, Observation, Outcome, Phase};
 
 use crate::messages::{
-    Created, HandResult, Joined, LoggedEvent, RoundResult, SeatKind, SeatView, StartedFrom, TableList, TableStatus,
-    TableSummary, TableView,
+    CreateTable, Created, HandResult, Joined, LoggedEvent, RoundResult, SeatKind, SeatSpec, SeatView, StartFrom,
+    StartedFrom, TableList, TableStatus, TableSummary, TableView,
 };
 
 use crate::api::Options as UnoOptions;
 use crate::stats::{Page as StatsPage, PlayerStats};
 use crate::tables::{AnalysisAnswer, Frame as ReplayFrame, Step as ReplayStep};
-use crate::types::{CreateTable, SeatSpec, StartFrom};
 use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
 use crate::ws::SocketError;
 use uno::HouseRules;
