@@ -38,16 +38,19 @@ from netlib import Adam, Mlp, load_safetensors, save_safetensors  # noqa: E402
 
 OBS_SIZE = 283
 PLAYERS = 4
+# With --full, each record also holds the other seats' hands (54 counts each, by relative seat
+# 1..3): what the lab sees, not the seat.
+FULL_SIZE = OBS_SIZE + (PLAYERS - 1) * 54
 FORMAT = "tabletop-uno-value-1"
 
 
 class ValueNet:
     """The chance a seat wins, from its observation: sigmoid(MLP(obs * input_scale))."""
 
-    def __init__(self, hidden=(128, 64), seed=0, input_scale=None):
+    def __init__(self, hidden=(128, 64), seed=0, input_scale=None, inputs=OBS_SIZE):
         rng = np.random.default_rng(seed)
-        self.scale = np.ones(OBS_SIZE, np.float32) if input_scale is None else input_scale.astype(np.float32)
-        self.mlp = Mlp([OBS_SIZE, *hidden, 1], rng)
+        self.scale = np.ones(inputs, np.float32) if input_scale is None else input_scale.astype(np.float32)
+        self.mlp = Mlp([inputs, *hidden, 1], rng)
 
     def logits(self, obs):
         return self.mlp.forward((obs * self.scale).astype(np.float32))
@@ -60,7 +63,7 @@ class ValueNet:
         for k, (w, b) in enumerate(zip(self.mlp.w, self.mlp.b)):
             tensors[f"layers.{k}.weight"] = np.ascontiguousarray(w.T)
             tensors[f"layers.{k}.bias"] = b
-        meta = {"format": FORMAT, "obs_size": str(OBS_SIZE)}
+        meta = {"format": FORMAT, "obs_size": str(OBS_SIZE), "inputs": str(len(self.scale))}
         meta.update({k: str(v) for k, v in (metadata or {}).items()})
         save_safetensors(path, tensors, meta)
 
@@ -81,9 +84,9 @@ class ValueNet:
         return net
 
 
-def read(path):
-    raw = np.fromfile(path, np.uint8).reshape(-1, OBS_SIZE + 1)
-    return raw[:, :OBS_SIZE], raw[:, OBS_SIZE].astype(np.float32)
+def read(path, inputs=OBS_SIZE):
+    raw = np.fromfile(path, np.uint8).reshape(-1, inputs + 1)
+    return raw[:, :inputs], raw[:, inputs].astype(np.float32)
 
 
 def figures(net, obs, won):
@@ -112,10 +115,11 @@ def figures(net, obs, won):
 def train(args):
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
-    obs, won = read(args.train)
-    vobs, vwon = read(args.valid)
+    inputs = FULL_SIZE if args.full else OBS_SIZE
+    obs, won = read(args.train, inputs)
+    vobs, vwon = read(args.valid, inputs)
     scale = (1.0 / np.maximum(1.0, obs.max(axis=0).astype(np.float32))).astype(np.float32)
-    net = ValueNet(tuple(args.hidden), seed=args.seed, input_scale=scale)
+    net = ValueNet(tuple(args.hidden), seed=args.seed, input_scale=scale, inputs=inputs)
     opt = Adam(net.mlp.params, lr=args.lr)
     n = len(won)
     print(f"{n} training records, {len(vwon)} validation records", flush=True)
@@ -136,7 +140,7 @@ def train(args):
               f"brier {f['brier']:.4f} (normalised {f['brier_normalised']:.4f}, constant {f['brier_constant']:.4f})  "
               f"{time.time() - t0:.0f}s", flush=True)
     f = figures(net, vobs, vwon)
-    meta = {"seed": args.seed, "epochs": args.epochs, "hidden": ",".join(map(str, args.hidden)),
+    meta = {"seed": args.seed, "epochs": args.epochs, "full": int(args.full), "hidden": ",".join(map(str, args.hidden)),
             "train_records": n, "wall_s": round(time.time() - t0)}
     net.save(args.out, meta)
     print(json.dumps(f, indent=1))
@@ -169,6 +173,7 @@ def main():
     ap.add_argument("--decay", type=float, default=0.7, help="learning rate factor after each epoch")
     ap.add_argument("--hidden", type=int, nargs="+", default=[128, 64])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--full", action="store_true", help="records hold the other hands too (value_data ... full)")
     ap.add_argument("--fixture", metavar="DIR", help="write the Rust inference fixture to DIR and stop")
     args = ap.parse_args()
     if args.fixture:

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use uno::{Game, Rules, Seat};
+use uno::{Card, Game, Rules, Seat};
 use uno_bots::{Bot, BotSpec};
 use uno_nn::obs;
 
@@ -23,8 +23,10 @@ const KEEP: f64 = 0.2;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, out, rounds, seed] = &args[..] else {
-        anyhow::bail!("usage: value_data OUT ROUNDS SEED");
+    let (out, rounds, seed, full) = match &args[..] {
+        [_, out, rounds, seed] => (out, rounds, seed, false),
+        [_, out, rounds, seed, full] if full == "full" => (out, rounds, seed, true),
+        _ => anyhow::bail!("usage: value_data OUT ROUNDS SEED [full]"),
     };
     let rounds: u64 = rounds.parse()?;
     let seed: u64 = seed.parse()?;
@@ -51,7 +53,18 @@ fn main() -> anyhow::Result<()> {
                 for s in 0..PLAYERS {
                     let seat = Seat(s as u8);
                     uno_nn::observe::write_observation(&game, seat, false, &mut vector);
-                    kept.push((seat, vector.iter().map(|&x| x.clamp(0.0, 255.0) as u8).collect()));
+                    let mut bytes: Vec<u8> = vector.iter().map(|&x| x.clamp(0.0, 255.0) as u8).collect();
+                    if full {
+                        // The lab sees every hand: the others', by relative seat.
+                        for k in 1..PLAYERS {
+                            let mut counts = [0u8; Card::KINDS];
+                            for card in game.hand(Seat(((s + k) % PLAYERS) as u8)) {
+                                counts[card.index()] += 1;
+                            }
+                            bytes.extend_from_slice(&counts);
+                        }
+                    }
+                    kept.push((seat, bytes));
                 }
             }
             let seat = game.current();

@@ -10,12 +10,16 @@
 //! has already run ([`ValueNet::add_input`]) and finish it ([`ValueNet::finish`]) without
 //! running the whole first layer again: how the lab values every card a draw could have taken.
 //!
-//! [`ValueNet::table`] is the lab's view (it sees every seat): each seat's own value,
-//! normalised over the table so that the chances sum to one.
+//! A file may also take the other seats' hands (a *full-state* value, for the lab, which sees
+//! every hand): its `input_scale` then has `obs::SIZE + 54 k` entries, the hands of the seats
+//! 1..=k places after the viewer as counts by card kind ([`ValueNet::other_hands`]).
+//!
+//! [`ValueNet::table`] is the lab's view: each seat's value, normalised over the table so that
+//! the chances sum to one.
 
 use std::collections::BTreeMap;
 
-use uno::{Game, Seat};
+use uno::{Card, Game, Seat};
 
 use crate::model::{read_safetensors, ModelError};
 use crate::space::obs;
@@ -34,8 +38,10 @@ struct Dense {
 /// The value network, ready to run.
 #[derive(Clone, Debug)]
 pub struct ValueNet {
+    /// Inputs: `obs::SIZE`, then `54` per other hand seen.
+    inputs: usize,
     /// The first layer's weights by input, each column pre-multiplied by its input scale:
-    /// `obs::SIZE × hidden`.
+    /// `inputs × hidden`.
     columns: Vec<f32>,
     first_bias: Vec<f32>,
     rest: Vec<Dense>,
@@ -56,9 +62,16 @@ impl ValueNet {
         let mut take = |name: &str| tensors.remove(name).ok_or_else(|| ModelError::Missing(name.to_string()));
         let scale = take("input_scale")?;
         let shape = |layer: usize, why: String| ModelError::Shape { layer, why };
-        if scale.shape != [obs::SIZE] {
-            return Err(shape(0, format!("input_scale has shape {:?}, expected [{}]", scale.shape, obs::SIZE)));
-        }
+        let inputs = match scale.shape[..] {
+            [n] if n >= obs::SIZE && (n - obs::SIZE).is_multiple_of(Card::KINDS) => n,
+            _ => {
+                return Err(shape(
+                    0,
+                    format!("input_scale has shape {:?}, expected [{} + 54 k]", scale.shape, obs::SIZE),
+                ))
+            }
+        };
+        let width = inputs;
         let mut layers = Vec::new();
         while let (Ok(w), Ok(b)) =
             (take(&format!("layers.{}.weight", layers.len())), take(&format!("layers.{}.bias", layers.len())))
@@ -66,7 +79,7 @@ impl ValueNet {
             layers.push((w, b));
         }
         let mut dense = Vec::with_capacity(layers.len());
-        let mut inputs = obs::SIZE;
+        let mut inputs = width;
         for (k, (w, b)) in layers.into_iter().enumerate() {
             let [outputs, cols] = w.shape[..] else { return Err(shape(k, "weight must be a matrix".into())) };
             if cols != inputs || b.shape != [outputs] {
@@ -80,13 +93,13 @@ impl ValueNet {
         }
         let first = dense.remove(0);
         let hidden = first.bias.len();
-        let mut columns = vec![0.0; obs::SIZE * hidden];
-        for (j, row) in first.weight.chunks_exact(obs::SIZE).enumerate() {
+        let mut columns = vec![0.0; width * hidden];
+        for (j, row) in first.weight.chunks_exact(width).enumerate() {
             for (i, (&w, &s)) in row.iter().zip(&scale.data).enumerate() {
                 columns[i * hidden + j] = w * s;
             }
         }
-        Ok(ValueNet { columns, first_bias: first.bias, rest: dense, metadata })
+        Ok(ValueNet { inputs: width, columns, first_bias: first.bias, rest: dense, metadata })
     }
 
     /// The file's `__metadata__` (seed, epochs, …).
@@ -101,17 +114,49 @@ impl ValueNet {
             + self.rest.iter().map(|d| d.weight.len() + d.bias.len()).sum::<usize>()
     }
 
+    /// The input's length: `obs::SIZE`, then 54 per other hand.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// How many other seats' hands the network reads (0: the seat's observation alone).
+    pub fn other_hands(&self) -> usize {
+        (self.inputs - obs::SIZE) / Card::KINDS
+    }
+
+    /// Where the hand of the seat `offset` places after the viewer starts in the input, if the
+    /// network reads it.
+    pub fn other_hand(&self, offset: usize) -> Option<usize> {
+        (1..=self.other_hands()).contains(&offset).then(|| obs::SIZE + (offset - 1) * Card::KINDS)
+    }
+
+    /// Writes the input of `seat` as the lab sees it: its observation, then the other hands the
+    /// network reads.
+    pub fn write_input(&self, game: &Game, seat: Seat, out: &mut Vec<f32>) {
+        out.clear();
+        out.resize(self.inputs, 0.0);
+        crate::observe::write_observation(game, seat, false, &mut out[..obs::SIZE]);
+        let players = game.players();
+        for k in 1..players {
+            if let Some(at) = self.other_hand(k) {
+                for card in game.hand(Seat(((seat.index() + k) % players) as u8)) {
+                    out[at + card.index()] += 1.0;
+                }
+            }
+        }
+    }
+
     /// The first layer's width.
     pub fn hidden(&self) -> usize {
         self.first_bias.len()
     }
 
-    /// The first layer before its ReLU, for an observation of length `obs::SIZE`.
+    /// The first layer before its ReLU, for an input of length [`ValueNet::inputs`].
     ///
     /// # Panics
-    /// An observation of another length (callers pass [`crate::observe`]'s vectors).
+    /// An input of another length.
     pub fn first_layer(&self, observation: &[f32], out: &mut Vec<f32>) {
-        assert_eq!(observation.len(), obs::SIZE, "an observation has obs::SIZE entries");
+        assert_eq!(observation.len(), self.inputs, "an input has ValueNet::inputs entries");
         out.clear();
         out.extend_from_slice(&self.first_bias);
         for (i, &x) in observation.iter().enumerate() {
@@ -144,7 +189,7 @@ impl ValueNet {
         1.0 / (1.0 + (-x[0]).exp())
     }
 
-    /// The chance the observing seat wins the round.
+    /// The chance the observing seat wins the round, from its input.
     pub fn win_chance(&self, observation: &[f32]) -> f32 {
         let mut hidden = Vec::with_capacity(self.hidden());
         self.first_layer(observation, &mut hidden);
@@ -154,10 +199,10 @@ impl ValueNet {
     /// Every seat's chance of winning the round as the lab sees it: each seat's own value,
     /// normalised so that the table's chances sum to one (uniform if every value is zero).
     pub fn table(&self, game: &Game, out: &mut Vec<f64>) {
-        let mut vector = vec![0.0; obs::SIZE];
+        let mut vector = Vec::with_capacity(self.inputs);
         out.clear();
         for s in 0..game.players() {
-            crate::observe::write_observation(game, Seat(s as u8), false, &mut vector);
+            self.write_input(game, Seat(s as u8), &mut vector);
             out.push(f64::from(self.win_chance(&vector)));
         }
         normalise(out);
