@@ -1,5 +1,5 @@
 //! Checks that a seat's luck averages zero over many independent games:
-//!     cargo run -p uno-lab --example luck_check -- GAMES FIRST_SEED BOT
+//!     cargo run -p uno-lab --example luck_check -- GAMES FIRST_SEED BOT [ahead|in-place]
 use std::sync::Arc;
 
 use uno::{Game, Rules};
@@ -13,7 +13,12 @@ fn main() -> anyhow::Result<()> {
     let first: u64 = args.get(2).map_or(Ok(0), |s| s.parse())?;
     let bot: BotSpec = args.get(3).map_or("random", |s| s.as_str()).parse()?;
     let rules = Arc::new(Rules::preset("official")?);
-    for lookahead in [true, false] {
+    let modes: Vec<bool> = match args.get(4).map(String::as_str) {
+        Some("ahead") => vec![true],
+        Some("in-place") => vec![false],
+        _ => vec![true, false],
+    };
+    for lookahead in modes {
         let mut adjuster = LuckAdjuster::with_lookahead(uno_lab::shipped_value(), lookahead);
         let mut seats = [Moments::default(); 4];
         let (mut plain, mut adjusted) = (Moments::default(), Moments::default());
