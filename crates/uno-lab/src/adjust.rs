@@ -39,11 +39,13 @@
 //! Either way the expectation is the exact average over the pile's cards (the unit test
 //! `the_expected_luck_of_every_draw_is_exactly_zero` averages it over every card).
 //!
-//! **Decisions.** A bot's decision is a chance event for the other seats only when the lab
-//! knows its policy's distribution. `heuristic` is deterministic (a distribution on one action:
-//! the correction is zero), and the other bots' distributions are not exposed, so no decision is
-//! corrected: a choice's effect stays in the result, which keeps the estimate unbiased (a
-//! correction is optional, never needed) and leaves the skill it measures untouched.
+//! **Decisions.** A bot's decision is a chance event too when the lab knows the distribution it
+//! is drawn from (`Bot::policy`: `random` and `uniform` state theirs): the correction is the
+//! table's value after the chosen action less its average over the policy
+//! ([`LuckAdjuster::decision_luck`]). `heuristic` is deterministic (a distribution on one
+//! action: the correction is zero), as is `net`; the searching bots (`ismcts`, `flat`) state
+//! none, so their choices stay in the result, which keeps the estimate unbiased (a correction
+//! is optional, never needed).
 //!
 //! **The deal.** The deal is a chance event too, and its expectation `E[u_s(x₀)]` is not known.
 //! It need not be: in a duplicate match every deal is played once per seating on the same cards,
@@ -107,11 +109,23 @@ impl LuckAdjuster {
         }
     }
 
-    /// Applies `action` for `seat` as [`Game::apply`] does, and adds each seat's luck from the
-    /// cards this action drew to `luck` (one entry per seat). An illegal action changes nothing.
-    /// The game goes on exactly as an unadjusted one on the same seeds.
-    pub fn apply(&mut self, game: &mut Game, seat: Seat, action: Action, luck: &mut [f64]) {
+    /// Applies `action` for `seat` as [`Game::apply`] does, and adds each seat's luck to
+    /// `luck` (one entry per seat): the choice's, when `policy` states the distribution the
+    /// action was drawn from ([`LuckAdjuster::decision_luck`]), and the cards the action drew.
+    /// An illegal action changes nothing. The game goes on exactly as an unadjusted one on the
+    /// same seeds.
+    pub fn apply(
+        &mut self,
+        game: &mut Game,
+        seat: Seat,
+        action: Action,
+        policy: Option<&[(Action, f64)]>,
+        luck: &mut [f64],
+    ) {
         let before = game.clone();
+        if let Some(policy) = policy {
+            self.decision_luck(&before, seat, action, policy, luck);
+        }
         let Ok(events) = game.apply(seat, action) else { return };
         let mut drawn: Vec<(Seat, Card)> = Vec::new();
         for event in &events {
@@ -187,6 +201,82 @@ impl LuckAdjuster {
             }
         }
         true
+    }
+
+    /// Adds to `luck[s]` seat `s`'s value after the chosen action less its average over the
+    /// policy's actions (each with its probability): a decision drawn at random is a chance
+    /// event too when its distribution is known. The value after an action is
+    /// [`LuckAdjuster::after`]'s: a function of the history and the action alone. A policy of
+    /// one action adds nothing.
+    pub fn decision_luck(
+        &mut self,
+        before: &Game,
+        seat: Seat,
+        chosen: Action,
+        policy: &[(Action, f64)],
+        luck: &mut [f64],
+    ) {
+        if policy.len() < 2 {
+            return;
+        }
+        let mut expected = vec![0.0; before.players()];
+        let mut actual = None;
+        for &(action, p) in policy {
+            let values = self.after(before, seat, action);
+            for (e, v) in expected.iter_mut().zip(&values) {
+                *e += p * v;
+            }
+            if action == chosen {
+                actual = Some(values);
+            }
+        }
+        if let Some(actual) = actual {
+            for ((l, a), e) in luck.iter_mut().zip(&actual).zip(&expected) {
+                *l += a - e;
+            }
+        }
+    }
+
+    /// The table's values after `action`: after a look-ahead when it draws no card; its
+    /// average over the pile's cards, each after a look-ahead, when it draws exactly one card
+    /// whatever the card; else the values before it (a function of the history alone).
+    pub fn after(&mut self, before: &Game, seat: Seat, action: Action) -> Vec<f64> {
+        let mut out = Vec::new();
+        let mut probe = before.clone();
+        // Only the pile before the first draw and whether there is one are read: neither
+        // depends on the generator.
+        let piles = match probe.apply_with_draws(seat, action, &[]) {
+            Ok(piles) => piles,
+            Err(_) => {
+                self.values(before, &mut out);
+                return out;
+            }
+        };
+        let Some(pile) = piles.first() else {
+            self.look_ahead(&mut probe);
+            self.values(&probe, &mut out);
+            return out;
+        };
+        let mut copies = [0u32; Card::KINDS];
+        for card in pile {
+            copies[card.index()] += 1;
+        }
+        let total = (pile.len() as f64).max(1.0);
+        let mut mean = vec![0.0; before.players()];
+        for (kind, &n) in copies.iter().enumerate() {
+            let Some(card) = pile.iter().copied().find(|c| c.index() == kind) else { continue };
+            let mut game = before.clone();
+            if !game.apply_with_draws(seat, action, &[card]).is_ok_and(|p| p.len() == 1) {
+                self.values(before, &mut out);
+                return out;
+            }
+            self.look_ahead(&mut game);
+            self.values(&game, &mut out);
+            for (m, v) in mean.iter_mut().zip(&out) {
+                *m += f64::from(n) / total * v;
+            }
+        }
+        mean
     }
 
     /// Plays the stand-in in every seat until a decision that would draw a card, the round's
@@ -297,8 +387,9 @@ pub fn play_out(
             return (decisions, true);
         }
         let seat = game.current();
+        let policy = bots[seat.index()].policy(&game.view(seat));
         let action = bots[seat.index()].choose_view(&game.view(seat));
-        adjuster.apply(game, seat, action, luck);
+        adjuster.apply(game, seat, action, policy.as_deref(), luck);
         decisions += 1;
     }
     (decisions, false)
@@ -367,6 +458,41 @@ mod tests {
             }
             assert!(mean.iter().all(|m| m.abs() < 1e-9), "two draws, seed {seed}: mean luck {mean:?}");
         }
+    }
+
+    /// A decision drawn from a stated policy: averaged over the policy (each action with its
+    /// probability), the decision's luck is zero for every seat, and it is not zero for every
+    /// action.
+    #[test]
+    fn the_expected_luck_of_a_random_decision_is_exactly_zero() {
+        let mut adjuster = LuckAdjuster::new(uno_nn::shipped_value());
+        let mut seen = 0;
+        for seed in 0..12 {
+            let before = game(seed);
+            if before.is_round_over() {
+                continue;
+            }
+            let seat = before.current();
+            let bot = uno_bots::BotSpec::Uniform.build(seed);
+            let policy = bot.policy(&before.view(seat)).expect("uniform states its policy");
+            if policy.len() < 2 {
+                continue;
+            }
+            let mut mean = [0.0f64; 4];
+            let mut spread = 0.0f64;
+            for &(action, p) in &policy {
+                let mut luck = [0.0; 4];
+                adjuster.decision_luck(&before, seat, action, &policy, &mut luck);
+                spread = spread.max(luck[seat.index()].abs());
+                for s in 0..4 {
+                    mean[s] += p * luck[s];
+                }
+            }
+            assert!(mean.iter().all(|m| m.abs() < 1e-9), "seed {seed}: mean luck {mean:?}");
+            assert!(spread > 1e-4, "seed {seed}: the actions differ");
+            seen += 1;
+        }
+        assert!(seen >= 5, "{seen} decisions with a choice");
     }
 
     /// The luck of one draw sums to zero over the table (the values are normalised), and the
