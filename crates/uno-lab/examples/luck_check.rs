@@ -1,5 +1,9 @@
 //! Checks that a seat's luck averages zero over many independent games:
 //!     cargo run -p uno-lab --example luck_check -- GAMES FIRST_SEED BOT [ahead|in-place]
+//!
+//! `BOT` plays every seat, or `mixed`: `heuristic` in seat 0 and `random` in the others. At a
+//! table of alike bots each seat's mean luck is zero by symmetry alone (random dealer, luck
+//! summing to zero over the table); only a mixed table tests the estimator.
 use std::sync::Arc;
 
 use uno::{Game, Rules};
@@ -11,7 +15,9 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let games: u64 = args.get(1).map_or(Ok(1000), |s| s.parse())?;
     let first: u64 = args.get(2).map_or(Ok(0), |s| s.parse())?;
-    let bot: BotSpec = args.get(3).map_or("random", |s| s.as_str()).parse()?;
+    let name = args.get(3).map_or("random", |s| s.as_str());
+    let mixed = name == "mixed";
+    let bot: BotSpec = if mixed { BotSpec::Random } else { name.parse()? };
     let rules = Arc::new(Rules::preset("official")?);
     let modes: Vec<bool> = match args.get(4).map(String::as_str) {
         Some("ahead") => vec![true],
@@ -25,7 +31,9 @@ fn main() -> anyhow::Result<()> {
         for g in 0..games {
             let seed = first + g;
             let mut game = Game::new_fast(rules.clone(), 4, seed)?;
-            let mut bots: Vec<Box<dyn Bot>> = (0..4).map(|s| bot.build(seed * 8 + s)).collect();
+            let mut bots: Vec<Box<dyn Bot>> = (0..4)
+                .map(|s| if mixed && s == 0 { BotSpec::Heuristic } else { bot.clone() }.build(seed * 8 + s))
+                .collect();
             let mut luck = [0.0; 4];
             play_out(&mut game, &mut bots, &mut adjuster, &mut luck, 100_000);
             for (m, l) in seats.iter_mut().zip(luck) {
