@@ -1,7 +1,7 @@
 //! Checks that a seat's luck averages zero over many independent games:
 //!     cargo run -p uno-lab --example luck_check -- GAMES FIRST_SEED BOT [ahead|in-place]
 //!
-//! `BOT` plays every seat, or `mixed`: `heuristic` in seat 0 and `random` in the others. At a
+//! `in-place-draws` corrects the draws only (no decision). `BOT` plays every seat, or `mixed`: `heuristic` in seat 0 and `random` in the others. At a
 //! table of alike bots each seat's mean luck is zero by symmetry alone (random dealer, luck
 //! summing to zero over the table); only a mixed table tests the estimator.
 use std::sync::Arc;
@@ -21,7 +21,7 @@ fn main() -> anyhow::Result<()> {
     let rules = Arc::new(Rules::preset("official")?);
     let modes: Vec<bool> = match args.get(4).map(String::as_str) {
         Some("ahead") => vec![true],
-        Some("in-place") => vec![false],
+        Some("in-place") | Some("in-place-draws") => vec![false],
         _ => vec![true, false],
     };
     for lookahead in modes {
@@ -31,11 +31,24 @@ fn main() -> anyhow::Result<()> {
         for g in 0..games {
             let seed = first + g;
             let mut game = Game::new_fast(rules.clone(), 4, seed)?;
-            let mut bots: Vec<Box<dyn Bot>> = (0..4)
-                .map(|s| if mixed && s == 0 { BotSpec::Heuristic } else { bot.clone() }.build(seed * 8 + s))
-                .collect();
+            let mut bots: Vec<Box<dyn Bot>> =
+                (0..4).map(|s| if mixed && s == 0 { BotSpec::Heuristic } else { bot }.build(seed * 8 + s)).collect();
             let mut luck = [0.0; 4];
-            play_out(&mut game, &mut bots, &mut adjuster, &mut luck, 100_000);
+            if args.get(4).map(String::as_str) != Some("in-place-draws") {
+                adjuster.decisions = true;
+            }
+            if args.get(4).map(String::as_str) == Some("in-place-draws") {
+                // Draws only: no decision corrected.
+                let mut n = 0;
+                while !game.is_round_over() && n < 100_000 {
+                    let seat = game.current();
+                    let action = bots[seat.index()].choose_view(&game.view(seat));
+                    adjuster.apply(&mut game, seat, action, None, &mut luck);
+                    n += 1;
+                }
+            } else {
+                play_out(&mut game, &mut bots, &mut adjuster, &mut luck, 100_000);
+            }
             for (m, l) in seats.iter_mut().zip(luck) {
                 m.add(l);
             }

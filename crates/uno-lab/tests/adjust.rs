@@ -44,8 +44,8 @@ fn identical_bots_stay_at_zero_after_the_adjustment() {
 
 /// The luck of one seat, over independent games, averages zero: its mean's 99.9% interval
 /// (z = 3.29: one false alarm in a thousand) holds zero, with the look-ahead valuation and
-/// without, while the luck itself varies. The seat is `heuristic` among three `random` bots
-/// (whose decisions are corrected too): at a table of alike bots every seat's mean luck would
+/// without, while the luck itself varies. The seat is `heuristic` among three `random` bots:
+/// at a table of alike bots every seat's mean luck would
 /// be zero by symmetry alone (the dealer is random and the luck sums to zero over the table),
 /// whatever the estimator.
 #[test]
