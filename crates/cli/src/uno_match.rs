@@ -57,6 +57,12 @@ pub struct Args {
     /// The sequential test's chance of accepting H0 when H1 holds.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
+    /// Also report the luck-adjusted difference: each card drawn counts for what it was worth
+    /// against what the draw pile could have given, as the shipped value network judges
+    /// (unbiased whatever the rules; most useful under the official rules at four seats, where
+    /// the network was trained). The games are the same; the run is slower.
+    #[arg(long)]
+    adjust: bool,
     /// Also write the results as JSON to this file (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<std::path::PathBuf>,
@@ -108,6 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         threads: crate::sim_run::threads(args.threads),
         sprt,
+        adjust: args.adjust.then(uno_lab::shipped_value),
     };
     let seatings = uno_lab::duplicate::check(&config).map_err(|e| match (e, format) {
         // Round-robin already seats groups: the way out is fewer bots, not another format.
@@ -210,6 +217,16 @@ fn table(r: &MatchResults) -> String {
         Some(f) => format!("  duplicate deals: {f:.1}× fewer games than independent games\n"),
         None => "  duplicate deals: no factor (fewer than two deals, or deals that never differ)\n".to_string(),
     };
+    if let Some(a) = &r.adjusted {
+        out += &format!(
+            "  luck-adjusted: {} points (95% CI {}), luck taken away {} per deal (95% CI {}), {}\n",
+            signed(100.0 * a.win_share.mean),
+            interval(&a.win_share, 100.0),
+            signed(100.0 * a.correction.mean),
+            interval(&a.correction, 100.0),
+            a.fewer_deals.map_or_else(|| "no factor".to_string(), |f| format!("{f:.2}× fewer deals"))
+        );
+    }
     out += &format!("ratings (Plackett–Luce on who won, Elo, 95% CI over deals; {} games):\n", r.ratings.games);
     for rating in &r.ratings.ratings {
         let ci = rating.ci95.map_or_else(
@@ -261,10 +278,17 @@ fn table(r: &MatchResults) -> String {
         None => ("none".to_string(), "none".to_string()),
     };
     out += &format!(
-        "deals={} games={} diff={} diff_lo={lo} diff_hi={hi} decision={decision}\n",
+        "deals={} games={} diff={} diff_lo={lo} diff_hi={hi} decision={decision}",
         r.deals,
         r.games,
         fixed(d.win_share.mean, 4)
     );
-    out
+    if let Some(a) = &r.adjusted {
+        let (lo, hi) = match a.win_share.ci95 {
+            Some([lo, hi]) => (fixed(lo, 4), fixed(hi, 4)),
+            None => ("none".to_string(), "none".to_string()),
+        };
+        out += &format!(" adj={} adj_lo={lo} adj_hi={hi}", fixed(a.win_share.mean, 4));
+    }
+    out + "\n"
 }

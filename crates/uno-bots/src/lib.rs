@@ -41,6 +41,12 @@ pub trait Bot: Send {
     /// Starts the bot's random stream afresh, as `make_bot(name, seed)` would: lets a
     /// simulation reuse one bot for many games without allocating.
     fn reseed(&mut self, _seed: u64) {}
+    /// The distribution `choose_view` draws its action from at this view, when the bot can
+    /// state it exactly (each action once, the probabilities summing to one); `None` when it
+    /// cannot. The lab's luck-adjusted matches correct these decisions (`uno_lab::adjust`).
+    fn policy(&self, _view: &View<'_>) -> Option<Vec<(Action, f64)>> {
+        None
+    }
 }
 
 /// A boxed bot is a bot: tables and runners hold `Box<dyn Bot>`.
@@ -57,6 +63,9 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
     }
     fn reseed(&mut self, seed: u64) {
         (**self).reseed(seed)
+    }
+    fn policy(&self, view: &View<'_>) -> Option<Vec<(Action, f64)>> {
+        (**self).policy(view)
     }
 }
 

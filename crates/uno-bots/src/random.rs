@@ -62,6 +62,49 @@ fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -
     }
 }
 
+/// The distribution [`decide`] draws from, stated exactly: each action with its probability.
+fn distribution<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Vec<(Action, f64)> {
+    if s.can_call_own_uno() {
+        return vec![(Action::CallUno, 1.0)];
+    }
+    let plays = s.playable();
+    let colors: Vec<Color> = s.wild_colors().iter().collect();
+    if !plays.is_empty() {
+        let p = 1.0 / plays.len() as f64;
+        let mut out = Vec::new();
+        for card in plays.iter() {
+            if !card.is_wild() || colors.is_empty() {
+                out.push((Action::Play { card, color: None }, p));
+            } else {
+                let q = p / colors.len() as f64;
+                out.extend(colors.iter().map(|&c| (Action::Play { card, color: Some(c) }, q)));
+            }
+        }
+        return out;
+    }
+    if s.me() != s.current() {
+        return vec![(fallback(), 1.0)];
+    }
+    match s.phase() {
+        Phase::ChooseColor if !colors.is_empty() => {
+            let q = 1.0 / colors.len() as f64;
+            colors.iter().map(|&color| (Action::DeclareColor { color }, q)).collect()
+        }
+        Phase::ChooseColor => vec![(fallback(), 1.0)],
+        Phase::ChooseSwap => {
+            let q = 1.0 / (s.players() - 1) as f64;
+            (0..s.players())
+                .filter(|&w| w != s.me().index())
+                .map(|w| (Action::SwapHands { with: Seat(w as u8) }, q))
+                .collect()
+        }
+        Phase::Challenge { .. } => vec![(Action::Accept, 1.0)],
+        Phase::Play => vec![(Action::Draw, 1.0)],
+        Phase::DrawnCard | Phase::SameNumber => vec![(Action::Pass, 1.0)],
+        Phase::RoundOver | Phase::GameOver => vec![(Action::NextRound, 1.0)],
+    }
+}
+
 /// A colour for a wild, uniformly among the rules' colours.
 fn pick_colour<S: Seen>(rng: &mut SimRng, s: &S) -> Option<Color> {
     let colors = s.wild_colors();
@@ -86,6 +129,10 @@ impl Bot for RandomBot {
 
     fn reseed(&mut self, seed: u64) {
         self.rng = SimRng::seed_from_u64(seed);
+    }
+
+    fn policy(&self, view: &View<'_>) -> Option<Vec<(Action, f64)>> {
+        Some(distribution(view, || view.legal_actions().first().copied().unwrap_or(Action::Draw)))
     }
 }
 
@@ -120,5 +167,14 @@ impl Bot for UniformBot {
 
     fn reseed(&mut self, seed: u64) {
         self.rng = SimRng::seed_from_u64(seed);
+    }
+
+    fn policy(&self, view: &View<'_>) -> Option<Vec<(Action, f64)>> {
+        let legal = view.legal_actions();
+        if legal.is_empty() {
+            return Some(vec![(Action::Draw, 1.0)]);
+        }
+        let p = 1.0 / legal.len() as f64;
+        Some(legal.into_iter().map(|a| (a, p)).collect())
     }
 }

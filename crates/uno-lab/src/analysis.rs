@@ -17,6 +17,13 @@
 //!
 //! Everything random is seeded from the analysis seed and the decision's index, so the same
 //! record, seat, seed and sample count give the same numbers.
+//!
+//! **With a value network** ([`analyse_with_value`], `uno analyse --value`) no round is played
+//! out: an action's chance is the value network's (`uno_nn::value`) for the seat's own
+//! observation right after the action, in the same sampled worlds. That observation depends on
+//! the world only when the action put cards in the seat's hand (a draw, a penalty): such an
+//! action is valued in at most [`VALUE_WORLDS`] worlds, any other in one. The intervals then
+//! show only the spread over the cards the seat could have drawn, not the network's error.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -25,6 +32,10 @@ use uno::{Action, Game, GameRecord, Phase, ReplayError, Seat};
 
 use crate::moments::Z95;
 use uno_bots::{Bot, HeuristicBot};
+use uno_nn::ValueNet;
+
+/// The most worlds a value-network analysis samples per action that draws into the seat's hand.
+pub const VALUE_WORLDS: u32 = 32;
 
 /// Playouts longer than this are abandoned and count as a loss (a rules file may never end).
 const MAX_PLAYOUT: usize = 20_000;
@@ -190,18 +201,59 @@ fn playouts(
     Ok(wins)
 }
 
-fn share(wins: &[bool]) -> f64 {
-    wins.iter().filter(|&&w| w).count() as f64 / wins.len().max(1) as f64
+/// The value network's chance for `seat` after `action`, in each of `samples` worlds sampled as
+/// [`playouts`] samples them (world `k` on the same seed): the seat's own observation after the
+/// action, or who won when the action ended the round. When the action drew nothing into the
+/// seat's hand, that observation is the same in every world: one is valued and repeated.
+fn valued(game: &Game, seat: Seat, action: Action, samples: u32, seed: u64, net: &ValueNet) -> Result<Vec<f64>, Stop> {
+    let obs = game.observation(Some(seat));
+    let held = game.hand(seat).len();
+    let mut vector = vec![0.0; uno_nn::obs::SIZE];
+    let mut out = Vec::with_capacity(samples as usize);
+    for k in 0..samples {
+        let world_seed = seed ^ (u64::from(k) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = ChaCha8Rng::seed_from_u64(world_seed);
+        let mut world = obs.sample_world(&mut rng).map_err(|e| Stop::Sample(e.to_string()))?;
+        if world.check(seat, action).is_err() {
+            return Err(Stop::Sample(format!("{action} is not legal in a sampled world")));
+        }
+        world.apply_unchecked(seat, action);
+        let value = if world.is_round_over() {
+            f64::from(u8::from(world.round_winner() == Some(seat)))
+        } else {
+            uno_nn::observe::write_observation(&world, seat, false, &mut vector);
+            f64::from(net.win_chance(&vector))
+        };
+        out.push(value);
+        if k == 0 && world.hand(seat).len() <= held {
+            out.resize(samples as usize, value);
+            break;
+        }
+    }
+    Ok(out)
+}
+
+fn share(wins: &[f64]) -> f64 {
+    wins.iter().sum::<f64>() / wins.len().max(1) as f64
 }
 
 /// The 95% interval of `mean(a) − mean(b)` over paired worlds.
-fn paired_interval(a: &[bool], b: &[bool]) -> [f64; 2] {
+fn paired_interval(a: &[f64], b: &[f64]) -> [f64; 2] {
     let n = a.len().min(b.len()).max(1) as f64;
-    let diffs: Vec<f64> = a.iter().zip(b).map(|(&x, &y)| f64::from(u8::from(x)) - f64::from(u8::from(y))).collect();
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(&x, &y)| x - y).collect();
     let mean = diffs.iter().sum::<f64>() / n;
     let var = if n > 1.0 { diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0) } else { 0.0 };
     let half = Z95 * (var / n).sqrt();
     [mean - half, mean + half]
+}
+
+/// The normal 95% interval of a mean over worlds, kept inside 0..1.
+fn spread(values: &[f64]) -> [f64; 2] {
+    let mut m = crate::moments::Moments::default();
+    for &v in values {
+        m.add(v);
+    }
+    m.ci95().map_or([m.mean(), m.mean()], |[lo, hi]| [lo.max(0.0), hi.min(1.0)])
 }
 
 /// The Wilson interval of a win chance `p` measured over `n` worlds (honest for a handful:
@@ -221,12 +273,34 @@ pub fn analyse(
     analyse_until(record, config, progress, &|| false)
 }
 
+/// [`analyse`] with the value network instead of playouts (module doc): `min(samples,
+/// VALUE_WORLDS)` worlds per action that draws into the seat's hand, one for the others.
+pub fn analyse_with_value(
+    record: &GameRecord,
+    config: &AnalysisConfig,
+    net: &ValueNet,
+    progress: &dyn Fn(usize, usize),
+    stop: &dyn Fn() -> bool,
+) -> Result<Analysis, AnalysisError> {
+    analyse_by(record, config, Some(net), progress, stop)
+}
+
 /// [`analyse`], given up ([`AnalysisError::Stopped`]) as soon as `stop` answers true: it is
 /// asked before every sampled world, so a server whose client went away stops within one
 /// playout. The numbers of an analysis that finishes do not depend on it.
 pub fn analyse_until(
     record: &GameRecord,
     config: &AnalysisConfig,
+    progress: &dyn Fn(usize, usize),
+    stop: &dyn Fn() -> bool,
+) -> Result<Analysis, AnalysisError> {
+    analyse_by(record, config, None, progress, stop)
+}
+
+fn analyse_by(
+    record: &GameRecord,
+    config: &AnalysisConfig,
+    net: Option<&ValueNet>,
     progress: &dyn Fn(usize, usize),
     stop: &dyn Fn() -> bool,
 ) -> Result<Analysis, AnalysisError> {
@@ -269,7 +343,13 @@ pub fn analyse_until(
                 if config.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                     return Err(AnalysisError::OutOfTime { done: decisions.len(), total: moments.len() });
                 }
-                let wins = playouts(&game, seat, action, config.samples, seed, stop).map_err(|e| match e {
+                let wins = match net {
+                    None => playouts(&game, seat, action, config.samples, seed, stop)
+                        .map(|w| w.into_iter().map(|x| f64::from(u8::from(x))).collect()),
+                    Some(_) if stop() => Err(Stop::Asked),
+                    Some(net) => valued(&game, seat, action, config.samples.min(VALUE_WORLDS), seed, net),
+                };
+                let wins: Vec<f64> = wins.map_err(|e| match e {
                     Stop::Asked => AnalysisError::Stopped { done: decisions.len(), total: moments.len() },
                     Stop::Sample(reason) => AnalysisError::Sample { index, reason },
                 })?;
@@ -285,7 +365,11 @@ pub fn analyse_until(
                 .iter()
                 .map(|(action, wins)| {
                     let win = share(wins);
-                    ActionValue { action: *action, win, ci95: interval(win, config.samples) }
+                    let ci95 = match net {
+                        None => interval(win, config.samples),
+                        Some(_) => spread(wins),
+                    };
+                    ActionValue { action: *action, win, ci95 }
                 })
                 .collect();
             decisions.push(Decision {
@@ -415,6 +499,42 @@ mod tests {
             }
         }
         panic!("no recorded game offered a way out among other actions");
+    }
+
+    /// The value network's analysis values the same decisions as the playouts', with chances
+    /// in 0..1; an action that draws nothing into the seat's hand has one value in every
+    /// world (a zero-width interval), and going out ranks first at a certain win.
+    #[test]
+    fn the_value_network_values_the_same_decisions() {
+        let net = uno_nn::shipped_value();
+        let record = recorded("official", 4, 11);
+        let played = analyse(&record, &config(0, 8), &|_, _| {}).expect("analysis");
+        let valued = analyse_with_value(&record, &config(0, 64), &net, &|_, _| {}, &|| false).expect("analysis");
+        assert_eq!(valued, analyse_with_value(&record, &config(0, 64), &net, &|_, _| {}, &|| false).expect("again"));
+        assert_eq!(played.decisions.len(), valued.decisions.len());
+        assert!(!valued.decisions.is_empty());
+        for (p, v) in played.decisions.iter().zip(&valued.decisions) {
+            assert_eq!((p.ply, p.chosen), (v.ply, v.chosen));
+            assert_eq!(p.values.len(), v.values.len());
+            assert!(v.values.windows(2).all(|w| w[0].win >= w[1].win), "best first");
+            for value in &v.values {
+                assert!((0.0..=1.0).contains(&value.win), "{value:?}");
+                if matches!(value.action, Action::Play { .. }) {
+                    // A play draws nothing into the seat's hand: one value in every world.
+                    assert_eq!(value.ci95[0], value.ci95[1], "{value:?}");
+                }
+            }
+        }
+        // A draw is valued over the cards it could bring: a spread where the pile holds both
+        // good and bad cards.
+        assert!(valued
+            .decisions
+            .iter()
+            .flat_map(|d| &d.values)
+            .any(|v| matches!(v.action, Action::Draw) && v.ci95[1] > v.ci95[0]));
+        let round = &valued.rounds[0];
+        let result = f64::from(u8::from(round.won.expect("ended")));
+        assert!((result - round.first - (round.skill + round.luck.expect("luck"))).abs() < 1e-9);
     }
 
     /// One world per action can show no spread: no mistake is marked from it, and a value's

@@ -90,6 +90,9 @@ pub struct MatchConfig {
     pub threads: usize,
     /// Stop as soon as this test of the first entrant against the second is decided.
     pub sprt: Option<Sprt>,
+    /// Also measure the luck of the cards with this value network and report the
+    /// luck-adjusted difference (`adjust` module). The games are the same either way.
+    pub adjust: Option<Arc<uno_nn::ValueNet>>,
 }
 
 /// The entrant in each seat of a table: the first bot once, then the others in turn to fill
@@ -167,8 +170,18 @@ fn permutations(items: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
 
 /// Plays deal `deal` of a match once per seating, every seating on the same seeds.
 pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Result<Vec<MatchGame>, SimError> {
+    Ok(play_deal_with_luck(config, seatings, deal)?.0)
+}
+
+/// A deal's games and, with [`MatchConfig::adjust`], each game's luck per seat (else empty).
+pub type DealWithLuck = (Vec<MatchGame>, Vec<Vec<f64>>);
+
+/// [`play_deal`], and with [`MatchConfig::adjust`] each game's luck per seat.
+pub fn play_deal_with_luck(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Result<DealWithLuck, SimError> {
     let seed = seeding::sim_game_seed(config.seed, deal);
     let mut out = Vec::with_capacity(seatings.len());
+    let mut lucks = Vec::new();
+    let mut adjuster = config.adjust.clone().map(crate::adjust::LuckAdjuster::new);
     let mut game = Game::new_fast(config.rules.clone(), config.players, seed)?;
     for (k, seating) in seatings.iter().enumerate() {
         if k > 0 {
@@ -179,6 +192,11 @@ pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Re
             seating.iter().enumerate().map(|(s, &e)| config.bots[e].build(seeding::sim_bot_seed(seed, s))).collect();
         let mut decisions = 0u32;
         let mut stuck = false;
+        if let Some(adjuster) = &mut adjuster {
+            let mut luck = vec![0.0; config.players];
+            (decisions, stuck) = crate::adjust::play_out(&mut game, &mut bots, adjuster, &mut luck, MAX_DECISIONS);
+            lucks.push(luck);
+        }
         while !game.is_round_over() {
             if decisions >= MAX_DECISIONS {
                 stuck = true;
@@ -193,7 +211,7 @@ pub fn play_deal(config: &MatchConfig, seatings: &[Vec<usize>], deal: u64) -> Re
         let points = winner.map_or(0, |w| game.scores()[w]);
         out.push(MatchGame { seating: seating.clone(), winner, points, decisions, stuck });
     }
-    Ok(out)
+    Ok((out, lucks))
 }
 
 /// One quantity measured per game and per deal (a deal's value is the mean of its games').
@@ -256,6 +274,9 @@ struct Totals {
     mean_points: Vec<Paired>,
     /// First entrant's win share less the second's.
     difference: Paired,
+    /// The same, luck-adjusted (`adjust` module), and the correction it took away.
+    adjusted: Paired,
+    correction: Paired,
     /// Who won each seating, for the ratings.
     ratings: RatingData,
 }
@@ -271,6 +292,28 @@ impl Totals {
             ratings: RatingData::new(entrants),
             ..Totals::default()
         }
+    }
+
+    /// Adds a deal's luck-adjusted difference: each seat's win less its luck (`lucks`, one
+    /// entry per game and seat).
+    fn add_luck(&mut self, games: &[MatchGame], lucks: &[Vec<f64>]) {
+        let mut adjusted = Vec::with_capacity(games.len());
+        let mut correction = Vec::with_capacity(games.len());
+        for (g, luck) in games.iter().zip(lucks) {
+            let seats = |e: usize| g.seating.iter().enumerate().filter(move |&(_, &x)| x == e).map(|(s, _)| s);
+            let (n0, n1) = (seats(0).count(), seats(1).count());
+            if n0 == 0 || n1 == 0 {
+                continue;
+            }
+            let won = |s: usize| f64::from(u8::from(g.winner == Some(s)));
+            let adj = |e: usize, n: usize| seats(e).map(|s| won(s) - luck[s]).sum::<f64>() / n as f64;
+            let plain = |e: usize, n: usize| seats(e).map(won).sum::<f64>() / n as f64;
+            let a = adj(0, n0) - adj(1, n1);
+            adjusted.push(a);
+            correction.push(plain(0, n0) - plain(1, n1) - a);
+        }
+        self.adjusted.add_deal(&adjusted);
+        self.correction.add_deal(&correction);
     }
 
     fn add_deal(&mut self, games: &[MatchGame]) {
@@ -338,6 +381,18 @@ pub struct Difference {
     pub win_share: Estimate,
 }
 
+/// The luck-adjusted difference (`adjust` module) of the first entrant less the second.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Adjusted {
+    /// The adjusted difference in win share, over deals.
+    pub win_share: Estimate,
+    /// The luck taken away (plain less adjusted), per deal: zero in expectation.
+    pub correction: Estimate,
+    /// The plain difference's per-deal variance over the adjusted one's: how many times fewer
+    /// deals the adjusted estimate needs for the same interval width.
+    pub fewer_deals: Option<f64>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MatchResults {
     pub rules: String,
@@ -353,6 +408,9 @@ pub struct MatchResults {
     pub seatings: Vec<Vec<String>>,
     pub entrants: Vec<EntrantResult>,
     pub difference: Difference,
+    /// With `adjust`: the luck-adjusted difference beside the plain one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjusted: Option<Adjusted>,
     pub no_winner: u64,
     pub stuck: u64,
     pub decisions: u64,
@@ -427,10 +485,13 @@ pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Resu
     let mut next = 0u64;
     while next < config.deals && decision.is_none() {
         let end = (next + BATCH).min(config.deals);
-        let played: Result<Vec<Vec<MatchGame>>, SimError> =
-            pool.install(|| (next..end).into_par_iter().map(|d| play_deal(config, &seatings, d)).collect());
-        for deal in played? {
+        let played: Result<Vec<DealWithLuck>, SimError> =
+            pool.install(|| (next..end).into_par_iter().map(|d| play_deal_with_luck(config, &seatings, d)).collect());
+        for (deal, lucks) in played? {
             totals.add_deal(&deal);
+            if config.adjust.is_some() {
+                totals.add_luck(&deal, &lucks);
+            }
         }
         progress(end - next);
         next = end;
@@ -459,6 +520,14 @@ pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Resu
         seatings: seatings.iter().map(|s| s.iter().map(|&e| names[e].clone()).collect()).collect(),
         entrants,
         difference: Difference { a: names[0].clone(), b: names[1].clone(), win_share: totals.difference.estimate() },
+        adjusted: config.adjust.as_ref().map(|_| {
+            let adjusted = totals.adjusted.deals.variance();
+            Adjusted {
+                win_share: totals.adjusted.estimate(),
+                correction: totals.correction.estimate(),
+                fewer_deals: (adjusted > 0.0).then(|| totals.difference.deals.variance() / adjusted),
+            }
+        }),
         no_winner: totals.no_winner,
         stuck: totals.stuck,
         decisions: totals.decisions,

@@ -17,6 +17,7 @@ fn config(bots: &[&str], format: Format, deals: u64) -> MatchConfig {
         seed: 7,
         threads: 2,
         sprt: None,
+        adjust: None,
     }
 }
 

@@ -5,15 +5,19 @@
 //! * [`mapping`]: the one place that turns action indices into engine actions and back;
 //! * [`observe`]: what a seat may know, as a vector (from the seat's `View` only);
 //! * [`model`]: a small multilayer perceptron read from a safetensors file, scoring
-//!   (observation, action) pairs: the Q network of `training/` (`docs/model.md`).
+//!   (observation, action) pairs: the Q network of `training/` (`docs/model.md`);
+//! * [`value`]: the value network, a seat's chance of winning the round from its observation
+//!   (the lab's luck-adjusted matches and fast analysis).
 
 pub mod mapping;
 pub mod model;
 pub mod observe;
 pub mod space;
+pub mod value;
 
 pub use model::{ModelError, QNet};
 pub use space::{action, action_name, obs, MAX_SEATS};
+pub use value::ValueNet;
 
 use std::sync::{Arc, OnceLock};
 
@@ -51,4 +55,18 @@ pub fn shipped() -> Arc<QNet> {
 #[allow(clippy::expect_used)]
 pub fn shipped_model() -> QNet {
     QNet::from_safetensors(SHIPPED_MODEL).expect("the shipped model loads")
+}
+
+/// The shipped value network's file (`model/uno-value.safetensors`; its card is `docs/model.md`,
+/// "The value network").
+pub const SHIPPED_VALUE: &[u8] = include_bytes!("../model/uno-value.safetensors");
+
+/// The shipped value network, parsed once. The file is part of the build and a test reads it
+/// (`tests/value.rs`), so it cannot fail to load at run time.
+#[allow(clippy::expect_used)]
+pub fn shipped_value() -> Arc<ValueNet> {
+    static VALUE: OnceLock<Arc<ValueNet>> = OnceLock::new();
+    VALUE
+        .get_or_init(|| Arc::new(ValueNet::from_safetensors(SHIPPED_VALUE).expect("the shipped value network loads")))
+        .clone()
 }

@@ -1,0 +1,188 @@
+"""The value network: V(observation of a seat) = the chance that seat wins the round, numpy only.
+
+    cargo run --release -p uno-lab --example value_data -- runs/value-train.bin 30000 11
+    cargo run --release -p uno-lab --example value_data -- runs/value-valid.bin 3000 12
+    python training/train_value.py --train runs/value-train.bin --valid runs/value-valid.bin \\
+        --out crates/uno-nn/model/uno-value.safetensors --epochs 6 --seed 1
+
+The data are rounds of cheap bots (``heuristic`` mostly, ``random``, ``uniform``,
+``precedence``) under the official rules at four seats, written by the Rust generator
+``crates/uno-lab/examples/value_data.rs``: records of ``OBS_SIZE`` bytes (the observation of
+one seat at a moment of the round) and one byte (1 if that seat won the round). The network is
+an MLP over ``obs * input_scale`` ending in one logit; it is fitted by logistic loss (Adam) and
+the file holds ``input_scale`` and ``layers.{k}.weight``/``.bias`` as the Q network's does,
+with ``format = tabletop-uno-value-1``; the Rust side (``crates/uno-nn/src/value.rs``) applies
+the sigmoid.
+
+``python training/train_value.py --fixture DIR`` writes the inference fixture of
+``crates/uno-nn/tests/value.rs`` instead.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from netlib import Adam, Mlp, load_safetensors, save_safetensors  # noqa: E402
+
+OBS_SIZE = 283
+PLAYERS = 4
+# With --full, each record also holds the other seats' hands (54 counts each, by relative seat
+# 1..3): what the lab sees, not the seat.
+FULL_SIZE = OBS_SIZE + (PLAYERS - 1) * 54
+FORMAT = "tabletop-uno-value-1"
+
+
+class ValueNet:
+    """The chance a seat wins, from its observation: sigmoid(MLP(obs * input_scale))."""
+
+    def __init__(self, hidden=(128, 64), seed=0, input_scale=None, inputs=OBS_SIZE):
+        rng = np.random.default_rng(seed)
+        self.scale = np.ones(inputs, np.float32) if input_scale is None else input_scale.astype(np.float32)
+        self.mlp = Mlp([inputs, *hidden, 1], rng)
+
+    def logits(self, obs):
+        return self.mlp.forward((obs * self.scale).astype(np.float32))
+
+    def win(self, obs):
+        return 1.0 / (1.0 + np.exp(-self.logits(obs)))
+
+    def save(self, path, metadata=None):
+        tensors = {"input_scale": self.scale}
+        for k, (w, b) in enumerate(zip(self.mlp.w, self.mlp.b)):
+            tensors[f"layers.{k}.weight"] = np.ascontiguousarray(w.T)
+            tensors[f"layers.{k}.bias"] = b
+        meta = {"format": FORMAT, "obs_size": str(OBS_SIZE), "inputs": str(len(self.scale))}
+        meta.update({k: str(v) for k, v in (metadata or {}).items()})
+        save_safetensors(path, tensors, meta)
+
+    @staticmethod
+    def load(path):
+        tensors, meta = load_safetensors(path)
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"{path}: not a {FORMAT} model")
+        net = ValueNet.__new__(ValueNet)
+        net.scale = tensors["input_scale"]
+        net.mlp = Mlp.__new__(Mlp)
+        net.mlp.w, net.mlp.b = [], []
+        k = 0
+        while f"layers.{k}.weight" in tensors:
+            net.mlp.w.append(np.ascontiguousarray(tensors[f"layers.{k}.weight"].T))
+            net.mlp.b.append(tensors[f"layers.{k}.bias"])
+            k += 1
+        return net
+
+
+def read(path, inputs=OBS_SIZE):
+    raw = np.fromfile(path, np.uint8).reshape(-1, inputs + 1)
+    return raw[:, :inputs], raw[:, inputs].astype(np.float32)
+
+
+def figures(net, obs, won):
+    """Log loss, Brier score, calibration by tenths, and the same after normalising the four
+    seats of each moment to sum to one (records come four at a time, seat 0 to 3)."""
+    p = np.concatenate([net.win(obs[i : i + 65536].astype(np.float32)) for i in range(0, len(obs), 65536)])
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    out = {
+        "records": int(len(won)),
+        "log_loss": float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p))),
+        "brier": float(np.mean((p - won) ** 2)),
+        "brier_constant": float(np.mean((won.mean() - won) ** 2)),
+    }
+    q = (p.reshape(-1, PLAYERS) / p.reshape(-1, PLAYERS).sum(axis=1, keepdims=True)).reshape(-1)
+    out["brier_normalised"] = float(np.mean((q - won) ** 2))
+    out["top_seat_wins"] = float(np.mean(np.argmax(p.reshape(-1, PLAYERS), axis=1) == np.argmax(won.reshape(-1, PLAYERS), axis=1)))
+    bins = []
+    for lo in np.arange(0, 1, 0.1):
+        sel = (q >= lo) & (q < lo + 0.1)
+        if sel.sum() >= 100:
+            bins.append([round(float(lo), 1), int(sel.sum()), round(float(q[sel].mean()), 4), round(float(won[sel].mean()), 4)])
+    out["calibration_normalised"] = bins
+    return out
+
+
+def train(args):
+    t0 = time.time()
+    rng = np.random.default_rng(args.seed)
+    inputs = FULL_SIZE if args.full else OBS_SIZE
+    obs, won = read(args.train, inputs)
+    vobs, vwon = read(args.valid, inputs)
+    scale = (1.0 / np.maximum(1.0, obs.max(axis=0).astype(np.float32))).astype(np.float32)
+    net = ValueNet(tuple(args.hidden), seed=args.seed, input_scale=scale, inputs=inputs)
+    opt = Adam(net.mlp.params, lr=args.lr)
+    n = len(won)
+    print(f"{n} training records, {len(vwon)} validation records", flush=True)
+    for epoch in range(args.epochs):
+        order = rng.permutation(n)
+        total = 0.0
+        for i in range(0, n - args.batch + 1, args.batch):
+            idx = order[i : i + args.batch]
+            x = obs[idx].astype(np.float32) * net.scale
+            y = won[idx]
+            z, acts = net.mlp.forward(x, keep=True)
+            p = 1.0 / (1.0 + np.exp(-z))
+            total += float(-np.sum(y * np.log(p + 1e-7) + (1 - y) * np.log(1 - p + 1e-7)))
+            opt.step(net.mlp.params, net.mlp.backward(acts, (p - y) / len(y)))
+        opt.lr *= args.decay
+        f = figures(net, vobs, vwon)
+        print(f"epoch {epoch + 1}: train log loss {total / n:.4f}  valid {f['log_loss']:.4f}  "
+              f"brier {f['brier']:.4f} (normalised {f['brier_normalised']:.4f}, constant {f['brier_constant']:.4f})  "
+              f"{time.time() - t0:.0f}s", flush=True)
+    f = figures(net, vobs, vwon)
+    meta = {"seed": args.seed, "epochs": args.epochs, "full": int(args.full), "hidden": ",".join(map(str, args.hidden)),
+            "train_records": n, "wall_s": round(time.time() - t0)}
+    net.save(args.out, meta)
+    print(json.dumps(f, indent=1))
+    print(f"wrote {args.out} in {time.time() - t0:.0f}s")
+
+
+def fixture(out):
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(20261128)
+    net = ValueNet((16, 8), seed=3, input_scale=rng.random(OBS_SIZE).astype(np.float32))
+    for w in net.mlp.w:
+        w[...] = rng.standard_normal(w.shape).astype(np.float32) * 0.2
+    for b in net.mlp.b:
+        b[...] = rng.standard_normal(b.shape).astype(np.float32) * 0.1
+    net.save(out / "tiny-value.safetensors", {"note": "inference fixture"})
+    obs = rng.integers(0, 3, (3, OBS_SIZE)).astype(np.float32)
+    (out / "tiny-value.json").write_text(json.dumps(
+        {"obs": obs.tolist(), "win": [float(v) for v in net.win(obs)]}))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--train", help="training records (value_data's output)")
+    ap.add_argument("--valid", help="validation records, from another seed")
+    ap.add_argument("--out", default="uno-value.safetensors")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--decay", type=float, default=0.7, help="learning rate factor after each epoch")
+    ap.add_argument("--hidden", type=int, nargs="+", default=[128, 64])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--full", action="store_true", help="records hold the other hands too (value_data ... full)")
+    ap.add_argument("--fixture", metavar="DIR", help="write the Rust inference fixture to DIR and stop")
+    args = ap.parse_args()
+    if args.fixture:
+        fixture(args.fixture)
+    elif args.train and args.valid:
+        train(args)
+    else:
+        ap.error("give --train and --valid, or --fixture")
+
+
+if __name__ == "__main__":
+    main()
