@@ -33,6 +33,83 @@ struct Tally {
     unfit: u64,
 }
 
+/// What every game of the run shares: the search's configuration, the rules, the opponents'
+/// bot, the match seed, and whether the search is told the other hands.
+struct Run {
+    config: IsmctsConfig,
+    rules: Arc<Rules>,
+    opponent: String,
+    match_seed: u64,
+    know: bool,
+}
+
+impl Run {
+    /// Game `g`, the search at seat `g % 4`: its tally.
+    fn game(&self, g: u64) -> Tally {
+        let seed = seeding::sim_game_seed(self.match_seed, g);
+        let hero = (g % 4) as usize;
+        let mut game = Game::new_fast(self.rules.clone(), 4, seed).expect("four seats fit");
+        let mut search = IsmctsBot::new(self.config.clone(), seeding::sim_bot_seed(seed, hero));
+        let mut others: Vec<Box<dyn Bot>> =
+            (0..4).map(|s| make_bot(&self.opponent, seeding::sim_bot_seed(seed, s)).expect("checked above")).collect();
+        let mut t = Tally { games: 1, ..Tally::default() };
+        while !game.is_round_over() {
+            let seat = game.current();
+            if self.know && seat.index() == hero {
+                // The ceiling experiment: the search is told every hand (not the pile).
+                for o in (0..4).filter(|&o| o != hero) {
+                    let o = uno::Seat(o as u8);
+                    search.know_cards(o, game.hand(o).to_vec());
+                }
+            }
+            let view = game.view(seat);
+            let action = if seat.index() == hero {
+                let start = Instant::now();
+                let before = search.stats().searches;
+                let a = search.choose_view(&view);
+                let secs = start.elapsed().as_secs_f64();
+                if search.stats().searches > before {
+                    t.times.push(secs);
+                }
+                t.decisions += 1;
+                t.secs += secs;
+                t.max_secs = t.max_secs.max(secs);
+                a
+            } else {
+                others[seat.index()].choose_view(&view)
+            };
+            game.apply(seat, action).expect("bots choose legal actions");
+        }
+        t.wins = u64::from(game.round_winner().map(|w| w.index()) == Some(hero));
+        t.outcomes.push((g, t.wins == 1));
+        let stats = search.stats();
+        t.searches = stats.searches;
+        t.iterations = stats.iterations;
+        t.resamples = stats.resamples;
+        t.unfit = stats.unfit;
+        t
+    }
+}
+
+impl Tally {
+    /// Two tallies as one.
+    fn add(a: Tally, b: Tally) -> Tally {
+        Tally {
+            times: [a.times, b.times].concat(),
+            outcomes: [a.outcomes, b.outcomes].concat(),
+            games: a.games + b.games,
+            wins: a.wins + b.wins,
+            decisions: a.decisions + b.decisions,
+            secs: a.secs + b.secs,
+            max_secs: a.max_secs.max(b.max_secs),
+            searches: a.searches + b.searches,
+            iterations: a.iterations + b.iterations,
+            resamples: a.resamples + b.resamples,
+            unfit: a.unfit + b.unfit,
+        }
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.first().map_or("{}", String::as_str);
@@ -43,71 +120,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let opponent = args.get(4).map_or("heuristic", String::as_str).to_string();
     make_bot(&opponent, 0)?;
     let match_seed: u64 = args.get(5).map_or(Ok(11), |s| s.parse())?;
+    let know = std::env::var("KNOW_HANDS").is_ok();
+    let run = Run { config, rules, opponent, match_seed, know };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let t0 = Instant::now();
-    let total = pool.install(|| {
-        (0..games)
-            .into_par_iter()
-            .map(|g| {
-                let seed = seeding::sim_game_seed(match_seed, g);
-                let hero = (g % 4) as usize;
-                let mut game = Game::new_fast(rules.clone(), 4, seed).expect("four seats fit");
-                let mut search = IsmctsBot::new(config.clone(), seeding::sim_bot_seed(seed, hero));
-                let mut others: Vec<Box<dyn Bot>> = (0..4)
-                    .map(|s| make_bot(&opponent, seeding::sim_bot_seed(seed, s)).expect("checked above"))
-                    .collect();
-                let mut t = Tally { games: 1, ..Tally::default() };
-                let know = std::env::var("KNOW_HANDS").is_ok();
-                while !game.is_round_over() {
-                    let seat = game.current();
-                    if know && seat.index() == hero {
-                        // The ceiling experiment: the search is told every hand (not the pile).
-                        for o in (0..4).filter(|&o| o != hero) {
-                            let o = uno::Seat(o as u8);
-                            search.know_cards(o, game.hand(o).to_vec());
-                        }
-                    }
-                    let view = game.view(seat);
-                    let action = if seat.index() == hero {
-                        let start = Instant::now();
-                        let before = search.stats().searches;
-                        let a = search.choose_view(&view);
-                        let secs = start.elapsed().as_secs_f64();
-                        if search.stats().searches > before {
-                            t.times.push(secs);
-                        }
-                        t.decisions += 1;
-                        t.secs += secs;
-                        t.max_secs = t.max_secs.max(secs);
-                        a
-                    } else {
-                        others[seat.index()].choose_view(&view)
-                    };
-                    game.apply(seat, action).expect("bots choose legal actions");
-                }
-                t.wins = u64::from(game.round_winner().map(|w| w.index()) == Some(hero));
-                t.outcomes.push((g, t.wins == 1));
-                let stats = search.stats();
-                t.searches = stats.searches;
-                t.iterations = stats.iterations;
-                t.resamples = stats.resamples;
-                t.unfit = stats.unfit;
-                t
-            })
-            .reduce(Tally::default, |a, b| Tally {
-                times: [a.times, b.times].concat(),
-                outcomes: [a.outcomes, b.outcomes].concat(),
-                games: a.games + b.games,
-                wins: a.wins + b.wins,
-                decisions: a.decisions + b.decisions,
-                secs: a.secs + b.secs,
-                max_secs: a.max_secs.max(b.max_secs),
-                searches: a.searches + b.searches,
-                iterations: a.iterations + b.iterations,
-                resamples: a.resamples + b.resamples,
-                unfit: a.unfit + b.unfit,
-            })
-    });
+    let total = pool.install(|| (0..games).into_par_iter().map(|g| run.game(g)).reduce(Tally::default, Tally::add));
     if let Ok(path) = std::env::var("GAMES_OUT") {
         // One line a game, `number won`, for paired comparisons of two configurations on the
         // same games.
@@ -119,6 +136,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Ok(path) = std::env::var("COMPARE") {
         compare(&path, &total.outcomes)?;
     }
+    report(json, &run, &total, t0.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Prints the run's line: the wins with their 95% interval, the search's timings and figures.
+fn report(json: &str, run: &Run, total: &Tally, wall: f64) {
     let (lo, hi) = wilson(total.wins as f64, total.games);
     let mut times = total.times.clone();
     times.sort_by(f64::total_cmp);
@@ -127,10 +150,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let search_ms = 1e3 * times.iter().sum::<f64>() / times.len().max(1) as f64;
     println!(
-        "{} vs 3 {opponent} ({}): wins {}/{} = {:.1}% [{:.1}, {:.1}]  ms/search {:.2} (p50 {:.1} p99 {:.1} max {:.1}) ms/decision {:.2} \
+        "{} vs 3 {} ({}): wins {}/{} = {:.1}% [{:.1}, {:.1}]  ms/search {:.2} (p50 {:.1} p99 {:.1} max {:.1}) ms/decision {:.2} \
          searches {} iterations/search {:.0} resamples/iteration {:.2} unfit worlds/search {:.0}  wall {:.0}s",
         json,
-        rules.name(),
+        run.opponent,
+        run.rules.name(),
         total.wins,
         total.games,
         100.0 * total.wins as f64 / total.games.max(1) as f64,
@@ -145,9 +169,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         total.iterations as f64 / total.searches.max(1) as f64,
         total.resamples as f64 / total.iterations.max(1) as f64,
         total.unfit as f64 / total.searches.max(1) as f64,
-        t0.elapsed().as_secs_f64()
+        wall
     );
-    Ok(())
 }
 
 /// Prints this run's win share less that of the run whose outcomes are in `path`, over the
