@@ -82,7 +82,7 @@ fn distribution<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Vec<(Actio
         }
         return out;
     }
-    if s.me() != s.current() {
+    if s.seat() != s.current() {
         return vec![(fallback(), 1.0)];
     }
     match s.phase() {
@@ -94,7 +94,7 @@ fn distribution<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Vec<(Actio
         Phase::ChooseSwap => {
             let q = 1.0 / (s.players() - 1) as f64;
             (0..s.players())
-                .filter(|&w| w != s.me().index())
+                .filter(|&w| w != s.seat().index())
                 .map(|w| (Action::SwapHands { with: Seat(w as u8) }, q))
                 .collect()
         }
