@@ -10,7 +10,7 @@
 # (any THREADS gives the same data), 12 epochs, seed 1. PLAYOUTS (1000) and PYTHON
 # (.venv/bin/python) may be set.
 # Expected wall time on the project's 2-core machine: about 37 CPU-minutes of data (7 ms a
-# decision, 313,676 decisions), so about 20 minutes when both cores are free, then about 10 minutes
+# decision, 313,676 decisions), so about 20 minutes when both cores are free, then 3 to 10 minutes
 # of training: about 30 minutes in all, about an hour under the usual load of other builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
