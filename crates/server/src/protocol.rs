@@ -119,7 +119,7 @@ fn declarations() -> String {
         decl::<StatsPage>(&cfg),
     ];
     file(
-        "// Generated from the server's Rust types (crates/server/src/types.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.",
+        "// Generated from the server's Rust types (crates/server/src/messages.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.",
         &decls,
     )
 }

@@ -1,4 +1,4 @@
-// Generated from the server's Rust types (crates/server/src/types.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.
+// Generated from the server's Rust types (crates/server/src/messages.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.
 // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol
 
 export type Color = "red" | "yellow" | "green" | "blue";
