@@ -5,8 +5,8 @@
 use std::io::IsTerminal;
 
 use uno_lab::analysis::{
-    analyse, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES,
-    MIN_MISTAKE_SAMPLES,
+    analyse, Analysis, AnalysisConfig, AnalysisError, Decision, RoundSummary, DEFAULT_MISTAKE, DEFAULT_SAMPLES,
+    DEFAULT_SEED, MAX_SAMPLES, MIN_MISTAKE_SAMPLES,
 };
 
 use crate::sim_run::signed;
@@ -72,36 +72,7 @@ fn report(a: &Analysis) -> String {
         a.seed
     );
     for d in &a.decisions {
-        let chosen = d.values.iter().find(|v| v.action == d.chosen);
-        let best = &d.values[0];
-        let mark = if d.mistake { "  ← mistake" } else { "" };
-        out += &format!(
-            "action {} (round {}, turn {}): {} — {}",
-            d.ply + 1,
-            d.round,
-            d.turn,
-            action_words(d.chosen),
-            chosen.map_or_else(|| "-".to_string(), |v| pct(v.win))
-        );
-        if d.loss > 0.0 {
-            out += &format!(
-                "; best {} {} (−{} points){mark}\n",
-                action_words(best.action),
-                pct(best.win),
-                crate::sim_run::fixed(100.0 * d.loss, 1)
-            );
-        } else {
-            out += " (best)\n";
-        }
-        for v in &d.values {
-            out += &format!(
-                "    {:<34} {:>6}  [{} – {}]\n",
-                action_words(v.action),
-                pct(v.win),
-                pct(v.ci95[0]),
-                pct(v.ci95[1])
-            );
-        }
+        out += &decision_lines(d);
     }
     let after: Vec<f64> =
         a.decisions.iter().filter_map(|d| d.values.iter().find(|v| v.action == d.chosen)).map(|v| v.win).collect();
@@ -112,19 +83,7 @@ fn report(a: &Analysis) -> String {
         out += &format!("  {}\n", line.iter().collect::<String>());
     }
     for r in &a.rounds {
-        let result = match r.won {
-            Some(true) => "won",
-            Some(false) => "lost",
-            None => "unfinished",
-        };
-        let luck = r.luck.map_or_else(|| "-".to_string(), |l| signed(100.0 * l, 1));
-        out += &format!(
-            "round {:>3}: {:>3} decisions, first {:>6}, {result:<10} skill {:>6} luck {luck}\n",
-            r.round,
-            r.decisions,
-            pct(r.first),
-            signed(100.0 * r.skill, 1)
-        );
+        out += &round_line(r);
     }
     let mistakes = a.decisions.iter().filter(|d| d.mistake).count();
     let mistakes = if a.samples < MIN_MISTAKE_SAMPLES {
@@ -143,6 +102,59 @@ fn report(a: &Analysis) -> String {
         signed(100.0 * a.luck, 1)
     );
     out
+}
+
+/// One decision: the move chosen and its win chance, the best move when another, and every
+/// action's chance with its interval.
+fn decision_lines(d: &Decision) -> String {
+    let chosen = d.values.iter().find(|v| v.action == d.chosen);
+    let best = &d.values[0];
+    let mark = if d.mistake { "  ← mistake" } else { "" };
+    let mut out = format!(
+        "action {} (round {}, turn {}): {} — {}",
+        d.ply + 1,
+        d.round,
+        d.turn,
+        action_words(d.chosen),
+        chosen.map_or_else(|| "-".to_string(), |v| pct(v.win))
+    );
+    if d.loss > 0.0 {
+        out += &format!(
+            "; best {} {} (−{} points){mark}\n",
+            action_words(best.action),
+            pct(best.win),
+            crate::sim_run::fixed(100.0 * d.loss, 1)
+        );
+    } else {
+        out += " (best)\n";
+    }
+    for v in &d.values {
+        out += &format!(
+            "    {:<34} {:>6}  [{} – {}]\n",
+            action_words(v.action),
+            pct(v.win),
+            pct(v.ci95[0]),
+            pct(v.ci95[1])
+        );
+    }
+    out
+}
+
+/// One round's line: its decisions, the first decision's chance, the result, skill and luck.
+fn round_line(r: &RoundSummary) -> String {
+    let result = match r.won {
+        Some(true) => "won",
+        Some(false) => "lost",
+        None => "unfinished",
+    };
+    let luck = r.luck.map_or_else(|| "-".to_string(), |l| signed(100.0 * l, 1));
+    format!(
+        "round {:>3}: {:>3} decisions, first {:>6}, {result:<10} skill {:>6} luck {luck}\n",
+        r.round,
+        r.decisions,
+        pct(r.first),
+        signed(100.0 * r.skill, 1)
+    )
 }
 
 /// The analysis as JSON, counted as the text counts: `seat` from 1, and each decision's

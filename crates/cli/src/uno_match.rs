@@ -186,25 +186,7 @@ fn table(r: &MatchResults) -> String {
         r.seatings.len(),
         r.games
     );
-    // The bot column as wide as the longest name, so that the table fits 80 columns.
-    let w = r.entrants.iter().map(|e| e.bot.chars().count()).max().unwrap_or(0).max(3);
-    out += &format!(
-        "{:<w$} {:>7} {:>7} {:>6} {:>11} {:>7} {:>11} {:>6}\n",
-        "bot", "games", "wins", "win%", "95% CI", "pts", "95% CI", "×indep"
-    );
-    for e in &r.entrants {
-        out += &format!(
-            "{:<w$} {:>7} {:>7} {:>6} {:>11} {:>7} {:>11} {:>6}\n",
-            e.bot,
-            e.seat_games,
-            e.wins,
-            pct(e.win_share.mean),
-            interval(&e.win_share, 100.0),
-            fixed(e.mean_points.mean, 2),
-            interval(&e.mean_points, 1.0),
-            factor(&e.win_share)
-        );
-    }
+    out += &entrants(r);
     let d = &r.difference;
     out += &format!(
         "{} − {}: {} points of win share (95% CI {})\n",
@@ -227,7 +209,41 @@ fn table(r: &MatchResults) -> String {
             a.fewer_deals.map_or_else(|| "no factor".to_string(), |f| format!("{f:.2}× fewer deals"))
         );
     }
-    out += &format!("ratings (Plackett–Luce on who won, Elo, 95% CI over deals; {} games):\n", r.ratings.games);
+    out += &ratings(r);
+    if r.no_winner > 0 || r.stuck > 0 {
+        out += &format!("no winner: {} (abandoned: {})\n", r.no_winner, r.stuck);
+    }
+    let decision = sequential_test(r, &mut out);
+    out + &last_line(r, &decision) + "\n"
+}
+
+/// The per-entrant table: games, wins and points of each bot with their intervals.
+fn entrants(r: &MatchResults) -> String {
+    // The bot column as wide as the longest name, so that the table fits 80 columns.
+    let w = r.entrants.iter().map(|e| e.bot.chars().count()).max().unwrap_or(0).max(3);
+    let mut out = format!(
+        "{:<w$} {:>7} {:>7} {:>6} {:>11} {:>7} {:>11} {:>6}\n",
+        "bot", "games", "wins", "win%", "95% CI", "pts", "95% CI", "×indep"
+    );
+    for e in &r.entrants {
+        out += &format!(
+            "{:<w$} {:>7} {:>7} {:>6} {:>11} {:>7} {:>11} {:>6}\n",
+            e.bot,
+            e.seat_games,
+            e.wins,
+            pct(e.win_share.mean),
+            interval(&e.win_share, 100.0),
+            fixed(e.mean_points.mean, 2),
+            interval(&e.mean_points, 1.0),
+            factor(&e.win_share)
+        );
+    }
+    out
+}
+
+/// The ratings block: each bot's Elo from who won, with its interval.
+fn ratings(r: &MatchResults) -> String {
+    let mut out = format!("ratings (Plackett–Luce on who won, Elo, 95% CI over deals; {} games):\n", r.ratings.games);
     for rating in &r.ratings.ratings {
         let ci = rating.ci95.map_or_else(
             || "-".to_string(),
@@ -235,10 +251,14 @@ fn table(r: &MatchResults) -> String {
         );
         out += &format!("  {:<24} {:>6}  ({ci})\n", rating.bot, crate::sim_run::signed(rating.elo, 0));
     }
-    if r.no_winner > 0 || r.stuck > 0 {
-        out += &format!("no winner: {} (abandoned: {})\n", r.no_winner, r.stuck);
-    }
-    let decision = match &r.sprt {
+    out
+}
+
+/// Appends the sequential test's lines, when the match ran one, and returns its decision's
+/// name for the last line (`none` without a test).
+fn sequential_test(r: &MatchResults, out: &mut String) -> String {
+    let d = &r.difference;
+    match &r.sprt {
         Some(s) => {
             let (mu0, mu1) = (100.0 * s.test.mu0, 100.0 * s.test.mu1);
             // The test weighs two hypotheses against each other: accepting one says which the
@@ -256,7 +276,7 @@ fn table(r: &MatchResults) -> String {
                 Some(llr) => format!("LLR {llr:.2} in [{:.2}, {:.2}]", s.bounds[0], s.bounds[1]),
                 None => "LLR unbounded (deals all alike)".to_string(),
             };
-            out += &format!(
+            *out += &format!(
                 "sequential test of {} − {}: H0 {} / H1 {} points\n  after {} deals (alpha {}, beta {}): {llr}\n  {verdict}\n  the difference itself: {} (95% CI {})\n",
                 d.a,
                 d.b,
@@ -271,13 +291,19 @@ fn table(r: &MatchResults) -> String {
             serde_json::to_value(s.decision).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
         }
         None => "none".to_string(),
-    };
+    }
+}
+
+/// The machine-readable last line: the difference, its interval, the decision, and the
+/// luck-adjusted difference when there is one.
+fn last_line(r: &MatchResults, decision: &str) -> String {
+    let d = &r.difference;
     // Below two deals there is no interval: `none`, never NaN.
     let (lo, hi) = match d.win_share.ci95 {
         Some([lo, hi]) => (fixed(lo, 4), fixed(hi, 4)),
         None => ("none".to_string(), "none".to_string()),
     };
-    out += &format!(
+    let mut out = format!(
         "deals={} games={} diff={} diff_lo={lo} diff_hi={hi} decision={decision}",
         r.deals,
         r.games,
@@ -290,5 +316,5 @@ fn table(r: &MatchResults) -> String {
         };
         out += &format!(" adj={} adj_lo={lo} adj_hi={hi}", fixed(a.win_share.mean, 4));
     }
-    out + "\n"
+    out
 }

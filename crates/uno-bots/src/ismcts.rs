@@ -42,6 +42,7 @@
 mod config;
 mod dealt;
 mod flat;
+mod guide;
 mod infer;
 mod particles;
 mod plays;
@@ -61,6 +62,7 @@ use crate::{Bot, RandomBot};
 
 pub use config::{IsmctsConfig, Playout, FLAT_ITERATIONS};
 use dealt::Dealt;
+use guide::NetGuide;
 
 const NONE: u32 = u32::MAX;
 
@@ -122,54 +124,6 @@ pub struct IsmctsBot {
     net: Option<NetGuide>,
     /// The network's best move at the decision under way, for `net_prior`.
     net_choice: Option<Action>,
-}
-
-/// The learned network that guides a search, with its buffers.
-struct NetGuide {
-    net: Arc<uno_nn::QNet>,
-    obs: Vec<f32>,
-    indices: Vec<usize>,
-    scored: Vec<(f32, Action)>,
-    q: Vec<f32>,
-}
-
-impl NetGuide {
-    fn new() -> NetGuide {
-        NetGuide {
-            net: uno_nn::shipped(),
-            obs: vec![0.0; uno_nn::obs::SIZE],
-            indices: Vec::new(),
-            scored: Vec::new(),
-            q: Vec::new(),
-        }
-    }
-
-    /// Scores `moves` for `obs`'s seat; keeps in `moves` (in their order) only the `keep` best
-    /// (0: all), and returns the best. Moves without an action index are kept and unscored.
-    fn rank(&mut self, obs: &Observation, moves: &mut Vec<Action>, keep: usize) -> Option<Action> {
-        uno_nn::observe::write_owned_observation(obs, false, &mut self.obs);
-        let seat = obs.viewer.unwrap_or(obs.current);
-        self.indices.clear();
-        self.scored.clear();
-        for &a in moves.iter() {
-            if let Some(i) = uno_nn::mapping::encode_at(obs.players, seat, a) {
-                self.indices.push(i);
-                self.scored.push((0.0, a));
-            }
-        }
-        self.net.q_values(&self.obs, &self.indices, &mut self.q);
-        for (s, &q) in self.scored.iter_mut().zip(&self.q) {
-            s.0 = q;
-        }
-        // Best first; equal scores keep the engine's order.
-        self.scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let best = self.scored.first().map(|&(_, a)| a);
-        if keep > 0 && self.scored.len() > keep {
-            let cut = &self.scored[keep..];
-            moves.retain(|a| !cut.iter().any(|&(_, c)| c == *a));
-        }
-        best
-    }
 }
 
 impl IsmctsBot {

@@ -153,6 +153,20 @@ impl Records {
         self.game.push(g as u32);
         Ok(())
     }
+
+    /// Appends another game's decisions, their offsets shifted past the moves already here.
+    fn append(&mut self, r: Records) {
+        let base = self.action.len() as u32;
+        self.offsets.extend(r.offsets.iter().map(|o| o + base));
+        self.obs.extend(r.obs);
+        self.action.extend(r.action);
+        self.share.extend(r.share);
+        self.worlds.extend(r.worlds);
+        self.played.extend(r.played);
+        self.seat.extend(r.seat);
+        self.result.extend(r.result);
+        self.game.extend(r.game);
+    }
 }
 
 fn play(rules: &Arc<Rules>, args: &Args, g: u64) -> Result<Records, String> {
@@ -277,6 +291,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(&args.out)?;
     let rules = Arc::new(Rules::preset("official")?);
     let t0 = Instant::now();
+    let games = play_all(&rules, &args, t0)?;
+    let played = games.len() as u64;
+    let mut all = Records::default();
+    for r in games {
+        all.append(r);
+    }
+    let n = all.worlds.len();
+    all.offsets.push(all.action.len() as u32);
+    let dir = &args.out;
+    write_npy(dir, &all)?;
+    let secs = t0.elapsed().as_secs_f64();
+    let meta = format!(
+        "{{\"format\": \"tabletop-uno-teacher-1\", \"games\": {}, \"seed\": {}, \"playouts\": {}, \
+         \"all_flat_every\": {}, \"threads\": {}, \"decisions\": {n}, \"moves\": {}, \"seconds\": {secs:.1}}}\n",
+        played,
+        args.seed,
+        args.playouts,
+        args.all_flat_every,
+        args.threads,
+        all.action.len()
+    );
+    std::fs::write(dir.join("meta.json"), &meta)?;
+    eprint!("{meta}");
+    Ok(())
+}
+
+/// Plays the games on `--threads` threads, until `--games` or `--minutes` (counted from `t0`),
+/// and returns the games before the first one left unplayed, in order.
+fn play_all(rules: &Arc<Rules>, args: &Args, t0: Instant) -> Result<Vec<Records>, String> {
     let deadline = args.minutes.map(|m| t0 + Duration::from_secs_f64(60.0 * m));
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
@@ -285,7 +328,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::thread::scope(|scope| {
         for _ in 0..args.threads.max(1) {
             let send = send.clone();
-            let (next, done, rules, args) = (&next, &done, &rules, &args);
+            let (next, done) = (&next, &done);
             scope.spawn(move || loop {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
@@ -316,23 +359,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while let Some(r) = finished.remove(&(games.len() as u64)) {
         games.push(r);
     }
-    let played = games.len() as u64;
-    let mut all = Records::default();
-    for r in games {
-        let base = all.action.len() as u32;
-        all.offsets.extend(r.offsets.iter().map(|o| o + base));
-        all.obs.extend(r.obs);
-        all.action.extend(r.action);
-        all.share.extend(r.share);
-        all.worlds.extend(r.worlds);
-        all.played.extend(r.played);
-        all.seat.extend(r.seat);
-        all.result.extend(r.result);
-        all.game.extend(r.game);
-    }
+    Ok(games)
+}
+
+/// Writes the decisions `all` (their offsets closed by the end) as the `.npy` files in `dir`.
+fn write_npy(dir: &Path, all: &Records) -> std::io::Result<()> {
     let n = all.worlds.len();
-    all.offsets.push(all.action.len() as u32);
-    let dir = &args.out;
     npy(dir, "obs.npy", "|u1", &[n, obs::SIZE], &all.obs)?;
     npy(dir, "offsets.npy", "<u4", &[n + 1], &all.offsets)?;
     npy(dir, "action.npy", "|u1", &[all.action.len()], &all.action)?;
@@ -340,19 +372,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     npy(dir, "worlds.npy", "<u4", &[n], &all.worlds)?;
     npy(dir, "played.npy", "|u1", &[n], &all.played)?;
     npy(dir, "result.npy", "|i1", &[n], &all.result)?;
-    npy(dir, "game.npy", "<u4", &[n], &all.game)?;
-    let secs = t0.elapsed().as_secs_f64();
-    let meta = format!(
-        "{{\"format\": \"tabletop-uno-teacher-1\", \"games\": {}, \"seed\": {}, \"playouts\": {}, \
-         \"all_flat_every\": {}, \"threads\": {}, \"decisions\": {n}, \"moves\": {}, \"seconds\": {secs:.1}}}\n",
-        played,
-        args.seed,
-        args.playouts,
-        args.all_flat_every,
-        args.threads,
-        all.action.len()
-    );
-    std::fs::write(dir.join("meta.json"), &meta)?;
-    eprint!("{meta}");
-    Ok(())
+    npy(dir, "game.npy", "<u4", &[n], &all.game)
 }

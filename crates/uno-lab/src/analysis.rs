@@ -311,10 +311,35 @@ fn analyse_by(
         return Err(AnalysisError::NoSuchSeat { seat: config.seat.index(), players: record.players });
     }
     let seat = config.seat;
-    // First pass: check the record and find the seat's decisions.
+    let (moments, winners) = find_moments(record, seat)?;
+
+    let mut game = record.start()?;
+    let mut decisions = Vec::with_capacity(moments.len());
+    let mut next = moments.iter().peekable();
+    for (index, m) in record.actions.iter().enumerate() {
+        if next.peek() == Some(&&index) {
+            next.next();
+            progress(decisions.len(), moments.len());
+            let at = Moment { index, done: decisions.len(), total: moments.len() };
+            decisions.push(judge(&game, seat, m.action, at, config, net, stop)?);
+        }
+        game.apply_unchecked(m.seat, m.action);
+    }
+    let rounds = round_summaries(&decisions, &winners, seat);
+    let skill = rounds.iter().map(|r| r.skill).sum();
+    let luck = rounds.iter().filter_map(|r| r.luck).sum();
+    Ok(Analysis { seat, samples: config.samples, seed: config.seed, decisions, rounds, skill, luck })
+}
+
+/// Each round of a record with its winner (`None`: a round without one).
+type Winners = Vec<(u32, Option<Seat>)>;
+
+/// The first pass over a record: checks every move, and finds the indices of `seat`'s decisions
+/// (moves with a choice) and each round's winner.
+fn find_moments(record: &GameRecord, seat: Seat) -> Result<(Vec<usize>, Winners), AnalysisError> {
     let mut game = record.start()?;
     let mut moments = Vec::new();
-    let mut winners: Vec<(u32, Option<Seat>)> = Vec::new();
+    let mut winners: Winners = Vec::new();
     for (index, m) in record.actions.iter().enumerate() {
         if m.seat == seat && game.phase() != Phase::RoundOver && game.legal_actions_for(seat).len() > 1 {
             moments.push(index);
@@ -329,67 +354,81 @@ fn analyse_by(
             winners.push((game.round(), game.round_winner()));
         }
     }
+    Ok((moments, winners))
+}
 
-    let mut game = record.start()?;
-    let mut decisions = Vec::with_capacity(moments.len());
-    let mut next = moments.iter().peekable();
-    for (index, m) in record.actions.iter().enumerate() {
-        if next.peek() == Some(&&index) {
-            next.next();
-            progress(decisions.len(), moments.len());
-            let seed = config.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
-            let mut tried = Vec::new();
-            for action in game.legal_actions_for(seat) {
-                if config.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                    return Err(AnalysisError::OutOfTime { done: decisions.len(), total: moments.len() });
-                }
-                let wins = match net {
-                    None => playouts(&game, seat, action, config.samples, seed, stop)
-                        .map(|w| w.into_iter().map(|x| f64::from(u8::from(x))).collect()),
-                    Some(_) if stop() => Err(Stop::Asked),
-                    Some(net) => valued(&game, seat, action, config.samples.min(VALUE_WORLDS), seed, net),
-                };
-                let wins: Vec<f64> = wins.map_err(|e| match e {
-                    Stop::Asked => AnalysisError::Stopped { done: decisions.len(), total: moments.len() },
-                    Stop::Sample(reason) => AnalysisError::Sample { index, reason },
-                })?;
-                tried.push((action, wins));
-            }
-            // Best first; ties keep the engine's order of legal actions.
-            tried.sort_by(|a, b| share(&b.1).total_cmp(&share(&a.1)));
-            let chosen_wins = tried.iter().find(|t| t.0 == m.action).map_or(&[][..], |t| &t.1[..]);
-            let best_wins = tried.first().map_or(&[][..], |t| &t.1[..]);
-            let loss = share(best_wins) - share(chosen_wins);
-            let loss_ci95 = paired_interval(best_wins, chosen_wins);
-            let values = tried
-                .iter()
-                .map(|(action, wins)| {
-                    let win = share(wins);
-                    let ci95 = match net {
-                        None => interval(win, config.samples),
-                        Some(_) => spread(wins),
-                    };
-                    ActionValue { action: *action, win, ci95 }
-                })
-                .collect();
-            decisions.push(Decision {
-                ply: index,
-                round: game.round(),
-                turn: game.turns(),
-                chosen: m.action,
-                values,
-                loss,
-                loss_ci95,
-                mistake: config.samples >= MIN_MISTAKE_SAMPLES
-                    && loss >= config.mistake
-                    && loss > 0.0
-                    && loss_ci95[0] > 0.0,
-            });
+/// Where a decision stands: its move's index in the record, and how many of the analysis's
+/// decisions are done out of how many.
+#[derive(Clone, Copy)]
+struct Moment {
+    index: usize,
+    done: usize,
+    total: usize,
+}
+
+/// Values every legal action of `seat` in `game` and judges the `chosen` one against the best.
+fn judge(
+    game: &Game,
+    seat: Seat,
+    chosen: Action,
+    at: Moment,
+    config: &AnalysisConfig,
+    net: Option<&ValueNet>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Decision, AnalysisError> {
+    let Moment { index, done, total } = at;
+    let seed = config.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mut tried = Vec::new();
+    for action in game.legal_actions_for(seat) {
+        if config.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(AnalysisError::OutOfTime { done, total });
         }
-        game.apply_unchecked(m.seat, m.action);
+        let wins = match net {
+            None => playouts(game, seat, action, config.samples, seed, stop)
+                .map(|w| w.into_iter().map(|x| f64::from(u8::from(x))).collect()),
+            Some(_) if stop() => Err(Stop::Asked),
+            Some(net) => valued(game, seat, action, config.samples.min(VALUE_WORLDS), seed, net),
+        };
+        let wins: Vec<f64> = wins.map_err(|e| match e {
+            Stop::Asked => AnalysisError::Stopped { done, total },
+            Stop::Sample(reason) => AnalysisError::Sample { index, reason },
+        })?;
+        tried.push((action, wins));
     }
+    // Best first; ties keep the engine's order of legal actions.
+    tried.sort_by(|a, b| share(&b.1).total_cmp(&share(&a.1)));
+    let chosen_wins = tried.iter().find(|t| t.0 == chosen).map_or(&[][..], |t| &t.1[..]);
+    let best_wins = tried.first().map_or(&[][..], |t| &t.1[..]);
+    let loss = share(best_wins) - share(chosen_wins);
+    let loss_ci95 = paired_interval(best_wins, chosen_wins);
+    let values = tried
+        .iter()
+        .map(|(action, wins)| {
+            let win = share(wins);
+            let ci95 = match net {
+                None => interval(win, config.samples),
+                Some(_) => spread(wins),
+            };
+            ActionValue { action: *action, win, ci95 }
+        })
+        .collect();
+    Ok(Decision {
+        ply: index,
+        round: game.round(),
+        turn: game.turns(),
+        chosen,
+        values,
+        loss,
+        loss_ci95,
+        mistake: config.samples >= MIN_MISTAKE_SAMPLES && loss >= config.mistake && loss > 0.0 && loss_ci95[0] > 0.0,
+    })
+}
+
+/// Each round's skill (the value its decisions lost) and luck (the rest of the result beyond the
+/// first decision's value), from the decisions and the rounds' winners.
+fn round_summaries(decisions: &[Decision], winners: &[(u32, Option<Seat>)], seat: Seat) -> Vec<RoundSummary> {
     let mut rounds: Vec<RoundSummary> = Vec::new();
-    for d in &decisions {
+    for d in decisions {
         if rounds.last().map(|r| r.round) != Some(d.round) {
             let won = winners.iter().find(|w| w.0 == d.round).map(|w| w.1 == Some(seat));
             let first = d.values.first().map_or(0.0, |v| v.win);
@@ -403,9 +442,7 @@ fn analyse_by(
     for r in &mut rounds {
         r.luck = r.won.map(|won| f64::from(u8::from(won)) - r.first - r.skill);
     }
-    let skill = rounds.iter().map(|r| r.skill).sum();
-    let luck = rounds.iter().filter_map(|r| r.luck).sum();
-    Ok(Analysis { seat, samples: config.samples, seed: config.seed, decisions, rounds, skill, luck })
+    rounds
 }
 
 #[cfg(test)]
