@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rand::RngCore;
 use store::{Kind, NewGame, Status as StoreStatus};
-use uno::{Game, GameRecord, Rules, RulesConfig};
+use uno::{Event, Game, GameRecord, Position, Rules, RulesConfig};
 use uno_bots::BotSpec;
 
 use super::auth::{hash_token, random_hex};
@@ -70,6 +70,115 @@ pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
     Ok(req.house_rules.build(config)?)
 }
 
+/// The table's clocks: a turn limit within bounds, and bot delays (the table's) at most the cap.
+fn check_timing(req: &CreateTable) -> Result<(), ApiError> {
+    if let Some(t) = req.turn_seconds {
+        if t == 0 || t > limits::MAX_TURN_SECONDS {
+            return Err(ApiError::BadRequest(format!(
+                "turn_seconds must be between 1 and {}",
+                limits::MAX_TURN_SECONDS
+            )));
+        }
+    }
+    check_delay(req.bot_delay_ms)
+}
+
+fn check_delay(d: Option<u32>) -> Result<(), ApiError> {
+    match d {
+        Some(ms) if ms > limits::MAX_BOT_DELAY_MS => {
+            Err(ApiError::BadRequest(format!("a bot delay is at most {} ms", limits::MAX_BOT_DELAY_MS)))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Each seat as stored: people by their checked names, bots by their spec's canonical name and
+/// seed (derived from the table's seed unless given).
+fn seat_metas(req: &CreateTable, seed: u64) -> Result<Vec<SeatMeta>, ApiError> {
+    let mut seats = Vec::with_capacity(req.seats.len());
+    for (i, s) in req.seats.iter().enumerate() {
+        seats.push(match s {
+            SeatSpec::Human { name } => SeatMeta {
+                kind: SeatKind::Human,
+                name: name.as_deref().map(|n| check_name(n, "name", limits::MAX_NAME_CHARS)).transpose()?,
+                token_hash: None,
+                bot: None,
+                bot_seed: 0,
+                delay_ms: None,
+            },
+            SeatSpec::Bot { bot, seed: bot_seed, delay_ms } => {
+                // Parsed once, here: what is stored is the spec's own canonical name.
+                let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?.parse::<BotSpec>()?.to_string();
+                check_delay(*delay_ms)?;
+                let bot_seed = bot_seed.unwrap_or(seeding::table_bot_seed(seed, i));
+                SeatMeta {
+                    kind: SeatKind::Bot,
+                    name: Some(bot.clone()),
+                    token_hash: None,
+                    bot: Some(bot),
+                    bot_seed,
+                    delay_ms: *delay_ms,
+                }
+            }
+        });
+    }
+    Ok(seats)
+}
+
+/// The creator's seat (the one asked for, else the first person's) with its token and name.
+fn seat_creator(req: &CreateTable, seats: &mut [SeatMeta]) -> Result<(Option<usize>, Option<String>), ApiError> {
+    let creator_seat = match req.creator_seat {
+        Some(i) if seats.get(i).is_some_and(|s| s.kind == SeatKind::Human) => Some(i),
+        Some(i) => return Err(ApiError::BadRequest(format!("creator_seat {i} is not a human seat"))),
+        None => seats.iter().position(|s| s.kind == SeatKind::Human),
+    };
+    let token = creator_seat.map(|_| random_hex(16));
+    if let (Some(i), Some(t)) = (creator_seat, &token) {
+        seats[i].token_hash = Some(hash_token(t));
+        let name = match (&req.name, &seats[i].name) {
+            (Some(n), _) => check_name(n, "name", limits::MAX_NAME_CHARS)?,
+            (None, Some(n)) => n.clone(),
+            (None, None) => format!("Player {}", i + 1),
+        };
+        seats[i].name = Some(name);
+    }
+    Ok((creator_seat, token))
+}
+
+/// People are told apart by name: a person's is no other seat's (bots of a kind share theirs).
+fn check_names_apart(seats: &[SeatMeta]) -> Result<(), ApiError> {
+    for (i, s) in seats.iter().enumerate().filter(|(_, s)| s.kind == SeatKind::Human) {
+        let Some(name) = &s.name else { continue };
+        if seats.iter().enumerate().any(|(j, o)| j != i && o.name.as_deref().is_some_and(|m| same_name(m, name))) {
+            return Err(ApiError::NameTaken);
+        }
+    }
+    Ok(())
+}
+
+/// The table's first game and its record: from a kept position, or dealt from `seed` (with the
+/// deal's events, which the table logs).
+fn first_game(
+    rules: Rules,
+    position: Option<Position>,
+    players: usize,
+    seed: u64,
+) -> Result<(GameRecord, Game, Vec<Event>), ApiError> {
+    let mut deal = Vec::new();
+    let (record, game) = match position {
+        Some(position) => {
+            let game = Game::from_position(rules.clone(), &position).map_err(|e| ApiError::Internal(e.to_string()))?;
+            (GameRecord::from_position(&rules, position), game)
+        }
+        None => (GameRecord::new(&rules, players, seed), {
+            let mut game = Game::new(rules, players, seed).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            game.restart_with_events(seed, &mut deal);
+            game
+        }),
+    };
+    Ok((record, game, deal))
+}
+
 impl AppState {
     /// Creates a table; `client` identifies the creator for the per-client limit.
     pub async fn create_table(&self, req: CreateTable, client: &str) -> Result<Created, ApiError> {
@@ -88,71 +197,11 @@ impl AppState {
                 return Err(ApiError::BadRequest(format!("the position has {} seats, not {players}", p.hands.len())));
             }
         }
-        if let Some(t) = req.turn_seconds {
-            if t == 0 || t > limits::MAX_TURN_SECONDS {
-                return Err(ApiError::BadRequest(format!(
-                    "turn_seconds must be between 1 and {}",
-                    limits::MAX_TURN_SECONDS
-                )));
-            }
-        }
-        let check_delay = |d: Option<u32>| match d {
-            Some(ms) if ms > limits::MAX_BOT_DELAY_MS => {
-                Err(ApiError::BadRequest(format!("a bot delay is at most {} ms", limits::MAX_BOT_DELAY_MS)))
-            }
-            _ => Ok(()),
-        };
-        check_delay(req.bot_delay_ms)?;
+        check_timing(&req)?;
         let seed = req.seed.unwrap_or_else(|| rand::rngs::OsRng.next_u64());
-        let mut seats = Vec::with_capacity(players);
-        for (i, s) in req.seats.iter().enumerate() {
-            seats.push(match s {
-                SeatSpec::Human { name } => SeatMeta {
-                    kind: SeatKind::Human,
-                    name: name.as_deref().map(|n| check_name(n, "name", limits::MAX_NAME_CHARS)).transpose()?,
-                    token_hash: None,
-                    bot: None,
-                    bot_seed: 0,
-                    delay_ms: None,
-                },
-                SeatSpec::Bot { bot, seed: bot_seed, delay_ms } => {
-                    // Parsed once, here: what is stored is the spec's own canonical name.
-                    let bot = check_name(bot, "bot", limits::MAX_BOT_NAME_CHARS)?.parse::<BotSpec>()?.to_string();
-                    check_delay(*delay_ms)?;
-                    let bot_seed = bot_seed.unwrap_or(seeding::table_bot_seed(seed, i));
-                    SeatMeta {
-                        kind: SeatKind::Bot,
-                        name: Some(bot.clone()),
-                        token_hash: None,
-                        bot: Some(bot),
-                        bot_seed,
-                        delay_ms: *delay_ms,
-                    }
-                }
-            });
-        }
-        let creator_seat = match req.creator_seat {
-            Some(i) if seats.get(i).is_some_and(|s| s.kind == SeatKind::Human) => Some(i),
-            Some(i) => return Err(ApiError::BadRequest(format!("creator_seat {i} is not a human seat"))),
-            None => seats.iter().position(|s| s.kind == SeatKind::Human),
-        };
-        let token = creator_seat.map(|_| random_hex(16));
-        if let (Some(i), Some(t)) = (creator_seat, &token) {
-            seats[i].token_hash = Some(hash_token(t));
-            let name = match (&req.name, &seats[i].name) {
-                (Some(n), _) => check_name(n, "name", limits::MAX_NAME_CHARS)?,
-                (None, Some(n)) => n.clone(),
-                (None, None) => format!("Player {}", i + 1),
-            };
-            seats[i].name = Some(name);
-        }
-        // People are told apart by name: a person's is no other seat's (bots of a kind share theirs).
-        for (i, s) in seats.iter().enumerate().filter(|(_, s)| s.kind == SeatKind::Human) {
-            let Some(name) = &s.name else { continue };
-            if seats.iter().enumerate().any(|(j, o)| j != i && o.name.as_deref().is_some_and(|m| same_name(m, name))) {
-                return Err(ApiError::NameTaken);
-            }
-        }
+        let mut seats = seat_metas(&req, seed)?;
+        let (creator_seat, token) = seat_creator(&req, &mut seats)?;
+        check_names_apart(&seats)?;
         self.check_capacity(client)?;
 
         let meta = Meta {
@@ -167,19 +216,7 @@ impl AppState {
             chosen_seed: req.seed.is_some(),
             started_from: start.as_ref().map(|(_, _, from)| from.clone()),
         };
-        let mut deal = Vec::new();
-        let (record, game) = match start {
-            Some((_, position, _)) => {
-                let game =
-                    Game::from_position(rules.clone(), &position).map_err(|e| ApiError::Internal(e.to_string()))?;
-                (GameRecord::from_position(&rules, position), game)
-            }
-            None => (GameRecord::new(&rules, players, seed), {
-                let mut game = Game::new(rules, players, seed).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-                game.restart_with_events(seed, &mut deal);
-                game
-            }),
-        };
+        let (record, game, deal) = first_game(rules, start.map(|(_, position, _)| position), players, seed)?;
         let bots = make_bots(&meta)?;
         let id = random_hex(8);
         let new =
