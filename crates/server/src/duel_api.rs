@@ -21,7 +21,10 @@
 //! the game exactly. An action is acknowledged only once it is stored. A game that is not in
 //! memory (after a restart, or evicted) is loaded from the store when it is asked for.
 
+mod messages;
 pub(crate) mod records;
+
+pub use messages::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,7 +36,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use duel::{
     move_action, Action, Actor, BotKind, Cell, Coord, Difficulty, DuelError, DuelGame, Event, GameRecord, Key,
-    LoggedAction, Piece, Side, Stage, Status, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_DIMENSION,
+    LoggedAction, Side, Stage, DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_DIMENSION,
 };
 use serde::{Deserialize, Serialize};
 use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
@@ -333,85 +336,6 @@ impl DuelRecord {
             self.history.drain(..extra);
         }
     }
-}
-
-/// One event of a game's history; a move names the piece that moved (its rank is not in the
-/// event itself).
-#[derive(ts_rs::TS, Clone, Debug, Serialize)]
-pub struct HistoryEvent {
-    #[serde(flatten)]
-    pub event: Event,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub piece: Option<Piece>,
-}
-
-/// A move as the page shows it: from → to, and who lost a fight there.
-#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LastMove {
-    pub side: Side,
-    pub from: Coord,
-    pub to: Coord,
-    /// Set when the move was an attack: the side whose piece was eliminated.
-    pub eliminated: Option<Side>,
-    /// The number of the piece that moved.
-    #[serde(default)]
-    pub rank: Option<u8>,
-}
-
-/// What every route answers.
-#[derive(ts_rs::TS, Clone, Debug, Serialize)]
-pub struct DuelView {
-    pub id: String,
-    pub difficulty: Difficulty,
-    pub width: u8,
-    pub height: u8,
-    pub status: Status,
-    /// Rows from the top (row 1) down; each row from column `a` rightwards.
-    pub cells: Vec<Vec<Cell>>,
-    /// The outcome message in the end stage.
-    pub outcome_message: Option<&'static str>,
-    /// Why the play stage ended, in words.
-    pub end_reason: Option<&'static str>,
-    pub last_move: Option<LastMove>,
-    /// Play rounds begun since the last fight (or since play began): a long quiet spell is a
-    /// standoff the page points out.
-    pub rounds_without_fight: u32,
-    /// The game's newest events, oldest first (at most [`MAX_HISTORY`]); only in the answer to
-    /// `GET`, for a page that reloads.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[ts(optional = nullable)]
-    pub history: Vec<HistoryEvent>,
-    /// The events caused by this request's action (empty for create and get).
-    pub events: Vec<Event>,
-    /// The computer's answer to a move, in the same response (empty otherwise).
-    pub computer: Vec<Event>,
-}
-
-/// The defaults the page offers before a game.
-#[derive(ts_rs::TS, Clone, Debug, Serialize)]
-pub struct DuelConfig {
-    pub default_width: u8,
-    pub default_height: u8,
-    pub max_dimension: u8,
-    pub difficulties: Vec<Difficulty>,
-    pub default_difficulty: Difficulty,
-}
-
-#[derive(ts_rs::TS, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[ts(optional_fields = nullable)]
-pub struct CreateRequest {
-    pub difficulty: Option<Difficulty>,
-    pub width: Option<u8>,
-    pub height: Option<u8>,
-}
-
-#[derive(ts_rs::TS, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CellKey {
-    pub cell: String,
-    pub key: String,
 }
 
 /// The Duel routes, with their own state, ready to merge into the app's router.

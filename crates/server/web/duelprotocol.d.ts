@@ -317,7 +317,7 @@ end_reason: string | null, last_move: LastMove | null,
  */
 rounds_without_fight: number, 
 /**
- * The game's newest events, oldest first (at most [`MAX_HISTORY`]); only in the answer to
+ * The game's newest events, oldest first (at most the routes' `MAX_HISTORY`); only in the answer to
  * `GET`, for a page that reloads.
  */
 history?: Array<HistoryEvent>, 
