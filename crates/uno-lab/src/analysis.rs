@@ -28,7 +28,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use uno::{Action, Game, GameRecord, Phase, ReplayError, Seat};
+use uno::{Action, Game, GameRecord, Observation, Phase, ReplayError, Seat};
 
 use crate::moments::Z95;
 use uno_bots::{Bot, HeuristicBot};
@@ -179,14 +179,8 @@ fn playouts(
         if stop() {
             return Err(Stop::Asked);
         }
-        let world_seed = seed ^ (u64::from(k) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut rng = ChaCha8Rng::seed_from_u64(world_seed);
-        let mut world = obs.sample_world(&mut rng).map_err(|e| Stop::Sample(e.to_string()))?;
-        if world.check(seat, action).is_err() {
-            // The sampled world cannot hold what the seat saw: never the case for a sound sampler.
-            return Err(Stop::Sample(format!("{action} is not legal in a sampled world")));
-        }
-        world.apply_unchecked(seat, action);
+        let world_seed = world_seed(seed, k);
+        let mut world = world_after(&obs, seat, action, world_seed)?;
         let mut bots: Vec<HeuristicBot> =
             (0..players).map(|s| HeuristicBot::new(world_seed.wrapping_add(s as u64))).collect();
         let mut steps = 0;
@@ -201,6 +195,24 @@ fn playouts(
     Ok(wins)
 }
 
+/// The seed of sampled world `k` of a decision analysed on `seed` (playouts and the value
+/// network sample the same worlds).
+fn world_seed(seed: u64, k: u32) -> u64 {
+    seed ^ (u64::from(k) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A world sampled from what `seat` saw, on `world_seed`, after `seat` took `action` in it.
+fn world_after(obs: &Observation, seat: Seat, action: Action, world_seed: u64) -> Result<Game, Stop> {
+    let mut rng = ChaCha8Rng::seed_from_u64(world_seed);
+    let mut world = obs.sample_world(&mut rng).map_err(|e| Stop::Sample(e.to_string()))?;
+    if world.check(seat, action).is_err() {
+        // The sampled world cannot hold what the seat saw: never the case for a sound sampler.
+        return Err(Stop::Sample(format!("{action} is not legal in a sampled world")));
+    }
+    world.apply_unchecked(seat, action);
+    Ok(world)
+}
+
 /// The value network's chance for `seat` after `action`, in each of `samples` worlds sampled as
 /// [`playouts`] samples them (world `k` on the same seed): the seat's own observation after the
 /// action, or who won when the action ended the round. When the action drew nothing into the
@@ -211,13 +223,7 @@ fn valued(game: &Game, seat: Seat, action: Action, samples: u32, seed: u64, net:
     let mut vector = vec![0.0; uno_nn::obs::SIZE];
     let mut out = Vec::with_capacity(samples as usize);
     for k in 0..samples {
-        let world_seed = seed ^ (u64::from(k) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut rng = ChaCha8Rng::seed_from_u64(world_seed);
-        let mut world = obs.sample_world(&mut rng).map_err(|e| Stop::Sample(e.to_string()))?;
-        if world.check(seat, action).is_err() {
-            return Err(Stop::Sample(format!("{action} is not legal in a sampled world")));
-        }
-        world.apply_unchecked(seat, action);
+        let world = world_after(&obs, seat, action, world_seed(seed, k))?;
         let value = if world.is_round_over() {
             f64::from(u8::from(world.round_winner() == Some(seat)))
         } else {
