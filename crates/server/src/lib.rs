@@ -41,7 +41,7 @@ mod ws;
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
 
-pub use error::{ApiError, ErrorBody};
+pub use error::{ApiError, DuelRefusal, ErrorBody, TableError};
 pub use instance::default_instance;
 pub use messages::{
     invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,

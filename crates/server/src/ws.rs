@@ -349,7 +349,7 @@ async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, epoch: u64, 
         ClientMessage::Ping => Some(Utf8Bytes::from_static("{\"type\":\"pong\"}")),
         ClientMessage::Action { action, version } => {
             let Viewer::Seat(seat) = viewer else { return Some(error_text(&ApiError::MissingToken)) };
-            app.act_seat(table, seat, epoch, action, version).await.err().map(|e| error_text(&e))
+            app.act_seat(table, seat, epoch, action, version).await.err().map(|e| error_text(&e.into()))
         }
     }
 }

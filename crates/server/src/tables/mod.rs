@@ -14,6 +14,7 @@
 
 mod analysis;
 pub(crate) mod auth;
+mod error;
 mod lifecycle;
 mod play;
 mod records;
@@ -35,16 +36,17 @@ use tokio::sync::{broadcast, Mutex};
 use uno::{Game, GameRecord};
 use uno_bots::Bot;
 
+use crate::limits;
 use crate::messages::{LoggedEvent, SeatKind};
 use crate::registry::{Entry, Registry};
 use crate::text::Text;
 use crate::update::Told;
-use crate::{limits, ApiError};
 pub(crate) use analysis::AnalysisRequest;
 /// The analysis answer's type, for the pages' generated declarations.
 #[cfg(test)]
 pub(crate) use analysis::Answer as AnalysisAnswer;
 pub(crate) use auth::Viewer;
+pub use error::TableError;
 pub(crate) use records::KeptGame;
 pub use records::{ImportRecord, Imported, RecordExport};
 pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
@@ -255,30 +257,30 @@ impl Entry for Table {
 
 /// A read from the store on a request's path, given up after [`limits::STORE_READ_TIMEOUT`]
 /// (503 `store_unavailable`, retry): a silent database holds no request for longer.
-pub(crate) async fn store_read<T>(reply: store::Reply<T>) -> Result<T, ApiError> {
+pub(crate) async fn store_read<T>(reply: store::Reply<T>) -> Result<T, TableError> {
     match tokio::time::timeout(limits::STORE_READ_TIMEOUT, reply).await {
         Ok(answer) => Ok(answer?),
-        Err(_) => Err(ApiError::StoreSilent(limits::STORE_READ_TIMEOUT)),
+        Err(_) => Err(TableError::StoreSilent(limits::STORE_READ_TIMEOUT)),
     }
 }
 
-fn stored_outcome(game: &Game) -> Result<store::Outcome, ApiError> {
-    store::Outcome::new(&game.outcome()).map_err(|e| ApiError::Internal(e.to_string()))
+fn stored_outcome(game: &Game) -> Result<store::Outcome, TableError> {
+    store::Outcome::new(&game.outcome()).map_err(|e| TableError::Internal(e.to_string()))
 }
 
 /// The record without its actions: those are the store's log.
-fn stored_header(record: &GameRecord) -> Result<store::Record, ApiError> {
+fn stored_header(record: &GameRecord) -> Result<store::Record, TableError> {
     let header = GameRecord { actions: Vec::new(), ..record.clone() };
-    store::Record::new(&header).map_err(|e| ApiError::Internal(e.to_string()))
+    store::Record::new(&header).map_err(|e| TableError::Internal(e.to_string()))
 }
 
-fn stored_meta(meta: &Meta) -> Result<store::Meta, ApiError> {
-    store::Meta::new(meta).map_err(|e| ApiError::Internal(e.to_string()))
+fn stored_meta(meta: &Meta) -> Result<store::Meta, TableError> {
+    store::Meta::new(meta).map_err(|e| TableError::Internal(e.to_string()))
 }
 
 impl AppState {
     /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
-    pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
+    pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, TableError> {
         let store = store.into();
         let analyses = Arc::new(analysis::Analyses::new(&config));
         let imports = crate::quota::Quota::new(config.imports_per_hour, Duration::from_secs(3600));
@@ -321,32 +323,32 @@ impl AppState {
     /// The table `id`: in memory, or a finished table read back from the store (after a restart,
     /// or after it left memory), kept again for `finished_ttl` so its result and a rematch stay
     /// reachable. Not while its lease may have lapsed (see `GameStore::fresh`).
-    pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+    pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, TableError> {
         self.table_checked(id, true).await
     }
 
     /// [`AppState::table`] for an action: served while the lease is not known to run, since the
     /// write itself is fenced (refused if another instance adopted the table meanwhile).
-    pub(crate) async fn table_to_act(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+    pub(crate) async fn table_to_act(&self, id: &str) -> Result<Arc<Table>, TableError> {
         self.table_checked(id, false).await
     }
 
-    async fn table_checked(&self, id: &str, fresh: bool) -> Result<Arc<Table>, ApiError> {
+    async fn table_checked(&self, id: &str, fresh: bool) -> Result<Arc<Table>, TableError> {
         if let Some(t) = self.in_memory(id)? {
             if !self.inner.store.holds(id) {
                 // Another instance adopted it: what this one has in memory is stale.
                 self.drop_lost(&t);
-                return Err(ApiError::OwnedElsewhere(t.id.clone()));
+                return Err(TableError::OwnedElsewhere(t.id.clone()));
             }
             if fresh && !self.inner.store.fresh(id) {
                 // The lease was not renewed in time (this process paused, or the database
                 // away): another instance may have adopted the table and played on, so memory
                 // is not served until the renewal says whose it is.
-                return Err(ApiError::OwnerUnavailable(t.id.clone()));
+                return Err(TableError::OwnerUnavailable(t.id.clone()));
             }
             return Ok(t);
         }
-        let missing = || ApiError::NoSuchTable(id.chars().take(64).collect());
+        let missing = || TableError::NoSuchTable(id.chars().take(64).collect());
         // Ids are 64 characters at most: a longer one cannot be stored, so costs no lookup.
         if id.len() > 64 {
             return Err(missing());
@@ -356,7 +358,7 @@ impl AppState {
             // A live table another instance holds, or one between owners (its lease ran out,
             // or its adopter is still rebuilding it): served again shortly, so a retryable 503
             // (with Retry-After), not a 404 that tells a client to give up.
-            return Err(ApiError::OwnerUnavailable(g.id));
+            return Err(TableError::OwnerUnavailable(g.id));
         }
         if g.kind != Kind::Uno || g.status != StoreStatus::Finished {
             return Err(missing());
@@ -373,7 +375,7 @@ impl AppState {
         Ok(self.inner.tables.insert_first(id, table))
     }
 
-    pub(crate) fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
+    pub(crate) fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, TableError> {
         Ok(self.inner.tables.get(id))
     }
 

@@ -5,7 +5,8 @@
 use store::Kind;
 
 use super::records::{share, KeptGame};
-use crate::{ApiError, AppState};
+use super::TableError;
+use crate::AppState;
 
 /// Whether the results kept before the totals existed have been tallied (one per server).
 #[derive(Default)]
@@ -32,7 +33,7 @@ fn tallies_of(r: &store::GameResult) -> Option<Vec<store::Tally>> {
 
 impl AppState {
     /// Tallies, once, the results kept before the totals existed.
-    pub(crate) async fn tally_old_results(&self) -> Result<(), ApiError> {
+    pub(crate) async fn tally_old_results(&self) -> Result<(), TableError> {
         let mut done = self.inner.stats.0.lock().await;
         if *done {
             return Ok(());
@@ -43,7 +44,7 @@ impl AppState {
                 old.iter().map(|r| (r.game_id.clone(), r.finished_at, tallies_of(r))).collect::<Vec<_>>()
             })
             .await
-            .map_err(|e| ApiError::Internal(format!("statistics stopped: {e}")))?;
+            .map_err(|e| TableError::Internal(format!("statistics stopped: {e}")))?;
             let tickets: Vec<_> = tallied
                 .into_iter()
                 .map(|(id, at, tallies)| self.inner.store.tally(Kind::Uno, &id, at, tallies))

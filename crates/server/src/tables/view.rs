@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use uno::{Phase, Seat};
 
-use super::{Table, TableState, Viewer};
+use super::{Table, TableError, TableState, Viewer};
 use crate::messages::{LoggedEvent, SeatKind, SeatView, TableStatus, TableSummary, TableView};
 use crate::update::{self, Told};
-use crate::{limits, ApiError, AppState};
+use crate::{limits, AppState};
 
 impl TableState {
     pub(crate) fn version(&self) -> u64 {
@@ -161,7 +161,7 @@ impl AppState {
         out
     }
 
-    pub async fn read_table(&self, id: &str, token: Option<&str>) -> Result<TableView, ApiError> {
+    pub async fn read_table(&self, id: &str, token: Option<&str>) -> Result<TableView, TableError> {
         let table = self.table(id).await?;
         let st = table.state.lock().await;
         let viewer = self.resolve(&st, token)?;
