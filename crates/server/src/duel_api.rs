@@ -24,6 +24,7 @@
 mod messages;
 pub(crate) mod records;
 
+pub use crate::duel_refusal::DuelRefusal;
 pub use messages::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
 
 use std::sync::Arc;
@@ -41,28 +42,10 @@ use duel::{
 use serde::{Deserialize, Serialize};
 use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
-use crate::api::Client;
+use crate::client::Client;
 use crate::registry::{Entry, Refused, Registry};
 use crate::tables::store_read;
 use crate::{ApiError, TableError};
-
-/// What Duel's routes refuse that is Duel's own (the rest, such as a full server or a ply that
-/// is not there, is said with the table core's [`TableError`]). No HTTP here: `crate::error`
-/// maps it.
-#[derive(Debug, thiserror::Error)]
-pub enum DuelRefusal {
-    /// A Duel action or grid size the engine refused: its message is the engine's text.
-    #[error("{0}")]
-    Engine(#[from] DuelError),
-    #[error("There is no Duel game {0:?}. Start a new game.")]
-    NoSuchGame(String),
-    #[error(
-        "A {width}x{height} grid has no room for a red and a black piece: make it at least 2 cells (for example 1x2)."
-    )]
-    GridTooSmall { width: u8, height: u8 },
-    #[error("You already have {0} unfinished Duel games: finish one first.")]
-    TooManyGames(usize),
-}
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
 const MAX_GAMES: usize = 10_000;

@@ -12,7 +12,7 @@ use serde::Serialize;
 use thiserror::Error;
 use uno::IllegalAction;
 
-pub use crate::duel_api::DuelRefusal;
+pub use crate::duel_refusal::DuelRefusal;
 pub use crate::tables::TableError;
 
 #[derive(Debug, Error)]

@@ -2,7 +2,7 @@
 //! browser pages, all in one axum `Router` built by [`app`].
 //!
 //! Games live in memory while they are played; every accepted action is in the store (any
-//! [`store::GameStore`]: SQLite or PostgreSQL) before it is acknowledged, and [`AppState::new`]
+//! [`store::GameStore`]: SQLite or PostgreSQL) before it is acknowledged, and [`Tables::open`]
 //! rebuilds every unfinished table from the store, so a restart loses nothing acknowledged.
 //!
 //! Adding another game's routes: write a module with `pub fn routes(..) -> Router` (its own state
@@ -14,9 +14,11 @@
 
 pub mod api;
 mod bearer;
+mod client;
 pub mod cluster;
 mod conns;
 pub mod duel_api;
+mod duel_refusal;
 mod error;
 mod instance;
 pub mod limits;
@@ -31,6 +33,7 @@ mod quota;
 mod registry;
 mod replay_api;
 mod serve;
+mod state;
 mod stats;
 mod tables;
 mod text;
@@ -48,15 +51,14 @@ pub use messages::{
     TableSummary, TableView,
 };
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
+pub use state::AppState;
+pub use tables::{Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step, Tables};
 /// The house-rule toggles of a create request, built into rules by the engine.
 pub use uno::HouseRules;
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    let c = state.config();
-    let duel_games =
-        duel_api::DuelGames::with_store(state.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
+    let duel_games = state.duel_games().clone();
     Router::new()
         .merge(replay_api::routes(state.clone()))
         .merge(stats::routes(state.clone()))

@@ -26,12 +26,12 @@ use tokio::sync::{OnceCell, Semaphore};
 use uno::Seat;
 use uno_lab::analysis::{analyse_until, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
 
-use super::TableError;
+use super::{TableError, Tables};
+use crate::limits;
 #[cfg(doc)]
 use crate::limits::{ANALYSES_PER_CLIENT, ANALYSIS_CACHE_ENTRIES, MAX_ANALYSIS_SAMPLES};
 #[cfg(doc)]
 use crate::Config;
-use crate::{limits, AppState};
 
 /// Which analysis: of which table, which of its kept games, which seat, how many samples.
 type Key = (String, usize, usize, u32);
@@ -236,10 +236,11 @@ pub(crate) struct AnalysisRequest {
     pub(crate) samples: Option<u32>,
 }
 
-impl AppState {
+impl Analyses {
     /// The analysis of one seat's decisions in a kept game of table `id`, as JSON.
     pub(crate) async fn analysis(
-        &self,
+        self: &Arc<Self>,
+        tables: &Tables,
         id: &str,
         req: AnalysisRequest,
         client: &str,
@@ -251,7 +252,7 @@ impl AppState {
                 limits::MAX_ANALYSIS_SAMPLES
             )));
         }
-        let kept = self.kept_game(id, req.game).await?;
+        let kept = tables.kept_game(id, req.game).await?;
         let record = kept.kept.record;
         if req.seat >= record.players {
             return Err(TableError::Invalid(format!(
@@ -260,7 +261,7 @@ impl AppState {
                 record.players - 1
             )));
         }
-        let analyses = &self.inner.analyses;
+        let analyses = self;
         let key: Key = (id.to_string(), kept.game, req.seat, samples);
         let (done, cached) = match analyses.cached(&key) {
             Some(done) => (done, true),
@@ -291,18 +292,18 @@ impl AppState {
     }
 
     /// Analyses run to their end since the server started (answers from the cache not counted).
-    pub fn analyses_run(&self) -> usize {
-        self.inner.analyses.runs.load(Ordering::Relaxed)
+    pub(crate) fn analyses_run(&self) -> usize {
+        self.runs.load(Ordering::Relaxed)
     }
 
     /// Analyses admitted and not yet answered (running or waiting for a worker), and those
     /// whose request is gone but whose work has not stopped yet.
-    pub fn analyses_under_way(&self) -> usize {
-        self.inner.analyses.admitted.load(Ordering::Acquire)
+    pub(crate) fn analyses_under_way(&self) -> usize {
+        self.admitted.load(Ordering::Acquire)
     }
 
     /// Analyses whose work is running on a blocking thread now.
-    pub fn analyses_working(&self) -> usize {
-        self.inner.analyses.working.load(Ordering::Acquire)
+    pub(crate) fn analyses_working(&self) -> usize {
+        self.working.load(Ordering::Acquire)
     }
 }

@@ -4,8 +4,7 @@
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-use super::{TableError, TableState};
-use crate::AppState;
+use super::{TableError, TableState, Tables};
 
 /// Who is asking: a seat (by token) or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +31,7 @@ impl TableState {
     }
 }
 
-impl AppState {
+impl Tables {
     /// Who a token (or its absence) is at this table.
     pub(crate) fn resolve(&self, st: &TableState, token: Option<&str>) -> Result<Viewer, TableError> {
         match token {

@@ -12,11 +12,11 @@ use uno_bots::BotSpec;
 
 use super::auth::{hash_token, random_hex};
 use super::schedule::make_bots;
-use super::{stored_header, stored_meta, Meta, Push, SeatMeta, Table, TableError, TableState, Viewer};
+use super::{stored_header, stored_meta, Meta, Push, SeatMeta, Table, TableError, TableState, Tables, Viewer};
+use crate::limits;
 use crate::messages::{invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, TableView};
 use crate::registry::Refused;
 use crate::update::Told;
-use crate::{limits, AppState};
 
 /// Characters that take no space: a name of these alone looks empty.
 pub(super) const INVISIBLE: &[char] = &[
@@ -180,7 +180,7 @@ fn first_game(
     Ok((record, game, deal))
 }
 
-impl AppState {
+impl Tables {
     /// Creates a table; `client` identifies the creator for the per-client limit.
     pub async fn create_table(&self, req: CreateTable, client: &str) -> Result<Created, TableError> {
         let start = match &req.from {

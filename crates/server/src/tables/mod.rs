@@ -6,11 +6,15 @@
 //! appends of all tables into one commit, so holding a table's lock across its commit costs that
 //! table one commit latency and no other table anything.
 //!
-//! This module holds the table and the server state; the rest is by concern: [`auth`] (tokens,
+//! The table core, [`Tables`], has no HTTP in it: it refuses with a [`TableError`], which the
+//! HTTP adapter (`crate::error`, `crate::AppState`) maps to a status and a code.
+//!
+//! This module holds the table and the core's state; the rest is by concern: [`auth`] (tokens,
 //! who is asking), [`view`] (what a viewer sees), [`lifecycle`] (create, join, leave, rematch,
 //! close), [`play`] (actions and their pushes), [`schedule`] (bots and turn timers),
 //! [`restore`] (start, adoption, the idle sweep), [`records`] (finished games' records) and
-//! [`replay`] (frames of a game from its record).
+//! [`replay`] (frames of a game from its record), [`analysis`] (decisions of a kept game
+//! weighed, with its own admission) and [`tallies`] (the statistics' totals).
 
 mod analysis;
 pub(crate) mod auth;
@@ -41,15 +45,16 @@ use crate::messages::{LoggedEvent, SeatKind};
 use crate::registry::{Entry, Registry};
 use crate::text::Text;
 use crate::update::Told;
-pub(crate) use analysis::AnalysisRequest;
 /// The analysis answer's type, for the pages' generated declarations.
 #[cfg(test)]
 pub(crate) use analysis::Answer as AnalysisAnswer;
+pub(crate) use analysis::{Analyses, AnalysisRequest};
 pub(crate) use auth::Viewer;
 pub use error::TableError;
 pub(crate) use records::KeptGame;
 pub use records::{ImportRecord, Imported, RecordExport};
 pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
+pub(crate) use tallies::Stats;
 
 /// Server settings; the defaults suit a server for friends.
 #[derive(Clone, Debug)]
@@ -105,19 +110,18 @@ impl Default for Config {
     }
 }
 
-/// The server's shared state: the store and the tables in play.
+/// The table core: the tables in play, the store they are kept in, the settings, and the lanes
+/// bots think in. Every table's lifecycle, play, scheduling and restoring is a method here, and
+/// refuses with a [`TableError`]; nothing here knows HTTP (the adapter, `crate::AppState`, holds
+/// one and maps its refusals). Cheap to clone (shared).
 #[derive(Clone)]
-pub struct AppState {
-    pub(crate) inner: Arc<Shared>,
+pub struct Tables {
+    pub(crate) inner: Arc<Core>,
 }
 
-pub(crate) struct Shared {
+pub(crate) struct Core {
     pub(crate) store: SharedStore,
     pub(crate) config: Config,
-    pub(crate) analyses: Arc<analysis::Analyses>,
-    pub(crate) stats: tallies::Stats,
-    /// Records imported, per client, in the last hour.
-    pub(crate) imports: crate::quota::Quota,
     /// Bots' thinking, in one lane per client (see [`thinking`]).
     thinkers: Arc<thinking::Thinkers>,
     tables: Registry<Table>,
@@ -278,28 +282,24 @@ fn stored_meta(meta: &Meta) -> Result<store::Meta, TableError> {
     store::Meta::new(meta).map_err(|e| TableError::Internal(e.to_string()))
 }
 
-impl AppState {
-    /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
-    pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, TableError> {
-        let store = store.into();
-        let analyses = Arc::new(analysis::Analyses::new(&config));
-        let imports = crate::quota::Quota::new(config.imports_per_hour, Duration::from_secs(3600));
-        let state = AppState {
-            inner: Arc::new(Shared {
-                store,
+impl Tables {
+    /// Opens the table core on a store (any backend), rebuilding every unfinished table from it,
+    /// and starts its background work (the idle sweep, adoption in a cluster, the records'
+    /// retention), which ends when the last clone is dropped.
+    pub async fn open(store: impl Into<SharedStore>, config: Config) -> Result<Tables, TableError> {
+        let tables = Tables {
+            inner: Arc::new(Core {
+                store: store.into(),
                 config,
-                analyses,
-                stats: Default::default(),
-                imports,
                 thinkers: Arc::default(),
                 tables: Registry::default(),
             }),
         };
-        state.restore().await?;
-        state.spawn_janitor();
-        state.spawn_adopter();
-        state.spawn_record_keeper();
-        Ok(state)
+        tables.restore().await?;
+        tables.spawn_janitor();
+        tables.spawn_adopter();
+        tables.spawn_record_keeper();
+        Ok(tables)
     }
 
     pub fn config(&self) -> &Config {
@@ -327,7 +327,7 @@ impl AppState {
         self.table_checked(id, true).await
     }
 
-    /// [`AppState::table`] for an action: served while the lease is not known to run, since the
+    /// [`Tables::table`] for an action: served while the lease is not known to run, since the
     /// write itself is fenced (refused if another instance adopted the table meanwhile).
     pub(crate) async fn table_to_act(&self, id: &str) -> Result<Arc<Table>, TableError> {
         self.table_checked(id, false).await

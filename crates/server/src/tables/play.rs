@@ -7,13 +7,12 @@ use std::time::Instant;
 use store::Status as StoreStatus;
 use uno::{Action, Move, Seat};
 
-use super::{Push, Table, TableError, TableState, Viewer};
+use super::{Push, Table, TableError, TableState, Tables, Viewer};
 use crate::messages::{LoggedEvent, TableStatus, TableView};
 use crate::text::Text;
 use crate::update::{self, Told};
-use crate::AppState;
 
-impl AppState {
+impl Tables {
     /// A seat's action, checked against the version it was based on.
     pub async fn act(
         &self,
@@ -27,7 +26,7 @@ impl AppState {
             .ok_or_else(|| TableError::Internal("no view".into()))
     }
 
-    /// [`AppState::act`], rendering the asker's view only when `view` (a client that follows
+    /// [`Tables::act`], rendering the asker's view only when `view` (a client that follows
     /// the table over a WebSocket gets the change there, and a view rendered for nobody is
     /// wasted work; see `Prefer: return=minimal` in `docs/api.md`).
     pub async fn act_answering(

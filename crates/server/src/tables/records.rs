@@ -12,9 +12,9 @@ use uno::{Event, GameRecord};
 
 #[cfg(doc)]
 use super::Config;
-use super::{TableError, TableState};
+use super::{TableError, TableState, Tables};
+use crate::limits;
 use crate::messages::{SeatKind, SeatView};
-use crate::{limits, AppState};
 
 /// How often records older than the retention are looked for.
 const FORGET_EVERY: Duration = Duration::from_secs(3600);
@@ -98,7 +98,7 @@ impl TableState {
     }
 }
 
-impl AppState {
+impl Tables {
     /// The games kept for table `id`, oldest first (results stored before records were kept,
     /// which hold no actions, are left out).
     pub(crate) async fn kept_games(&self, id: &str) -> Result<Vec<RecordExport>, TableError> {
@@ -130,15 +130,6 @@ impl AppState {
             Some(g) if g < kept.len() => Ok(kept.swap_remove(g)),
             _ => Err(TableError::NotKept(id.chars().take(64).collect())),
         }
-    }
-
-    /// Counts one more record imported by `client`, or refuses it past
-    /// [`Config::imports_per_hour`](super::Config::imports_per_hour) in the last hour.
-    pub(crate) fn take_import(&self, client: &str) -> Result<(), TableError> {
-        self.inner.imports.take(client, std::time::Instant::now()).map_err(|wait| TableError::TooManyImports {
-            limit: self.inner.config.imports_per_hour,
-            retry: wait.as_secs_f64().ceil() as u64,
-        })
     }
 
     /// Keeps a record sent in as a file, after checking that it replays (every action legal),
@@ -231,7 +222,7 @@ impl AppState {
         tokio::spawn(async move {
             loop {
                 let Some(inner) = weak.upgrade() else { return };
-                if let Err(e) = (AppState { inner }).forget_old_records().await {
+                if let Err(e) = (Tables { inner }).forget_old_records().await {
                     tracing::warn!(error = %e, "forgetting old game records failed");
                 }
                 tokio::time::sleep(FORGET_EVERY).await;

@@ -11,9 +11,9 @@ use std::sync::atomic::Ordering;
 use serde::{Deserialize, Serialize};
 use uno::{Action, Card, Event, Game, GameRecord, Move, Observation, Position, Rules, Seat};
 
-use super::{TableError, Viewer};
+use super::{TableError, Tables, Viewer};
 use crate::messages::{CreateTable, SeatView, StartFrom, StartedFrom};
-use crate::{update, AppState};
+use crate::update;
 
 /// Whose eyes a frame is seen with: `seatN`, `spectator`, or `all` (every hand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,7 @@ pub struct Frame {
     pub timeline: Option<Vec<Step>>,
 }
 
-impl AppState {
+impl Tables {
     /// A frame of table `id`'s current game (live or finished) or of one of its kept games.
     pub(crate) async fn frame(&self, id: &str, req: FrameRequest, token: Option<&str>) -> Result<Frame, TableError> {
         let table = match req.game {
@@ -143,7 +143,7 @@ impl AppState {
     }
 }
 
-impl AppState {
+impl Tables {
     /// "Play from here": the rules and whole position of a kept game after a ply, to start a new
     /// table from. Only a kept (finished) game: a position tells every hidden card.
     /// The position a "play from here" table starts at, and where it comes from. The kept game

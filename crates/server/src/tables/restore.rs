@@ -11,12 +11,11 @@ use uno::{GameRecord, Move};
 
 use super::schedule::make_bots;
 use super::view::keep_recent;
-use super::{Meta, Table, TableError, TableState};
+use super::{Meta, Table, TableError, TableState, Tables};
 use crate::messages::LoggedEvent;
 use crate::update::Told;
-use crate::AppState;
 
-impl AppState {
+impl Tables {
     /// Rebuilds the active tables: replay each record, keeping the last events for readers.
     pub(super) async fn restore(&self) -> Result<(), TableError> {
         let stored = self.inner.store.load_active(Kind::Uno).await?;
@@ -34,7 +33,7 @@ impl AppState {
             loop {
                 tokio::time::sleep(every).await;
                 let Some(inner) = weak.upgrade() else { return };
-                let state = AppState { inner };
+                let state = Tables { inner };
                 let lost = state.inner.tables.all().into_iter().filter(|t| !state.inner.store.holds(&t.id));
                 for t in lost {
                     state.drop_lost(&t);
@@ -160,7 +159,7 @@ impl AppState {
             loop {
                 tokio::time::sleep(every).await;
                 let Some(inner) = weak.upgrade() else { return };
-                AppState { inner }.sweep().await;
+                Tables { inner }.sweep().await;
             }
         });
     }

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use uno::{Action, Event, Phase, Seat};
 use uno_bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig};
 
-use super::{Config, Meta, Table, TableError, TableState};
+use super::{Config, Meta, Table, TableError, TableState, Tables};
+use crate::limits;
 use crate::messages::{SeatKind, TableStatus};
-use crate::{limits, AppState};
 
 /// Between a bot's move the store could not take and its next try.
 const BOT_RETRY: Duration = Duration::from_millis(250);
@@ -97,7 +97,7 @@ impl TableState {
     }
 }
 
-impl AppState {
+impl Tables {
     /// After any change: set the bot or the turn timer going for whoever acts next.
     pub(super) fn schedule(&self, table: &Arc<Table>, st: &mut TableState) {
         // A deadline belongs to the turn it was set for: any change ends it.
