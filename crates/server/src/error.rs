@@ -38,6 +38,19 @@ pub enum ApiError {
     TokenInUrl,
     #[error("there is no such API route")]
     NoSuchRoute,
+    /// A route that exists, asked with another method; `allow` lists those it takes.
+    #[error("this route does not take this method{}", it_takes(.allow))]
+    MethodNotAllowed { allow: String },
+    /// The WebSocket route asked without a WebSocket upgrade; `status` is the one the upgrade's
+    /// check gave (400, 405, 426, ...).
+    #[error("this route is a WebSocket; open it with a WebSocket client ({reason})")]
+    WebSocketRequired { status: StatusCode, reason: String },
+    /// A connection not admitted: the server holds as many as it may.
+    #[error("the server has as many connections as it may; try again shortly")]
+    ServerBusy,
+    /// A connection not admitted: its address holds as many as it may.
+    #[error("this address has as many connections open as it may; close one and try again")]
+    TooManyConnections,
     #[error("too many messages: at most {0} per second")]
     RateLimited(u32),
     #[error("internal error: {0}")]
@@ -62,6 +75,15 @@ impl From<duel::DuelError> for ApiError {
     }
 }
 
+/// "; it takes GET, HEAD" when the route named its methods.
+fn it_takes(allow: &str) -> String {
+    if allow.is_empty() {
+        String::new()
+    } else {
+        format!("; it takes {allow}")
+    }
+}
+
 /// The body of every refusal.
 #[derive(Debug, Serialize)]
 pub struct ErrorBody {
@@ -80,7 +102,10 @@ impl ApiError {
             MissingToken => StatusCode::UNAUTHORIZED,
             BadToken => StatusCode::FORBIDDEN,
             NoSuchRoute => StatusCode::NOT_FOUND,
-            RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            WebSocketRequired { status, .. } => *status,
+            ServerBusy => StatusCode::SERVICE_UNAVAILABLE,
+            RateLimited(_) | TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Table(e) => table_status(e),
             Duel(e) => duel_status(e),
@@ -99,6 +124,10 @@ impl ApiError {
             BadToken => "bad_token",
             TokenInUrl => "token_in_url",
             NoSuchRoute => "not_found",
+            MethodNotAllowed { .. } => "method_not_allowed",
+            WebSocketRequired { .. } => "websocket_required",
+            ServerBusy => "server_busy",
+            TooManyConnections => "too_many_connections",
             RateLimited(_) => "rate_limited",
             Internal(_) => "internal",
             Table(e) => table_code(e),
@@ -376,7 +405,7 @@ impl ApiError {
     pub fn retry_after(&self) -> Option<u64> {
         use TableError::*;
         match self {
-            ApiError::RateLimited(_) => Some(1),
+            ApiError::RateLimited(_) | ApiError::ServerBusy | ApiError::TooManyConnections => Some(1),
             ApiError::Table(e) => match e {
                 Store(_) | StoreSilent(_) | OwnerUnavailable(_) | TooManyAnalyses(_) => Some(2),
                 AnalysisBusy => Some(5),
@@ -546,6 +575,14 @@ mod tests {
             (ApiError::BadToken, 403, "bad_token"),
             (ApiError::TokenInUrl, 400, "token_in_url"),
             (ApiError::NoSuchRoute, 404, "not_found"),
+            (ApiError::MethodNotAllowed { allow: "GET".into() }, 405, "method_not_allowed"),
+            (
+                ApiError::WebSocketRequired { status: StatusCode::UPGRADE_REQUIRED, reason: "x".into() },
+                426,
+                "websocket_required",
+            ),
+            (ApiError::ServerBusy, 503, "server_busy"),
+            (ApiError::TooManyConnections, 429, "too_many_connections"),
             (ApiError::RateLimited(20), 429, "rate_limited"),
             (ApiError::Internal("x".into()), 500, "internal"),
             (DuelRefusal::Engine(DuelError::GameOver).into(), 409, DuelError::GameOver.code()),

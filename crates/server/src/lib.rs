@@ -112,14 +112,7 @@ async fn refusal_body(resp: axum::response::Response) -> axum::response::Respons
         return resp;
     }
     let allow = resp.headers().get(axum::http::header::ALLOW).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-    let body = ErrorBody {
-        code: "method_not_allowed",
-        message: if allow.is_empty() {
-            "this route does not take this method".into()
-        } else {
-            format!("this route does not take this method; it takes {allow}")
-        },
-    };
+    let body = ApiError::MethodNotAllowed { allow }.body();
     let (mut parts, _) = resp.into_parts();
     parts.headers.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"));
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
