@@ -272,11 +272,3 @@ async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
     })
     .await;
 }
-
-impl AppState {
-    /// Waits until every write queued in the store so far is committed.
-    pub async fn drain(&self) {
-        // The store's writer answers a read only after committing every write queued before it.
-        let _ = self.store().load("").await;
-    }
-}

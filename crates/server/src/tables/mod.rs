@@ -310,6 +310,12 @@ impl Tables {
         &self.inner.store
     }
 
+    /// Waits until every write queued in the store so far is committed.
+    pub async fn drain(&self) {
+        // The store's writer answers a read only after committing every write queued before it.
+        let _ = self.store().load("").await;
+    }
+
     /// Bots thinking now (each client's bots think one at a time: see `tables/thinking.rs`).
     pub fn bots_thinking(&self) -> usize {
         self.inner.thinkers.thinking()
