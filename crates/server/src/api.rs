@@ -1,10 +1,7 @@
 //! The UNO table API: JSON under `/api` (documented with curl examples in docs/api.md).
 
-use std::net::SocketAddr;
-
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
-use axum::http::request::Parts;
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -13,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use uno::Action;
 
 use crate::bearer::SeatToken;
+pub use crate::client::Client;
 use crate::messages::{CreateTable, TableList, TableView};
 use crate::{ws, ApiError, AppState};
 
@@ -29,18 +27,6 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/tables/{id}/close", post(close))
         .route("/api/tables/{id}/ws", get(ws::upgrade))
         .with_state(state)
-}
-
-/// Who made a request, for the per-client table limit: the peer address when the server runs on
-/// a socket, "local" otherwise (tests through the router).
-pub struct Client(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for Client {
-    type Rejection = std::convert::Infallible;
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let ip = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
-        Ok(Client(ip.unwrap_or_else(|| "local".into())))
-    }
 }
 
 fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {

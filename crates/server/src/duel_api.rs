@@ -24,6 +24,7 @@
 mod messages;
 pub(crate) mod records;
 
+pub use crate::duel_refusal::DuelRefusal;
 pub use messages::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
 
 use std::sync::Arc;
@@ -41,10 +42,10 @@ use duel::{
 use serde::{Deserialize, Serialize};
 use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
-use crate::api::Client;
+use crate::client::Client;
 use crate::registry::{Entry, Refused, Registry};
 use crate::tables::store_read;
-use crate::ApiError;
+use crate::{ApiError, TableError};
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
 const MAX_GAMES: usize = 10_000;
@@ -154,9 +155,9 @@ impl DuelGames {
             self.games.remove_if_same(&slot.id, &slot);
         }
         self.games.admit(client, usize::MAX, self.max_per_client).map_err(|r| match r {
-            Refused::TooMany(n) => ApiError::TooManyDuels(n),
+            Refused::TooMany(n) => DuelRefusal::TooManyGames(n).into(),
             // Never with no total: the oldest game is dropped instead (`insert`).
-            Refused::Full => ApiError::ServerFull,
+            Refused::Full => TableError::ServerFull.into(),
         })
     }
 
@@ -169,9 +170,9 @@ impl DuelGames {
                 Some(g) if g.kind == Kind::Duel && g.status != StoreStatus::Abandoned => {
                     replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?
                 }
-                _ => return Err(ApiError::NoSuchDuel(id.chars().take(64).collect())),
+                _ => return Err(DuelRefusal::NoSuchGame(id.chars().take(64).collect()).into()),
             },
-            _ => return Err(ApiError::NoSuchDuel(id.chars().take(64).collect())),
+            _ => return Err(DuelRefusal::NoSuchGame(id.chars().take(64).collect()).into()),
         };
         Ok(self.insert(id.to_string(), String::new(), record))
     }
@@ -208,7 +209,7 @@ impl DuelGames {
             record: store::Record::new(&record.header()).map_err(|e| ApiError::Internal(e.to_string()))?,
             meta: store::Meta::new(&serde_json::json!({})).map_err(|e| ApiError::Internal(e.to_string()))?,
         };
-        store.create(new).await.map_err(ApiError::Store)
+        store.create(new).await.map_err(ApiError::from)
     }
 
     /// Appends the accepted actions to the game's log (from action number `seq`), and marks the
@@ -224,7 +225,7 @@ impl DuelGames {
             tickets.push(store.set_status(id, StoreStatus::Finished));
         }
         for t in tickets {
-            t.await.map_err(ApiError::Store)?;
+            t.await.map_err(ApiError::from)?;
         }
         if over {
             records::keep(store, id).await?;
@@ -429,7 +430,7 @@ async fn create(
     // The size is checked first (the engine's refusal), then whether it has room for two pieces.
     DuelGame::new(width, height)?;
     if usize::from(width) * usize::from(height) < MIN_CELLS {
-        return Err(ApiError::GridTooSmall { width, height });
+        return Err(DuelRefusal::GridTooSmall { width, height }.into());
     }
     games.admit(&client.0)?;
     let (stored, game) = GameRecord::new(width, height, req.difficulty.unwrap_or_default(), rand::random())?;
@@ -507,7 +508,7 @@ fn cell_key(body: Result<Json<CellKey>, JsonRejection>, make: fn(Coord, Key) -> 
     // Cells ("c4") and keys ("w", "b", "1") are short: longer input is refused unread, so no
     // message repeats it.
     if req.cell.chars().count() > MAX_FIELD_CHARS || req.key.chars().count() > MAX_FIELD_CHARS {
-        return Err(ApiError::TooLong { field: "a cell or key", max: MAX_FIELD_CHARS });
+        return Err(TableError::TooLong { field: "a cell or key", max: MAX_FIELD_CHARS }.into());
     }
     Ok(make(req.cell.parse()?, Key::from(req.key)))
 }

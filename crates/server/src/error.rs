@@ -1,4 +1,7 @@
-//! The one error type of the API (UNO tables and Duel games alike), mapped to HTTP statuses in one place ([`ApiError::status`]).
+//! The HTTP adapter's errors, and the one place every refusal gets its HTTP status and its
+//! stable `code` ([`ApiError::status`], [`ApiError::code`]). [`ApiError`] holds what is about the
+//! request itself (its body, its token, its route, its rate); the domain's refusals come in
+//! whole: the table core's [`TableError`] and Duel's [`DuelRefusal`].
 //! Every refusal answers `{code, message}`: `code` is stable for programs, `message` is for people.
 
 use axum::extract::rejection::JsonRejection;
@@ -8,6 +11,9 @@ use axum::Json;
 use serde::Serialize;
 use thiserror::Error;
 use uno::IllegalAction;
+
+pub use crate::duel_refusal::DuelRefusal;
+pub use crate::tables::TableError;
 
 #[derive(Debug, Error)]
 pub enum ApiError {
@@ -21,95 +27,61 @@ pub enum ApiError {
     BodyTooLarge(usize),
     #[error("{0}")]
     BadRequest(String),
-    #[error("{field} is too long: at most {max} characters")]
-    TooLong { field: &'static str, max: usize },
     #[error("this needs a seat token: send `Authorization: Bearer <token>` (on the WebSocket: the subprotocol `bearer.<token>`)")]
     MissingToken,
+    /// An `Authorization` header that is no `Bearer <token>`.
     #[error("this token does not hold a seat at this table")]
     BadToken,
     /// A seat token in the URL (`?token=`): refused, because URLs land in access logs, proxies
     /// and browser history.
     #[error("do not put the seat token in the URL: send `Authorization: Bearer <token>` (on the WebSocket: the subprotocol `bearer.<token>`)")]
     TokenInUrl,
-    #[error("this table does not allow spectators")]
-    SpectatorsNotAllowed,
-    #[error("there is no table {0:?}")]
-    NoSuchTable(String),
-    #[error("the action was based on version {sent}, the table is at version {current}: read the table again")]
-    StaleState { sent: u64, current: u64 },
-    #[error("{0}")]
-    Illegal(IllegalAction),
-    #[error("the table is waiting for players to take every human seat")]
-    NotStarted,
-    #[error("the game is not over yet")]
-    NotFinished,
-    #[error("the game is still played: its record and the whole table are shown once it is over")]
-    GameNotOver,
-    #[error("no game record is kept for {0:?}")]
-    NotKept(String),
-    #[error("the record does not replay: {0}")]
-    InvalidRecord(String),
-    #[error("there is no ply {ply}: the game has plies 0 to {last}")]
-    NoSuchPly { ply: usize, last: usize },
-    #[error("seat {0} is not open")]
-    SeatTaken(usize),
-    #[error("there is no open seat at this table")]
-    TableFull,
-    #[error("another seat at this table has this name: choose another")]
-    NameTaken,
     #[error("there is no such API route")]
     NoSuchRoute,
-    #[error("only the table's creator (holding the seat it created with) may close it")]
-    NotOwner,
-    #[error("invalid rules: {0}")]
-    Rules(#[from] uno::RulesError),
-    #[error("{0}")]
-    UnknownBot(#[from] uno_bots::BotSpecError),
-    #[error("you already have {0} unfinished tables: finish or close one first")]
-    TooManyTables(usize),
-    #[error("the server holds as many tables as it may; try again later")]
-    ServerFull,
+    /// A route that exists, asked with another method; `allow` lists those it takes.
+    #[error("this route does not take this method{}", it_takes(.allow))]
+    MethodNotAllowed { allow: String },
+    /// The WebSocket route asked without a WebSocket upgrade; `status` is the one the upgrade's
+    /// check gave (400, 405, 426, ...).
+    #[error("this route is a WebSocket; open it with a WebSocket client ({reason})")]
+    WebSocketRequired { status: StatusCode, reason: String },
+    /// A connection not admitted: the server holds as many as it may.
+    #[error("the server has as many connections as it may; try again shortly")]
+    ServerBusy,
+    /// A connection not admitted: its address holds as many as it may.
+    #[error("this address has as many connections open as it may; close one and try again")]
+    TooManyConnections,
     #[error("too many messages: at most {0} per second")]
     RateLimited(u32),
-    /// The client imported as many records as it may in an hour; `retry` seconds until the
-    /// oldest of them is an hour old.
-    #[error("at most {limit} records may be imported an hour; try again in {retry} s")]
-    TooManyImports { limit: usize, retry: u64 },
-    /// The table's lease is held by another instance (it adopted the table): this one does not
-    /// serve it. Without a cluster (`--nats`) the client must go there; in one, requests are
-    /// forwarded to it.
-    #[error("table {0} is served by another instance")]
-    OwnedElsewhere(String),
-    /// In a cluster: the instance that holds the table did not answer in time (it stopped and
-    /// no other has adopted the table yet, or the message bus is down). Nothing was
-    /// acknowledged; an action sent again with the same version is refused if it was taken.
-    #[error("the instance serving table {0} does not answer; try again shortly")]
-    OwnerUnavailable(String),
-    #[error("the game store is unavailable: {0}")]
-    Store(#[from] store::StoreError),
-    /// A read from the store did not answer within `limits::STORE_READ_TIMEOUT`.
-    #[error("the game store did not answer within {0:?}")]
-    StoreSilent(std::time::Duration),
-    /// A Duel action or grid size the engine refused: its message is the engine's text.
-    #[error("{0}")]
-    Duel(#[from] duel::DuelError),
-    #[error("There is no Duel game {0:?}. Start a new game.")]
-    NoSuchDuel(String),
-    #[error(
-        "A {width}x{height} grid has no room for a red and a black piece: make it at least 2 cells (for example 1x2)."
-    )]
-    GridTooSmall { width: u8, height: u8 },
-    #[error("You already have {0} unfinished Duel games: finish one first.")]
-    TooManyDuels(usize),
-    /// Every analysis worker is busy and the queue is full.
-    #[error("the server is analysing as many games as it may; try again in a minute")]
-    AnalysisBusy,
-    #[error("one client may have {0} analysis under way at a time: wait for yours to finish")]
-    TooManyAnalyses(usize),
-    #[error("the analysis took longer than the server allows ({0} s): ask for fewer samples")]
-    AnalysisTimeout(u64),
     #[error("internal error: {0}")]
     Internal(String),
+    /// What the table core refused.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// What Duel's routes refused.
+    #[error(transparent)]
+    Duel(#[from] DuelRefusal),
+}
+
+impl From<store::StoreError> for ApiError {
+    fn from(e: store::StoreError) -> ApiError {
+        ApiError::Table(TableError::Store(e))
+    }
+}
+
+impl From<duel::DuelError> for ApiError {
+    fn from(e: duel::DuelError) -> ApiError {
+        ApiError::Duel(DuelRefusal::Engine(e))
+    }
+}
+
+/// "; it takes GET, HEAD" when the route named its methods.
+fn it_takes(allow: &str) -> String {
+    if allow.is_empty() {
+        String::new()
+    } else {
+        format!("; it takes {allow}")
+    }
 }
 
 /// The body of every refusal.
@@ -124,27 +96,19 @@ impl ApiError {
         use ApiError::*;
         match self {
             MalformedJson(_) | BadRequest(_) | TokenInUrl => StatusCode::BAD_REQUEST,
-            InvalidBody(_) | TooLong { .. } | Rules(_) | UnknownBot(_) | GridTooSmall { .. } | InvalidRecord(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            Duel(duel::DuelError::GameOver) => StatusCode::CONFLICT,
-            Duel(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            InvalidBody(_) => StatusCode::UNPROCESSABLE_ENTITY,
             NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken => StatusCode::UNAUTHORIZED,
-            BadToken | SpectatorsNotAllowed | NotOwner | GameNotOver => StatusCode::FORBIDDEN,
-            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) | NotKept(_) | NoSuchPly { .. } => StatusCode::NOT_FOUND,
-            StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
-            OwnedElsewhere(_) => StatusCode::CONFLICT,
-            Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
-            Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            TooManyTables(_) | TooManyDuels(_) | RateLimited(_) | TooManyAnalyses(_) | TooManyImports { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
-            ServerFull | Store(_) | StoreSilent(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            BadToken => StatusCode::FORBIDDEN,
+            NoSuchRoute => StatusCode::NOT_FOUND,
+            MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            WebSocketRequired { status, .. } => *status,
+            ServerBusy => StatusCode::SERVICE_UNAVAILABLE,
+            RateLimited(_) | TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Table(e) => table_status(e),
+            Duel(e) => duel_status(e),
         }
     }
 
@@ -156,38 +120,18 @@ impl ApiError {
             NotJson => "not_json",
             BodyTooLarge(_) => "body_too_large",
             BadRequest(_) => "bad_request",
-            TooLong { .. } => "too_long",
             MissingToken => "missing_token",
             BadToken => "bad_token",
             TokenInUrl => "token_in_url",
-            SpectatorsNotAllowed => "spectators_not_allowed",
-            NoSuchTable(_) | NoSuchRoute | NoSuchDuel(_) | NotKept(_) => "not_found",
-            NoSuchPly { .. } => "no_such_ply",
-            InvalidRecord(_) => "invalid_record",
-            GameNotOver => "game_not_over",
-            StaleState { .. } => "stale_state",
-            Illegal(i) => illegal_code(*i),
-            NotStarted => "not_started",
-            NotFinished => "not_finished",
-            SeatTaken(_) => "seat_taken",
-            TableFull => "table_full",
-            NameTaken => "name_taken",
-            NotOwner => "not_owner",
-            Rules(_) => "invalid_rules",
-            UnknownBot(_) => "unknown_bot",
-            TooManyTables(_) | TooManyDuels(_) => "too_many_tables",
-            Duel(e) => e.code(),
-            GridTooSmall { .. } => "too_small",
-            ServerFull => "server_full",
+            NoSuchRoute => "not_found",
+            MethodNotAllowed { .. } => "method_not_allowed",
+            WebSocketRequired { .. } => "websocket_required",
+            ServerBusy => "server_busy",
+            TooManyConnections => "too_many_connections",
             RateLimited(_) => "rate_limited",
-            TooManyImports { .. } => "too_many_imports",
-            OwnedElsewhere(_) => "owned_elsewhere",
-            OwnerUnavailable(_) => "owner_unavailable",
-            Store(_) | StoreSilent(_) => "store_unavailable",
-            AnalysisBusy => "analysis_busy",
-            TooManyAnalyses(_) => "too_many_analyses",
-            AnalysisTimeout(_) => "analysis_timeout",
             Internal(_) => "internal",
+            Table(e) => table_code(e),
+            Duel(e) => duel_code(e),
         }
     }
 
@@ -196,17 +140,90 @@ impl ApiError {
     /// a client.
     pub fn body(&self) -> ErrorBody {
         let message = match self {
-            ApiError::Internal(_) => {
+            ApiError::Internal(_) | ApiError::Table(TableError::Internal(_)) => {
                 tracing::error!(error = %self, "request failed inside the server");
                 "the server could not handle this request".to_string()
             }
-            ApiError::Store(_) | ApiError::StoreSilent(_) => {
+            ApiError::Table(TableError::Store(_) | TableError::StoreSilent(_)) => {
                 tracing::warn!(error = %self, "the game store refused a request");
                 "the game store is unavailable; try again shortly".to_string()
             }
             _ => bounded(self.to_string()),
         };
         ErrorBody { code: self.code(), message }
+    }
+}
+
+fn table_status(e: &TableError) -> StatusCode {
+    use TableError::*;
+    match e {
+        Invalid(_) => StatusCode::BAD_REQUEST,
+        TooLong { .. } | Rules(_) | UnknownBot(_) | InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        MissingToken => StatusCode::UNAUTHORIZED,
+        BadToken | SpectatorsNotAllowed | NotOwner | GameNotOver => StatusCode::FORBIDDEN,
+        NoSuchTable(_) | NotKept(_) | NoSuchPly { .. } => StatusCode::NOT_FOUND,
+        StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
+        OwnedElsewhere(_) => StatusCode::CONFLICT,
+        Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
+        Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        TooManyTables(_) | TooManyAnalyses(_) | TooManyImports { .. } => StatusCode::TOO_MANY_REQUESTS,
+        ServerFull | Store(_) | StoreSilent(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+        Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+fn table_code(e: &TableError) -> &'static str {
+    use TableError::*;
+    match e {
+        Invalid(_) => "bad_request",
+        TooLong { .. } => "too_long",
+        MissingToken => "missing_token",
+        BadToken => "bad_token",
+        SpectatorsNotAllowed => "spectators_not_allowed",
+        NoSuchTable(_) | NotKept(_) => "not_found",
+        NoSuchPly { .. } => "no_such_ply",
+        InvalidRecord(_) => "invalid_record",
+        GameNotOver => "game_not_over",
+        StaleState { .. } => "stale_state",
+        Illegal(i) => illegal_code(*i),
+        NotStarted => "not_started",
+        NotFinished => "not_finished",
+        SeatTaken(_) => "seat_taken",
+        TableFull => "table_full",
+        NameTaken => "name_taken",
+        NotOwner => "not_owner",
+        Rules(_) => "invalid_rules",
+        UnknownBot(_) => "unknown_bot",
+        TooManyTables(_) => "too_many_tables",
+        ServerFull => "server_full",
+        TooManyImports { .. } => "too_many_imports",
+        OwnedElsewhere(_) => "owned_elsewhere",
+        OwnerUnavailable(_) => "owner_unavailable",
+        Store(_) | StoreSilent(_) => "store_unavailable",
+        AnalysisBusy => "analysis_busy",
+        TooManyAnalyses(_) => "too_many_analyses",
+        AnalysisTimeout(_) => "analysis_timeout",
+        Internal(_) => "internal",
+    }
+}
+
+fn duel_status(e: &DuelRefusal) -> StatusCode {
+    match e {
+        DuelRefusal::Engine(duel::DuelError::GameOver) => StatusCode::CONFLICT,
+        DuelRefusal::Engine(_) | DuelRefusal::GridTooSmall { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        DuelRefusal::NoSuchGame(_) => StatusCode::NOT_FOUND,
+        DuelRefusal::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
+    }
+}
+
+fn duel_code(e: &DuelRefusal) -> &'static str {
+    match e {
+        DuelRefusal::Engine(e) => e.code(),
+        DuelRefusal::NoSuchGame(_) => "not_found",
+        DuelRefusal::GridTooSmall { .. } => "too_small",
+        DuelRefusal::TooManyGames(_) => "too_many_tables",
     }
 }
 
@@ -386,13 +403,16 @@ impl ApiError {
     /// refusals that pass by themselves (a busy moment, an instance taking over), not for
     /// those the client must change something to end (its own open tables, a request too big).
     pub fn retry_after(&self) -> Option<u64> {
-        use ApiError::*;
+        use TableError::*;
         match self {
-            RateLimited(_) => Some(1),
-            Store(_) | StoreSilent(_) | OwnerUnavailable(_) | TooManyAnalyses(_) => Some(2),
-            AnalysisBusy => Some(5),
-            ServerFull => Some(30),
-            TooManyImports { retry, .. } => Some(*retry),
+            ApiError::RateLimited(_) | ApiError::ServerBusy | ApiError::TooManyConnections => Some(1),
+            ApiError::Table(e) => match e {
+                Store(_) | StoreSilent(_) | OwnerUnavailable(_) | TooManyAnalyses(_) => Some(2),
+                AnalysisBusy => Some(5),
+                ServerFull => Some(30),
+                TooManyImports { retry, .. } => Some(*retry),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -418,14 +438,160 @@ mod tests {
         let resp = ApiError::RateLimited(20).into_response();
         assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("1"));
-        let resp = ApiError::AnalysisBusy.into_response();
+        let resp = ApiError::from(TableError::AnalysisBusy).into_response();
         assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("5"));
-        let resp = ApiError::TooManyImports { limit: 60, retry: 1234 }.into_response();
+        let resp = ApiError::from(TableError::TooManyImports { limit: 60, retry: 1234 }).into_response();
         assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("1234"));
         // Waiting does not end these: no Retry-After.
-        for e in [ApiError::TooManyTables(3), ApiError::BodyTooLarge(10), ApiError::AnalysisTimeout(60)] {
+        for e in [
+            ApiError::from(TableError::TooManyTables(3)),
+            ApiError::BodyTooLarge(10),
+            ApiError::from(TableError::AnalysisTimeout(60)),
+        ] {
             assert!(e.into_response().headers().get("retry-after").is_none());
+        }
+    }
+
+    /// One value of every reason the table core has, with the status, code and `Retry-After`
+    /// the API answers it with (what the pages, Python and docs/api.md rely on).
+    fn every_table_refusal() -> Vec<(TableError, u16, &'static str, Option<u64>)> {
+        use TableError::*;
+        let bot = "no-such-bot".parse::<uno_bots::BotSpec>().expect_err("no such bot");
+        let store = store::StoreError::NoSuchGame("g".into());
+        vec![
+            (Invalid("x".into()), 400, "bad_request", None),
+            (TooLong { field: "name", max: 3 }, 422, "too_long", None),
+            (MissingToken, 401, "missing_token", None),
+            (BadToken, 403, "bad_token", None),
+            (SpectatorsNotAllowed, 403, "spectators_not_allowed", None),
+            (NoSuchTable("t".into()), 404, "not_found", None),
+            (StaleState { sent: 1, current: 2 }, 409, "stale_state", None),
+            (Illegal(IllegalAction::DoesNotMatch), 422, "does_not_match", None),
+            (NotStarted, 409, "not_started", None),
+            (NotFinished, 409, "not_finished", None),
+            (GameNotOver, 403, "game_not_over", None),
+            (NotKept("t".into()), 404, "not_found", None),
+            (InvalidRecord("x".into()), 422, "invalid_record", None),
+            (NoSuchPly { ply: 9, last: 3 }, 404, "no_such_ply", None),
+            (SeatTaken(1), 409, "seat_taken", None),
+            (TableFull, 409, "table_full", None),
+            (NameTaken, 409, "name_taken", None),
+            (NotOwner, 403, "not_owner", None),
+            (Rules(uno::RulesError::EmptyHands), 422, "invalid_rules", None),
+            (UnknownBot(bot), 422, "unknown_bot", None),
+            (TooManyTables(20), 429, "too_many_tables", None),
+            (ServerFull, 503, "server_full", Some(30)),
+            (TooManyImports { limit: 60, retry: 7 }, 429, "too_many_imports", Some(7)),
+            (OwnedElsewhere("t".into()), 409, "owned_elsewhere", None),
+            (OwnerUnavailable("t".into()), 503, "owner_unavailable", Some(2)),
+            (Store(store), 503, "store_unavailable", Some(2)),
+            (StoreSilent(std::time::Duration::from_secs(2)), 503, "store_unavailable", Some(2)),
+            (AnalysisBusy, 503, "analysis_busy", Some(5)),
+            (TooManyAnalyses(1), 429, "too_many_analyses", Some(2)),
+            (AnalysisTimeout(60), 503, "analysis_timeout", None),
+            (Internal("x".into()), 500, "internal", None),
+        ]
+    }
+
+    /// Which variant a value is. A reason added to `TableError` stops this compiling until it
+    /// is named here, and then the test below fails until `every_table_refusal` lists it.
+    fn variant(e: &TableError) -> &'static str {
+        use TableError::*;
+        match e {
+            Invalid(_) => "Invalid",
+            TooLong { .. } => "TooLong",
+            MissingToken => "MissingToken",
+            BadToken => "BadToken",
+            SpectatorsNotAllowed => "SpectatorsNotAllowed",
+            NoSuchTable(_) => "NoSuchTable",
+            StaleState { .. } => "StaleState",
+            Illegal(_) => "Illegal",
+            NotStarted => "NotStarted",
+            NotFinished => "NotFinished",
+            GameNotOver => "GameNotOver",
+            NotKept(_) => "NotKept",
+            InvalidRecord(_) => "InvalidRecord",
+            NoSuchPly { .. } => "NoSuchPly",
+            SeatTaken(_) => "SeatTaken",
+            TableFull => "TableFull",
+            NameTaken => "NameTaken",
+            NotOwner => "NotOwner",
+            Rules(_) => "Rules",
+            UnknownBot(_) => "UnknownBot",
+            TooManyTables(_) => "TooManyTables",
+            ServerFull => "ServerFull",
+            TooManyImports { .. } => "TooManyImports",
+            OwnedElsewhere(_) => "OwnedElsewhere",
+            OwnerUnavailable(_) => "OwnerUnavailable",
+            Store(_) => "Store",
+            StoreSilent(_) => "StoreSilent",
+            AnalysisBusy => "AnalysisBusy",
+            TooManyAnalyses(_) => "TooManyAnalyses",
+            AnalysisTimeout(_) => "AnalysisTimeout",
+            Internal(_) => "Internal",
+        }
+    }
+
+    const TABLE_VARIANTS: usize = 31;
+
+    #[test]
+    fn every_table_refusal_has_its_status_code_and_retry() {
+        let all = every_table_refusal();
+        let named: std::collections::BTreeSet<&str> = all.iter().map(|(e, ..)| variant(e)).collect();
+        assert_eq!(named.len(), all.len(), "a variant is listed twice");
+        assert_eq!(named.len(), TABLE_VARIANTS, "every variant of TableError is listed once: {named:?}");
+        for (e, status, code, retry) in all {
+            let what = format!("{e:?}");
+            let message = e.to_string();
+            let api = ApiError::from(e);
+            assert_eq!(api.status().as_u16(), status, "{what}");
+            assert_eq!(api.code(), code, "{what}");
+            assert_eq!(api.retry_after(), retry, "{what}");
+            let body = api.body();
+            assert_eq!(body.code, code, "{what}");
+            // The message is the domain's own words, except where the detail is the
+            // operator's (a fault, the store's words).
+            if !matches!(code, "internal" | "store_unavailable") {
+                assert_eq!(body.message, message, "{what}");
+            }
+            let resp = api.into_response();
+            assert_eq!(resp.status().as_u16(), status, "{what}");
+            let header = resp.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+            assert_eq!(header, retry.map(|s| s.to_string()), "{what}");
+        }
+    }
+
+    #[test]
+    fn every_request_and_duel_refusal_has_its_status_and_code() {
+        use duel::DuelError;
+        let all: Vec<(ApiError, u16, &str)> = vec![
+            (ApiError::MalformedJson("x".into()), 400, "malformed_json"),
+            (ApiError::InvalidBody("x".into()), 422, "invalid_body"),
+            (ApiError::NotJson, 415, "not_json"),
+            (ApiError::BodyTooLarge(10), 413, "body_too_large"),
+            (ApiError::BadRequest("x".into()), 400, "bad_request"),
+            (ApiError::MissingToken, 401, "missing_token"),
+            (ApiError::BadToken, 403, "bad_token"),
+            (ApiError::TokenInUrl, 400, "token_in_url"),
+            (ApiError::NoSuchRoute, 404, "not_found"),
+            (ApiError::MethodNotAllowed { allow: "GET".into() }, 405, "method_not_allowed"),
+            (
+                ApiError::WebSocketRequired { status: StatusCode::UPGRADE_REQUIRED, reason: "x".into() },
+                426,
+                "websocket_required",
+            ),
+            (ApiError::ServerBusy, 503, "server_busy"),
+            (ApiError::TooManyConnections, 429, "too_many_connections"),
+            (ApiError::RateLimited(20), 429, "rate_limited"),
+            (ApiError::Internal("x".into()), 500, "internal"),
+            (DuelRefusal::Engine(DuelError::GameOver).into(), 409, DuelError::GameOver.code()),
+            (DuelRefusal::NoSuchGame("d".into()).into(), 404, "not_found"),
+            (DuelRefusal::GridTooSmall { width: 1, height: 1 }.into(), 422, "too_small"),
+            (DuelRefusal::TooManyGames(20).into(), 429, "too_many_tables"),
+        ];
+        for (e, status, code) in all {
+            assert_eq!((e.status().as_u16(), e.code()), (status, code), "{e:?}");
         }
     }
 
@@ -447,7 +613,7 @@ mod tests {
         let all = every_illegal_action();
         assert!(all.len() >= 34, "only {} reasons found", all.len());
         for (name, i) in &all {
-            let e = ApiError::Illegal(*i);
+            let e = ApiError::from(TableError::Illegal(*i));
             assert_eq!(e.code(), name);
             assert_eq!(e.body().code, name);
             let want = if matches!(i, IllegalAction::GameOver | IllegalAction::RoundOver) {
@@ -457,14 +623,17 @@ mod tests {
             };
             assert_eq!(e.status(), want, "{name}");
         }
-        assert_eq!(ApiError::Illegal(IllegalAction::DoesNotMatch).status(), StatusCode::UNPROCESSABLE_ENTITY);
-        assert_eq!(ApiError::StaleState { sent: 1, current: 2 }.status(), StatusCode::CONFLICT);
     }
 
     #[test]
     fn internal_details_stay_in_the_log() {
-        let b = ApiError::Internal("table map poisoned at /srv/tabletop.db".into()).body();
-        assert_eq!(b.code, "internal");
-        assert!(!b.message.contains("/srv"), "{}", b.message);
+        for e in [
+            ApiError::Internal("table map poisoned at /srv/tabletop.db".into()),
+            TableError::Internal("table map poisoned at /srv/tabletop.db".into()).into(),
+        ] {
+            let b = e.body();
+            assert_eq!(b.code, "internal");
+            assert!(!b.message.contains("/srv"), "{}", b.message);
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! browser pages, all in one axum `Router` built by [`app`].
 //!
 //! Games live in memory while they are played; every accepted action is in the store (any
-//! [`store::GameStore`]: SQLite or PostgreSQL) before it is acknowledged, and [`AppState::new`]
+//! [`store::GameStore`]: SQLite or PostgreSQL) before it is acknowledged, and [`Tables::open`]
 //! rebuilds every unfinished table from the store, so a restart loses nothing acknowledged.
 //!
 //! Adding another game's routes: write a module with `pub fn routes(..) -> Router` (its own state
@@ -14,9 +14,11 @@
 
 pub mod api;
 mod bearer;
+mod client;
 pub mod cluster;
 mod conns;
 pub mod duel_api;
+mod duel_refusal;
 mod error;
 mod instance;
 pub mod limits;
@@ -31,6 +33,7 @@ mod quota;
 mod registry;
 mod replay_api;
 mod serve;
+mod state;
 mod stats;
 mod tables;
 mod text;
@@ -41,22 +44,21 @@ mod ws;
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
 
-pub use error::{ApiError, ErrorBody};
+pub use error::{ApiError, DuelRefusal, ErrorBody, TableError};
 pub use instance::default_instance;
 pub use messages::{
     invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
     TableSummary, TableView,
 };
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use tables::{AppState, Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step};
+pub use state::AppState;
+pub use tables::{Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step, Tables};
 /// The house-rule toggles of a create request, built into rules by the engine.
 pub use uno::HouseRules;
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    let c = state.config();
-    let duel_games =
-        duel_api::DuelGames::with_store(state.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
+    let duel_games = state.duel_games().clone();
     Router::new()
         .merge(replay_api::routes(state.clone()))
         .merge(stats::routes(state.clone()))
@@ -110,14 +112,7 @@ async fn refusal_body(resp: axum::response::Response) -> axum::response::Respons
         return resp;
     }
     let allow = resp.headers().get(axum::http::header::ALLOW).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-    let body = ErrorBody {
-        code: "method_not_allowed",
-        message: if allow.is_empty() {
-            "this route does not take this method".into()
-        } else {
-            format!("this route does not take this method; it takes {allow}")
-        },
-    };
+    let body = ApiError::MethodNotAllowed { allow }.body();
     let (mut parts, _) = resp.into_parts();
     parts.headers.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"));
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);

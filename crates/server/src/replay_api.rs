@@ -11,8 +11,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use crate::api::Client;
 use crate::bearer::SeatToken;
+use crate::client::Client;
 use crate::tables::AnalysisRequest;
 use crate::tables::{Frame, FrameRequest, ImportRecord, Perspective, PositionExport, RecordExport};
 use crate::{ApiError, AppState};
@@ -87,7 +87,7 @@ async fn analysis(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let q = query(q)?;
     let req = AnalysisRequest { game: q.game, seat: q.seat, samples: q.samples };
-    Ok(Json(app.analysis(&id, req, &client.0).await?))
+    Ok(Json(app.inner.analyses.analysis(&app, &id, req, &client.0).await?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -107,7 +107,7 @@ async fn position(
 
 async fn import(
     State(app): State<AppState>,
-    client: crate::api::Client,
+    client: crate::client::Client,
     body: Result<Json<ImportRecord>, JsonRejection>,
 ) -> Result<axum::response::Response, ApiError> {
     let Json(record) = body.map_err(|e| match e {

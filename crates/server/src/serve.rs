@@ -44,7 +44,7 @@ use tower::ServiceExt;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::conns::{address_key, ConnSlot, Conns, DeadlineBody, Limits, Refusal};
-use crate::AppState;
+use crate::{ApiError, AppState};
 
 /// File descriptors kept free under the process's limit for everything but client connections
 /// (the database and its WAL, standard streams, a connection being shed while its replacement is
@@ -249,18 +249,17 @@ async fn connection(
 
 /// Answers a connection that was not admitted, and closes it.
 async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
-    let (status, body) = match refusal {
-        Refusal::Busy => (
-            "503 Service Unavailable",
-            r#"{"code":"server_busy","message":"the server has as many connections as it may; try again shortly"}"#,
-        ),
-        Refusal::Address => (
-            "429 Too Many Requests",
-            r#"{"code":"too_many_connections","message":"this address has as many connections open as it may; close one and try again"}"#,
-        ),
+    let e = match refusal {
+        Refusal::Busy => ApiError::ServerBusy,
+        Refusal::Address => ApiError::TooManyConnections,
     };
+    let status = e.status();
+    let body = serde_json::to_string(&e.body()).unwrap_or_default();
+    let retry = e.retry_after().unwrap_or(1);
     let answer = format!(
-        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: {retry}\r\nconnection: close\r\n\r\n{body}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
         body.len()
     );
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
@@ -272,12 +271,4 @@ async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
         while matches!(tcp.read(&mut sink).await, Ok(n) if n > 0) {}
     })
     .await;
-}
-
-impl AppState {
-    /// Waits until every write queued in the store so far is committed.
-    pub async fn drain(&self) {
-        // The store's writer answers a read only after committing every write queued before it.
-        let _ = self.store().load("").await;
-    }
 }

@@ -15,8 +15,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, State};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use uno::Action;
@@ -26,7 +25,7 @@ use crate::conns::ConnSlot;
 use crate::limits;
 use crate::tables::{Push, Table, Viewer};
 use crate::text::Text;
-use crate::{ApiError, AppState, ErrorBody};
+use crate::{ApiError, AppState};
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -46,11 +45,8 @@ pub async fn upgrade(
     let ws = match ws {
         Ok(ws) => ws,
         Err(rejection) => {
-            let body = ErrorBody {
-                code: "websocket_required",
-                message: format!("this route is a WebSocket; open it with a WebSocket client ({rejection})"),
-            };
-            return Ok((rejection.status(), Json(body)).into_response());
+            let reason = rejection.to_string();
+            return Err(ApiError::WebSocketRequired { status: rejection.status(), reason });
         }
     };
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
@@ -349,7 +345,7 @@ async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, epoch: u64, 
         ClientMessage::Ping => Some(Utf8Bytes::from_static("{\"type\":\"pong\"}")),
         ClientMessage::Action { action, version } => {
             let Viewer::Seat(seat) = viewer else { return Some(error_text(&ApiError::MissingToken)) };
-            app.act_seat(table, seat, epoch, action, version).await.err().map(|e| error_text(&e))
+            app.act_seat(table, seat, epoch, action, version).await.err().map(|e| error_text(&e.into()))
         }
     }
 }

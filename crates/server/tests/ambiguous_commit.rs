@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use server::{ApiError, AppState, Config, CreateTable, SeatSpec};
+use server::{AppState, Config, CreateTable, SeatSpec, TableError};
 use store::{
     Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Record, Reply, SharedStore, SqliteStore, Status,
     StoreError, StoredGame, Ticket,
@@ -121,7 +121,7 @@ impl Game {
         (seat, action, mine.version)
     }
 
-    async fn act(&self, seat: usize, action: uno::Action, version: u64) -> Result<u64, ApiError> {
+    async fn act(&self, seat: usize, action: uno::Action, version: u64) -> Result<u64, TableError> {
         self.app.act(&self.id, Some(&self.tokens[seat]), action, version).await.map(|v| v.version)
     }
 
@@ -155,11 +155,11 @@ async fn a_commit_that_cannot_be_checked_is_read_back_before_the_next_action() {
     g.store.fail_load.store(true, Ordering::SeqCst);
     // Neither the answer nor the log: not acknowledged.
     let refused = g.act(seat, action, version).await;
-    assert!(matches!(refused, Err(ApiError::Store(_))), "{refused:?}");
+    assert!(matches!(refused, Err(TableError::Store(_))), "{refused:?}");
     assert_eq!(g.log_len().await, 1, "the store took it all the same");
     // Sent again at the same version: the log is read first, so the action is found taken.
     let again = g.act(seat, action, version).await;
-    assert!(matches!(again, Err(ApiError::StaleState { current: 1, .. })), "{again:?}");
+    assert!(matches!(again, Err(TableError::StaleState { current: 1, .. })), "{again:?}");
     let (seat, action, version) = g.next().await;
     assert_eq!(version, 1);
     assert_eq!(g.act(seat, action, version).await.expect("the next action"), 2);

@@ -36,7 +36,7 @@ use thiserror::Error;
 use tower::ServiceExt;
 
 use crate::tables::Table;
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, TableError};
 use wire::{instance_subject, is_table_id, now_ms, Answer, Ask};
 
 /// How long one forwarded request may take before its owner counts as not answering.
@@ -193,7 +193,7 @@ impl Inner {
     async fn ask(&self, table: &str, mut owner: String, mut ask: Ask, again: bool) -> Result<Sent, ApiError> {
         let lease = self.state.store().lease().unwrap_or_default();
         let deadline = Instant::now() + lease * 2 + Duration::from_secs(2);
-        let unavailable = || ApiError::OwnerUnavailable(table.to_string());
+        let unavailable = || ApiError::from(TableError::OwnerUnavailable(table.to_string()));
         loop {
             if let Ask::Http { sent_ms, .. } = &mut ask {
                 *sent_ms = now_ms();
@@ -229,7 +229,7 @@ impl Inner {
         };
         if now_ms().saturating_sub(sent_ms) > RUN_WITHIN.as_millis() as u64 {
             tracing::warn!(table, "a forwarded request arrived too late to be run");
-            return http_answer(&ApiError::OwnerUnavailable(table));
+            return http_answer(&ApiError::from(TableError::OwnerUnavailable(table)));
         }
         if self.held(&table).is_none() {
             return Answer::NotHere;

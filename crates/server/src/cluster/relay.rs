@@ -15,11 +15,11 @@ use tokio::sync::Notify;
 
 use super::wire::{watch_subject, Answer, Ask, Pushed};
 use super::{http_response, Inner, Sent};
+use crate::bearer::{token, TokenQuery};
 use crate::conns::ConnSlot;
 use crate::limits;
-use crate::tables::auth::{token, TokenQuery};
 use crate::ws::{self, Bucket, ClientMessage};
-use crate::ApiError;
+use crate::{ApiError, TableError};
 
 /// The viewers this instance relays, by watch id: which instance serves each, and how to tell
 /// its connection that the owner is gone.
@@ -96,7 +96,7 @@ pub(super) async fn upgrade(
     // Subscribed before asking, so nothing the owner publishes after its answer is missed.
     let sub = match inner.nats.subscribe(watch_subject(table, &watch)).await {
         Ok(s) => s,
-        Err(_) => return Ok(ApiError::OwnerUnavailable(table.to_string()).into_response()),
+        Err(_) => return Ok(ApiError::from(TableError::OwnerUnavailable(table.to_string())).into_response()),
     };
     let ask = Ask::Watch { table: table.to_string(), token: token.clone(), watch: watch.clone() };
     let (first, version, owner) = match inner.ask(table, owner, ask, true).await {
@@ -292,7 +292,7 @@ impl Relay {
             // The owner changed: this connection's relay ends, and the client connects again.
             _ => {
                 self.lost.notify_one();
-                Err(ApiError::OwnerUnavailable(self.table.clone()))
+                Err(TableError::OwnerUnavailable(self.table.clone()).into())
             }
         }
     }

@@ -62,13 +62,13 @@ pub(super) async fn open(inner: &Arc<Inner>, table: &str, token: Option<&str>, i
     if !inner.state.store().fresh(&table.id) {
         // Its lease not renewed in time: what this instance holds may be stale (see
         // `AppState::table`).
-        return http_answer(&crate::ApiError::OwnerUnavailable(table.id.clone()));
+        return http_answer(&crate::ApiError::from(crate::TableError::OwnerUnavailable(table.id.clone())));
     }
     let (first, version, viewer, index, epoch, rx) = {
         let mut st = table.state.lock().await;
         let viewer = match inner.state.resolve(&st, token) {
             Ok(v) => v,
-            Err(e) => return http_answer(&e),
+            Err(e) => return http_answer(&e.into()),
         };
         // Subscribed and rendered under one lock, as for a socket here: no change is missed or
         // sent twice.

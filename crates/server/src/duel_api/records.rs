@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use store::{Kind, SharedStore};
 
 use super::{rebuild, view, whole_record, DuelGames, DuelView};
-use crate::ApiError;
+use crate::{ApiError, TableError};
 
 /// Stores the whole record of finished game `id` with the results.
 pub(crate) async fn keep(store: &SharedStore, id: &str) -> Result<(), ApiError> {
@@ -46,9 +46,9 @@ pub struct DuelExport {
 /// The kept record of game `id`: 403 while the game is played, 404 if none is kept.
 async fn kept(games: &DuelGames, id: &str) -> Result<DuelExport, ApiError> {
     if games.is_live(id) {
-        return Err(ApiError::GameNotOver);
+        return Err(TableError::GameNotOver.into());
     }
-    let not_kept = || ApiError::NotKept(id.chars().take(64).collect());
+    let not_kept = || ApiError::from(TableError::NotKept(id.chars().take(64).collect()));
     let Some(store) = games.store() else { return Err(not_kept()) };
     if id.len() > 64 {
         return Err(not_kept());
@@ -97,7 +97,7 @@ pub(crate) async fn replay(
     let plies = export.record.actions.len();
     let ply = q.ply.unwrap_or(plies);
     if ply > plies {
-        return Err(ApiError::NoSuchPly { ply, last: plies });
+        return Err(TableError::NoSuchPly { ply, last: plies }.into());
     }
     let upto = GameRecord { actions: export.record.actions[..ply].to_vec(), ..export.record };
     let (game, events) = rebuild(&upto).map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?;

@@ -26,11 +26,12 @@ use tokio::sync::{OnceCell, Semaphore};
 use uno::Seat;
 use uno_lab::analysis::{analyse_until, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
 
+use super::{TableError, Tables};
+use crate::limits;
 #[cfg(doc)]
 use crate::limits::{ANALYSES_PER_CLIENT, ANALYSIS_CACHE_ENTRIES, MAX_ANALYSIS_SAMPLES};
 #[cfg(doc)]
 use crate::Config;
-use crate::{limits, ApiError, AppState};
 
 /// Which analysis: of which table, which of its kept games, which seat, how many samples.
 type Key = (String, usize, usize, u32);
@@ -149,8 +150,8 @@ impl Analyses {
     }
 
     /// The slot of `key`, made (and the oldest forgotten past the limit) if there is none.
-    fn slot(&self, key: &Key) -> Result<Slot, ApiError> {
-        let mut cache = self.cache.lock().map_err(|_| ApiError::Internal("analysis cache poisoned".into()))?;
+    fn slot(&self, key: &Key) -> Result<Slot, TableError> {
+        let mut cache = self.cache.lock().map_err(|_| TableError::Internal("analysis cache poisoned".into()))?;
         if let Some(s) = cache.slots.get(key) {
             return Ok(s.clone());
         }
@@ -165,15 +166,15 @@ impl Analyses {
     }
 
     /// Admits one more request of `client`, or says why not.
-    fn admit(self: &Arc<Self>, client: &str) -> Result<Admission, ApiError> {
-        let mut m = self.per_client.lock().map_err(|_| ApiError::Internal("analysis clients poisoned".into()))?;
+    fn admit(self: &Arc<Self>, client: &str) -> Result<Admission, TableError> {
+        let mut m = self.per_client.lock().map_err(|_| TableError::Internal("analysis clients poisoned".into()))?;
         let mine = m.get(client).copied().unwrap_or(0);
         if mine >= limits::ANALYSES_PER_CLIENT {
-            return Err(ApiError::TooManyAnalyses(limits::ANALYSES_PER_CLIENT));
+            return Err(TableError::TooManyAnalyses(limits::ANALYSES_PER_CLIENT));
         }
         if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.admit_max {
             self.admitted.fetch_sub(1, Ordering::AcqRel);
-            return Err(ApiError::AnalysisBusy);
+            return Err(TableError::AnalysisBusy);
         }
         m.insert(client.to_string(), mine + 1);
         Ok(Admission { analyses: self.clone(), client: client.to_string() })
@@ -188,13 +189,13 @@ impl Analyses {
         seat: Seat,
         samples: u32,
         admission: Option<Admission>,
-    ) -> Result<Arc<Done>, ApiError> {
+    ) -> Result<Arc<Done>, TableError> {
         let worker = self
             .workers
             .clone()
             .acquire_owned()
             .await
-            .map_err(|_| ApiError::Internal("analysis workers closed".into()))?;
+            .map_err(|_| TableError::Internal("analysis workers closed".into()))?;
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let start = Instant::now();
@@ -211,16 +212,16 @@ impl Analyses {
             analyse_until(&record, &config, &|_, _| {}, &|| stop.load(Ordering::Relaxed))
         })
         .await
-        .map_err(|e| ApiError::Internal(format!("the analysis stopped: {e}")))?;
+        .map_err(|e| TableError::Internal(format!("the analysis stopped: {e}")))?;
         match result {
             Ok(analysis) => {
                 self.runs.fetch_add(1, Ordering::Relaxed);
                 Ok(Arc::new(Done { analysis, ms: start.elapsed().as_millis() as u64 }))
             }
-            Err(AnalysisError::OutOfTime { .. }) => Err(ApiError::AnalysisTimeout(self.time_limit.as_secs())),
+            Err(AnalysisError::OutOfTime { .. }) => Err(TableError::AnalysisTimeout(self.time_limit.as_secs())),
             // Only when this future was dropped: nobody reads this.
-            Err(AnalysisError::Stopped { .. }) => Err(ApiError::Internal("the analysis was stopped".into())),
-            Err(e) => Err(ApiError::Internal(format!("a kept game does not analyse: {e}"))),
+            Err(AnalysisError::Stopped { .. }) => Err(TableError::Internal("the analysis was stopped".into())),
+            Err(e) => Err(TableError::Internal(format!("a kept game does not analyse: {e}"))),
         }
     }
 }
@@ -235,31 +236,32 @@ pub(crate) struct AnalysisRequest {
     pub(crate) samples: Option<u32>,
 }
 
-impl AppState {
+impl Analyses {
     /// The analysis of one seat's decisions in a kept game of table `id`, as JSON.
     pub(crate) async fn analysis(
-        &self,
+        self: &Arc<Self>,
+        tables: &Tables,
         id: &str,
         req: AnalysisRequest,
         client: &str,
-    ) -> Result<serde_json::Value, ApiError> {
+    ) -> Result<serde_json::Value, TableError> {
         let samples = req.samples.unwrap_or(uno_lab::analysis::DEFAULT_SAMPLES);
         if samples == 0 || samples > limits::MAX_ANALYSIS_SAMPLES {
-            return Err(ApiError::BadRequest(format!(
+            return Err(TableError::Invalid(format!(
                 "samples must be 1 to {} (got {samples})",
                 limits::MAX_ANALYSIS_SAMPLES
             )));
         }
-        let kept = self.kept_game(id, req.game).await?;
+        let kept = tables.kept_game(id, req.game).await?;
         let record = kept.kept.record;
         if req.seat >= record.players {
-            return Err(ApiError::BadRequest(format!(
+            return Err(TableError::Invalid(format!(
                 "seat {}: the game has seats 0 to {}",
                 req.seat,
                 record.players - 1
             )));
         }
-        let analyses = &self.inner.analyses;
+        let analyses = self;
         let key: Key = (id.to_string(), kept.game, req.seat, samples);
         let (done, cached) = match analyses.cached(&key) {
             Some(done) => (done, true),
@@ -286,22 +288,22 @@ impl AppState {
             cached,
             analysis: &done.analysis,
         };
-        serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.to_string()))
+        serde_json::to_value(answer).map_err(|e| TableError::Internal(e.to_string()))
     }
 
     /// Analyses run to their end since the server started (answers from the cache not counted).
-    pub fn analyses_run(&self) -> usize {
-        self.inner.analyses.runs.load(Ordering::Relaxed)
+    pub(crate) fn analyses_run(&self) -> usize {
+        self.runs.load(Ordering::Relaxed)
     }
 
     /// Analyses admitted and not yet answered (running or waiting for a worker), and those
     /// whose request is gone but whose work has not stopped yet.
-    pub fn analyses_under_way(&self) -> usize {
-        self.inner.analyses.admitted.load(Ordering::Acquire)
+    pub(crate) fn analyses_under_way(&self) -> usize {
+        self.admitted.load(Ordering::Acquire)
     }
 
     /// Analyses whose work is running on a blocking thread now.
-    pub fn analyses_working(&self) -> usize {
-        self.inner.analyses.working.load(Ordering::Acquire)
+    pub(crate) fn analyses_working(&self) -> usize {
+        self.working.load(Ordering::Acquire)
     }
 }

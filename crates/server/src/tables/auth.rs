@@ -4,11 +4,7 @@
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-use super::TableState;
-use crate::{ApiError, AppState};
-
-// Kept here for the callers that still import them from here.
-pub use crate::bearer::{token, TokenQuery};
+use super::{TableError, TableState, Tables};
 
 /// Who is asking: a seat (by token) or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,13 +31,13 @@ impl TableState {
     }
 }
 
-impl AppState {
+impl Tables {
     /// Who a token (or its absence) is at this table.
-    pub(crate) fn resolve(&self, st: &TableState, token: Option<&str>) -> Result<Viewer, ApiError> {
+    pub(crate) fn resolve(&self, st: &TableState, token: Option<&str>) -> Result<Viewer, TableError> {
         match token {
-            Some(t) => st.seat_of(t).map(Viewer::Seat).ok_or(ApiError::BadToken),
+            Some(t) => st.seat_of(t).map(Viewer::Seat).ok_or(TableError::BadToken),
             None if st.meta.spectators => Ok(Viewer::Spectator),
-            None => Err(ApiError::SpectatorsNotAllowed),
+            None => Err(TableError::SpectatorsNotAllowed),
         }
     }
 }

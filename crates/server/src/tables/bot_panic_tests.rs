@@ -27,7 +27,7 @@ impl Bot for Panicker {
 #[tokio::test]
 async fn a_panicking_bot_is_replaced_and_the_table_plays_on() {
     let store = store::SqliteStore::open_in_memory().expect("store");
-    let app = AppState::new(store, Config::default()).await.expect("state");
+    let app = Tables::open(store, Config::default()).await.expect("state");
     let req = CreateTable {
         seats: vec![SeatSpec::Human { name: None }, SeatSpec::Bot { bot: "random".into(), seed: None, delay_ms: None }],
         // Long enough to swap the bot before its first turn comes.

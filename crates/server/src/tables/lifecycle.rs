@@ -12,11 +12,11 @@ use uno_bots::BotSpec;
 
 use super::auth::{hash_token, random_hex};
 use super::schedule::make_bots;
-use super::{stored_header, stored_meta, Meta, Push, SeatMeta, Table, TableState, Viewer};
+use super::{stored_header, stored_meta, Meta, Push, SeatMeta, Table, TableError, TableState, Tables, Viewer};
+use crate::limits;
 use crate::messages::{invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, TableView};
 use crate::registry::Refused;
 use crate::update::Told;
-use crate::{limits, ApiError, AppState};
 
 /// Characters that take no space: a name of these alone looks empty.
 pub(super) const INVISIBLE: &[char] = &[
@@ -32,21 +32,21 @@ fn forbidden_in_name(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{E0000}'..='\u{E007F}')
 }
 
-pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<String, ApiError> {
+pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<String, TableError> {
     let name = name.trim();
     // Invisible characters alone (zero-width spaces, joiners, marks) show as an empty name.
     let visible = |c: char| !c.is_whitespace() && !c.is_control() && !INVISIBLE.contains(&c);
     if !name.chars().any(visible) {
-        return Err(ApiError::BadRequest(format!("{field} must have a visible character")));
+        return Err(TableError::Invalid(format!("{field} must have a visible character")));
     }
     if name.chars().count() > max {
-        return Err(ApiError::TooLong { field, max });
+        return Err(TableError::TooLong { field, max });
     }
     if name.chars().any(char::is_control) {
-        return Err(ApiError::BadRequest(format!("{field} must not contain control characters")));
+        return Err(TableError::Invalid(format!("{field} must not contain control characters")));
     }
     if name.chars().any(forbidden_in_name) {
-        return Err(ApiError::BadRequest(format!("{field} must not contain direction overrides or tag characters")));
+        return Err(TableError::Invalid(format!("{field} must not contain direction overrides or tag characters")));
     }
     Ok(name.to_string())
 }
@@ -56,14 +56,14 @@ fn same_name(a: &str, b: &str) -> bool {
     a.to_lowercase() == b.to_lowercase()
 }
 
-pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
+pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, TableError> {
     let config = match (&req.preset, &req.rules) {
-        (Some(_), Some(_)) => return Err(ApiError::BadRequest("give either `preset` or `rules`, not both".into())),
+        (Some(_), Some(_)) => return Err(TableError::Invalid("give either `preset` or `rules`, not both".into())),
         (_, Some(serde_json::Value::String(text))) => RulesConfig::parse(text)?,
         (_, Some(v @ serde_json::Value::Object(_))) => {
             serde_json::from_value(v.clone()).map_err(|e| uno::RulesError::Syntax(e.to_string()))?
         }
-        (_, Some(_)) => return Err(ApiError::BadRequest("`rules` is a rules file's text or a JSON object".into())),
+        (_, Some(_)) => return Err(TableError::Invalid("`rules` is a rules file's text or a JSON object".into())),
         (Some(p), None) => uno::rules::preset_config(p)?,
         (None, None) => uno::rules::preset_config("official")?,
     };
@@ -71,10 +71,10 @@ pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, ApiError> {
 }
 
 /// The table's clocks: a turn limit within bounds, and bot delays (the table's) at most the cap.
-fn check_timing(req: &CreateTable) -> Result<(), ApiError> {
+fn check_timing(req: &CreateTable) -> Result<(), TableError> {
     if let Some(t) = req.turn_seconds {
         if t == 0 || t > limits::MAX_TURN_SECONDS {
-            return Err(ApiError::BadRequest(format!(
+            return Err(TableError::Invalid(format!(
                 "turn_seconds must be between 1 and {}",
                 limits::MAX_TURN_SECONDS
             )));
@@ -83,10 +83,10 @@ fn check_timing(req: &CreateTable) -> Result<(), ApiError> {
     check_delay(req.bot_delay_ms)
 }
 
-fn check_delay(d: Option<u32>) -> Result<(), ApiError> {
+fn check_delay(d: Option<u32>) -> Result<(), TableError> {
     match d {
         Some(ms) if ms > limits::MAX_BOT_DELAY_MS => {
-            Err(ApiError::BadRequest(format!("a bot delay is at most {} ms", limits::MAX_BOT_DELAY_MS)))
+            Err(TableError::Invalid(format!("a bot delay is at most {} ms", limits::MAX_BOT_DELAY_MS)))
         }
         _ => Ok(()),
     }
@@ -94,7 +94,7 @@ fn check_delay(d: Option<u32>) -> Result<(), ApiError> {
 
 /// Each seat as stored: people by their checked names, bots by their spec's canonical name and
 /// seed (derived from the table's seed unless given).
-fn seat_metas(req: &CreateTable, seed: u64) -> Result<Vec<SeatMeta>, ApiError> {
+fn seat_metas(req: &CreateTable, seed: u64) -> Result<Vec<SeatMeta>, TableError> {
     let mut seats = Vec::with_capacity(req.seats.len());
     for (i, s) in req.seats.iter().enumerate() {
         seats.push(match s {
@@ -126,10 +126,10 @@ fn seat_metas(req: &CreateTable, seed: u64) -> Result<Vec<SeatMeta>, ApiError> {
 }
 
 /// The creator's seat (the one asked for, else the first person's) with its token and name.
-fn seat_creator(req: &CreateTable, seats: &mut [SeatMeta]) -> Result<(Option<usize>, Option<String>), ApiError> {
+fn seat_creator(req: &CreateTable, seats: &mut [SeatMeta]) -> Result<(Option<usize>, Option<String>), TableError> {
     let creator_seat = match req.creator_seat {
         Some(i) if seats.get(i).is_some_and(|s| s.kind == SeatKind::Human) => Some(i),
-        Some(i) => return Err(ApiError::BadRequest(format!("creator_seat {i} is not a human seat"))),
+        Some(i) => return Err(TableError::Invalid(format!("creator_seat {i} is not a human seat"))),
         None => seats.iter().position(|s| s.kind == SeatKind::Human),
     };
     let token = creator_seat.map(|_| random_hex(16));
@@ -146,11 +146,11 @@ fn seat_creator(req: &CreateTable, seats: &mut [SeatMeta]) -> Result<(Option<usi
 }
 
 /// People are told apart by name: a person's is no other seat's (bots of a kind share theirs).
-fn check_names_apart(seats: &[SeatMeta]) -> Result<(), ApiError> {
+fn check_names_apart(seats: &[SeatMeta]) -> Result<(), TableError> {
     for (i, s) in seats.iter().enumerate().filter(|(_, s)| s.kind == SeatKind::Human) {
         let Some(name) = &s.name else { continue };
         if seats.iter().enumerate().any(|(j, o)| j != i && o.name.as_deref().is_some_and(|m| same_name(m, name))) {
-            return Err(ApiError::NameTaken);
+            return Err(TableError::NameTaken);
         }
     }
     Ok(())
@@ -163,15 +163,16 @@ fn first_game(
     position: Option<Position>,
     players: usize,
     seed: u64,
-) -> Result<(GameRecord, Game, Vec<Event>), ApiError> {
+) -> Result<(GameRecord, Game, Vec<Event>), TableError> {
     let mut deal = Vec::new();
     let (record, game) = match position {
         Some(position) => {
-            let game = Game::from_position(rules.clone(), &position).map_err(|e| ApiError::Internal(e.to_string()))?;
+            let game =
+                Game::from_position(rules.clone(), &position).map_err(|e| TableError::Internal(e.to_string()))?;
             (GameRecord::from_position(&rules, position), game)
         }
         None => (GameRecord::new(&rules, players, seed), {
-            let mut game = Game::new(rules, players, seed).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            let mut game = Game::new(rules, players, seed).map_err(|e| TableError::Invalid(e.to_string()))?;
             game.restart_with_events(seed, &mut deal);
             game
         }),
@@ -179,9 +180,9 @@ fn first_game(
     Ok((record, game, deal))
 }
 
-impl AppState {
+impl Tables {
     /// Creates a table; `client` identifies the creator for the per-client limit.
-    pub async fn create_table(&self, req: CreateTable, client: &str) -> Result<Created, ApiError> {
+    pub async fn create_table(&self, req: CreateTable, client: &str) -> Result<Created, TableError> {
         let start = match &req.from {
             Some(from) => Some(self.position_at(from, &req).await?),
             None => None,
@@ -194,7 +195,7 @@ impl AppState {
         rules.check_players(players)?;
         if let Some((_, p, _)) = &start {
             if p.hands.len() != players {
-                return Err(ApiError::BadRequest(format!("the position has {} seats, not {players}", p.hands.len())));
+                return Err(TableError::Invalid(format!("the position has {} seats, not {players}", p.hands.len())));
             }
         }
         check_timing(&req)?;
@@ -247,37 +248,37 @@ impl AppState {
         Ok(Created { invite: invite_path(&id), id, seat: creator_seat, token, table: view })
     }
 
-    pub(super) fn check_capacity(&self, client: &str) -> Result<(), ApiError> {
+    pub(super) fn check_capacity(&self, client: &str) -> Result<(), TableError> {
         let c = &self.inner.config;
         self.inner.tables.admit(client, c.max_tables, c.max_tables_per_client).map_err(|r| match r {
-            Refused::Full => ApiError::ServerFull,
-            Refused::TooMany(n) => ApiError::TooManyTables(n),
+            Refused::Full => TableError::ServerFull,
+            Refused::TooMany(n) => TableError::TooManyTables(n),
         })
     }
 
-    pub async fn join(&self, id: &str, name: &str, seat: Option<usize>) -> Result<Joined, ApiError> {
+    pub async fn join(&self, id: &str, name: &str, seat: Option<usize>) -> Result<Joined, TableError> {
         let name = check_name(name, "name", limits::MAX_NAME_CHARS)?;
         let table = self.table(id).await?;
         let mut st = table.state.lock().await;
         if st.game.is_over() {
-            return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
+            return Err(TableError::Illegal(uno::IllegalAction::GameOver));
         }
         let open = |s: &SeatMeta| s.kind == SeatKind::Human && s.token_hash.is_none();
         let i = match seat {
             Some(i) if st.meta.seats.get(i).is_some_and(open) => i,
             Some(i) if i >= st.meta.seats.len() => {
-                return Err(ApiError::BadRequest(format!(
+                return Err(TableError::Invalid(format!(
                     "seat {i}: the table has seats 0 to {}",
                     st.meta.seats.len().saturating_sub(1)
                 )))
             }
-            Some(i) => return Err(ApiError::SeatTaken(i)),
-            None => st.meta.seats.iter().position(open).ok_or(ApiError::TableFull)?,
+            Some(i) => return Err(TableError::SeatTaken(i)),
+            None => st.meta.seats.iter().position(open).ok_or(TableError::TableFull)?,
         };
         let taken = |s: &SeatMeta| s.kind == SeatKind::Bot || s.token_hash.is_some();
         let same = |s: &SeatMeta| s.name.as_deref().is_some_and(|n| same_name(n, &name));
         if st.meta.seats.iter().enumerate().any(|(j, s)| j != i && taken(s) && same(s)) {
-            return Err(ApiError::NameTaken);
+            return Err(TableError::NameTaken);
         }
         let token = random_hex(16);
         let mut meta = st.meta.clone();
@@ -294,11 +295,11 @@ impl AppState {
 
     /// Gives the seat up: the token stops working and the seat is open again; the game waits
     /// until someone takes it.
-    pub async fn leave(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
+    pub async fn leave(&self, id: &str, token: Option<&str>) -> Result<(), TableError> {
         let table = self.table(id).await?;
         let mut st = table.state.lock().await;
-        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
-            return Err(ApiError::BadToken);
+        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(TableError::MissingToken)?))? else {
+            return Err(TableError::BadToken);
         };
         let mut meta = st.meta.clone();
         meta.seats[i].token_hash = None;
@@ -320,14 +321,14 @@ impl AppState {
     /// The owner (the creator's seat) closes the table: it is kept in the store as abandoned, it
     /// leaves memory, its bots stop, and its sockets close (4002). This frees a slot of the
     /// creator's table limit.
-    pub async fn close(&self, id: &str, token: Option<&str>) -> Result<(), ApiError> {
+    pub async fn close(&self, id: &str, token: Option<&str>) -> Result<(), TableError> {
         let table = self.table(id).await?;
         let mut st = table.state.lock().await;
-        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
-            return Err(ApiError::BadToken);
+        let Viewer::Seat(i) = self.resolve(&st, Some(token.ok_or(TableError::MissingToken)?))? else {
+            return Err(TableError::BadToken);
         };
         if st.meta.owner_seat != Some(i) {
-            return Err(ApiError::NotOwner);
+            return Err(TableError::NotOwner);
         }
         if !st.game.is_over() {
             self.inner.store.set_status(id, StoreStatus::Abandoned).await?;
@@ -342,14 +343,14 @@ impl AppState {
     }
 
     /// A new game at a finished table, same seats and rules, new shuffle.
-    pub async fn rematch(&self, id: &str, token: Option<&str>) -> Result<TableView, ApiError> {
+    pub async fn rematch(&self, id: &str, token: Option<&str>) -> Result<TableView, TableError> {
         let table = self.table(id).await?;
         let mut st = table.state.lock().await;
-        let Viewer::Seat(seat) = self.resolve(&st, Some(token.ok_or(ApiError::MissingToken)?))? else {
-            return Err(ApiError::BadToken);
+        let Viewer::Seat(seat) = self.resolve(&st, Some(token.ok_or(TableError::MissingToken)?))? else {
+            return Err(TableError::BadToken);
         };
         if !st.game.is_over() {
-            return Err(ApiError::NotFinished);
+            return Err(TableError::NotFinished);
         }
         // A rematch is an unfinished table again: it counts against its creator's limit.
         self.check_capacity(&table.creator)?;
@@ -357,7 +358,7 @@ impl AppState {
         let rules = st.game.rules_arc().clone();
         let record = GameRecord::new(&rules, st.players(), seed);
         let mut deal = Vec::new();
-        let mut game = Game::new(rules, st.players(), seed).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let mut game = Game::new(rules, st.players(), seed).map_err(|e| TableError::Internal(e.to_string()))?;
         game.restart_with_events(seed, &mut deal);
         let mut meta = st.meta.clone();
         meta.version_base = st.version() + 1;

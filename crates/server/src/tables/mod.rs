@@ -6,14 +6,19 @@
 //! appends of all tables into one commit, so holding a table's lock across its commit costs that
 //! table one commit latency and no other table anything.
 //!
-//! This module holds the table and the server state; the rest is by concern: [`auth`] (tokens,
+//! The table core, [`Tables`], has no HTTP in it: it refuses with a [`TableError`], which the
+//! HTTP adapter (`crate::error`, `crate::AppState`) maps to a status and a code.
+//!
+//! This module holds the table and the core's state; the rest is by concern: [`auth`] (tokens,
 //! who is asking), [`view`] (what a viewer sees), [`lifecycle`] (create, join, leave, rematch,
 //! close), [`play`] (actions and their pushes), [`schedule`] (bots and turn timers),
 //! [`restore`] (start, adoption, the idle sweep), [`records`] (finished games' records) and
-//! [`replay`] (frames of a game from its record).
+//! [`replay`] (frames of a game from its record), [`analysis`] (decisions of a kept game
+//! weighed, with its own admission) and [`tallies`] (the statistics' totals).
 
 mod analysis;
 pub(crate) mod auth;
+mod error;
 mod lifecycle;
 mod play;
 mod records;
@@ -35,19 +40,21 @@ use tokio::sync::{broadcast, Mutex};
 use uno::{Game, GameRecord};
 use uno_bots::Bot;
 
+use crate::limits;
 use crate::messages::{LoggedEvent, SeatKind};
 use crate::registry::{Entry, Registry};
 use crate::text::Text;
 use crate::update::Told;
-use crate::{limits, ApiError};
-pub(crate) use analysis::AnalysisRequest;
 /// The analysis answer's type, for the pages' generated declarations.
 #[cfg(test)]
 pub(crate) use analysis::Answer as AnalysisAnswer;
+pub(crate) use analysis::{Analyses, AnalysisRequest};
 pub(crate) use auth::Viewer;
+pub use error::TableError;
 pub(crate) use records::KeptGame;
 pub use records::{ImportRecord, Imported, RecordExport};
 pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
+pub(crate) use tallies::Stats;
 
 /// Server settings; the defaults suit a server for friends.
 #[derive(Clone, Debug)]
@@ -103,19 +110,18 @@ impl Default for Config {
     }
 }
 
-/// The server's shared state: the store and the tables in play.
+/// The table core: the tables in play, the store they are kept in, the settings, and the lanes
+/// bots think in. Every table's lifecycle, play, scheduling and restoring is a method here, and
+/// refuses with a [`TableError`]; nothing here knows HTTP (the adapter, `crate::AppState`, holds
+/// one and maps its refusals). Cheap to clone (shared).
 #[derive(Clone)]
-pub struct AppState {
-    pub(crate) inner: Arc<Shared>,
+pub struct Tables {
+    pub(crate) inner: Arc<Core>,
 }
 
-pub(crate) struct Shared {
+pub(crate) struct Core {
     pub(crate) store: SharedStore,
     pub(crate) config: Config,
-    pub(crate) analyses: Arc<analysis::Analyses>,
-    pub(crate) stats: tallies::Stats,
-    /// Records imported, per client, in the last hour.
-    pub(crate) imports: crate::quota::Quota,
     /// Bots' thinking, in one lane per client (see [`thinking`]).
     thinkers: Arc<thinking::Thinkers>,
     tables: Registry<Table>,
@@ -255,49 +261,45 @@ impl Entry for Table {
 
 /// A read from the store on a request's path, given up after [`limits::STORE_READ_TIMEOUT`]
 /// (503 `store_unavailable`, retry): a silent database holds no request for longer.
-pub(crate) async fn store_read<T>(reply: store::Reply<T>) -> Result<T, ApiError> {
+pub(crate) async fn store_read<T>(reply: store::Reply<T>) -> Result<T, TableError> {
     match tokio::time::timeout(limits::STORE_READ_TIMEOUT, reply).await {
         Ok(answer) => Ok(answer?),
-        Err(_) => Err(ApiError::StoreSilent(limits::STORE_READ_TIMEOUT)),
+        Err(_) => Err(TableError::StoreSilent(limits::STORE_READ_TIMEOUT)),
     }
 }
 
-fn stored_outcome(game: &Game) -> Result<store::Outcome, ApiError> {
-    store::Outcome::new(&game.outcome()).map_err(|e| ApiError::Internal(e.to_string()))
+fn stored_outcome(game: &Game) -> Result<store::Outcome, TableError> {
+    store::Outcome::new(&game.outcome()).map_err(|e| TableError::Internal(e.to_string()))
 }
 
 /// The record without its actions: those are the store's log.
-fn stored_header(record: &GameRecord) -> Result<store::Record, ApiError> {
+fn stored_header(record: &GameRecord) -> Result<store::Record, TableError> {
     let header = GameRecord { actions: Vec::new(), ..record.clone() };
-    store::Record::new(&header).map_err(|e| ApiError::Internal(e.to_string()))
+    store::Record::new(&header).map_err(|e| TableError::Internal(e.to_string()))
 }
 
-fn stored_meta(meta: &Meta) -> Result<store::Meta, ApiError> {
-    store::Meta::new(meta).map_err(|e| ApiError::Internal(e.to_string()))
+fn stored_meta(meta: &Meta) -> Result<store::Meta, TableError> {
+    store::Meta::new(meta).map_err(|e| TableError::Internal(e.to_string()))
 }
 
-impl AppState {
-    /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
-    pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, ApiError> {
-        let store = store.into();
-        let analyses = Arc::new(analysis::Analyses::new(&config));
-        let imports = crate::quota::Quota::new(config.imports_per_hour, Duration::from_secs(3600));
-        let state = AppState {
-            inner: Arc::new(Shared {
-                store,
+impl Tables {
+    /// Opens the table core on a store (any backend), rebuilding every unfinished table from it,
+    /// and starts its background work (the idle sweep, adoption in a cluster, the records'
+    /// retention), which ends when the last clone is dropped.
+    pub async fn open(store: impl Into<SharedStore>, config: Config) -> Result<Tables, TableError> {
+        let tables = Tables {
+            inner: Arc::new(Core {
+                store: store.into(),
                 config,
-                analyses,
-                stats: Default::default(),
-                imports,
                 thinkers: Arc::default(),
                 tables: Registry::default(),
             }),
         };
-        state.restore().await?;
-        state.spawn_janitor();
-        state.spawn_adopter();
-        state.spawn_record_keeper();
-        Ok(state)
+        tables.restore().await?;
+        tables.spawn_janitor();
+        tables.spawn_adopter();
+        tables.spawn_record_keeper();
+        Ok(tables)
     }
 
     pub fn config(&self) -> &Config {
@@ -306,6 +308,12 @@ impl AppState {
 
     pub fn store(&self) -> &SharedStore {
         &self.inner.store
+    }
+
+    /// Waits until every write queued in the store so far is committed.
+    pub async fn drain(&self) {
+        // The store's writer answers a read only after committing every write queued before it.
+        let _ = self.store().load("").await;
     }
 
     /// Bots thinking now (each client's bots think one at a time: see `tables/thinking.rs`).
@@ -321,32 +329,32 @@ impl AppState {
     /// The table `id`: in memory, or a finished table read back from the store (after a restart,
     /// or after it left memory), kept again for `finished_ttl` so its result and a rematch stay
     /// reachable. Not while its lease may have lapsed (see `GameStore::fresh`).
-    pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+    pub(crate) async fn table(&self, id: &str) -> Result<Arc<Table>, TableError> {
         self.table_checked(id, true).await
     }
 
-    /// [`AppState::table`] for an action: served while the lease is not known to run, since the
+    /// [`Tables::table`] for an action: served while the lease is not known to run, since the
     /// write itself is fenced (refused if another instance adopted the table meanwhile).
-    pub(crate) async fn table_to_act(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+    pub(crate) async fn table_to_act(&self, id: &str) -> Result<Arc<Table>, TableError> {
         self.table_checked(id, false).await
     }
 
-    async fn table_checked(&self, id: &str, fresh: bool) -> Result<Arc<Table>, ApiError> {
+    async fn table_checked(&self, id: &str, fresh: bool) -> Result<Arc<Table>, TableError> {
         if let Some(t) = self.in_memory(id)? {
             if !self.inner.store.holds(id) {
                 // Another instance adopted it: what this one has in memory is stale.
                 self.drop_lost(&t);
-                return Err(ApiError::OwnedElsewhere(t.id.clone()));
+                return Err(TableError::OwnedElsewhere(t.id.clone()));
             }
             if fresh && !self.inner.store.fresh(id) {
                 // The lease was not renewed in time (this process paused, or the database
                 // away): another instance may have adopted the table and played on, so memory
                 // is not served until the renewal says whose it is.
-                return Err(ApiError::OwnerUnavailable(t.id.clone()));
+                return Err(TableError::OwnerUnavailable(t.id.clone()));
             }
             return Ok(t);
         }
-        let missing = || ApiError::NoSuchTable(id.chars().take(64).collect());
+        let missing = || TableError::NoSuchTable(id.chars().take(64).collect());
         // Ids are 64 characters at most: a longer one cannot be stored, so costs no lookup.
         if id.len() > 64 {
             return Err(missing());
@@ -356,7 +364,7 @@ impl AppState {
             // A live table another instance holds, or one between owners (its lease ran out,
             // or its adopter is still rebuilding it): served again shortly, so a retryable 503
             // (with Retry-After), not a 404 that tells a client to give up.
-            return Err(ApiError::OwnerUnavailable(g.id));
+            return Err(TableError::OwnerUnavailable(g.id));
         }
         if g.kind != Kind::Uno || g.status != StoreStatus::Finished {
             return Err(missing());
@@ -373,7 +381,7 @@ impl AppState {
         Ok(self.inner.tables.insert_first(id, table))
     }
 
-    pub(crate) fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
+    pub(crate) fn in_memory(&self, id: &str) -> Result<Option<Arc<Table>>, TableError> {
         Ok(self.inner.tables.get(id))
     }
 

@@ -7,13 +7,12 @@ use std::time::Instant;
 use store::Status as StoreStatus;
 use uno::{Action, Move, Seat};
 
-use super::{Push, Table, TableState, Viewer};
+use super::{Push, Table, TableError, TableState, Tables, Viewer};
 use crate::messages::{LoggedEvent, TableStatus, TableView};
 use crate::text::Text;
 use crate::update::{self, Told};
-use crate::{ApiError, AppState};
 
-impl AppState {
+impl Tables {
     /// A seat's action, checked against the version it was based on.
     pub async fn act(
         &self,
@@ -21,11 +20,13 @@ impl AppState {
         token: Option<&str>,
         action: Action,
         version: u64,
-    ) -> Result<TableView, ApiError> {
-        self.act_answering(id, token, action, version, true).await?.ok_or_else(|| ApiError::Internal("no view".into()))
+    ) -> Result<TableView, TableError> {
+        self.act_answering(id, token, action, version, true)
+            .await?
+            .ok_or_else(|| TableError::Internal("no view".into()))
     }
 
-    /// [`AppState::act`], rendering the asker's view only when `view` (a client that follows
+    /// [`Tables::act`], rendering the asker's view only when `view` (a client that follows
     /// the table over a WebSocket gets the change there, and a view rendered for nobody is
     /// wasted work; see `Prefer: return=minimal` in `docs/api.md`).
     pub async fn act_answering(
@@ -35,14 +36,14 @@ impl AppState {
         action: Action,
         version: u64,
         view: bool,
-    ) -> Result<Option<TableView>, ApiError> {
+    ) -> Result<Option<TableView>, TableError> {
         let table = self.table_to_act(id).await?;
         let mut st = table.state.lock().await;
         let viewer = match token {
             Some(t) => self.resolve(&st, Some(t))?,
-            None => return Err(ApiError::MissingToken),
+            None => return Err(TableError::MissingToken),
         };
-        let Viewer::Seat(seat) = viewer else { return Err(ApiError::BadToken) };
+        let Viewer::Seat(seat) = viewer else { return Err(TableError::BadToken) };
         let events = self.act_as(&table, &mut st, seat, action, Some(version)).await?;
         st.last_activity = Instant::now();
         Ok(view.then(|| st.view(id, viewer, &events, "update")))
@@ -57,10 +58,10 @@ impl AppState {
         epoch: u64,
         action: Action,
         version: u64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), TableError> {
         let mut st = table.state.lock().await;
         if table.seat_epoch(Viewer::Seat(seat)) != epoch {
-            return Err(ApiError::BadToken);
+            return Err(TableError::BadToken);
         }
         self.act_as(table, &mut st, seat, action, Some(version)).await?;
         st.last_activity = Instant::now();
@@ -74,29 +75,29 @@ impl AppState {
         seat: usize,
         action: Action,
         version: Option<u64>,
-    ) -> Result<Vec<LoggedEvent>, ApiError> {
+    ) -> Result<Vec<LoggedEvent>, TableError> {
         if table.closed.load(Ordering::Acquire) {
-            return Err(ApiError::NoSuchTable(table.id.clone()));
+            return Err(TableError::NoSuchTable(table.id.clone()));
         }
         if table.unsure.load(Ordering::Acquire) {
             self.reread_log(table, st).await?;
         }
         match st.status() {
-            TableStatus::Waiting => return Err(ApiError::NotStarted),
-            TableStatus::Finished => return Err(ApiError::Illegal(uno::IllegalAction::GameOver)),
+            TableStatus::Waiting => return Err(TableError::NotStarted),
+            TableStatus::Finished => return Err(TableError::Illegal(uno::IllegalAction::GameOver)),
             TableStatus::Playing => {}
         }
         if let Some(sent) = version {
             if sent != st.version() {
-                return Err(ApiError::StaleState { sent, current: st.version() });
+                return Err(TableError::StaleState { sent, current: st.version() });
             }
         }
         // Checked by the engine, stored, then applied: a refused or unstored action leaves
         // the game as it was, with nothing to undo.
         let s = Seat(seat as u8);
-        st.game.check(s, action).map_err(ApiError::Illegal)?;
+        st.game.check(s, action).map_err(TableError::Illegal)?;
         let seq = st.record.actions.len() as u64;
-        let entry = store::Entry::new(&Move { seat: s, action }).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let entry = store::Entry::new(&Move { seat: s, action }).map_err(|e| TableError::Internal(e.to_string()))?;
         let writing = Instant::now();
         let written = self.inner.store.append(&table.id, seq, entry).await;
         crate::metrics::store_write(writing.elapsed());
@@ -105,13 +106,13 @@ impl AppState {
                 // Not stored, so not accepted: the game was not touched.
                 if let store::StoreError::Fenced { .. } = e {
                     self.drop_lost(table);
-                    return Err(ApiError::OwnedElsewhere(table.id.clone()));
+                    return Err(TableError::OwnedElsewhere(table.id.clone()));
                 }
                 return Err(e.into());
             }
             tracing::warn!(table = %table.id, seq, error = %e, "an append answered with an error was committed; kept");
         }
-        let events = st.game.apply(s, action).map_err(ApiError::Illegal)?;
+        let events = st.game.apply(s, action).map_err(TableError::Illegal)?;
         st.record.push(s, action);
         crate::metrics::action();
         let version = st.version();
@@ -174,10 +175,10 @@ impl AppState {
     /// Brings the table in memory up to its log after a commit whose outcome was unknown: the
     /// actions the log holds past memory are applied and pushed as any action is. An error
     /// (the store still away) leaves the table unsure and refuses the action that asked.
-    async fn reread_log(&self, table: &Arc<Table>, st: &mut TableState) -> Result<(), ApiError> {
-        let internal = |e: String| ApiError::Internal(e);
+    async fn reread_log(&self, table: &Arc<Table>, st: &mut TableState) -> Result<(), TableError> {
+        let internal = |e: String| TableError::Internal(e);
         let Some(g) = self.inner.store.load(&table.id).await? else {
-            return Err(ApiError::NoSuchTable(table.id.clone()));
+            return Err(TableError::NoSuchTable(table.id.clone()));
         };
         let have = st.record.actions.len();
         if g.actions.len() < have {

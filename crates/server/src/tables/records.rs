@@ -12,9 +12,9 @@ use uno::{Event, GameRecord};
 
 #[cfg(doc)]
 use super::Config;
-use super::TableState;
+use super::{TableError, TableState, Tables};
+use crate::limits;
 use crate::messages::{SeatKind, SeatView};
-use crate::{limits, ApiError, AppState};
 
 /// How often records older than the retention are looked for.
 const FORGET_EVERY: Duration = Duration::from_secs(3600);
@@ -77,7 +77,7 @@ pub struct RecordExport {
 impl TableState {
     /// The result of the finished game at this table (table `id`), as kept: its record, its
     /// outcome and what it adds to the statistics.
-    pub(super) fn finished_result(&self, id: &str) -> Result<store::NewResult, ApiError> {
+    pub(super) fn finished_result(&self, id: &str) -> Result<store::NewResult, TableError> {
         let kept = KeptGame { record: self.record.clone(), seats: self.seat_views(), imported: false };
         let outcome = self.game.outcome();
         let tallies = match outcome.map(|o| share(&kept, o)).transpose() {
@@ -91,17 +91,17 @@ impl TableState {
             game_id: id.to_string(),
             kind: Kind::Uno,
             actions: self.record.actions.len() as u64,
-            record: store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))?,
-            outcome: store::Outcome::new(&outcome).map_err(|e| ApiError::Internal(e.to_string()))?,
+            record: store::Record::new(&kept).map_err(|e| TableError::Internal(e.to_string()))?,
+            outcome: store::Outcome::new(&outcome).map_err(|e| TableError::Internal(e.to_string()))?,
             tallies,
         })
     }
 }
 
-impl AppState {
+impl Tables {
     /// The games kept for table `id`, oldest first (results stored before records were kept,
     /// which hold no actions, are left out).
-    pub(crate) async fn kept_games(&self, id: &str) -> Result<Vec<RecordExport>, ApiError> {
+    pub(crate) async fn kept_games(&self, id: &str) -> Result<Vec<RecordExport>, TableError> {
         if id.len() > 64 {
             return Ok(Vec::new());
         }
@@ -112,7 +112,7 @@ impl AppState {
             if kept.record.actions.len() as i64 != r.actions {
                 continue;
             }
-            let result = r.outcome.decode().map_err(|e| ApiError::Internal(e.to_string()))?;
+            let result = r.outcome.decode().map_err(|e| TableError::Internal(e.to_string()))?;
             out.push(RecordExport { id: id.to_string(), game: out.len(), kept, result, finished_at: r.finished_at });
         }
         Ok(out)
@@ -121,32 +121,23 @@ impl AppState {
     /// One kept game of table `id`: the `game`th, or the table's last one. A table whose
     /// current game is still played answers `game_not_over` unless an earlier game is asked
     /// for: its record (the seed) would tell every hidden card.
-    pub(crate) async fn kept_game(&self, id: &str, game: Option<usize>) -> Result<RecordExport, ApiError> {
+    pub(crate) async fn kept_game(&self, id: &str, game: Option<usize>) -> Result<RecordExport, TableError> {
         if game.is_none() && self.in_memory(id)?.is_some_and(|t| !t.done.load(Ordering::Relaxed)) {
-            return Err(ApiError::GameNotOver);
+            return Err(TableError::GameNotOver);
         }
         let mut kept = self.kept_games(id).await?;
         match game.or(kept.len().checked_sub(1)) {
             Some(g) if g < kept.len() => Ok(kept.swap_remove(g)),
-            _ => Err(ApiError::NotKept(id.chars().take(64).collect())),
+            _ => Err(TableError::NotKept(id.chars().take(64).collect())),
         }
-    }
-
-    /// Counts one more record imported by `client`, or refuses it past
-    /// [`Config::imports_per_hour`](super::Config::imports_per_hour) in the last hour.
-    pub(crate) fn take_import(&self, client: &str) -> Result<(), ApiError> {
-        self.inner.imports.take(client, std::time::Instant::now()).map_err(|wait| ApiError::TooManyImports {
-            limit: self.inner.config.imports_per_hour,
-            retry: wait.as_secs_f64().ceil() as u64,
-        })
     }
 
     /// Keeps a record sent in as a file, after checking that it replays (every action legal),
     /// under a new id, for the same retention as a game played here.
-    pub(crate) async fn import_record(&self, import: ImportRecord) -> Result<Imported, ApiError> {
+    pub(crate) async fn import_record(&self, import: ImportRecord) -> Result<Imported, TableError> {
         let record = import.record;
         if record.actions.len() > limits::MAX_IMPORTED_ACTIONS {
-            return Err(ApiError::InvalidRecord(format!(
+            return Err(TableError::InvalidRecord(format!(
                 "{} actions: a record may have at most {}",
                 record.actions.len(),
                 limits::MAX_IMPORTED_ACTIONS
@@ -154,10 +145,10 @@ impl AppState {
         }
         // Every count the file states is bounded before anything is made by it: a record of
         // 10^12 players is refused here, not after a seat a player has been allocated.
-        uno::PlayerCount::new(record.players).map_err(|e| ApiError::InvalidRecord(e.to_string()))?;
+        uno::PlayerCount::new(record.players).map_err(|e| TableError::InvalidRecord(e.to_string()))?;
         if let Some(start) = &record.start {
             if start.hands.len() != record.players {
-                return Err(ApiError::InvalidRecord(format!(
+                return Err(TableError::InvalidRecord(format!(
                     "the start position has {} hands for {} players",
                     start.hands.len(),
                     record.players
@@ -166,7 +157,7 @@ impl AppState {
         }
         let seats = match import.seats {
             Some(seats) if seats.len() != record.players => {
-                return Err(ApiError::InvalidRecord(format!("{} seats for {} players", seats.len(), record.players)))
+                return Err(TableError::InvalidRecord(format!("{} seats for {} players", seats.len(), record.players)))
             }
             Some(seats) => seats,
             None => (0..record.players).map(|_| ImportSeat { name: None, bot: None }).collect(),
@@ -180,7 +171,7 @@ impl AppState {
                 if name.as_ref().is_some_and(|n| n.chars().count() > limits::MAX_NAME_CHARS)
                     || bot.as_ref().is_some_and(|b| b.chars().count() > limits::MAX_BOT_NAME_CHARS)
                 {
-                    return Err(ApiError::TooLong { field: "a seat's name", max: limits::MAX_NAME_CHARS });
+                    return Err(TableError::TooLong { field: "a seat's name", max: limits::MAX_NAME_CHARS });
                 }
                 // The checks a name taken at a table passes (visible, no control characters,
                 // direction overrides or tag characters).
@@ -195,12 +186,12 @@ impl AppState {
         // The engine checks every action on the way: a blocking thread, since a record may be long.
         let game = tokio::task::spawn_blocking(move || moved.replay())
             .await
-            .map_err(|e| ApiError::Internal(format!("a record import stopped: {e}")))?
-            .map_err(|e| ApiError::InvalidRecord(e.to_string()))?;
+            .map_err(|e| TableError::Internal(format!("a record import stopped: {e}")))?
+            .map_err(|e| TableError::InvalidRecord(e.to_string()))?;
         let id = super::auth::random_hex(8);
         let plies = record.actions.len();
         let kept = KeptGame { record, seats, imported: true };
-        let stored = store::Record::new(&kept).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let stored = store::Record::new(&kept).map_err(|e| TableError::Internal(e.to_string()))?;
         self.inner
             .store
             .add_result(store::NewResult {
@@ -216,7 +207,7 @@ impl AppState {
     }
 
     /// Forgets the kept games (UNO and Duel) that ended longer than the retention ago.
-    pub async fn forget_old_records(&self) -> Result<(), ApiError> {
+    pub async fn forget_old_records(&self) -> Result<(), TableError> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
         let keep = self.inner.config.record_retention.as_millis() as i64;
         for kind in [Kind::Uno, Kind::Duel] {
@@ -231,7 +222,7 @@ impl AppState {
         tokio::spawn(async move {
             loop {
                 let Some(inner) = weak.upgrade() else { return };
-                if let Err(e) = (AppState { inner }).forget_old_records().await {
+                if let Err(e) = (Tables { inner }).forget_old_records().await {
                     tracing::warn!(error = %e, "forgetting old game records failed");
                 }
                 tokio::time::sleep(FORGET_EVERY).await;

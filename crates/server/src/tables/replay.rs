@@ -11,9 +11,9 @@ use std::sync::atomic::Ordering;
 use serde::{Deserialize, Serialize};
 use uno::{Action, Card, Event, Game, GameRecord, Move, Observation, Position, Rules, Seat};
 
-use super::Viewer;
+use super::{TableError, Tables, Viewer};
 use crate::messages::{CreateTable, SeatView, StartFrom, StartedFrom};
-use crate::{update, ApiError, AppState};
+use crate::update;
 
 /// Whose eyes a frame is seen with: `seatN`, `spectator`, or `all` (every hand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +24,8 @@ pub enum Perspective {
 }
 
 impl std::str::FromStr for Perspective {
-    type Err = ApiError;
-    fn from_str(s: &str) -> Result<Perspective, ApiError> {
+    type Err = TableError;
+    fn from_str(s: &str) -> Result<Perspective, TableError> {
         match s {
             "spectator" => Ok(Perspective::Spectator),
             "all" => Ok(Perspective::All),
@@ -33,7 +33,7 @@ impl std::str::FromStr for Perspective {
                 .strip_prefix("seat")
                 .and_then(|n| n.parse().ok())
                 .map(Perspective::Seat)
-                .ok_or_else(|| ApiError::BadRequest(format!("view {s:?}: expected seatN, spectator or all"))),
+                .ok_or_else(|| TableError::Invalid(format!("view {s:?}: expected seatN, spectator or all"))),
         }
     }
 }
@@ -105,9 +105,9 @@ pub struct Frame {
     pub timeline: Option<Vec<Step>>,
 }
 
-impl AppState {
+impl Tables {
     /// A frame of table `id`'s current game (live or finished) or of one of its kept games.
-    pub(crate) async fn frame(&self, id: &str, req: FrameRequest, token: Option<&str>) -> Result<Frame, ApiError> {
+    pub(crate) async fn frame(&self, id: &str, req: FrameRequest, token: Option<&str>) -> Result<Frame, TableError> {
         let table = match req.game {
             Some(_) => None,
             None => self.in_memory(id)?.filter(|t| !t.done.load(Ordering::Relaxed)),
@@ -120,10 +120,10 @@ impl AppState {
             if !st.game.is_over() {
                 let viewer = self.resolve(&st, token)?;
                 match (req.perspective, viewer) {
-                    (Perspective::All, _) => return Err(ApiError::GameNotOver),
+                    (Perspective::All, _) => return Err(TableError::GameNotOver),
                     (Perspective::Seat(n), Viewer::Seat(s)) if n == s => {}
-                    (Perspective::Seat(_), Viewer::Spectator) => return Err(ApiError::MissingToken),
-                    (Perspective::Seat(_), Viewer::Seat(_)) => return Err(ApiError::BadToken),
+                    (Perspective::Seat(_), Viewer::Spectator) => return Err(TableError::MissingToken),
+                    (Perspective::Seat(_), Viewer::Seat(_)) => return Err(TableError::BadToken),
                     (Perspective::Spectator, _) => {}
                 }
                 live = Some((st.record.clone(), st.seat_views()));
@@ -143,7 +143,7 @@ impl AppState {
     }
 }
 
-impl AppState {
+impl Tables {
     /// "Play from here": the rules and whole position of a kept game after a ply, to start a new
     /// table from. Only a kept (finished) game: a position tells every hidden card.
     /// The position a "play from here" table starts at, and where it comes from. The kept game
@@ -153,15 +153,15 @@ impl AppState {
         &self,
         from: &StartFrom,
         req: &CreateTable,
-    ) -> Result<(Rules, Position, StartedFrom), ApiError> {
+    ) -> Result<(Rules, Position, StartedFrom), TableError> {
         if req.preset.is_some() || req.rules.is_some() || req.seed.is_some() || req.house_rules != Default::default() {
-            return Err(ApiError::BadRequest(
+            return Err(TableError::Invalid(
                 "a table started `from` a position plays its rules: give no preset, rules, house_rules nor seed".into(),
             ));
         }
         let (game, game_no) = self.kept_game_at(&from.table, from.game, from.ply).await?;
         if game.is_over() {
-            return Err(ApiError::Illegal(uno::IllegalAction::GameOver));
+            return Err(TableError::Illegal(uno::IllegalAction::GameOver));
         }
         let mut position = game.position();
         let mut rng = rand::rngs::OsRng;
@@ -174,7 +174,7 @@ impl AppState {
 
     /// A kept game (the `game`th of table `id`, or its last) after `ply` actions, and which game
     /// it is. Only a kept (finished) game: its whole state tells every hidden card.
-    async fn kept_game_at(&self, id: &str, game: Option<usize>, ply: usize) -> Result<(Game, usize), ApiError> {
+    async fn kept_game_at(&self, id: &str, game: Option<usize>, ply: usize) -> Result<(Game, usize), TableError> {
         let kept = self.kept_game(id, game).await?;
         Ok((replay_upto(id, &kept.kept.record, ply)?, kept.game))
     }
@@ -186,7 +186,7 @@ impl AppState {
         id: &str,
         game: Option<usize>,
         ply: Option<usize>,
-    ) -> Result<PositionExport, ApiError> {
+    ) -> Result<PositionExport, TableError> {
         // The kept game is read once: the position and the seed's files both come from it.
         let kept = self.kept_game(id, game).await?;
         let (record, game_no) = (&kept.kept.record, kept.game);
@@ -224,12 +224,12 @@ impl AppState {
 }
 
 /// The game of table `id`'s kept `record` after its first `ply` actions.
-fn replay_upto(id: &str, record: &GameRecord, ply: usize) -> Result<Game, ApiError> {
+fn replay_upto(id: &str, record: &GameRecord, ply: usize) -> Result<Game, TableError> {
     if ply > record.actions.len() {
-        return Err(ApiError::NoSuchPly { ply, last: record.actions.len() });
+        return Err(TableError::NoSuchPly { ply, last: record.actions.len() });
     }
     let upto = GameRecord { actions: record.actions[..ply].to_vec(), ..record.clone() };
-    upto.replay().map_err(|e| ApiError::Internal(format!("table {id}: {e}")))
+    upto.replay().map_err(|e| TableError::Internal(format!("table {id}: {e}")))
 }
 
 /// Seed 000's three `.uno` files of a position (`uno::courses::export`): Player 1 is the seat to
@@ -268,15 +268,15 @@ fn render(
     seats: Vec<SeatView>,
     game_no: Option<usize>,
     req: FrameRequest,
-) -> Result<Frame, ApiError> {
+) -> Result<Frame, TableError> {
     let plies = record.actions.len();
     let ply = req.ply.unwrap_or(plies);
     if ply > plies {
-        return Err(ApiError::NoSuchPly { ply, last: plies });
+        return Err(TableError::NoSuchPly { ply, last: plies });
     }
     let seat = match req.perspective {
         Perspective::Seat(n) if n >= record.players => {
-            return Err(ApiError::BadRequest(format!("seat {n}: the game has seats 0 to {}", record.players - 1)))
+            return Err(TableError::Invalid(format!("seat {n}: the game has seats 0 to {}", record.players - 1)))
         }
         Perspective::Seat(n) => Some(Seat(n as u8)),
         Perspective::Spectator | Perspective::All => None,
@@ -289,7 +289,7 @@ fn render(
                 events = evs;
             }
         })
-        .map_err(|e| ApiError::Internal(format!("table {id}: its record does not replay: {e}")))?;
+        .map_err(|e| TableError::Internal(format!("table {id}: its record does not replay: {e}")))?;
     let all = req.perspective == Perspective::All;
     let events = if all { events } else { events.iter().map(|e| e.redacted_for(seat)).collect() };
     Ok(Frame {
@@ -312,8 +312,8 @@ fn render(
 }
 
 /// Every action with the round and turn after it.
-fn timeline(id: &str, record: &GameRecord) -> Result<Vec<Step>, ApiError> {
-    let broken = |e: String| ApiError::Internal(format!("table {id}: its record does not replay: {e}"));
+fn timeline(id: &str, record: &GameRecord) -> Result<Vec<Step>, TableError> {
+    let broken = |e: String| TableError::Internal(format!("table {id}: its record does not replay: {e}"));
     let mut game: Game = record.start().map_err(|e| broken(e.to_string()))?;
     let mut steps = Vec::with_capacity(record.actions.len());
     for (i, m) in record.actions.iter().enumerate() {

@@ -11,14 +11,13 @@ use uno::{GameRecord, Move};
 
 use super::schedule::make_bots;
 use super::view::keep_recent;
-use super::{Meta, Table, TableState};
+use super::{Meta, Table, TableError, TableState, Tables};
 use crate::messages::LoggedEvent;
 use crate::update::Told;
-use crate::{ApiError, AppState};
 
-impl AppState {
+impl Tables {
     /// Rebuilds the active tables: replay each record, keeping the last events for readers.
-    pub(super) async fn restore(&self) -> Result<(), ApiError> {
+    pub(super) async fn restore(&self) -> Result<(), TableError> {
         let stored = self.inner.store.load_active(Kind::Uno).await?;
         self.bring_in(stored).await
     }
@@ -34,7 +33,7 @@ impl AppState {
             loop {
                 tokio::time::sleep(every).await;
                 let Some(inner) = weak.upgrade() else { return };
-                let state = AppState { inner };
+                let state = Tables { inner };
                 let lost = state.inner.tables.all().into_iter().filter(|t| !state.inner.store.holds(&t.id));
                 for t in lost {
                     state.drop_lost(&t);
@@ -58,7 +57,7 @@ impl AppState {
     }
 
     /// Puts stored games in play: replayed, scheduled (bots, timers) and listed.
-    pub(super) async fn bring_in(&self, stored: Vec<store::StoredGame>) -> Result<(), ApiError> {
+    pub(super) async fn bring_in(&self, stored: Vec<store::StoredGame>) -> Result<(), TableError> {
         for g in stored {
             match self.rebuild(&g) {
                 Ok(Some(table)) => {
@@ -86,8 +85,8 @@ impl AppState {
 
     /// Keeps the result of stored game `g`, finished, unless the last result kept for its id
     /// is this game's (the same seed and as many actions).
-    async fn keep_unkept_result(&self, g: &store::StoredGame) -> Result<(), ApiError> {
-        let table = self.rebuild_any(g).map_err(ApiError::Internal)?;
+    async fn keep_unkept_result(&self, g: &store::StoredGame) -> Result<(), TableError> {
+        let table = self.rebuild_any(g).map_err(TableError::Internal)?;
         let st = table.state.lock().await;
         let kept = self.inner.store.results_of(&g.id).await?;
         let same = kept
@@ -160,7 +159,7 @@ impl AppState {
             loop {
                 tokio::time::sleep(every).await;
                 let Some(inner) = weak.upgrade() else { return };
-                AppState { inner }.sweep().await;
+                Tables { inner }.sweep().await;
             }
         });
     }

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use uno::{Action, Event, Phase, Seat};
 use uno_bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig};
 
-use super::{Config, Meta, Table, TableState};
+use super::{Config, Meta, Table, TableError, TableState, Tables};
+use crate::limits;
 use crate::messages::{SeatKind, TableStatus};
-use crate::{limits, ApiError, AppState};
 
 /// Between a bot's move the store could not take and its next try.
 const BOT_RETRY: Duration = Duration::from_millis(250);
@@ -43,7 +43,7 @@ pub(super) fn default_action(legal: &[Action]) -> Option<Action> {
         .or_else(|| legal.iter().copied().find(|a| !matches!(a, Action::CallUno | Action::CatchUno { .. })))
 }
 
-pub(super) fn make_bots(meta: &Meta) -> Result<Vec<Option<Box<dyn Bot>>>, ApiError> {
+pub(super) fn make_bots(meta: &Meta) -> Result<Vec<Option<Box<dyn Bot>>>, TableError> {
     meta.seats
         .iter()
         .map(|s| match (&s.kind, &s.bot) {
@@ -97,7 +97,7 @@ impl TableState {
     }
 }
 
-impl AppState {
+impl Tables {
     /// After any change: set the bot or the turn timer going for whoever acts next.
     pub(super) fn schedule(&self, table: &Arc<Table>, st: &mut TableState) {
         // A deadline belongs to the turn it was set for: any change ends it.
@@ -176,13 +176,13 @@ impl AppState {
         }
         let seat_version = Some(version);
         let mut done = self.act_as(table, &mut st, seat, action, seat_version).await;
-        if let Err(ApiError::Illegal(_)) = done {
+        if let Err(TableError::Illegal(_)) = done {
             // A bot that answers an illegal action must not stall the table.
             if let Some(&fallback) = obs.legal_actions.first() {
                 done = self.act_as(table, &mut st, seat, fallback, seat_version).await;
             }
         }
-        if let Err(ApiError::Store(e)) = done {
+        if let Err(TableError::Store(e)) = done {
             // Not stored (the database away for a moment): nothing changed, and nobody else
             // may act for the bot, so its turn is tried again rather than left to stall.
             tracing::warn!(table = %table.id, seat, error = %e, "a bot's move was not stored; trying again");

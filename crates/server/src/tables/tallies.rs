@@ -5,7 +5,7 @@
 use store::Kind;
 
 use super::records::{share, KeptGame};
-use crate::{ApiError, AppState};
+use super::{TableError, Tables};
 
 /// Whether the results kept before the totals existed have been tallied (one per server).
 #[derive(Default)]
@@ -30,23 +30,23 @@ fn tallies_of(r: &store::GameResult) -> Option<Vec<store::Tally>> {
     }
 }
 
-impl AppState {
+impl Stats {
     /// Tallies, once, the results kept before the totals existed.
-    pub(crate) async fn tally_old_results(&self) -> Result<(), ApiError> {
-        let mut done = self.inner.stats.0.lock().await;
+    pub(crate) async fn tally_old_results(&self, tables: &Tables) -> Result<(), TableError> {
+        let mut done = self.0.lock().await;
         if *done {
             return Ok(());
         }
-        let old = self.inner.store.untallied(Kind::Uno).await?;
+        let old = tables.store().untallied(Kind::Uno).await?;
         if !old.is_empty() {
             let tallied = tokio::task::spawn_blocking(move || {
                 old.iter().map(|r| (r.game_id.clone(), r.finished_at, tallies_of(r))).collect::<Vec<_>>()
             })
             .await
-            .map_err(|e| ApiError::Internal(format!("statistics stopped: {e}")))?;
+            .map_err(|e| TableError::Internal(format!("statistics stopped: {e}")))?;
             let tickets: Vec<_> = tallied
                 .into_iter()
-                .map(|(id, at, tallies)| self.inner.store.tally(Kind::Uno, &id, at, tallies))
+                .map(|(id, at, tallies)| tables.store().tally(Kind::Uno, &id, at, tallies))
                 .collect();
             for t in tickets {
                 t.await?;

@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use uno::{Phase, Seat};
 
-use super::{Table, TableState, Viewer};
+use super::{Table, TableError, TableState, Tables, Viewer};
+use crate::limits;
 use crate::messages::{LoggedEvent, SeatKind, SeatView, TableStatus, TableSummary, TableView};
 use crate::update::{self, Told};
-use crate::{limits, ApiError, AppState};
 
 impl TableState {
     pub(crate) fn version(&self) -> u64 {
@@ -147,7 +147,7 @@ impl TableState {
     }
 }
 
-impl AppState {
+impl Tables {
     pub fn list_tables(&self) -> Vec<TableSummary> {
         let tables: Vec<Arc<Table>> = self.inner.tables.all();
         // A table busy right now is left out rather than waited for: a list is a glance.
@@ -161,7 +161,7 @@ impl AppState {
         out
     }
 
-    pub async fn read_table(&self, id: &str, token: Option<&str>) -> Result<TableView, ApiError> {
+    pub async fn read_table(&self, id: &str, token: Option<&str>) -> Result<TableView, TableError> {
         let table = self.table(id).await?;
         let st = table.state.lock().await;
         let viewer = self.resolve(&st, token)?;
