@@ -44,10 +44,11 @@
 //! table's value after the chosen action less its average over the policy
 //! ([`LuckAdjuster::decision_luck`], exact in a unit test). It is **off** in matches
 //! ([`LuckAdjuster::decisions`]): it gave no narrower interval (1.20× with it and without on
-//! 1,000 `heuristic,random` deals), and on a long check of a mixed table three seats' mean
-//! luck sat just outside their 95% intervals with it and inside without (`docs/bots.md`), which
-//! is not yet explained. `heuristic` and `net` are deterministic (nothing to correct); the
-//! searching bots (`ismcts`, `flat`) state no policy. A choice left uncorrected stays in the
+//! 1,000 `heuristic,random` deals). A first check of a mixed table had three seats' mean
+//! luck just outside their 95% intervals with it; 10,000 other games put every seat inside
+//! (`examples/luck_check.rs … mixed split`, `docs/bots.md`): chance, not a bias. `heuristic`
+//! and `net` are deterministic (nothing to correct); the searching bots (`ismcts`, `flat`)
+//! state no policy. A choice left uncorrected stays in the
 //! result, which keeps the estimate unbiased (a correction is optional, never needed).
 //!
 //! **The deal.** The deal is a chance event too, and its expectation `E[u_s(x₀)]` is not known.
