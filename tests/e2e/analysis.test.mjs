@@ -48,7 +48,10 @@ describe('analysis on the replay page', () => {
     assert.equal(await page.locator('#timeline .mistake-mark').count(), mistakes.length);
     for (const d of mistakes) assert.equal(await page.locator(`#timeline a[data-ply="${d.ply + 1}"] .mistake-mark`).count(), 1);
     const summary = await page.textContent('#analysis-summary');
-    assert.match(summary, new RegExp(`^${a.decisions.length} decisions, ${mistakes.length} mistake`));
+    // Made by playouts, and the page says so.
+    assert.equal(a.method, 'playouts');
+    assert.match(summary, new RegExp(`^By playouts: ${a.decisions.length} decisions, ${mistakes.length} mistake`));
+    assert.match(await page.textContent('#analysis-method'), /^by playouts/);
     // Skill, luck and mistakes are chances of winning, never written as game points.
     assert.doesNotMatch(summary, /\d points/);
     assert.match(summary, /Win chance from skill [+−]?\d+\.\d% .*from luck [+−]?\d+\.\d%/);

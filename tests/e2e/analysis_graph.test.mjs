@@ -68,7 +68,7 @@ describe('the analysis graph', () => {
     await labelsApart(page, '1200 px');
 
     // One tab stop into the graph, after the analysis controls.
-    await page.focus('#samples');
+    await page.focus('#analyse-value');
     await page.keyboard.press('Tab');
     const focused = () =>
       page.evaluate(() => {

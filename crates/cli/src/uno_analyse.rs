@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 
 use uno_lab::analysis::{
-    analyse, Analysis, AnalysisConfig, AnalysisError, Decision, RoundSummary, DEFAULT_MISTAKE, DEFAULT_SAMPLES,
+    Analysis, AnalysisConfig, AnalysisError, Decision, Method, RoundSummary, DEFAULT_MISTAKE, DEFAULT_SAMPLES,
     DEFAULT_SEED, MAX_SAMPLES, MIN_MISTAKE_SAMPLES,
 };
 
@@ -183,6 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let config =
         AnalysisConfig { seat, samples: args.samples, seed: args.seed, mistake: args.mistake / 100.0, deadline: None };
+    let method = if args.value { Method::Value } else { Method::Playouts };
     if let Some(path) = &args.json {
         if args.record.as_os_str() != "-" && crate::output::same_file(path, &args.record) {
             anyhow::bail!("--json: {} is the record being analysed; name another file", path.display());
@@ -192,6 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if record.rules.play.forced_play.precedence_decides() {
         // Nothing to value: every move of every seat was the precedence's.
         let analysis = Analysis {
+            method,
             seat,
             samples: args.samples,
             seed: args.seed,
@@ -225,11 +227,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bar.set_position(done as u64);
         }
     };
-    let analysis = if args.value {
-        uno_lab::analysis::analyse_with_value(&record, &config, &uno_lab::shipped_value(), &progress, &|| false)
-    } else {
-        analyse(&record, &config, &progress)
-    };
+    let analysis = uno_lab::analysis::analyse_with(&record, &config, method, &progress, &|| false);
     let analysis = analysis.map_err(|e| match e {
         AnalysisError::Replay(e) => anyhow::anyhow!("analysis: {}", crate::uno_replay::replay_words(&e)),
         AnalysisError::Sample { index, reason } => {

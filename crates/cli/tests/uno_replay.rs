@@ -78,7 +78,11 @@ fn the_analysis_repeats_exactly_and_ranks_every_decision() {
     }
     let mut keys: Vec<&String> = a.as_object().expect("object").keys().collect();
     keys.sort();
-    assert_eq!(keys, ["decisions", "luck", "min_mistake_samples", "rounds", "samples", "seat", "seed", "skill"]);
+    assert_eq!(
+        keys,
+        ["decisions", "luck", "method", "min_mistake_samples", "rounds", "samples", "seat", "seed", "skill"]
+    );
+    assert_eq!(a["method"], "playouts");
 
     let words = tabletop(&["uno", "analyse", &path, "--seat", "1", "--samples", "20"]);
     let words = text(&words);

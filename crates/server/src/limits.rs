@@ -35,6 +35,12 @@ pub const ROUND_PAUSE_MS: u64 = 5_000;
 pub const MAX_ANALYSIS_SAMPLES: u32 = 2_000;
 /// Analyses one client (IP address) may have under way at once.
 pub const ANALYSES_PER_CLIENT: usize = 1;
+/// Value-network analyses (`method=value`) one client may have under way at once: they cost
+/// about 70× less than playouts, so the limit is looser, and they have workers and a queue of
+/// their own (`tables/analysis.rs`).
+pub const VALUE_ANALYSES_PER_CLIENT: usize = 4;
+/// The value network's queue is this many times the playouts' (`Config::analysis_queue`).
+pub const VALUE_ANALYSIS_QUEUE_FACTOR: usize = 4;
 /// Finished analyses kept for the next viewer, the oldest forgotten first.
 pub const ANALYSIS_CACHE_ENTRIES: usize = 256;
 /// Players one page of `GET /api/stats` lists at most.

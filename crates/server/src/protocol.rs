@@ -22,7 +22,7 @@ use crate::tables::{AnalysisAnswer, Frame as ReplayFrame, Step as ReplayStep};
 use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
 use crate::ws::SocketError;
 use uno::HouseRules;
-use uno_lab::analysis::{ActionValue, Analysis, Decision, RoundSummary};
+use uno_lab::analysis::{ActionValue, Analysis, Decision, Method as AnalysisMethod, RoundSummary};
 
 use crate::duel_api::records::DuelFrame;
 use crate::duel_api::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
@@ -107,6 +107,7 @@ fn declarations() -> String {
         decl::<ActionValue>(&cfg),
         decl::<Decision>(&cfg),
         decl::<RoundSummary>(&cfg),
+        decl::<AnalysisMethod>(&cfg),
         decl::<Analysis>(&cfg),
         decl::<AnalysisAnswer<'static>>(&cfg),
         // The WebSocket's `update` (crates/server/src/update.rs), what one action changed.

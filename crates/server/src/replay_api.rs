@@ -77,6 +77,8 @@ struct AnalysisQuery {
     seat: usize,
     samples: Option<u32>,
     game: Option<usize>,
+    /// `playouts` (the default) or `value`.
+    method: Option<uno_lab::analysis::Method>,
 }
 
 async fn analysis(
@@ -86,7 +88,7 @@ async fn analysis(
     q: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let q = query(q)?;
-    let req = AnalysisRequest { game: q.game, seat: q.seat, samples: q.samples };
+    let req = AnalysisRequest { game: q.game, seat: q.seat, samples: q.samples, method: q.method.unwrap_or_default() };
     Ok(Json(app.inner.analyses.analysis(&app, &id, req, &client.0).await?))
 }
 

@@ -1,7 +1,8 @@
 //! The analysis route through the router: its numbers are the engine's for the same record, seat,
 //! seed and samples; a second viewer is answered from the cache; a live game is refused; and
 //! the bounds (one analysis per client, the workers and their queue, the time limit) answer
-//! 429 and 503 with `{code, message}`.
+//! 429 and 503 with `{code, message}`. `method=value` answers the value network's analysis
+//! (the engine's `analyse_with_value`), says so, and is not held up by a playout analysis.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -13,7 +14,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 use uno::{GameRecord, Seat};
-use uno_lab::analysis::{analyse, AnalysisConfig, DEFAULT_MISTAKE, DEFAULT_SEED};
+use uno_lab::analysis::{analyse, analyse_with_value, AnalysisConfig, DEFAULT_MISTAKE, DEFAULT_SEED, VALUE_WORLDS};
 
 mod common;
 use common::call;
@@ -82,7 +83,10 @@ async fn the_analysis_is_the_engines_and_a_second_viewer_gets_it_from_the_cache(
     assert!(!first["decisions"].as_array().expect("decisions").is_empty());
     assert_eq!(first["mistake_threshold"], DEFAULT_MISTAKE);
     // Every field docs/api.md shows.
-    for key in ["id", "game", "seat", "samples", "seed", "mistake_threshold", "ms", "cached", "decisions", "rounds"] {
+    assert_eq!(first["method"], "playouts");
+    for key in
+        ["id", "game", "method", "seat", "samples", "seed", "mistake_threshold", "ms", "cached", "decisions", "rounds"]
+    {
         assert!(first.get(key).is_some(), "no {key:?} in {first}");
     }
     assert_eq!(state.analyses_run(), 1);
@@ -120,6 +124,80 @@ async fn the_analysis_is_the_engines_and_a_second_viewer_gets_it_from_the_cache(
     let (s, v) = call(&app, "GET", "/api/games/nosuchtable/analysis?seat=0", None, None).await;
     assert_eq!((s, v["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")), "{v}");
     assert_eq!(state.analyses_under_way(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_value_network_answers_as_the_engine_and_names_its_method() {
+    let (state, app) = open(quick()).await;
+    let id = finished(&app, 21, 3, 0).await;
+    let (_, export) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+    let record = GameRecord::from_json(&export.to_string()).expect("record");
+
+    let (s, valued) = call(&app, "GET", &format!("/api/games/{id}/analysis?seat=1&method=value"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{valued}");
+    assert_eq!((valued["method"].as_str(), valued["cached"].as_bool()), (Some("value"), Some(false)));
+    // Every world the network looks at, unless asked for fewer.
+    assert_eq!(valued["samples"], VALUE_WORLDS);
+    let config = AnalysisConfig {
+        seat: Seat(1),
+        samples: VALUE_WORLDS,
+        seed: DEFAULT_SEED,
+        mistake: DEFAULT_MISTAKE,
+        deadline: None,
+    };
+    let engine =
+        analyse_with_value(&record, &config, &uno_lab::shipped_value(), &|_, _| {}, &|| false).expect("analysis");
+    let engine: Value = serde_json::from_str(&serde_json::to_string(&engine).expect("json")).expect("json");
+    for field in ["method", "seat", "samples", "seed", "decisions", "rounds", "skill", "luck"] {
+        assert_eq!(valued[field], engine[field], "{field}");
+    }
+    assert!(!valued["decisions"].as_array().expect("decisions").is_empty());
+
+    // The playouts' analysis of the same seat and samples is another one, and says so.
+    let (s, played) =
+        call(&app, "GET", &format!("/api/games/{id}/analysis?seat=1&samples={VALUE_WORLDS}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{played}");
+    assert_eq!((played["method"].as_str(), played["cached"].as_bool()), (Some("playouts"), Some(false)));
+    assert_ne!(played["decisions"], valued["decisions"]);
+    let (s, named) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/analysis?seat=1&samples={VALUE_WORLDS}&method=playouts"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, named["cached"].as_bool(), named["method"].as_str()),
+        (StatusCode::OK, Some(true), Some("playouts")),
+        "{named}"
+    );
+    // The value network's, asked again: from the cache.
+    let (s, again) =
+        call(&app, "GET", &format!("/api/games/{id}/analysis?seat=1&samples={VALUE_WORLDS}&method=value"), None, None)
+            .await;
+    assert_eq!(
+        (s, again["cached"].as_bool(), again["method"].as_str()),
+        (StatusCode::OK, Some(true), Some("value")),
+        "{again}"
+    );
+    assert_eq!(again["decisions"], valued["decisions"]);
+    assert_eq!(state.analyses_run(), 2);
+
+    for q in [
+        "seat=1&method=network",
+        "seat=1&method=",
+        "seat=1&method=Value",
+        "seat=1&method=value&samples=33",
+        "seat=1&method=value&samples=0",
+    ] {
+        let (s, v) = call(&app, "GET", &format!("/api/games/{id}/analysis?{q}"), None, None).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{q}: {v}");
+        assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    }
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}/analysis?seat=1&method=network"), None, None).await;
+    assert!(v["message"].as_str().is_some_and(|m| m.contains("playouts") && m.contains("value")), "{v}");
+    assert_eq!((state.analyses_run(), state.analyses_under_way()), (2, 0));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -168,6 +246,11 @@ async fn the_bounds_refuse_with_429_and_503() {
     let (s, v) = get_from(&app, &format!("/api/games/{id}/analysis?seat=1&samples=5"), [10, 0, 0, 2]).await;
     assert_eq!((s, v["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("analysis_busy")), "{v}");
     assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()));
+    // The value network's analyses have workers and limits of their own: the same client is
+    // served one while its playouts run.
+    let (s, v) = get_from(&app, &format!("/api/games/{id}/analysis?seat=1&method=value"), [10, 0, 0, 1]).await;
+    assert_eq!((s, v["method"].as_str()), (StatusCode::OK, Some("value")), "{v}");
+    assert_eq!(state.analyses_under_way(), 1, "the long analysis ended early");
     // The long one is given up at the time limit.
     let (s, v) = running.await.expect("request");
     assert_eq!((s, v["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("analysis_timeout")), "{v}");
@@ -177,7 +260,7 @@ async fn the_bounds_refuse_with_429_and_503() {
         let (s, v) = get_from(&app, &format!("/api/games/{id}/analysis?seat=1&samples=2"), ip).await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
-    assert_eq!(state.analyses_run(), 1);
+    assert_eq!(state.analyses_run(), 2);
 }
 
 /// A client that hangs up stops its analysis (before the next sampled world, long before the

@@ -64,9 +64,10 @@ export function roundLabels(starts) {
  * @param {{ decisions: Decision[] }} a
  * @param {(d: Decision, win: number) => string} pointWords what a point says (screen readers, hover)
  * @param {(d: Decision) => number} winOf the chosen move's win chance
+ * @param {string} [by] how the chances were estimated ("by playouts (…)"), for the graph's name
  * @returns {SVGElement}
  */
-export function renderGraph(a, pointWords, winOf) {
+export function renderGraph(a, pointWords, winOf, by = '') {
   const n = a.decisions.length;
   const x = (/** @type {number} */ i) => LEFT + (n > 1 ? (i * (W - LEFT - 10)) / (n - 1) : (W - LEFT) / 2);
   const y = (/** @type {number} */ p) => TOP + (1 - p) * (H - 2 * TOP - 10);
@@ -99,7 +100,7 @@ export function renderGraph(a, pointWords, winOf) {
   const mistakes = a.decisions.filter((d) => d.mistake).length;
   return svg(
     'svg',
-    { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': `Win chance over ${n} decisions, ${mistakes} mistakes; arrow keys move between them`, 'data-own-keys': '' },
+    { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': `Win chance over ${n} decisions${by ? `, ${by}` : ''}, ${mistakes} mistakes; arrow keys move between them`, 'data-own-keys': '' },
     ...parts,
   );
 }

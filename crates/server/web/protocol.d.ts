@@ -958,9 +958,18 @@ skill: number,
 luck: number | null, };
 
 /**
+ * How an analysis valued the actions: playing rounds out, or the value network.
+ */
+export type AnalysisMethod = "playouts" | "value";
+
+/**
  * The whole analysis.
  */
-export type Analysis = { seat: number, samples: number, 
+export type Analysis = { 
+/**
+ * How the actions were valued.
+ */
+method: AnalysisMethod, seat: number, samples: number, 
 /**
  * In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
  */
@@ -997,7 +1006,11 @@ ms: number,
 /**
  * Whether it was made for an earlier request.
  */
-cached: boolean, seat: number, samples: number, 
+cached: boolean, 
+/**
+ * How the actions were valued.
+ */
+method: AnalysisMethod, seat: number, samples: number, 
 /**
  * In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
  */

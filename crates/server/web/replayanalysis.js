@@ -1,7 +1,9 @@
 // @ts-check
 // The replay page's analysis panel: asks the server to value one seat's decisions
-// (`GET /api/games/{id}/analysis`), then shows the summary, the graph (analysisgraph.js) and the
-// decision of the shown position with every legal move, as the server valued them.
+// (`GET /api/games/{id}/analysis`, by playouts or, quicker, by the value network:
+// `method=value`), then shows the summary, the graph (analysisgraph.js) and the decision of the
+// shown position with every legal move, as the server valued them, and says which method the
+// server named in its answer.
 import { capitalize, el, request } from './api.js';
 import { bindGraphKeys, markShown, renderGraph } from './analysisgraph.js';
 import { errorText } from './refusals.js';
@@ -9,6 +11,7 @@ import { cardWords } from './unocards.js';
 
 /** @typedef {import('./analysisgraph.js').Decision} Decision */
 /** @typedef {import('./protocol').AnalysisAnswer} Analysis the server's answer */
+/** @typedef {import('./protocol').AnalysisMethod} Method */
 /**
  * What the panel needs of the page.
  * @typedef {object} Host
@@ -36,12 +39,30 @@ const chosenValue = (d) => d.values.find((v) => sameAction(v.action, d.chosen));
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/** How each method is named where an analysis is shown (the answer's `method` picks one). */
+const BY = {
+  playouts: {
+    name: 'playouts',
+    graph: 'by playouts (rounds played out by bots in worlds sampled from what the seat knew)',
+    worlds: (/** @type {number} */ n) => `${n} sampled worlds each; 95% intervals`,
+  },
+  value: {
+    name: 'the value network',
+    graph: 'by the value network (a learned estimate: quick, a few points from the playouts)',
+    worlds: (/** @type {number} */ n) => `the value network's estimate; intervals over the cards a draw could bring, up to ${n} worlds`,
+  },
+};
+
 /**
  * @param {Host} host
  */
 export function analysisPanel(host) {
-  /** Analyses fetched, by `seat/samples`. */
+  /** Analyses fetched, by `seat/method/samples`. */
   const fetched = new Map();
+  /** The method and samples last asked for: another seat is shown its analysis by these. */
+  let asked = { method: /** @type {Method} */ ('playouts'), samples: '' };
+  /** @param {number | null} seat */
+  const keyOf = (seat) => `${seat}/${asked.method}/${asked.samples}`;
   /** @type {Analysis | null} the analysis shown: of the seat seen by */
   let shown = null;
   /** @type {Analysis | null} the analysis the graph was drawn for */
@@ -77,32 +98,44 @@ export function analysisPanel(host) {
     }
   }
 
-  /** Asks the server for the analysis of the seat seen by (once per seat and sample count). */
-  async function analyse() {
+  /**
+   * Asks the server for the analysis of the seat seen by (once per seat, method and sample
+   * count): by playouts with the chosen worlds per move, or by the value network (the server's
+   * own number of worlds).
+   * @param {Method} method
+   */
+  async function analyse(method) {
     const seat = host.seat();
     if (seat === null) return;
-    const samples = /** @type {HTMLSelectElement} */ ($('samples')).value;
-    const key = `${seat}/${samples}`;
-    const button = /** @type {HTMLButtonElement} */ ($('analyse'));
-    button.disabled = true;
-    $('analysis-status').textContent = `Analysing ${host.seatName(seat)}'s decisions with ${samples} worlds per move…`;
+    const samples = method === 'playouts' ? /** @type {HTMLSelectElement} */ ($('samples')).value : '';
+    asked = { method, samples };
+    const key = keyOf(seat);
+    const buttons = [$('analyse'), $('analyse-value')].map((b) => /** @type {HTMLButtonElement} */ (b));
+    for (const b of buttons) b.disabled = true;
+    $('analysis-status').textContent =
+      method === 'playouts'
+        ? `Analysing ${host.seatName(seat)}'s decisions with ${samples} worlds per move…`
+        : `Analysing ${host.seatName(seat)}'s decisions with the value network…`;
     try {
       if (!fetched.has(key)) {
-        const q = new URLSearchParams({ seat: String(seat), samples });
+        const q = new URLSearchParams({ seat: String(seat) });
+        if (samples) q.set('samples', samples);
+        if (method !== 'playouts') q.set('method', method);
         if (host.g !== null) q.set('game', host.g);
         fetched.set(key, await request('GET', `/api/games/${encodeURIComponent(host.id)}/analysis?${q}`));
       }
       if (host.seat() !== seat) return;
       shown = fetched.get(key);
       const a = /** @type {Analysis} */ (shown);
-      const took = a.cached ? 'made earlier' : `took ${(a.ms / 1000).toFixed(1)} s`;
-      $('analysis-status').textContent = `Analysis of ${host.seatName(seat)} ready (${a.samples} worlds per move; ${took}).`;
+      const took = a.cached ? 'made earlier' : a.ms < 1000 ? `took ${a.ms} ms` : `took ${(a.ms / 1000).toFixed(1)} s`;
+      const how = a.method === 'playouts' ? `by playouts, ${a.samples} worlds per move` : `by ${BY[a.method].name}`;
+      $('analysis-status').textContent = `Analysis of ${host.seatName(seat)} ready (${how}; ${took}).`;
       host.changed();
       render();
     } catch (err) {
       $('analysis-status').textContent = errorText(err, { game: true });
     } finally {
-      button.disabled = false;
+      for (const b of buttons) b.disabled = false;
     }
   }
 
@@ -141,7 +174,7 @@ export function analysisPanel(host) {
       el(
         'table',
         { class: 'analysis-moves' },
-        el('caption', {}, `Every legal move, best first (${a.samples} sampled worlds each; 95% intervals)`),
+        el('caption', {}, `Every legal move, best first, valued by ${BY[a.method].name} (${BY[a.method].worlds(a.samples)})`),
         el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col' }, 'Win chance'), el('th', { scope: 'col' }, 'Interval'))),
         el('tbody', {}, ...rows),
       ),
@@ -156,13 +189,15 @@ export function analysisPanel(host) {
     $('analysis-result').hidden = !a;
     if (!a) return;
     const mistakes = a.decisions.filter((d) => d.mistake).length;
+    $('analysis-method').textContent = BY[a.method].graph;
+    $('analysis-result').dataset.method = a.method;
     $('analysis-summary').textContent =
-      `${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a choice whose win chance is at least ${points(a.mistake_threshold)}% below the best's, clear of the noise). ` +
+      `By ${BY[a.method].name}: ${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a choice whose win chance is at least ${points(a.mistake_threshold)}% below the best's, clear of the noise). ` +
       `Win chance from skill ${signed(a.skill)}% (${host.seatName(a.seat)}'s own choices), from luck ${signed(a.luck)}% (the cards and the others' play).`;
     if (drawn !== a) {
       const words = (/** @type {Decision} */ d, /** @type {number} */ win) =>
         `Action ${d.ply + 1}: ${optionWords(d.chosen)}, ${pct(win)} to win${d.mistake ? ' (a mistake)' : ''}`;
-      $('analysis-graph').replaceChildren(renderGraph(a, words, (d) => chosenValue(d)?.win ?? 0));
+      $('analysis-graph').replaceChildren(renderGraph(a, words, (d) => chosenValue(d)?.win ?? 0, BY[a.method].graph));
       drawn = a;
     }
     const d = shownDecision(a);
@@ -172,11 +207,12 @@ export function analysisPanel(host) {
 
   /** The seat seen by changed: its analysis, if fetched already. */
   function seatChanged() {
-    shown = fetched.get(`${host.seat()}/${/** @type {HTMLSelectElement} */ ($('samples')).value}`) || null;
+    shown = fetched.get(keyOf(host.seat())) || null;
     $('analysis-status').textContent = '';
   }
 
-  $('analyse').addEventListener('click', analyse);
+  $('analyse').addEventListener('click', () => analyse('playouts'));
+  $('analyse-value').addEventListener('click', () => analyse('value'));
   $('analysis-graph').addEventListener('click', (e) => {
     const p = e.target instanceof Element && e.target.closest('[data-ply]');
     if (p instanceof SVGElement) host.go(Number(p.dataset.ply));

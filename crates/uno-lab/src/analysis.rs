@@ -27,7 +27,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use uno::{Action, Game, GameRecord, Observation, Phase, ReplayError, Seat};
 
 use crate::moments::Z95;
@@ -52,6 +52,30 @@ pub const DEFAULT_SEED: u64 = 1;
 pub const MIN_MISTAKE_SAMPLES: u32 = 30;
 /// A loss of this much win chance (0–1) marks a mistake when the caller has no preference.
 pub const DEFAULT_MISTAKE: f64 = 0.05;
+
+/// How an analysis valued the actions: playing rounds out, or the value network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "AnalysisMethod"))]
+pub enum Method {
+    /// Rounds played out by `heuristic` bots in every sampled world ([`analyse`]).
+    #[default]
+    Playouts,
+    /// The shipped value network on the seat's observation after the action
+    /// ([`analyse_with_value`]): about 70× cheaper, within a few points of the playouts.
+    Value,
+}
+
+impl Method {
+    /// The worlds per action a caller may ask for with this method: the value network looks at
+    /// no more than [`VALUE_WORLDS`].
+    pub fn max_samples(self) -> u32 {
+        match self {
+            Method::Playouts => MAX_SAMPLES,
+            Method::Value => VALUE_WORLDS,
+        }
+    }
+}
 
 /// What to analyse and how hard.
 #[derive(Clone, Debug)]
@@ -140,6 +164,8 @@ pub struct RoundSummary {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Analysis {
+    /// How the actions were valued.
+    pub method: Method,
     pub seat: Seat,
     pub samples: u32,
     /// In JSON a decimal string, as every 64-bit seed the project writes (`seeding::wide`).
@@ -291,6 +317,21 @@ pub fn analyse_with_value(
     analyse_by(record, config, Some(net), progress, stop)
 }
 
+/// [`analyse_until`] or [`analyse_with_value`] with the shipped value network
+/// ([`crate::shipped_value`]), as `method` says.
+pub fn analyse_with(
+    record: &GameRecord,
+    config: &AnalysisConfig,
+    method: Method,
+    progress: &dyn Fn(usize, usize),
+    stop: &dyn Fn() -> bool,
+) -> Result<Analysis, AnalysisError> {
+    match method {
+        Method::Playouts => analyse_until(record, config, progress, stop),
+        Method::Value => analyse_with_value(record, config, &crate::shipped_value(), progress, stop),
+    }
+}
+
 /// [`analyse`], given up ([`AnalysisError::Stopped`]) as soon as `stop` answers true: it is
 /// asked before every sampled world, so a server whose client went away stops within one
 /// playout. The numbers of an analysis that finishes do not depend on it.
@@ -334,7 +375,8 @@ fn analyse_by(
     let rounds = round_summaries(&decisions, &winners, seat);
     let skill = rounds.iter().map(|r| r.skill).sum();
     let luck = rounds.iter().filter_map(|r| r.luck).sum();
-    Ok(Analysis { seat, samples: config.samples, seed: config.seed, decisions, rounds, skill, luck })
+    let method = if net.is_some() { Method::Value } else { Method::Playouts };
+    Ok(Analysis { method, seat, samples: config.samples, seed: config.seed, decisions, rounds, skill, luck })
 }
 
 /// Each round of a record with its winner (`None`: a round without one).

@@ -6,11 +6,16 @@
 //!   [`Config::analysis_queue`] more wait; past that a request is refused (`analysis_busy`);
 //! * one client has at most [`ANALYSES_PER_CLIENT`] under way (`too_many_analyses`);
 //! * the sample count is at most [`MAX_ANALYSIS_SAMPLES`];
+//! * analyses by the value network (`method=value`, `uno_lab::analysis::analyse_with_value`),
+//!   about 70× cheaper, have a lane of their own with looser bounds: as many workers, a queue
+//!   [`VALUE_ANALYSIS_QUEUE_FACTOR`] times as long, [`VALUE_ANALYSES_PER_CLIENT`] per client,
+//!   and at most `uno_lab::analysis::VALUE_WORLDS` samples; a long playout analysis never
+//!   holds them up;
 //! * one analysis runs at most [`Config::analysis_time_limit`] (`analysis_timeout`);
 //! * an analysis whose request is dropped (its client hung up) is stopped before its next
 //!   sampled world, and the limits count the work while it runs: a client that hangs up is
 //!   not admitted again until its analysis has stopped;
-//! * a finished analysis is kept per (game, seat, samples) for the next viewer (the newest
+//! * a finished analysis is kept per (game, seat, samples, method) for the next viewer (the newest
 //!   [`ANALYSIS_CACHE_ENTRIES`]), and viewers asking for one being made wait for that one.
 //!
 //! Only finished games are analysed: the analysis of a game in play would value the moves of a
@@ -24,17 +29,22 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::{OnceCell, Semaphore};
 use uno::Seat;
-use uno_lab::analysis::{analyse_until, Analysis, AnalysisConfig, AnalysisError, DEFAULT_MISTAKE, DEFAULT_SEED};
+use uno_lab::analysis::{analyse_with, Analysis, AnalysisConfig, AnalysisError, Method, DEFAULT_MISTAKE, DEFAULT_SEED};
 
 use super::{TableError, Tables};
 use crate::limits;
+
 #[cfg(doc)]
-use crate::limits::{ANALYSES_PER_CLIENT, ANALYSIS_CACHE_ENTRIES, MAX_ANALYSIS_SAMPLES};
+use crate::limits::{
+    ANALYSES_PER_CLIENT, ANALYSIS_CACHE_ENTRIES, MAX_ANALYSIS_SAMPLES, VALUE_ANALYSES_PER_CLIENT,
+    VALUE_ANALYSIS_QUEUE_FACTOR,
+};
 #[cfg(doc)]
 use crate::Config;
 
-/// Which analysis: of which table, which of its kept games, which seat, how many samples.
-type Key = (String, usize, usize, u32);
+/// Which analysis: of which table, which of its kept games, which seat, how many samples, by
+/// which method.
+type Key = (String, usize, usize, u32, Method);
 
 /// A finished analysis and what it cost.
 struct Done {
@@ -44,13 +54,32 @@ struct Done {
 
 type Slot = Arc<OnceCell<Arc<Done>>>;
 
-/// The analyses under way and the finished ones kept (one per server).
-pub(crate) struct Analyses {
+/// The workers and the admission of one method's analyses.
+struct Lane {
     workers: Arc<Semaphore>,
     /// Requests admitted (running or waiting for a worker).
     admitted: AtomicUsize,
     admit_max: usize,
     per_client: Mutex<HashMap<String, usize>>,
+    per_client_max: usize,
+}
+
+impl Lane {
+    fn new(workers: usize, queue: usize, per_client_max: usize) -> Lane {
+        Lane {
+            workers: Arc::new(Semaphore::new(workers)),
+            admitted: AtomicUsize::new(0),
+            admit_max: workers + queue,
+            per_client: Mutex::new(HashMap::new()),
+            per_client_max,
+        }
+    }
+}
+
+/// The analyses under way and the finished ones kept (one per server).
+pub(crate) struct Analyses {
+    playouts: Lane,
+    value: Lane,
     cache: Mutex<Cache>,
     time_limit: Duration,
     /// Analyses run to their end (not answered from the cache).
@@ -88,13 +117,15 @@ pub(crate) struct Answer<'a> {
 /// analysis runs, when that work ends.
 struct Admission {
     analyses: Arc<Analyses>,
+    method: Method,
     client: String,
 }
 
 impl Drop for Admission {
     fn drop(&mut self) {
-        self.analyses.admitted.fetch_sub(1, Ordering::AcqRel);
-        if let Ok(mut m) = self.analyses.per_client.lock() {
+        let lane = self.analyses.lane(self.method);
+        lane.admitted.fetch_sub(1, Ordering::AcqRel);
+        if let Ok(mut m) = lane.per_client.lock() {
             if let Some(n) = m.get_mut(&self.client) {
                 *n -= 1;
                 if *n == 0 {
@@ -134,14 +165,23 @@ impl Analyses {
     pub(crate) fn new(config: &crate::Config) -> Analyses {
         let workers = config.analysis_workers.max(1);
         Analyses {
-            workers: Arc::new(Semaphore::new(workers)),
-            admitted: AtomicUsize::new(0),
-            admit_max: workers + config.analysis_queue,
-            per_client: Mutex::new(HashMap::new()),
+            playouts: Lane::new(workers, config.analysis_queue, limits::ANALYSES_PER_CLIENT),
+            value: Lane::new(
+                workers,
+                config.analysis_queue.saturating_mul(limits::VALUE_ANALYSIS_QUEUE_FACTOR),
+                limits::VALUE_ANALYSES_PER_CLIENT,
+            ),
             cache: Mutex::new(Cache::default()),
             time_limit: config.analysis_time_limit,
             runs: AtomicUsize::new(0),
             working: AtomicUsize::new(0),
+        }
+    }
+
+    fn lane(&self, method: Method) -> &Lane {
+        match method {
+            Method::Playouts => &self.playouts,
+            Method::Value => &self.value,
         }
     }
 
@@ -165,19 +205,20 @@ impl Analyses {
         Ok(slot)
     }
 
-    /// Admits one more request of `client`, or says why not.
-    fn admit(self: &Arc<Self>, client: &str) -> Result<Admission, TableError> {
-        let mut m = self.per_client.lock().map_err(|_| TableError::Internal("analysis clients poisoned".into()))?;
+    /// Admits one more request of `client` by `method`, or says why not.
+    fn admit(self: &Arc<Self>, client: &str, method: Method) -> Result<Admission, TableError> {
+        let lane = self.lane(method);
+        let mut m = lane.per_client.lock().map_err(|_| TableError::Internal("analysis clients poisoned".into()))?;
         let mine = m.get(client).copied().unwrap_or(0);
-        if mine >= limits::ANALYSES_PER_CLIENT {
-            return Err(TableError::TooManyAnalyses(limits::ANALYSES_PER_CLIENT));
+        if mine >= lane.per_client_max {
+            return Err(TableError::TooManyAnalyses(lane.per_client_max));
         }
-        if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.admit_max {
-            self.admitted.fetch_sub(1, Ordering::AcqRel);
+        if lane.admitted.fetch_add(1, Ordering::AcqRel) >= lane.admit_max {
+            lane.admitted.fetch_sub(1, Ordering::AcqRel);
             return Err(TableError::AnalysisBusy);
         }
         m.insert(client.to_string(), mine + 1);
-        Ok(Admission { analyses: self.clone(), client: client.to_string() })
+        Ok(Admission { analyses: self.clone(), method, client: client.to_string() })
     }
 
     /// Runs one analysis on a worker (waiting for one first). The worker and the client's
@@ -188,9 +229,11 @@ impl Analyses {
         record: uno::GameRecord,
         seat: Seat,
         samples: u32,
+        method: Method,
         admission: Option<Admission>,
     ) -> Result<Arc<Done>, TableError> {
         let worker = self
+            .lane(method)
             .workers
             .clone()
             .acquire_owned()
@@ -209,7 +252,7 @@ impl Analyses {
         let me = self.clone();
         let result = tokio::task::spawn_blocking(move || {
             let _held = (worker, admission, Working::new(&me.working));
-            analyse_until(&record, &config, &|_, _| {}, &|| stop.load(Ordering::Relaxed))
+            analyse_with(&record, &config, method, &|_, _| {}, &|| stop.load(Ordering::Relaxed))
         })
         .await
         .map_err(|e| TableError::Internal(format!("the analysis stopped: {e}")))?;
@@ -232,8 +275,10 @@ pub(crate) struct AnalysisRequest {
     /// Which kept game of the table (none: its last).
     pub(crate) game: Option<usize>,
     pub(crate) seat: usize,
-    /// Worlds per action (none: the engine's default).
+    /// Worlds per action (none: the engine's default for playouts, every world the value
+    /// network looks at for `value`).
     pub(crate) samples: Option<u32>,
+    pub(crate) method: Method,
 }
 
 impl Analyses {
@@ -245,12 +290,17 @@ impl Analyses {
         req: AnalysisRequest,
         client: &str,
     ) -> Result<serde_json::Value, TableError> {
-        let samples = req.samples.unwrap_or(uno_lab::analysis::DEFAULT_SAMPLES);
-        if samples == 0 || samples > limits::MAX_ANALYSIS_SAMPLES {
-            return Err(TableError::Invalid(format!(
-                "samples must be 1 to {} (got {samples})",
-                limits::MAX_ANALYSIS_SAMPLES
-            )));
+        let (default, max) = match req.method {
+            Method::Playouts => (uno_lab::analysis::DEFAULT_SAMPLES, limits::MAX_ANALYSIS_SAMPLES),
+            Method::Value => (Method::Value.max_samples(), Method::Value.max_samples()),
+        };
+        let samples = req.samples.unwrap_or(default);
+        if samples == 0 || samples > max {
+            let by = match req.method {
+                Method::Playouts => "",
+                Method::Value => " with method=value",
+            };
+            return Err(TableError::Invalid(format!("samples must be 1 to {max}{by} (got {samples})")));
         }
         let kept = tables.kept_game(id, req.game).await?;
         let record = kept.kept.record;
@@ -262,18 +312,18 @@ impl Analyses {
             )));
         }
         let analyses = self;
-        let key: Key = (id.to_string(), kept.game, req.seat, samples);
+        let key: Key = (id.to_string(), kept.game, req.seat, samples, req.method);
         let (done, cached) = match analyses.cached(&key) {
             Some(done) => (done, true),
             None => {
-                let mut admission = Some(analyses.admit(client)?);
+                let mut admission = Some(analyses.admit(client, req.method)?);
                 let slot = analyses.slot(&key)?;
                 let seat = Seat(req.seat as u8);
                 let mut ran = false;
                 let done = slot
                     .get_or_try_init(|| {
                         ran = true;
-                        analyses.run(record, seat, samples, admission.take())
+                        analyses.run(record, seat, samples, req.method, admission.take())
                     })
                     .await?
                     .clone();
@@ -299,7 +349,8 @@ impl Analyses {
     /// Analyses admitted and not yet answered (running or waiting for a worker), and those
     /// whose request is gone but whose work has not stopped yet.
     pub(crate) fn analyses_under_way(&self) -> usize {
-        self.admitted.load(Ordering::Acquire)
+        let a = self;
+        a.playouts.admitted.load(Ordering::Acquire) + a.value.admitted.load(Ordering::Acquire)
     }
 
     /// Analyses whose work is running on a blocking thread now.

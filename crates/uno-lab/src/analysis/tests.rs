@@ -101,6 +101,11 @@ fn the_value_network_values_the_same_decisions() {
     assert_eq!(valued, analyse_with_value(&record, &config(0, 64), &net, &|_, _| {}, &|| false).expect("again"));
     assert_eq!(played.decisions.len(), valued.decisions.len());
     assert!(!valued.decisions.is_empty());
+    // Each says how it was made, and `analyse_with` is the same analysis by its method's name.
+    assert_eq!((played.method, valued.method), (Method::Playouts, Method::Value));
+    let by_name = analyse_with(&record, &config(0, 64), Method::Value, &|_, _| {}, &|| false).expect("analysis");
+    assert_eq!(by_name, valued);
+    assert_eq!(serde_json::to_value(valued.method).expect("json"), "value");
     for (p, v) in played.decisions.iter().zip(&valued.decisions) {
         assert_eq!((p.ply, p.chosen), (v.ply, v.chosen));
         assert_eq!(p.values.len(), v.values.len());
