@@ -59,6 +59,16 @@ class Teacher:
         self.game = np.concatenate([p["game"] + 10_000_000 * k for k, p in enumerate(parts)])
         counts = np.diff(self.offsets)
         self.decision = np.repeat(np.arange(len(counts)), counts)  # each move's decision
+        # The table sizes the data was played at (each directory's meta.json; four before it said):
+        # the model's file records them, and the `net` bot trusts its values only at those.
+        self.seats = sorted({s for d in dirs for s in self._seats(Path(d))})
+
+    @staticmethod
+    def _seats(d):
+        meta = d / "meta.json"
+        if not meta.exists():
+            return [4]
+        return [int(json.loads(meta.read_text()).get("seats", 4))]
 
     @staticmethod
     def _load(d):
@@ -138,7 +148,7 @@ def main(argv=None):
     mean_worlds = float(data.worlds.mean())
     meta = dict(seed=args.seed, hidden=args.hidden, batch=args.batch, lr=args.lr, epochs=args.epochs,
                 decisions=len(data), moves=len(data.action), trainer="distill",
-                data=",".join(Path(d).name for d in args.data))
+                data=",".join(Path(d).name for d in args.data), seats=",".join(map(str, data.seats)))
     sys.stderr.write(f"{len(data)} decisions ({len(val)} held out), {len(data.action)} moves, "
                      f"{total} updates planned, loaded in {time.time() - t0:.0f} s\n")
     log = open(out / "log.jsonl", "a")

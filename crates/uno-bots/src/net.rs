@@ -11,6 +11,12 @@
 //! neither is ever worse than not doing it). Without the first, the Deep Monte-Carlo model
 //! (trained where a late call was still possible) won 1.5% against three `heuristic` bots
 //! (`docs/model.md`); the distilled model never decides either (`flat` does not search them).
+//!
+//! A third holds at table sizes the model was not trained at ([`QNet::trained_seats`]): there it
+//! does not draw or pass when it can play a card, and the network chooses the rest. Its values there are out of range
+//! (the shipped model, trained at four seats, rates every action near a certain loss at six),
+//! and drawing won on noise: at two, five and six seats it drew instead of playing at about 40% of
+//! the turns it could play, and six of ten rounds of six `net` bots passed 3,000 actions.
 
 use std::sync::Arc;
 
@@ -25,6 +31,8 @@ use crate::Bot;
 /// The network bot; every copy of the shipped model shares one set of weights.
 pub struct NetBot {
     net: Arc<QNet>,
+    /// The table sizes the model was trained at (none: it does not say, trusted everywhere).
+    trained: Option<Vec<usize>>,
     obs: Vec<f32>,
     legal: Vec<Action>,
     indices: Vec<usize>,
@@ -41,6 +49,7 @@ impl NetBot {
     /// The bot over any model.
     pub fn with_net(net: Arc<QNet>) -> NetBot {
         NetBot {
+            trained: net.trained_seats(),
             net,
             obs: vec![0.0; obs::SIZE],
             legal: Vec::with_capacity(64),
@@ -50,7 +59,8 @@ impl NetBot {
         }
     }
 
-    /// Each legal action that has an index, with its Q value, in the engine's listing order.
+    /// Each legal action that has an index, with its Q value, in the engine's listing order (a
+    /// draw or a pass it would not choose, outside its table sizes, scores −∞).
     pub fn scores(&mut self, view: &View<'_>) -> Vec<(Action, f32)> {
         view.legal_actions_into(&mut self.legal);
         write_view_observation(view, false, &mut self.obs);
@@ -69,6 +79,16 @@ impl NetBot {
             }
         }
         self.net.q_values(&self.obs, &self.indices, &mut self.q);
+        if self.trained.as_ref().is_some_and(|seats| !seats.contains(&players))
+            && self.candidates.iter().any(|a| matches!(a, Action::Play { .. }))
+        {
+            // Outside its table sizes it does not draw or pass when it can play (module doc).
+            for (q, a) in self.q.iter_mut().zip(&self.candidates) {
+                if matches!(a, Action::Draw | Action::Pass) {
+                    *q = f32::NEG_INFINITY;
+                }
+            }
+        }
     }
 
     /// Its own UNO call when it may make one, else a catch of a player who did not call, else

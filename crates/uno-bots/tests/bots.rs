@@ -94,6 +94,28 @@ fn every_bot_plays_only_legal_actions_on_every_preset_and_table_size() {
     }
 }
 
+/// Rounds of `net` bots end at every table size: the shipped model was trained at four seats,
+/// and elsewhere its best was to draw rather than play (six of ten six-seat rounds ran past
+/// 3,000 actions; see `uno_bots::net`).
+#[test]
+fn net_bots_end_their_rounds_at_every_table_size() {
+    let net = ["net".to_string()];
+    for rules in presets() {
+        for players in (2..=6).filter(|&n| n >= rules.min_players() && n <= rules.max_players()) {
+            for seed in 0..10 {
+                let log = play_checked(&rules, players, &net, 2000 + seed);
+                assert!(
+                    log.len() <= 1000,
+                    "{} at {players} seats, seed {}: a round of net bots took {} actions",
+                    rules.name(),
+                    2000 + seed,
+                    log.len()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn mixed_tables_play_only_legal_actions() {
     let names = bot_names();

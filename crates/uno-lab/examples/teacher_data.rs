@@ -303,7 +303,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     write_npy(dir, &all)?;
     let secs = t0.elapsed().as_secs_f64();
     let meta = format!(
-        "{{\"format\": \"tabletop-uno-teacher-1\", \"games\": {}, \"seed\": {}, \"playouts\": {}, \
+        "{{\"format\": \"tabletop-uno-teacher-1\", \"games\": {}, \"seats\": {PLAYERS}, \"seed\": {}, \"playouts\": {}, \
          \"all_flat_every\": {}, \"threads\": {}, \"decisions\": {n}, \"moves\": {}, \"seconds\": {secs:.1}}}\n",
         played,
         args.seed,

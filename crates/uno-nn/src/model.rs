@@ -182,6 +182,15 @@ impl QNet {
         &self.metadata
     }
 
+    /// The table sizes the model was trained at (its file's `seats` entry, e.g. `"4"` or
+    /// `"2,3,4"`), or `None` when the file does not say. Elsewhere its values are out of the range
+    /// it learned: the shipped model, trained at four seats, rates every action near a certain
+    /// loss at six, and its best there is drawing rather than playing.
+    pub fn trained_seats(&self) -> Option<Vec<usize>> {
+        let list = self.metadata.get("seats")?;
+        list.split(',').map(|n| n.trim().parse().ok()).collect()
+    }
+
     /// Learned parameters (weights and biases).
     pub fn parameters(&self) -> usize {
         let first = self.first_obs.weight.len() + self.first_obs.bias.len();

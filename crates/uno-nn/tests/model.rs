@@ -63,3 +63,9 @@ fn broken_files_are_refused_with_their_reason() {
     file.extend_from_slice(&[0; 4]);
     assert!(matches!(read_safetensors(&file), Err(ModelError::Tensor { .. })));
 }
+
+#[test]
+fn the_shipped_model_says_the_table_sizes_it_was_trained_at() {
+    // Its teacher data was played at four seats (`uno-lab/examples/teacher_data.rs`).
+    assert_eq!(uno_nn::shipped_model().trained_seats(), Some(vec![4]));
+}
