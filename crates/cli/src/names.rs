@@ -45,6 +45,17 @@ pub fn bot() -> Named<uno_bots::BotSpec> {
     Named::new(uno_bots::BOT_NAMES, crate::bots_arg::parse_bot)
 }
 
+/// The help of a bots option: `what`, every form a bot name takes (`uno_bots::BOT_FORMS`, the one
+/// list), then `more`.
+pub fn bots_help(what: &str, more: &str) -> String {
+    let text = format!("{what} ({}).", uno_bots::BOT_FORMS);
+    if more.is_empty() {
+        text
+    } else {
+        format!("{text} {more}")
+    }
+}
+
 /// A comma-separated list of bots, kept as text (checked by the command).
 pub fn bot_list() -> Named<String> {
     Named::new(uno_bots::BOT_NAMES, |s| Ok(s.to_string()))

@@ -19,10 +19,8 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// The entrants, comma-separated, at least two: the first is the challenger, seated once,
-    /// the others fill the other seats in turn (random, uniform, first, heuristic, precedence,
-    /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat,
-    /// flat:PLAYOUTS, net).
-    #[arg(long, value_parser = crate::names::bot_list(), hide_possible_values = true)]
+    /// the others fill the other seats in turn.
+    #[arg(long, help = crate::names::bots_help("The entrants, comma-separated, at least two: the first is the challenger, seated once, the others fill the other seats in turn", ""), value_parser = crate::names::bot_list(), hide_possible_values = true)]
     bots: String,
     /// Number of players (default: 4, or the nearest count the rules allow).
     #[arg(long, value_parser = crate::sim_run::parse_players)]

@@ -24,11 +24,8 @@ pub struct Args {
     /// Seed for the deal and the bots (default: a random one, printed at the start).
     #[arg(long, value_parser = crate::sim_run::parse_seed)]
     seed: Option<u64>,
-    /// Bot for every other seat, or a comma-separated list, one per bot (random, uniform, first, heuristic, precedence,
-    /// ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat,
-    /// flat:PLAYOUTS). Default: heuristic; under the csce322 rules, whose precedence decides every
-    /// move, every seat plays by the precedence.
-    #[arg(long, value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
+    /// Bot for every other seat, or a comma-separated list, one per bot.
+    #[arg(long, help = crate::names::bots_help("Bot for every other seat, or a comma-separated list, one per bot", "Default: heuristic; under the csce322 rules, whose precedence decides every move, every seat plays by the precedence."), value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
     bots: Vec<uno_bots::BotSpec>,
     /// Write the game's record (rules, seed, every action; JSON) to this file when the game ends
     /// or you leave it, for `uno replay` and `uno analyse --seat 1`.

@@ -19,10 +19,8 @@ pub struct Args {
     /// Number of players (default: 4, or the nearest count the rules allow).
     #[arg(long, value_parser = crate::sim_run::parse_players)]
     players: Option<usize>,
-    /// One bot for every seat, or a comma-separated list, one per seat
-    /// (random, uniform, first, heuristic, precedence, ismcts, ismcts:ITERATIONS,
-    /// ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat, flat:PLAYOUTS).
-    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
+    /// One bot for every seat, or a comma-separated list, one per seat.
+    #[arg(long, help = crate::names::bots_help("One bot for every seat, or a comma-separated list, one per seat", ""), default_value = "random", value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
     bots: Vec<BotSpec>,
     /// Number of games (one round each), at least 1.
     #[arg(long, default_value_t = 10_000, value_parser = sim_run::parse_games)]

@@ -30,10 +30,8 @@ pub struct Args {
     /// Seed for the deal and the bots: the same seed replays the same game.
     #[arg(long, default_value_t = 1, value_parser = crate::sim_run::parse_seed)]
     seed: u64,
-    /// Bot for every seat, or a comma-separated list, one per seat (random, uniform, first, heuristic,
-    /// precedence, ismcts, ismcts:ITERATIONS, ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays,
-    /// flat, flat:PLAYOUTS).
-    #[arg(long, default_value = "random", value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
+    /// Bot for every seat, or a comma-separated list, one per seat.
+    #[arg(long, help = crate::names::bots_help("Bot for every seat, or a comma-separated list, one per seat", ""), default_value = "random", value_delimiter = ',', value_parser = crate::names::bot(), hide_possible_values = true)]
     bots: Vec<BotSpec>,
     /// How to print the game.
     #[arg(long, value_enum, default_value_t = Format::Events)]

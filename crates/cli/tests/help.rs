@@ -23,3 +23,16 @@ fn uno_help_lists_every_command() {
         assert!(text.contains(command), "`uno --help` does not list {command}");
     }
 }
+
+#[test]
+fn every_bots_option_names_every_bot() {
+    for command in ["play", "sim", "match", "watch"] {
+        let text = help(&["uno", command]);
+        for name in uno_bots::BOT_NAMES {
+            assert!(
+                text.contains(&format!("{name},")) || text.contains(&format!("{name})")),
+                "`uno {command} --help` does not name the bot {name}"
+            );
+        }
+    }
+}

@@ -14,6 +14,11 @@ use crate::{
 pub const BOT_NAMES: &[&str] =
     &["random", "uniform", "first", "heuristic", "precedence", "ismcts", "flat", "net", "flat+net"];
 
+/// Every form a bot name takes, for help texts: each of [`BOT_NAMES`], and the numbered forms.
+pub const BOT_FORMS: &str = "random, uniform, first, heuristic, precedence, ismcts, ismcts:ITERATIONS, \
+     ismcts:ITERATIONS:heuristic, ismcts:ITERATIONS:PLAYOUT:plays, flat, flat:PLAYOUTS, net, flat+net, \
+     flat+net:PLAYOUTS";
+
 /// The most iterations a search bot's name may ask for (`ismcts:N`, `flat:N`): about 0.3 s a
 /// move on one core of this project's machine, so no one name can hold a core for long.
 pub const MAX_ISMCTS_ITERATIONS: u32 = 50_000;
@@ -238,6 +243,18 @@ impl BotSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_form_of_the_help_parses_and_every_name_has_one() {
+        let forms: Vec<&str> = BOT_FORMS.split(", ").collect();
+        for form in &forms {
+            let name = form.replace("ITERATIONS", "50").replace("PLAYOUTS", "60").replace("PLAYOUT", "heuristic");
+            assert!(name.parse::<BotSpec>().is_ok(), "{form} (as {name}) does not parse");
+        }
+        for name in BOT_NAMES {
+            assert!(forms.contains(name), "{name} is missing from BOT_FORMS");
+        }
+    }
 
     #[test]
     fn names_round_trip_through_text() {

@@ -17,7 +17,7 @@ pub mod seat_view;
 use uno::game::View;
 use uno::{Action, Observation};
 
-pub use bot_spec::{BotSpec, BotSpecError, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
+pub use bot_spec::{BotSpec, BotSpecError, BOT_FORMS, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
 pub use ismcts::FLAT_ITERATIONS;
 pub use ismcts::{IsmctsBot, IsmctsConfig, Playout, SearchStats};
