@@ -285,6 +285,9 @@ describe('UNO pages', () => {
       await page.click('#create');
       await page.waitForSelector('#play:not([hidden])');
       await page.waitForFunction(() => !!document.querySelector('#hand button[data-card]'));
+      // Dee's turn: the bot cannot act now, so the hand read here is the one the store keeps (read
+      // on the bot's turn, a bot's Draw Two could land between the read and the stop).
+      await page.waitForFunction(() => !!document.querySelector('#hand button.playable, #act-draw'), null, { timeout: 20000 });
       const hand = await handOf(page);
       const v = await version(page);
 
