@@ -133,7 +133,10 @@ fn close_code(ws: &mut WebSocket<TcpStream>, wait: Duration) -> Option<u16> {
             Ok(Message::Close(f)) => return Some(f.map(|f| u16::from(f.code)).unwrap_or(1005)),
             Ok(_) => {}
             Err(tungstenite::Error::Io(e))
-                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted
+                ) => {}
             Err(e) => panic!("the socket broke instead of closing: {e}"),
         }
     }

@@ -241,8 +241,12 @@ impl Viewer {
                     return End::Closed;
                 }
                 Ok(_) => continue,
+                // A timeout, or a signal (the harness stops and continues servers) interrupting it.
                 Err(tungstenite::Error::Io(e))
-                    if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted
+                    ) =>
                 {
                     String::new()
                 }

@@ -75,6 +75,9 @@ impl Viewer {
                 }
                 Ok(Message::Close(f)) => return Err(Ended::Closed(f.map(|f| u16::from(f.code)).unwrap_or(1005))),
                 Ok(_) => {}
+                // A signal (the harness stops and continues its servers) interrupted the read:
+                // nothing was consumed, read again.
+                Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => panic!("reading a WebSocket: {e}"),
             }
         }
@@ -121,6 +124,7 @@ impl Viewer {
                 {
                     return false
                 }
+                Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => panic!("reading a WebSocket: {e}"),
             }
         }
