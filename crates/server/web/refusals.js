@@ -64,7 +64,7 @@ const SENTENCES = {
   no_such_ply: 'The game has no such move: open it at another one.',
   too_many_imports: 'You have opened as many record files as you may this hour: try again later.',
   analysis_busy: 'The server is analysing as many games as it can: try again in a minute.',
-  too_many_analyses: 'One analysis at a time: wait for yours to finish.',
+  too_many_analyses: 'You have as many analyses under way as you may: wait for one to finish.',
   analysis_timeout: 'The analysis took too long: ask for fewer worlds per move.',
   // Limits and the server's state.
   too_many_tables: 'You already have as many unfinished tables as you may: finish or close one first.',

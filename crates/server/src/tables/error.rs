@@ -75,7 +75,7 @@ pub enum TableError {
     /// Every analysis worker is busy and the queue is full.
     #[error("the server is analysing as many games as it may; try again in a minute")]
     AnalysisBusy,
-    #[error("one client may have {0} analysis under way at a time: wait for yours to finish")]
+    #[error("this client has as many analyses under way as it may ({0}): wait for one to finish")]
     TooManyAnalyses(usize),
     #[error("the analysis took longer than the server allows ({0} s): ask for fewer samples")]
     AnalysisTimeout(u64),
