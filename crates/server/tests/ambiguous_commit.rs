@@ -7,10 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use server::{AppState, Config, CreateTable, SeatSpec, TableError};
-use store::{
-    Entry, GameResult, GameStore, Kind, Meta, NewGame, NewResult, Record, Reply, SharedStore, SqliteStore, Status,
-    StoreError, StoredGame, Ticket,
-};
+use store::{Entry, GameStore, Reply, SharedStore, SqliteStore, StoreError, StoredGame, Ticket};
 
 /// SQLite underneath; the next append (when `lose_answer` is set) commits and then answers an
 /// error, and the load after it too fails when `fail_load` is set.
@@ -21,14 +18,23 @@ struct LostAnswers {
 }
 
 impl GameStore for LostAnswers {
+    store::forward_to_inner!(
+        location,
+        create,
+        set_meta,
+        set_status,
+        reset,
+        add_result,
+        load_active,
+        results,
+        results_of,
+        forget_results,
+        tallies,
+        untallied,
+        tally
+    );
     fn backend(&self) -> &'static str {
         "lost-answers"
-    }
-    fn location(&self) -> String {
-        self.inner.location()
-    }
-    fn create(&self, game: NewGame) -> Ticket {
-        self.inner.create(game)
     }
     fn append(&self, id: &str, seq: u64, entry: Entry) -> Ticket {
         let written = self.inner.append(id, seq, entry);
@@ -43,44 +49,11 @@ impl GameStore for LostAnswers {
         });
         reply
     }
-    fn set_meta(&self, id: &str, meta: Meta) -> Ticket {
-        self.inner.set_meta(id, meta)
-    }
-    fn set_status(&self, id: &str, status: Status) -> Ticket {
-        self.inner.set_status(id, status)
-    }
-    fn reset(&self, id: &str, record: Record, meta: Meta) -> Ticket {
-        self.inner.reset(id, record, meta)
-    }
-    fn add_result(&self, result: NewResult) -> Ticket {
-        self.inner.add_result(result)
-    }
-    fn load_active(&self, kind: Kind) -> Reply<Vec<StoredGame>> {
-        self.inner.load_active(kind)
-    }
     fn load(&self, id: &str) -> Reply<Option<StoredGame>> {
         if self.fail_load.swap(false, Ordering::SeqCst) {
             return Reply::ready(Err(StoreError::Connect("the database is away".into())));
         }
         self.inner.load(id)
-    }
-    fn results(&self, kind: Kind) -> Reply<Vec<GameResult>> {
-        self.inner.results(kind)
-    }
-    fn results_of(&self, game_id: &str) -> Reply<Vec<GameResult>> {
-        self.inner.results_of(game_id)
-    }
-    fn forget_results(&self, kind: Kind, before: i64) -> Ticket {
-        self.inner.forget_results(kind, before)
-    }
-    fn tallies(&self, kind: Kind, offset: u64, limit: u64) -> Reply<store::TallyPage> {
-        self.inner.tallies(kind, offset, limit)
-    }
-    fn untallied(&self, kind: Kind) -> Reply<Vec<GameResult>> {
-        self.inner.untallied(kind)
-    }
-    fn tally(&self, kind: Kind, game_id: &str, finished_at: i64, tallies: Option<Vec<store::Tally>>) -> Ticket {
-        self.inner.tally(kind, game_id, finished_at, tallies)
     }
 }
 

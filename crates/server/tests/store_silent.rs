@@ -34,33 +34,20 @@ impl Silent {
 }
 
 impl store::GameStore for Silent {
-    fn backend(&self) -> &'static str {
-        self.inner.backend()
-    }
-    fn location(&self) -> String {
-        self.inner.location()
-    }
-    fn create(&self, game: store::NewGame) -> store::Ticket {
-        self.inner.create(game)
-    }
-    fn append(&self, id: &str, seq: u64, entry: store::Entry) -> store::Ticket {
-        self.inner.append(id, seq, entry)
-    }
-    fn set_meta(&self, id: &str, meta: store::Meta) -> store::Ticket {
-        self.inner.set_meta(id, meta)
-    }
-    fn set_status(&self, id: &str, status: store::Status) -> store::Ticket {
-        self.inner.set_status(id, status)
-    }
-    fn reset(&self, id: &str, record: store::Record, meta: store::Meta) -> store::Ticket {
-        self.inner.reset(id, record, meta)
-    }
-    fn add_result(&self, result: store::NewResult) -> store::Ticket {
-        self.inner.add_result(result)
-    }
-    fn load_active(&self, kind: store::Kind) -> store::Reply<Vec<store::StoredGame>> {
-        self.inner.load_active(kind)
-    }
+    store::forward_to_inner!(
+        backend,
+        location,
+        create,
+        append,
+        set_meta,
+        set_status,
+        reset,
+        add_result,
+        load_active,
+        forget_results,
+        untallied,
+        tally
+    );
     fn load(&self, id: &str) -> store::Reply<Option<store::StoredGame>> {
         self.read(self.inner.load(id))
     }
@@ -70,17 +57,8 @@ impl store::GameStore for Silent {
     fn results_of(&self, game_id: &str) -> store::Reply<Vec<store::GameResult>> {
         self.read(self.inner.results_of(game_id))
     }
-    fn forget_results(&self, kind: store::Kind, before: i64) -> store::Ticket {
-        self.inner.forget_results(kind, before)
-    }
     fn tallies(&self, kind: store::Kind, offset: u64, limit: u64) -> store::Reply<store::TallyPage> {
         self.read(self.inner.tallies(kind, offset, limit))
-    }
-    fn untallied(&self, kind: store::Kind) -> store::Reply<Vec<store::GameResult>> {
-        self.inner.untallied(kind)
-    }
-    fn tally(&self, kind: store::Kind, id: &str, at: i64, tallies: Option<Vec<store::Tally>>) -> store::Ticket {
-        self.inner.tally(kind, id, at, tallies)
     }
 }
 

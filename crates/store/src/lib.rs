@@ -29,6 +29,7 @@ use thiserror::Error;
 use tokio::sync::oneshot;
 
 mod command;
+mod forward;
 mod journal;
 pub mod postgres;
 pub mod sqlite;
