@@ -17,23 +17,11 @@ from tabletop import BOT_NAMES, Bot, Game, UnoVecEnv  # noqa: E402
 SHIPPED = Path(__file__).resolve().parents[2] / "crates" / "uno-nn" / "model" / "uno-dmc.safetensors"
 
 
-def test_net_is_listed_and_plays_legal_moves():
-    assert "net" in BOT_NAMES
-    game = Game("official", 4, 3, False)
-    bot = Bot("net", 1)
-    for _ in range(40):
-        legal = game.legal_actions()
-        if not legal:
-            break
-        action = bot(game)
-        assert action in legal
-        game.apply(action)
-
-
-def test_flat_net_is_listed_and_plays_legal_moves():
-    assert "flat+net" in BOT_NAMES
-    game = Game("official", 4, 5, False)
-    bot = Bot("flat+net:30", 2)
+@pytest.mark.parametrize("name, spec, seed", [("net", "net", 3), ("flat+net", "flat+net:30", 5)])
+def test_the_network_bots_are_listed_and_play_legal_moves(name, spec, seed):
+    assert name in BOT_NAMES
+    game = Game("official", 4, seed, False)
+    bot = Bot(spec, seed // 2)
     for _ in range(40):
         legal = game.legal_actions()
         if not legal:
