@@ -64,6 +64,25 @@ class Mlp:
     def params(self):
         return self.w + self.b
 
+    def layer_tensors(self):
+        """The layers as a model file stores them (`layers.K.weight` is output × input)."""
+        t = {}
+        for k, (w, b) in enumerate(zip(self.w, self.b)):
+            t[f"layers.{k}.weight"] = np.ascontiguousarray(w.T)
+            t[f"layers.{k}.bias"] = b
+        return t
+
+    @staticmethod
+    def from_tensors(tensors):
+        """The layers of a model file's tensors, as `layer_tensors` wrote them."""
+        mlp = Mlp.__new__(Mlp)
+        mlp.w, mlp.b = [], []
+        while f"layers.{len(mlp.w)}.weight" in tensors:
+            k = len(mlp.w)
+            mlp.w.append(np.ascontiguousarray(tensors[f"layers.{k}.weight"].T))
+            mlp.b.append(tensors[f"layers.{k}.bias"])
+        return mlp
+
     def forward(self, x, keep=False):
         acts = [x]
         h = x
@@ -158,11 +177,7 @@ class QNet:
         return other
 
     def tensors(self):
-        t = {"input_scale": self.scale, "action_features": self.feats}
-        for k, (w, b) in enumerate(zip(self.mlp.w, self.mlp.b)):
-            t[f"layers.{k}.weight"] = np.ascontiguousarray(w.T)
-            t[f"layers.{k}.bias"] = b
-        return t
+        return {"input_scale": self.scale, "action_features": self.feats, **self.mlp.layer_tensors()}
 
     def save(self, path, metadata=None):
         meta = {"format": FORMAT, "obs_size": str(self.obs_size), "num_actions": str(self.num_actions)}
@@ -179,13 +194,7 @@ class QNet:
         net.feats = tensors["action_features"]
         net.obs_size = net.scale.shape[0]
         net.num_actions = net.feats.shape[0]
-        net.mlp = Mlp.__new__(Mlp)
-        k = 0
-        net.mlp.w, net.mlp.b = [], []
-        while f"layers.{k}.weight" in tensors:
-            net.mlp.w.append(np.ascontiguousarray(tensors[f"layers.{k}.weight"].T))
-            net.mlp.b.append(tensors[f"layers.{k}.bias"])
-            k += 1
+        net.mlp = Mlp.from_tensors(tensors)
         return net
 
 

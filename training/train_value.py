@@ -59,10 +59,7 @@ class ValueNet:
         return 1.0 / (1.0 + np.exp(-self.logits(obs)))
 
     def save(self, path, metadata=None):
-        tensors = {"input_scale": self.scale}
-        for k, (w, b) in enumerate(zip(self.mlp.w, self.mlp.b)):
-            tensors[f"layers.{k}.weight"] = np.ascontiguousarray(w.T)
-            tensors[f"layers.{k}.bias"] = b
+        tensors = {"input_scale": self.scale, **self.mlp.layer_tensors()}
         meta = {"format": FORMAT, "obs_size": str(OBS_SIZE), "inputs": str(len(self.scale))}
         meta.update({k: str(v) for k, v in (metadata or {}).items()})
         save_safetensors(path, tensors, meta)
@@ -74,13 +71,7 @@ class ValueNet:
             raise ValueError(f"{path}: not a {FORMAT} model")
         net = ValueNet.__new__(ValueNet)
         net.scale = tensors["input_scale"]
-        net.mlp = Mlp.__new__(Mlp)
-        net.mlp.w, net.mlp.b = [], []
-        k = 0
-        while f"layers.{k}.weight" in tensors:
-            net.mlp.w.append(np.ascontiguousarray(tensors[f"layers.{k}.weight"].T))
-            net.mlp.b.append(tensors[f"layers.{k}.bias"])
-            k += 1
+        net.mlp = Mlp.from_tensors(tensors)
         return net
 
 
