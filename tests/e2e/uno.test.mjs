@@ -285,9 +285,10 @@ describe('UNO pages', () => {
       await page.click('#create');
       await page.waitForSelector('#play:not([hidden])');
       await page.waitForFunction(() => !!document.querySelector('#hand button[data-card]'));
-      // Dee's turn: the bot cannot act now, so the hand read here is the one the store keeps (read
-      // on the bot's turn, a bot's Draw Two could land between the read and the stop).
-      await page.waitForFunction(() => !!document.querySelector('#hand button.playable, #act-draw'), null, { timeout: 20000 });
+      // Dee's turn (whatever it asks: a play, a draw, a challenge): the bot cannot act now, so the
+      // hand read here is the one the store keeps (read on the bot's turn, a bot's Draw Two could
+      // land between the read and the stop).
+      await page.waitForFunction(() => !!document.querySelector('#players li.me.current'), null, { timeout: 20000 });
       const hand = await handOf(page);
       const v = await version(page);
 
@@ -308,7 +309,7 @@ describe('UNO pages', () => {
       assert.deepEqual(await handOf(page), hand);
       assert.ok((await version(page)) >= v);
       // And the table goes on: the seat can act again.
-      await page.waitForFunction(() => !!document.querySelector('#hand button.playable, #act-draw'), null, { timeout: 20000 });
+      await page.waitForFunction(() => !!document.querySelector('#hand button.playable, #actions button'), null, { timeout: 20000 });
       assert.ok(await playOnce(page, { preferWild: false }));
     } finally {
       await ctx.close();
