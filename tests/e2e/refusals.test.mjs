@@ -4,7 +4,7 @@
 // 001 words for the player, still show word for word.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { serverAndBrowser } from './harness.mjs';
+import { apiCall, serverAndBrowser, startServer } from './harness.mjs';
 
 const env = serverAndBrowser(['--bot-delay-ms', '0']);
 
@@ -81,5 +81,50 @@ describe('refusals in words for people', () => {
     // Nothing was placed.
     assert.doesNotMatch(await page.getAttribute('#board button[data-cell="a1"]', 'aria-label'), /block/);
     await page.close();
+  });
+
+  test('a connection limit reached is said in words, not as the generic refusal', async () => {
+    // A server that lets one address hold eight connections (room for a page's loading): eight
+    // live sockets (other tabs of the same person, say) fill it, and the lobby's next request is refused with
+    // `too_many_connections`, a code of the server's own (ServerCode) that has its sentence.
+    const CAP = 8;
+    const server = await startServer(['--bot-delay-ms', '0', '--max-connections-per-address', String(CAP)]);
+    try {
+      const bot = { kind: 'bot', bot: 'random', delay_ms: 10000 };
+      const made = await apiCall(server.base, '/api/tables', { method: 'POST', body: JSON.stringify({ seats: [{ kind: 'human' }, bot] }) });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const lobby = await env.browser.newContext();
+      const page = await lobby.newPage();
+      await page.goto(`${server.base}/uno.html`);
+      await page.waitForSelector('body[data-ready="true"]');
+      // Other tabs: spectators' sockets, which the server never sheds as it sheds idle ones.
+      const tabs = await env.browser.newContext();
+      const other = await tabs.newPage();
+      await other.goto(`${server.base}/`);
+      const open = await other.evaluate(async ([id, cap]) => {
+        const sockets = [];
+        for (let i = 0; i < cap; i += 1) {
+          const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`);
+          const opened = await new Promise((resolve) => {
+            ws.onopen = () => resolve(true);
+            ws.onerror = () => resolve(false);
+          });
+          if (opened) sockets.push(ws);
+        }
+        window.sockets = sockets;
+        return sockets.length;
+      }, [made.body.id, CAP]);
+      assert.equal(open, CAP, 'the sockets open');
+      await page.fill('#your-name', 'Ann');
+      await page.click('#create');
+      await page.waitForSelector('#create-error', { state: 'visible' });
+      const text = (await page.textContent('#create-error')).trim();
+      assertPeopleWords(text, 'too many connections');
+      assert.equal(text, 'Too many pages of this site are open from your connection (other tabs or devices): close one and try again.');
+      await tabs.close();
+      await lobby.close();
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -87,10 +87,13 @@ async fn read(State(app): State<AppState>, Path(id): Path<String>, t: SeatToken)
     Ok(Json(app.read_table(&id, t.as_deref()).await?))
 }
 
-#[derive(Debug, Deserialize)]
+/// The body of `POST /api/tables/{id}/join`: the name to sit under, and the seat wanted (absent:
+/// the first open one).
+#[derive(Debug, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
     pub name: String,
+    #[ts(optional)]
     pub seat: Option<usize>,
 }
 
@@ -108,11 +111,13 @@ async fn leave(State(app): State<AppState>, Path(id): Path<String>, t: SeatToken
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Debug, Deserialize)]
+/// The body of `POST /api/tables/{id}/actions`.
+#[derive(Debug, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct ActRequest {
     pub action: Action,
     /// The table version the action was based on.
+    #[ts(type = "number")]
     pub version: u64,
 }
 

@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 use thiserror::Error;
+use ts_rs::TS;
 use uno::IllegalAction;
 
 pub use crate::duel_refusal::DuelRefusal;
@@ -84,8 +85,65 @@ fn it_takes(allow: &str) -> String {
     }
 }
 
-/// The body of every refusal.
-#[derive(Debug, Serialize)]
+/// Every `code` the server's own refusals carry (a refused move adds the engine's
+/// [`IllegalAction`] names, a Duel move Duel's [`duel::DuelError::code`]). Declared for the pages
+/// (`web/protocol.d.ts`), whose refusal sentences are keyed by it, so a new code without a
+/// sentence fails their type check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerCode {
+    MalformedJson,
+    InvalidBody,
+    NotJson,
+    BodyTooLarge,
+    BadRequest,
+    TooLong,
+    MissingToken,
+    BadToken,
+    TokenInUrl,
+    NotFound,
+    MethodNotAllowed,
+    WebsocketRequired,
+    ServerBusy,
+    TooManyConnections,
+    RateLimited,
+    Internal,
+    SpectatorsNotAllowed,
+    NoSuchPly,
+    InvalidRecord,
+    GameNotOver,
+    StaleState,
+    NotStarted,
+    NotFinished,
+    SeatTaken,
+    TableFull,
+    NameTaken,
+    NotOwner,
+    InvalidRules,
+    UnknownBot,
+    TooManyTables,
+    ServerFull,
+    TooManyImports,
+    OwnedElsewhere,
+    OwnerUnavailable,
+    StoreUnavailable,
+    AnalysisBusy,
+    TooManyAnalyses,
+    AnalysisTimeout,
+    TooSmall,
+    /// A refusal of the engine's that has no name of its own (none today).
+    IllegalAction,
+}
+
+impl ServerCode {
+    /// The code as sent: its serde name.
+    pub fn name(self) -> &'static str {
+        serde::Serialize::serialize(&self, VariantName).unwrap_or("internal")
+    }
+}
+
+/// The body of every refusal: `code` one of [`ServerCode`], [`IllegalAction`] or Duel's codes.
+#[derive(Debug, Serialize, TS)]
 pub struct ErrorBody {
     pub code: &'static str,
     pub message: String,
@@ -115,21 +173,21 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         use ApiError::*;
         match self {
-            MalformedJson(_) => "malformed_json",
-            InvalidBody(_) => "invalid_body",
-            NotJson => "not_json",
-            BodyTooLarge(_) => "body_too_large",
-            BadRequest(_) => "bad_request",
-            MissingToken => "missing_token",
-            BadToken => "bad_token",
-            TokenInUrl => "token_in_url",
-            NoSuchRoute => "not_found",
-            MethodNotAllowed { .. } => "method_not_allowed",
-            WebSocketRequired { .. } => "websocket_required",
-            ServerBusy => "server_busy",
-            TooManyConnections => "too_many_connections",
-            RateLimited(_) => "rate_limited",
-            Internal(_) => "internal",
+            MalformedJson(_) => ServerCode::MalformedJson.name(),
+            InvalidBody(_) => ServerCode::InvalidBody.name(),
+            NotJson => ServerCode::NotJson.name(),
+            BodyTooLarge(_) => ServerCode::BodyTooLarge.name(),
+            BadRequest(_) => ServerCode::BadRequest.name(),
+            MissingToken => ServerCode::MissingToken.name(),
+            BadToken => ServerCode::BadToken.name(),
+            TokenInUrl => ServerCode::TokenInUrl.name(),
+            NoSuchRoute => ServerCode::NotFound.name(),
+            MethodNotAllowed { .. } => ServerCode::MethodNotAllowed.name(),
+            WebSocketRequired { .. } => ServerCode::WebsocketRequired.name(),
+            ServerBusy => ServerCode::ServerBusy.name(),
+            TooManyConnections => ServerCode::TooManyConnections.name(),
+            RateLimited(_) => ServerCode::RateLimited.name(),
+            Internal(_) => ServerCode::Internal.name(),
             Table(e) => table_code(e),
             Duel(e) => duel_code(e),
         }
@@ -177,35 +235,35 @@ fn table_status(e: &TableError) -> StatusCode {
 fn table_code(e: &TableError) -> &'static str {
     use TableError::*;
     match e {
-        Invalid(_) => "bad_request",
-        TooLong { .. } => "too_long",
-        MissingToken => "missing_token",
-        BadToken => "bad_token",
-        SpectatorsNotAllowed => "spectators_not_allowed",
-        NoSuchTable(_) | NotKept(_) => "not_found",
-        NoSuchPly { .. } => "no_such_ply",
-        InvalidRecord(_) => "invalid_record",
-        GameNotOver => "game_not_over",
-        StaleState { .. } => "stale_state",
+        Invalid(_) => ServerCode::BadRequest.name(),
+        TooLong { .. } => ServerCode::TooLong.name(),
+        MissingToken => ServerCode::MissingToken.name(),
+        BadToken => ServerCode::BadToken.name(),
+        SpectatorsNotAllowed => ServerCode::SpectatorsNotAllowed.name(),
+        NoSuchTable(_) | NotKept(_) => ServerCode::NotFound.name(),
+        NoSuchPly { .. } => ServerCode::NoSuchPly.name(),
+        InvalidRecord(_) => ServerCode::InvalidRecord.name(),
+        GameNotOver => ServerCode::GameNotOver.name(),
+        StaleState { .. } => ServerCode::StaleState.name(),
         Illegal(i) => illegal_code(*i),
-        NotStarted => "not_started",
-        NotFinished => "not_finished",
-        SeatTaken(_) => "seat_taken",
-        TableFull => "table_full",
-        NameTaken => "name_taken",
-        NotOwner => "not_owner",
-        Rules(_) => "invalid_rules",
-        UnknownBot(_) => "unknown_bot",
-        TooManyTables(_) => "too_many_tables",
-        ServerFull => "server_full",
-        TooManyImports { .. } => "too_many_imports",
-        OwnedElsewhere(_) => "owned_elsewhere",
-        OwnerUnavailable(_) => "owner_unavailable",
-        Store(_) | StoreSilent(_) => "store_unavailable",
-        AnalysisBusy => "analysis_busy",
-        TooManyAnalyses(_) => "too_many_analyses",
-        AnalysisTimeout(_) => "analysis_timeout",
-        Internal(_) => "internal",
+        NotStarted => ServerCode::NotStarted.name(),
+        NotFinished => ServerCode::NotFinished.name(),
+        SeatTaken(_) => ServerCode::SeatTaken.name(),
+        TableFull => ServerCode::TableFull.name(),
+        NameTaken => ServerCode::NameTaken.name(),
+        NotOwner => ServerCode::NotOwner.name(),
+        Rules(_) => ServerCode::InvalidRules.name(),
+        UnknownBot(_) => ServerCode::UnknownBot.name(),
+        TooManyTables(_) => ServerCode::TooManyTables.name(),
+        ServerFull => ServerCode::ServerFull.name(),
+        TooManyImports { .. } => ServerCode::TooManyImports.name(),
+        OwnedElsewhere(_) => ServerCode::OwnedElsewhere.name(),
+        OwnerUnavailable(_) => ServerCode::OwnerUnavailable.name(),
+        Store(_) | StoreSilent(_) => ServerCode::StoreUnavailable.name(),
+        AnalysisBusy => ServerCode::AnalysisBusy.name(),
+        TooManyAnalyses(_) => ServerCode::TooManyAnalyses.name(),
+        AnalysisTimeout(_) => ServerCode::AnalysisTimeout.name(),
+        Internal(_) => ServerCode::Internal.name(),
     }
 }
 
@@ -221,9 +279,9 @@ fn duel_status(e: &DuelRefusal) -> StatusCode {
 fn duel_code(e: &DuelRefusal) -> &'static str {
     match e {
         DuelRefusal::Engine(e) => e.code(),
-        DuelRefusal::NoSuchGame(_) => "not_found",
-        DuelRefusal::GridTooSmall { .. } => "too_small",
-        DuelRefusal::TooManyGames(_) => "too_many_tables",
+        DuelRefusal::NoSuchGame(_) => ServerCode::NotFound.name(),
+        DuelRefusal::GridTooSmall { .. } => ServerCode::TooSmall.name(),
+        DuelRefusal::TooManyGames(_) => ServerCode::TooManyTables.name(),
     }
 }
 
@@ -242,7 +300,7 @@ fn bounded(message: String) -> String {
 /// from its `Serialize` (a unit variant's name is a `&'static str`), so the codes cannot drift
 /// from the engine's.
 fn illegal_code(i: IllegalAction) -> &'static str {
-    serde::Serialize::serialize(&i, VariantName).unwrap_or("illegal_action")
+    serde::Serialize::serialize(&i, VariantName).unwrap_or(ServerCode::IllegalAction.name())
 }
 
 /// A serializer that answers a unit variant's name, and refuses everything else.

@@ -16,12 +16,15 @@ use crate::messages::{
     StartedFrom, TableList, TableStatus, TableSummary, TableView,
 };
 
-use crate::api::Options as UnoOptions;
+use crate::api::{ActRequest, JoinRequest, Options as UnoOptions};
+use crate::error::{ErrorBody, ServerCode};
 use crate::stats::{Page as StatsPage, PlayerStats};
 use crate::tables::{AnalysisAnswer, Frame as ReplayFrame, Step as ReplayStep};
+use crate::tables::{Imported, PositionExport, UnoFiles};
 use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
 use crate::ws::SocketError;
 use uno::HouseRules;
+use uno::IllegalAction;
 use uno_lab::analysis::{ActionValue, Analysis, Decision, Method as AnalysisMethod, RoundSummary};
 
 use crate::duel_api::records::DuelFrame;
@@ -110,6 +113,19 @@ fn declarations() -> String {
         decl::<AnalysisMethod>(&cfg),
         decl::<Analysis>(&cfg),
         decl::<AnalysisAnswer<'static>>(&cfg),
+        // `POST /api/tables/{id}/join` and `.../actions`: the bodies the table page sends.
+        decl::<JoinRequest>(&cfg),
+        decl::<ActRequest>(&cfg),
+        // `GET /api/games/{id}/position` (crates/server/src/tables/replay.rs): a position saved.
+        decl::<UnoFiles>(&cfg),
+        decl::<PositionExport>(&cfg),
+        // `POST /api/records` (crates/server/src/tables/records.rs): a record file opened.
+        decl::<Imported>(&cfg),
+        // Every refusal's body, and the codes the pages word (crates/server/src/error.rs, the
+        // engine's `IllegalAction`).
+        decl::<ErrorBody>(&cfg),
+        decl::<ServerCode>(&cfg),
+        decl::<IllegalAction>(&cfg),
         // The WebSocket's `update` (crates/server/src/update.rs), what one action changed.
         decl::<UpdateView<'static>>(&cfg),
         decl::<Update<'static>>(&cfg),

@@ -3,6 +3,8 @@
 // The server is authoritative; a refused request carries its code and message, which pages put
 // in words for people with refusals.js.
 
+/** @typedef {import('./protocol').ErrorBody} ErrorBody */
+
 /** An error answered by the server: `{code, message}` plus the HTTP status. */
 export class ApiError extends Error {
   /**
@@ -19,12 +21,13 @@ export class ApiError extends Error {
 
 /**
  * Sends a JSON request (with a seat token, if given); resolves with the answer's JSON, rejects
- * with an ApiError.
+ * with an ApiError. The answer is `unknown`: each caller casts it to the generated type of the
+ * route's answer (protocol.d.ts, duelprotocol.d.ts), so no answer is read untyped.
  * @param {string} method
  * @param {string} url
  * @param {unknown} [body]
  * @param {string | null} [token]
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>}
  */
 export async function request(method, url, body, token) {
   return send(method, url, body === undefined ? undefined : JSON.stringify(body), token);
@@ -36,7 +39,7 @@ export async function request(method, url, body, token) {
  * @param {string} method
  * @param {string} url
  * @param {string} text
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>}
  */
 export async function requestText(method, url, text) {
   return send(method, url, text);
@@ -47,7 +50,7 @@ export async function requestText(method, url, text) {
  * @param {string} url
  * @param {string | undefined} json
  * @param {string | null} [token]
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>}
  */
 async function send(method, url, json, token) {
   /** @type {{ method: string, headers: Record<string, string>, body?: string }} */
@@ -64,7 +67,7 @@ async function send(method, url, json, token) {
     throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.');
   }
   const text = await res.text();
-  /** @type {any} */
+  /** @type {unknown} */
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
@@ -72,8 +75,10 @@ async function send(method, url, json, token) {
     data = null;
   }
   if (!res.ok) {
-    const message = (data && data.message) || text || `The server answered ${res.status}.`;
-    throw new ApiError(res.status, (data && data.code) || 'http', message);
+    // Every refusal's body (crates/server/src/error.rs); a proxy's page may be anything else.
+    const refusal = /** @type {Partial<ErrorBody> | null} */ (data && typeof data === 'object' ? data : null);
+    const message = refusal?.message || text || `The server answered ${res.status}.`;
+    throw new ApiError(res.status, refusal?.code || 'http', message);
   }
   return data;
 }

@@ -35,8 +35,7 @@ function render(f) {
 /** @param {number} p */
 async function goTo(p) {
   try {
-    /** @type {DuelFrame} */
-    const f = await request('GET', `/api/duel/${encodeURIComponent(state.id)}/replay?ply=${p}`);
+    const f = /** @type {DuelFrame} */ (await request('GET', `/api/duel/${encodeURIComponent(state.id)}/replay?ply=${p}`));
     state.ply = f.ply;
     state.plies = f.plies;
     render(f);

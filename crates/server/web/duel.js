@@ -122,8 +122,7 @@ function send(path, body = () => undefined, { clearSelection = false } = {}) {
       const before = state.view;
       $('game').setAttribute('aria-busy', 'true');
       try {
-        /** @type {DuelView} */
-        const view = await request('POST', gameUrl(path), payload);
+        const view = /** @type {DuelView} */ (await request('POST', gameUrl(path), payload));
         showMoveError('');
         if (clearSelection) state.selected = selectionAfter(view);
         state.view = view;
@@ -241,7 +240,7 @@ async function showNewGame(message) {
   /** @type {DuelConfig} */
   let config = { default_width: 6, default_height: 6, max_dimension: 26, difficulties: ['easy', 'medium', 'hard', 'expert'], default_difficulty: 'hard' };
   try {
-    config = await request('GET', '/api/duel/config');
+    config = /** @type {DuelConfig} */ (await request('GET', '/api/duel/config'));
   } catch (err) {
     showError($('new-game-error'), duelErrorText(err));
   }
@@ -272,8 +271,7 @@ async function startGame(e) {
     const difficulty = /** @type {import('./duelprotocol').Difficulty} */ (/** @type {HTMLSelectElement} */ ($('difficulty')).value);
     /** @type {CreateRequest} */
     const body = { difficulty, width, height };
-    /** @type {DuelView} */
-    const view = await request('POST', '/api/duel', body);
+    const view = /** @type {DuelView} */ (await request('POST', '/api/duel', body));
     history.replaceState(null, '', `duel.html?game=${encodeURIComponent(view.id)}`);
     enterGame(view);
     focusCell(state.focusCell);
@@ -334,7 +332,7 @@ async function init() {
     return;
   }
   try {
-    enterGame(await request('GET', `/api/duel/${encodeURIComponent(id)}`));
+    enterGame(/** @type {DuelView} */ (await request('GET', `/api/duel/${encodeURIComponent(id)}`)));
   } catch (err) {
     history.replaceState(null, '', 'duel.html');
     await showNewGame(duelErrorText(err));

@@ -102,7 +102,7 @@ export async function showLobby() {
   $('lobby').hidden = false;
   $('page-title').textContent = 'UNO';
   try {
-    options = await request('GET', '/api/uno/options');
+    options = /** @type {Options} */ (await request('GET', '/api/uno/options'));
   } catch (err) {
     showError($('create-error'), errorText(err));
   }
@@ -133,8 +133,7 @@ async function listTables() {
   /** @type {TableSummary[]} */
   let list = [];
   try {
-    /** @type {TableList} */
-    const answer = await request('GET', '/api/tables');
+    const answer = /** @type {TableList} */ (await request('GET', '/api/tables'));
     list = answer.tables || [];
   } catch (err) {
     showError($('create-error'), errorText(err));
@@ -203,8 +202,7 @@ async function createTable(e) {
   if (seed && /^\d+$/.test(seed)) body.seed = seed; // as a string: a 64-bit seed loses digits as a number
   $('create').disabled = true;
   try {
-    /** @type {Created} */
-    const created = await request('POST', '/api/tables', body);
+    const created = /** @type {Created} */ (await request('POST', '/api/tables', body));
     saveName(name);
     if (created.token && created.seat !== null) saveSeat(created.id, created.seat, created.token);
     location.assign(`uno.html?table=${encodeURIComponent(created.id)}`);

@@ -1029,6 +1029,86 @@ skill: number,
 luck: number, };
 
 /**
+ * The body of `POST /api/tables/{id}/join`: the name to sit under, and the seat wanted (absent:
+ * the first open one).
+ */
+export type JoinRequest = { name: string, seat?: number, };
+
+/**
+ * The body of `POST /api/tables/{id}/actions`.
+ */
+export type ActRequest = { action: Action, 
+/**
+ * The table version the action was based on.
+ */
+version: number, };
+
+/**
+ * Seed 000's three `.uno` files of a position (`uno::courses::export`): Player 1 is the seat to
+ * move, the others follow in the order of play.
+ */
+export type UnoFiles = { deck: string, discard: string, hands: string, };
+
+/**
+ * The answer to `GET /api/games/{id}/position`: the whole position (`Position::from_json` and
+ * `str::parse` read its two forms back) and the rules it is played under.
+ */
+export type PositionExport = { id: string, game: number, ply: number, 
+/**
+ * The rule set's name.
+ */
+rules: string, 
+/**
+ * The rules, as configured (a rules file of them plays the position).
+ */
+rules_config: RulesConfig, 
+/**
+ * `Position::to_json`'s form (its seed and generator state decimal strings): the page saves
+ * it and reads none of it.
+ */
+position: Record<string, unknown>, 
+/**
+ * The position's compact text form (`uno-position 1`).
+ */
+text: string, 
+/**
+ * The position as seed 000's `.uno` files: only for the `csce322` rules, where someone is
+ * to play or draw (`null` otherwise, and `uno_refused` says why).
+ */
+uno: UnoFiles | null, uno_refused: string | null, };
+
+/**
+ * The answer to `POST /api/records`.
+ */
+export type Imported = { 
+/**
+ * The id the record is kept under: `GET /api/games/{id}/...` and the replay page read it.
+ */
+id: string, plies: number, 
+/**
+ * Whether the record plays to the game's end.
+ */
+over: boolean, };
+
+/**
+ * The body of every refusal: `code` one of [`ServerCode`], [`IllegalAction`] or Duel's codes.
+ */
+export type ErrorBody = { code: string, message: string, };
+
+/**
+ * Every `code` the server's own refusals carry (a refused move adds the engine's
+ * [`IllegalAction`] names, a Duel move Duel's [`duel::DuelError::code`]). Declared for the pages
+ * (`web/protocol.d.ts`), whose refusal sentences are keyed by it, so a new code without a
+ * sentence fails their type check.
+ */
+export type ServerCode = "malformed_json" | "invalid_body" | "not_json" | "body_too_large" | "bad_request" | "too_long" | "missing_token" | "bad_token" | "token_in_url" | "not_found" | "method_not_allowed" | "websocket_required" | "server_busy" | "too_many_connections" | "rate_limited" | "internal" | "spectators_not_allowed" | "no_such_ply" | "invalid_record" | "game_not_over" | "stale_state" | "not_started" | "not_finished" | "seat_taken" | "table_full" | "name_taken" | "not_owner" | "invalid_rules" | "unknown_bot" | "too_many_tables" | "server_full" | "too_many_imports" | "owned_elsewhere" | "owner_unavailable" | "store_unavailable" | "analysis_busy" | "too_many_analyses" | "analysis_timeout" | "too_small" | "illegal_action";
+
+/**
+ * Why the engine refused an action. The state is unchanged whenever this is returned.
+ */
+export type IllegalAction = "game_over" | "round_over" | "no_such_seat" | "not_your_turn" | "card_not_in_hand" | "does_not_match" | "color_required" | "color_not_allowed" | "color_not_in_game" | "must_answer_draw_penalty" | "must_play_when_able" | "must_draw_before_pass" | "already_drawn" | "only_drawn_card" | "must_play_drawn_card" | "same_number_only" | "draw_pile_empty" | "wild_draw_four_not_allowed" | "must_answer_challenge" | "no_challenge_pending" | "must_declare_color" | "no_color_to_declare" | "must_choose_swap" | "no_swap_pending" | "invalid_swap_target" | "jump_in_not_allowed" | "uno_calls_off" | "nothing_to_call" | "uno_already_called" | "cannot_catch_yourself" | "uno_called_in_time" | "catch_too_late" | "not_on_one_card" | "round_not_over";
+
+/**
  * An update's `view`: the public part, and to a seat its drawn card and (when it changed) its hand.
  */
 export type UpdateView = { 

@@ -8,7 +8,15 @@ import { ApiError } from './api.js';
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** @type {Record<string, string>} */
+/** @typedef {import('./protocol').ServerCode} ServerCode */
+/** @typedef {import('./protocol').IllegalAction} IllegalAction */
+
+/**
+ * A sentence for every code the server's refusals carry, keyed by the generated `ServerCode` and
+ * the engine's `IllegalAction`: a code the server gains without a sentence here fails the type
+ * check (scripts/test), and so does a sentence for a code the server no longer sends.
+ * @type {Record<ServerCode | IllegalAction, string>}
+ */
 const SENTENCES = {
   // The engine's reasons for refusing a move.
   game_over: 'The game is over: no more moves.',
@@ -74,7 +82,8 @@ const SENTENCES = {
   owned_elsewhere: 'The table is moving to another server: reload the page.',
   store_unavailable: 'Games cannot be saved right now: try again shortly.',
   internal: 'Something went wrong on the server: try again.',
-  network: 'The server cannot be reached. Check the connection and try again.',
+  server_busy: 'The server has as many visitors as it can take right now: try again in a minute.',
+  too_many_connections: 'Too many pages of this site are open from your connection (other tabs or devices): close one and try again.',
   // Requests the page itself got wrong: nothing a player did, and nothing the words of the
   // request (JSON, bodies, fields) would help with.
   malformed_json: 'This page sent something the server could not read: reload the page and try again.',
@@ -85,6 +94,15 @@ const SENTENCES = {
   invalid_rules: 'These rules cannot be played: choose another rule set.',
   unknown_bot: 'That bot is not on this server: choose another.',
   websocket_required: 'This page needs a live connection: reload it.',
+  method_not_allowed: 'This page asked the server for something it does not do: reload the page and try again.',
+  too_long: 'That is too long: use something shorter.',
+  too_small: 'That grid is too small for a game: make it larger.',
+  illegal_action: 'That move is not allowed now.',
+};
+
+/** The page's own: what `api.js` says when no answer came at all. */
+const PAGE_SENTENCES = {
+  network: 'The server cannot be reached. Check the connection and try again.',
 };
 
 /** On a form with a name (opening or joining a table), what the name-checking codes mean. */
@@ -109,7 +127,8 @@ export function refusalText(code, message = '', about = {}) {
   if (about.name && code === 'bad_request') return NAME_SENTENCES.bad_request;
   if (code === 'too_long') return NAME_SENTENCES.too_long(message);
   if (about.game && code === 'not_found') return 'This server keeps no record of that game: it may have been cleared, or the link is wrong.';
-  return SENTENCES[code] || 'The server refused this: try again, or reload the page.';
+  const known = /** @type {Record<string, string | undefined>} */ ({ ...SENTENCES, ...PAGE_SENTENCES });
+  return known[code] || 'The server refused this: try again, or reload the page.';
 }
 
 /**

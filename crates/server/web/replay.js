@@ -121,7 +121,7 @@ async function frame(view, ply, timeline = false) {
   if (!timeline && known) return known;
   // A live game's seat frames need that seat's token; nothing else does.
   const token = state.seat && view === `seat${state.seat.seat}` ? state.seat.token : undefined;
-  const f = await request('GET', frameUrl(view, ply, timeline), undefined, token);
+  const f = /** @type {Frame} */ (await request('GET', frameUrl(view, ply, timeline), undefined, token));
   state.frames.set(key, f);
   return f;
 }

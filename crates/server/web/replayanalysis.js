@@ -58,6 +58,7 @@ const BY = {
  */
 export function analysisPanel(host) {
   /** Analyses fetched, by `seat/method/samples`. */
+  /** @type {Map<string, Analysis>} */
   const fetched = new Map();
   /** The method and samples last asked for: another seat is shown its analysis by these. */
   let asked = { method: /** @type {Method} */ ('playouts'), samples: '' };
@@ -122,11 +123,12 @@ export function analysisPanel(host) {
         if (samples) q.set('samples', samples);
         if (method !== 'playouts') q.set('method', method);
         if (host.g !== null) q.set('game', host.g);
-        fetched.set(key, await request('GET', `/api/games/${encodeURIComponent(host.id)}/analysis?${q}`));
+        fetched.set(key, /** @type {Analysis} */ (await request('GET', `/api/games/${encodeURIComponent(host.id)}/analysis?${q}`)));
       }
       if (host.seat() !== seat) return;
-      shown = fetched.get(key);
-      const a = /** @type {Analysis} */ (shown);
+      const a = fetched.get(key);
+      if (!a) return;
+      shown = a;
       const took = a.cached ? 'made earlier' : a.ms < 1000 ? `took ${a.ms} ms` : `took ${(a.ms / 1000).toFixed(1)} s`;
       const how = a.method === 'playouts' ? `by playouts, ${a.samples} worlds per move` : `by ${BY[a.method].name}`;
       $('analysis-status').textContent = `Analysis of ${host.seatName(seat)} ready (${how}; ${took}).`;

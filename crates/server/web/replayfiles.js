@@ -6,6 +6,10 @@ import { el, request, requestText, showError } from './api.js';
 import { errorText } from './refusals.js';
 
 /** @typedef {import('./protocol').SeatView} SeatView */
+/** @typedef {import('./protocol').CreateTable} CreateTable */
+/** @typedef {import('./protocol').Created} Created */
+/** @typedef {import('./protocol').Imported} Imported */
+/** @typedef {import('./protocol').PositionExport} PositionExport */
 /**
  * The position shown.
  * @typedef {object} Where
@@ -25,18 +29,21 @@ const words = (err) => errorText(err, { game: true });
  * @param {Where} w */
 export async function playFromHere(w) {
   const mine = w.seat ?? 0;
-  const seats = w.seats.map((s, i) => (s.kind === 'bot' && i !== mine ? { kind: 'bot', bot: s.bot } : { kind: 'human' }));
+  /** @type {CreateTable['seats']} */
+  const seats = w.seats.map((s, i) => (s.kind === 'bot' && i !== mine && s.bot ? { kind: 'bot', bot: s.bot } : { kind: 'human' }));
   let name = '';
   try {
     name = localStorage.getItem('tabletop.name') || '';
   } catch {
     /* no storage */
   }
-  /** @type {{ table: string, ply: number, game?: number }} */
+  /** @type {NonNullable<CreateTable['from']>} */
   const from = { table: w.id, ply: w.ply };
   if (w.g !== null) from.game = Number(w.g);
   try {
-    const made = await request('POST', '/api/tables', { seats, creator_seat: mine, name: name || undefined, from });
+    /** @type {CreateTable} */
+    const body = { seats, creator_seat: mine, name: name || undefined, from };
+    const made = /** @type {Created} */ (await request('POST', '/api/tables', body));
     try {
       localStorage.setItem(`tabletop.uno.${made.id}`, JSON.stringify({ seat: made.seat, token: made.token }));
     } catch {
@@ -63,7 +70,7 @@ export async function importFile() {
     return;
   }
   try {
-    const made = await requestText('POST', '/api/records', text);
+    const made = /** @type {Imported} */ (await requestText('POST', '/api/records', text));
     location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
   } catch (err) {
     showError(errorBox(), `${file.name}: ${words(err)}`);
@@ -91,12 +98,12 @@ export async function exportPosition(w, form) {
   const q = new URLSearchParams({ ply: String(w.ply) });
   if (w.g !== null) q.set('game', w.g);
   try {
-    const p = await request('GET', `/api/games/${encodeURIComponent(w.id)}/position?${q}`);
+    const p = /** @type {PositionExport} */ (await request('GET', `/api/games/${encodeURIComponent(w.id)}/position?${q}`));
     const name = `uno-${w.id}-ply${p.ply}`;
     if (form === 'text') download(`${name}.position.txt`, 'text/plain', p.text);
     else if (form === 'json') download(`${name}.position.json`, 'application/json', `${JSON.stringify(p.position, null, 2)}\n`);
     else if (!p.uno) showError(errorBox(), p.uno_refused);
-    else for (const file of ['deck', 'discard', 'hands']) download(`${name}.${file}.uno`, 'text/plain', p.uno[file]);
+    else for (const file of /** @type {const} */ (['deck', 'discard', 'hands'])) download(`${name}.${file}.uno`, 'text/plain', p.uno[file]);
   } catch (err) {
     showError(errorBox(), words(err));
   }

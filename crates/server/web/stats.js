@@ -22,8 +22,7 @@ let offset = Math.max(0, Number.parseInt(params.get('offset') || '0', 10) || 0);
 
 async function show() {
   try {
-    /** @type {StatsPage} */
-    const s = await request('GET', `/api/stats?limit=${PAGE}&offset=${offset}`);
+    const s = /** @type {StatsPage} */ (await request('GET', `/api/stats?limit=${PAGE}&offset=${offset}`));
     showError($('stats-error'), '');
     $('stats-summary').textContent = `${s.total} player${s.total === 1 ? '' : 's'} in ${s.games} finished game${s.games === 1 ? '' : 's'}.`;
     $('stats-caption').textContent = s.players.length ? `Players ${s.offset + 1} to ${s.offset + s.players.length} of ${s.total}` : 'No player on this page';

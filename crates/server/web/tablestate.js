@@ -7,6 +7,8 @@ import { eventWords as describeEvent } from './unocards.js';
 /** @typedef {import('./protocol').TableView} TableView */
 /** @typedef {import('./protocol').Action} Action */
 /** @typedef {import('./protocol').LoggedEvent} LoggedEvent */
+/** @typedef {import('./protocol').Update} Update */
+/** @typedef {import('./protocol').Observation} Observation */
 
 /**
  * An element of uno.html by id, typed loosely as a form field (the page's elements are divs,
@@ -104,4 +106,38 @@ export function setOffline(on) {
       delete b.dataset.offline;
     }
   }
+}
+
+/**
+ * Merges a WebSocket update into the view held. An update is what one action changed: its
+ * events, the public part of the view, and this seat's drawn card, plus its hand and legal
+ * actions only when they changed (absent: as before). It follows the version held by exactly
+ * one. Answers the merged view, `'shown'` when the view held is already as new (the answer to
+ * the page's own action came first), or `'gap'` when a change was missed (another game, or a
+ * version skipped): then the page reads the whole table again rather than merge onto a gap.
+ * @param {TableView | null} v the view held
+ * @param {Update} u
+ * @returns {TableView | 'shown' | 'gap'}
+ */
+export function mergeUpdate(v, u) {
+  if (!v || !v.view || u.generation !== v.generation) return 'gap';
+  if (u.version <= v.version) return 'shown';
+  if (u.version !== v.version + 1) return 'gap';
+  // Only full states carry the discard pile (the page shows its top card) and the view's own copy
+  // of the legal actions (the page reads the table's): they are kept as they were.
+  /** @type {Observation} */
+  const view = { ...v.view, ...u.view };
+  return {
+    ...v,
+    type: 'update',
+    version: u.version,
+    status: u.status,
+    turn_ms_left: u.turn_ms_left ?? null,
+    round_pause_ms: u.round_pause_ms ?? null,
+    revealed_hands: u.revealed_hands ?? null,
+    round_result: u.round_result ?? null,
+    view,
+    legal_actions: u.legal_actions ?? v.legal_actions,
+    events: u.events,
+  };
 }

@@ -11,14 +11,15 @@ import { renderRoundEnd, renderScores } from './scoreview.js';
 import { forgetSeat, saveName, savedName, savedSeat, saveSeat } from './seatstore.js';
 import { setupTurnSound, turnChanged } from './sound.js';
 import { addLog } from './tablelog.js';
-import { $, actions, seatName, setOffline, table, who } from './tablestate.js';
+import { $, actions, mergeUpdate, seatName, setOffline, table, who } from './tablestate.js';
 import { renderPile, renderPlayers } from './tableview.js';
 
 /** @typedef {import('./protocol').TableView} TableView */
 /** @typedef {import('./protocol').Action} Action */
-/** @typedef {import('./protocol').Observation} Observation */
 /** @typedef {import('./protocol').Phase} Phase */
 /** @typedef {import('./protocol').Joined} Joined */
+/** @typedef {import('./protocol').JoinRequest} JoinRequest */
+/** @typedef {import('./protocol').ActRequest} ActRequest */
 /** @typedef {import('./protocol').Update} Update the WebSocket's `update`: what one action changed */
 /** @typedef {import('./protocol').SocketError} SocketError the WebSocket's answer to a refused message */
 
@@ -74,8 +75,7 @@ async function showTable(id) {
   }
   // No seat yet: read the table to offer a seat (or watching).
   try {
-    /** @type {TableView} */
-    const v = await request('GET', `/api/tables/${encodeURIComponent(id)}`);
+    const v = /** @type {TableView} */ (await request('GET', `/api/tables/${encodeURIComponent(id)}`));
     table.view = v;
     const open = v.seats.some((s) => !s.taken);
     $('join').hidden = false;
@@ -106,8 +106,9 @@ async function joinTable(e) {
   e.preventDefault();
   const name = $('join-name').value.trim();
   try {
-    /** @type {Joined} */
-    const joined = await request('POST', `/api/tables/${encodeURIComponent(table.id)}/join`, { name });
+    /** @type {JoinRequest} */
+    const body = { name };
+    const joined = /** @type {Joined} */ (await request('POST', `/api/tables/${encodeURIComponent(table.id)}/join`, body));
     saveName(name);
     saveSeat(table.id, joined.seat, joined.token);
     table.token = joined.token;
@@ -216,10 +217,9 @@ async function send(action) {
   table.sending = true;
   $('play').setAttribute('aria-busy', 'true');
   try {
-    const v = await request('POST', `/api/tables/${encodeURIComponent(table.id)}/actions`, {
-      action,
-      version: table.view.version,
-    }, table.token);
+    /** @type {ActRequest} */
+    const body = { action, version: table.view.version };
+    const v = /** @type {TableView} */ (await request('POST', `/api/tables/${encodeURIComponent(table.id)}/actions`, body, table.token));
     showTableError('');
     render(v);
   } catch (err) {
@@ -236,7 +236,7 @@ async function send(action) {
 async function refresh() {
   if (!table.id) return;
   try {
-    render(await request('GET', `/api/tables/${encodeURIComponent(table.id)}`, undefined, table.token));
+    render(/** @type {TableView} */ (await request('GET', `/api/tables/${encodeURIComponent(table.id)}`, undefined, table.token)));
   } catch {
     /* the WebSocket brings the next view */
   }
@@ -245,7 +245,7 @@ async function refresh() {
 async function rematch() {
   if (!table.id) return;
   try {
-    const v = await request('POST', `/api/tables/${encodeURIComponent(table.id)}/rematch`, undefined, table.token);
+    const v = /** @type {TableView} */ (await request('POST', `/api/tables/${encodeURIComponent(table.id)}/rematch`, undefined, table.token));
     showTableError('');
     $('uno-log').replaceChildren();
     render(v);
@@ -255,40 +255,12 @@ async function rematch() {
 }
 
 
-/** Merges an update into the view held. An update is what one action changed: its events, the
- * public part of the view, and this seat's drawn card, plus its hand and legal actions only when
- * they changed (absent: as before). It follows the version held by exactly one. */
 /** @param {Update} u */
 function applyUpdate(u) {
-  const v = table.view;
-  if (!v || !v.view || u.generation !== v.generation) {
-    refresh();
-    return;
-  }
-  // Already shown: the answer to our own action came first.
-  if (u.version <= v.version) return;
-  if (u.version !== v.version + 1) {
-    // A change was missed: read the whole table again rather than merge onto a gap.
-    refresh();
-    return;
-  }
-  // Only full states carry the discard pile (the page shows its top card) and the view's own copy
-  // of the legal actions (the page reads the table's): they are kept as they were.
-  /** @type {Observation} */
-  const view = { ...v.view, ...u.view };
-  render({
-    ...v,
-    type: 'update',
-    version: u.version,
-    status: u.status,
-    turn_ms_left: u.turn_ms_left ?? null,
-    round_pause_ms: u.round_pause_ms ?? null,
-    revealed_hands: u.revealed_hands ?? null,
-    round_result: u.round_result ?? null,
-    view,
-    legal_actions: u.legal_actions ?? v.legal_actions,
-    events: u.events,
-  });
+  const merged = mergeUpdate(table.view, u);
+  if (merged === 'shown') return;
+  if (merged === 'gap') refresh();
+  else render(merged);
 }
 
 /** @param {TableView} v */

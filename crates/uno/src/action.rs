@@ -110,6 +110,7 @@ impl FromStr for Action {
 
 /// Why the engine refused an action. The state is unchanged whenever this is returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum IllegalAction {
     /// Any action after the game ended.

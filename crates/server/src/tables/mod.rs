@@ -53,6 +53,8 @@ pub(crate) use auth::Viewer;
 pub use error::TableError;
 pub(crate) use records::KeptGame;
 pub use records::{ImportRecord, Imported, RecordExport};
+#[cfg(test)]
+pub(crate) use replay::UnoFiles;
 pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
 pub(crate) use tallies::Stats;
 

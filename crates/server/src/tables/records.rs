@@ -50,7 +50,7 @@ struct ImportSeat {
 }
 
 /// The answer to `POST /api/records`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Imported {
     /// The id the record is kept under: `GET /api/games/{id}/...` and the replay page read it.
     pub id: String,

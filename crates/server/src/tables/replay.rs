@@ -234,7 +234,7 @@ fn replay_upto(id: &str, record: &GameRecord, ply: usize) -> Result<Game, TableE
 
 /// Seed 000's three `.uno` files of a position (`uno::courses::export`): Player 1 is the seat to
 /// move, the others follow in the order of play.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct UnoFiles {
     pub deck: String,
     pub discard: String,
@@ -243,7 +243,7 @@ pub struct UnoFiles {
 
 /// The answer to `GET /api/games/{id}/position`: the whole position (`Position::from_json` and
 /// `str::parse` read its two forms back) and the rules it is played under.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct PositionExport {
     pub id: String,
     pub game: usize,
@@ -252,6 +252,9 @@ pub struct PositionExport {
     pub rules: String,
     /// The rules, as configured (a rules file of them plays the position).
     pub rules_config: uno::RulesConfig,
+    /// `Position::to_json`'s form (its seed and generator state decimal strings): the page saves
+    /// it and reads none of it.
+    #[ts(type = "Record<string, unknown>")]
     pub position: Position,
     /// The position's compact text form (`uno-position 1`).
     pub text: String,
