@@ -121,7 +121,7 @@ fn split_cell_key(token: &str) -> Option<(&str, &str)> {
 /// The terminal game; reads commands line by line so it can be scripted.
 /// The command word nearest a typo (`nxt`: `next`).
 fn nearest_command(word: &str) -> Option<&'static str> {
-    crate::uno_play::nearest(&word.to_ascii_lowercase(), &["next", "end", "help", "quit", "exit"])
+    crate::words::nearest(&word.to_ascii_lowercase(), &["next", "end", "help", "quit", "exit"])
 }
 
 pub(super) fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow::Result<()> {
