@@ -16,7 +16,7 @@ fn cards(text: &str) -> Vec<Card> {
 fn deal(hands: &[&str], draw: &str, discard: &str, current: u8) -> Game {
     let deal =
         Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(current));
-    Game::from_deal(rules(), deal, 1).expect("position")
+    Game::from_position(rules(), &deal.into_position(1)).expect("position")
 }
 
 fn play(game: &mut Game, card: &str) {
@@ -218,7 +218,7 @@ fn get_the_winner_after_a_player_wins_or_run_100_rounds() {
         direction: Direction::Clockwise,
         dealer: Seat(1),
     };
-    let mut game = Game::from_deal(Rules::new(config).expect("rules"), deal, 1).expect("position");
+    let mut game = Game::from_position(Rules::new(config).expect("rules"), &deal.into_position(1)).expect("position");
     let mut blocks = vec![Status::of(&game)];
     while !game.is_over() {
         let seat = game.current();

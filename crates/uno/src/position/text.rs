@@ -56,6 +56,9 @@ impl fmt::Display for Position {
             Some(RngState::Chacha { word_pos }) => writeln!(f, "rng chacha {word_pos}")?,
             Some(RngState::SplitMix { state }) => writeln!(f, "rng split_mix {state}")?,
         }
+        if let Some(deck) = &self.deck {
+            writeln!(f, "deck {}", cards_text(deck))?;
+        }
         for (i, hand) in self.hands.iter().enumerate() {
             writeln!(f, "hand {i} {}", cards_text(hand))?;
         }
@@ -144,6 +147,7 @@ fn blank() -> Position {
     Position {
         seed: 0,
         rng: None,
+        deck: None,
         hands: Vec::new(),
         draw_pile: Vec::new(),
         discard: Vec::new(),
@@ -192,6 +196,7 @@ fn read_field(p: &mut Position, l: &Line<'_>) -> Result<(), PositionError> {
             };
             p.hands.push(hand);
         }
+        "deck" => p.deck = Some(l.cards()?),
         "draw_pile" => p.draw_pile = l.cards()?,
         "discard" => p.discard = l.cards()?,
         "color" => p.color = l.optional(|w| l.parsed::<Color>(w))?,
