@@ -90,7 +90,6 @@ impl Deal {
         let color = self.color.or_else(|| self.discard.last().and_then(|c| c.color()));
         crate::Position {
             seed,
-            rng: None,
             deck: Some(deck),
             hands: self.hands,
             draw_pile: self.draw_pile,
@@ -99,20 +98,7 @@ impl Deal {
             current: self.current,
             direction: self.direction,
             dealer: self.dealer,
-            phase: Phase::Play,
-            first_card_to_turn: false,
-            pending_draw: 0,
-            drawn_card: None,
-            wd4_guilty: false,
-            uno_called: Vec::new(),
-            uno_exposed: None,
-            acted: false,
-            dead_turns: 0,
-            turns: 0,
-            round: 1,
-            scores: Vec::new(),
-            round_winner: None,
-            outcome: None,
+            ..crate::Position::defaults()
         }
     }
 }

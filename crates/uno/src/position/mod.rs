@@ -266,6 +266,37 @@ pub enum PositionError {
 }
 
 impl Position {
+    /// Every field that has a default at its default, the required ones empty (no hands, no
+    /// piles, seat 0 to play): what the text form and a [`Deal`](crate::Deal) start from.
+    pub(crate) fn defaults() -> Position {
+        Position {
+            seed: 0,
+            rng: None,
+            deck: None,
+            hands: Vec::new(),
+            draw_pile: Vec::new(),
+            discard: Vec::new(),
+            color: None,
+            current: Seat(0),
+            direction: Direction::Clockwise,
+            dealer: Seat(0),
+            phase: Phase::Play,
+            first_card_to_turn: false,
+            pending_draw: 0,
+            drawn_card: None,
+            wd4_guilty: false,
+            uno_called: Vec::new(),
+            uno_exposed: None,
+            acted: false,
+            dead_turns: 0,
+            turns: 0,
+            round: 1,
+            scores: Vec::new(),
+            round_winner: None,
+            outcome: None,
+        }
+    }
+
     /// The position as JSON (pretty-printed).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()

@@ -96,7 +96,7 @@ impl FromStr for Position {
     type Err = PositionError;
 
     fn from_str(text: &str) -> Result<Position, PositionError> {
-        let mut p = blank();
+        let mut p = Position::defaults();
         let mut seen_header = false;
         let mut seen: Vec<&str> = Vec::new();
         let mut outcome: Option<(EndReason, Option<Seat>)> = None;
@@ -139,36 +139,6 @@ impl FromStr for Position {
             scores: if p.scores.is_empty() { vec![0; p.hands.len()] } else { p.scores.clone() },
         });
         Ok(p)
-    }
-}
-
-/// The position a text starts from: every field that has a default at its default.
-fn blank() -> Position {
-    Position {
-        seed: 0,
-        rng: None,
-        deck: None,
-        hands: Vec::new(),
-        draw_pile: Vec::new(),
-        discard: Vec::new(),
-        color: None,
-        current: Seat(0),
-        direction: Direction::Clockwise,
-        dealer: Seat(0),
-        phase: Phase::Play,
-        first_card_to_turn: false,
-        pending_draw: 0,
-        drawn_card: None,
-        wd4_guilty: false,
-        uno_called: Vec::new(),
-        uno_exposed: None,
-        acted: false,
-        dead_turns: 0,
-        turns: 0,
-        round: 1,
-        scores: Vec::new(),
-        round_winner: None,
-        outcome: None,
     }
 }
 
