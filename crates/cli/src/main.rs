@@ -6,7 +6,9 @@ mod bots_arg;
 mod duel_cmd;
 mod names;
 mod output;
+mod record_file;
 mod rules_arg;
+mod seats_arg;
 mod serve;
 mod sim_run;
 mod uno_analyse;
@@ -17,6 +19,7 @@ mod uno_rules;
 mod uno_scenario;
 mod uno_sim;
 mod uno_watch;
+mod words;
 
 use std::io::Write;
 use std::process::ExitCode;

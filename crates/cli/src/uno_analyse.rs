@@ -9,9 +9,10 @@ use uno_lab::analysis::{
     DEFAULT_SEED, MAX_SAMPLES, MIN_MISTAKE_SAMPLES,
 };
 
+use crate::record_file::{load, replay_words};
+use crate::seats_arg::seat_arg;
 use crate::sim_run::signed;
-use crate::uno_replay::{load, seat_arg};
-use crate::uno_watch::action_words;
+use crate::words::action_words;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -229,7 +230,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let analysis = uno_lab::analysis::analyse_with(&record, &config, method, &progress, &|| false);
     let analysis = analysis.map_err(|e| match e {
-        AnalysisError::Replay(e) => anyhow::anyhow!("analysis: {}", crate::uno_replay::replay_words(&e)),
+        AnalysisError::Replay(e) => anyhow::anyhow!("analysis: {}", replay_words(&e)),
         AnalysisError::Sample { index, reason } => {
             anyhow::anyhow!("analysis: the seat's knowledge at action {} admits no world: {reason}", index + 1)
         }

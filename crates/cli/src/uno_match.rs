@@ -77,7 +77,7 @@ fn parse_deals(text: &str) -> Result<u64, String> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.load()?;
-    let players = crate::uno_watch::player_count(&rules, args.players)?;
+    let players = crate::seats_arg::player_count(&rules, args.players)?;
     let bots = args
         .bots
         .split(',')

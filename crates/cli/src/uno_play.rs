@@ -11,8 +11,10 @@ use anyhow::bail;
 use uno::rules::{MultiPlay, SevenZero, UnoCall};
 use uno::{Action, Color, Direction, Event, Game, Phase, Seat};
 
+use crate::bots_arg::make_bots;
 use crate::rules_arg::RulesArgs;
-use crate::uno_watch::{card_words, make_bots, narrate, player_count};
+use crate::seats_arg::player_count;
+use crate::words::{card_words, narrate, nearest};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -208,36 +210,8 @@ fn parse(line: &str, game: &Game) -> Result<Option<Action>, String> {
 const COMMAND_WORDS: [&str; 13] =
     ["help", "draw", "pass", "keep", "uno", "challenge", "accept", "swap", "quit", "red", "yellow", "green", "blue"];
 
-/// The command nearest `word` when a typo explains the difference (at most 2 edits, fewer than
-/// the word has letters), as cargo and git suggest.
-pub(crate) fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
-    let len = word.chars().count();
-    known
-        .iter()
-        .map(|k| (edits(word, k), *k))
-        .filter(|&(d, _)| d > 0 && d <= 2 && d < len)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
-}
-
 fn suggestion(word: &str) -> Option<&'static str> {
     nearest(word, &COMMAND_WORDS)
-}
-
-/// Levenshtein distance between two short words.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == cb { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// An action in the words the prompt uses.
@@ -418,7 +392,7 @@ impl Table {
         let events = self
             .game
             .apply(seat, action)
-            .map_err(|e| anyhow::anyhow!("{} chose to {}: {e}", name(seat), crate::uno_watch::action_words(action)))?;
+            .map_err(|e| anyhow::anyhow!("{} chose to {}: {e}", name(seat), crate::words::action_words(action)))?;
         self.record.push(seat, action);
         self.tell(&events)?;
         Ok(())

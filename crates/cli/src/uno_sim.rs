@@ -43,7 +43,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.load()?;
-    let players = crate::uno_watch::player_count(&rules, args.players)?;
+    let players = crate::seats_arg::player_count(&rules, args.players)?;
     let bots = crate::bots_arg::per_seat(&args.bots, players)?;
     let mut json_out = args.json.as_deref().map(|path| output::Target::open("--json", path)).transpose()?;
     let config = SimConfig {

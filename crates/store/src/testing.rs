@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::time::Duration;
 
 use crate::{Entry, GameStore, Kind, Meta, NewGame, NewResult, Outcome, Record, SharedStore, Status, StoreError};
+use crate::{Lease, PgStore};
 
 /// An entry holding `text` as a JSON string.
 pub fn entry(text: &str) -> Entry {
@@ -367,8 +369,7 @@ where
 /// renewal lock the same lease rows, and neither may fail the other (a deadlock PostgreSQL
 /// breaks by failing one transaction: a batch of acknowledged-to-be appends, or a renewal).
 pub async fn busy_appends_and_renewals_never_fail(url: &str) {
-    use crate::{Lease, PgStore};
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
     const GAMES: usize = 600;
     let lease = Lease { owner: "busy".into(), duration: Duration::from_millis(300) };
     let store: crate::SharedStore = PgStore::connect_with(url, lease).await.expect("connect").into();
@@ -400,11 +401,17 @@ pub async fn busy_appends_and_renewals_never_fail(url: &str) {
 /// lease runs out the other adopts the game with exactly the log the owner got acknowledged, and
 /// from then on every write of the old owner is refused.
 pub async fn a_stale_owner_is_fenced(url: &str) {
-    use crate::{Lease, PgStore};
-    use std::time::Duration;
     let long = Duration::from_secs(60);
     let a = PgStore::connect_with(url, Lease { owner: "a".into(), duration: long }).await.expect("connect a");
     let b = PgStore::connect_with(url, Lease { owner: "b".into(), duration: long }).await.expect("connect b");
+    the_owner_alone_writes_until_its_lease_runs_out(url, &a, &b).await;
+    a_short_lease_is_renewed_while_its_store_lives(url, &a).await;
+    a_game_read_on_demand_is_taken_over_by_a_write(url, &b).await;
+}
+
+/// `a` holds a game; `b`'s writes to it are fenced until a's lease runs out and b adopts it,
+/// with exactly the log a got acknowledged; from then on a's writes are fenced.
+async fn the_owner_alone_writes_until_its_lease_runs_out(url: &str, a: &PgStore, b: &PgStore) {
     a.create(new_game("fenced", Kind::Uno)).await.expect("create");
     a.append("fenced", 0, entry("a 0")).await.expect("a appends 0");
     assert!(a.holds("fenced") && !b.holds("fenced"));
@@ -457,8 +464,11 @@ pub async fn a_stale_owner_is_fenced(url: &str) {
     assert_eq!(g.status, Status::Active);
     // a adopting now finds nothing: b's lease runs.
     assert!(a.adopt(Kind::Uno).await.expect("adopt").is_empty());
+}
 
-    // A short lease is renewed while its store lives: nobody adopts the game.
+/// A short lease is renewed while its store lives: nobody adopts the game; once the store is
+/// gone, `a` adopts it.
+async fn a_short_lease_is_renewed_while_its_store_lives(url: &str, a: &PgStore) {
     let short = Duration::from_millis(300);
     let c = PgStore::connect_with(url, Lease { owner: "c".into(), duration: short }).await.expect("connect c");
     c.create(new_game("renewed", Kind::Duel)).await.expect("create");
@@ -472,8 +482,12 @@ pub async fn a_stale_owner_is_fenced(url: &str) {
     assert_eq!(adopted.len(), 1);
     assert_eq!(adopted[0].actions, entries(&["c 0"]));
     a.append("renewed", 1, entry("a 1")).await.expect("a appends after adopting");
-    // A game read on demand (as Duel's are) is taken over by its first write once its lease ran
-    // out; one whose lease runs is not.
+}
+
+/// A game read on demand (as Duel's are) is taken over by `b`'s first write once its lease ran
+/// out; one whose lease runs is not.
+async fn a_game_read_on_demand_is_taken_over_by_a_write(url: &str, b: &PgStore) {
+    let short = Duration::from_millis(300);
     let d = PgStore::connect_with(url, Lease { owner: "d".into(), duration: short }).await.expect("connect d");
     d.create(new_game("on demand", Kind::Duel)).await.expect("create");
     d.append("on demand", 0, entry("d 0")).await.expect("d appends");

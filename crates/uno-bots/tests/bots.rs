@@ -173,7 +173,8 @@ fn full_position(rules: &Arc<Rules>, hands: &[&str], discard: &str, current: u8)
     }
     // Until piles were listed bottom first, the deck's order was read top first: keep that deal.
     pile.reverse();
-    Game::from_deal(rules.clone(), Deal::new(hands, pile, discard, Seat(current)), 3).expect("a valid position")
+    Game::from_position(rules.clone(), &Deal::new(hands, pile, discard, Seat(current)).into_position(3))
+        .expect("a valid position")
 }
 
 fn card(s: &str) -> Card {

@@ -60,7 +60,8 @@ fn position(rules: &Arc<Rules>, hands: &[&str], discard: &str, pile_top: &str, c
     pile.extend(rest);
     // Listed top card first above; a pile lists its cards bottom card first.
     pile.reverse();
-    Game::from_deal(rules.clone(), Deal::new(hands, pile, discard, Seat(current)), 3).expect("a valid position")
+    Game::from_position(rules.clone(), &Deal::new(hands, pile, discard, Seat(current)).into_position(3))
+        .expect("a valid position")
 }
 
 fn mask(cards: impl IntoIterator<Item = Card>) -> u64 {

@@ -149,7 +149,7 @@ fn last_card_position(next: &str) -> Game {
     // The deck's order read top card first, as before piles were listed bottom first.
     rest.reverse();
     let deal = uno::game::Deal::new(hands, rest, cards("R1"), Seat(0));
-    let mut game = Game::from_deal(rules, deal, 5).expect("a valid position");
+    let mut game = Game::from_position(rules, &deal.into_position(5)).expect("a valid position");
     game.apply(Seat(0), uno::Action::CallUno).expect("two cards: UNO may be called");
     game
 }

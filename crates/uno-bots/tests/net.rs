@@ -58,7 +58,8 @@ fn net_calls_uno_and_catches_who_did_not() {
             let i = pile.iter().position(|x| x == c).expect("the card is in the deck");
             pile.remove(i);
         }
-        Game::from_deal(rules.clone(), Deal::new(hands, pile, discard, Seat(0)), 3).expect("a valid position")
+        Game::from_position(rules.clone(), &Deal::new(hands, pile, discard, Seat(0)).into_position(3))
+            .expect("a valid position")
     };
     assert_eq!(NetBot::new().choose_view(&position().view(Seat(0))), Action::CallUno);
     // Seat 0 goes down to one card without calling: seat 1 catches it.

@@ -8,6 +8,9 @@
 //! table can reach and nothing else: hands as per-kind counts beside a 64-bit set of held
 //! kinds, piles of card indices, the rules flattened into tables and flags.
 //!
+//! Its hands are not the engine's `uno::Hand`: on `Hand` the same kernel played 65% of the games
+//! a second (`docs/simulator.md`, "Tried and dropped"), so the per-kind counts stay.
+//!
 //! It is not a second rule book. It plays *the same games* as [`Game::new_fast`] with one
 //! [`RandomBot`](uno_bots::RandomBot) per seat: the same deal, the same random numbers drawn in
 //! the same order from the same generators, hence the same winner, points, turns and

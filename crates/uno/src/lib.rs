@@ -28,8 +28,8 @@
 //!   validated once into [`Rules`] (what a game runs on); [`Rules::preset`] loads the shipped
 //!   rule sets named in [`PRESET_NAMES`]. From the rules, [`CardEffect`] says what each card
 //!   kind does and [`next_seat`] how the turn moves on.
-//! * **Playing** ([`game`], [`action`], [`event`]): [`Game::new`] deals (or [`Game::from_deal`]
-//!   starts from given hands, a [`Deal`]); the [`Phase`] says who must decide what;
+//! * **Playing** ([`game`], [`action`], [`event`]): [`Game::new`] deals (or [`Game::from_position`]
+//!   starts from a [`Position`], for instance a [`Deal`] of given hands); the [`Phase`] says who must decide what;
 //!   [`Game::legal_actions`] lists the [`Action`]s the player to act may take, and
 //!   [`Game::apply`] takes one, returning the [`Event`]s it caused, or refuses it with an
 //!   [`IllegalAction`] and changes nothing. A finished game has an [`Outcome`].

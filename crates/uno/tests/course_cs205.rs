@@ -16,7 +16,7 @@ fn cards(text: &str) -> Vec<Card> {
 fn deal(hands: &[&str], draw: &str, discard: &str, current: u8) -> Game {
     let deal =
         Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(current));
-    Game::from_deal(rules(), deal, 1).expect("position")
+    Game::from_position(rules(), &deal.into_position(1)).expect("position")
 }
 
 fn play(game: &mut Game, card: &str) {
@@ -218,7 +218,7 @@ fn get_the_winner_after_a_player_wins_or_run_100_rounds() {
         direction: Direction::Clockwise,
         dealer: Seat(1),
     };
-    let mut game = Game::from_deal(Rules::new(config).expect("rules"), deal, 1).expect("position");
+    let mut game = Game::from_position(Rules::new(config).expect("rules"), &deal.into_position(1)).expect("position");
     let mut blocks = vec![Status::of(&game)];
     while !game.is_over() {
         let seat = game.current();
@@ -271,4 +271,105 @@ fn printed_games_parse_back_and_pass_the_transcript_checks() {
 /// Cards written top card first, as a pile lists them: bottom card first.
 fn bottom_first(text: &str) -> Vec<Card> {
     cards(text).into_iter().rev().collect()
+}
+
+/// A house-rule variant of the two-color preset.
+fn variant(f: impl Fn(&mut uno::RulesConfig)) -> Rules {
+    let mut config = uno::rules::preset_config("two-color").expect("preset");
+    f(&mut config);
+    Rules::new(config).expect("valid house rules")
+}
+
+/// Every preset, and every house rule of the two-color preset changed one at a time.
+fn rule_variants() -> Vec<(String, Rules)> {
+    use uno::rules::{
+        DigitPoints, DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, MultiPlay, SevenZero, Stacking,
+        TwoPlayerRule, UnoCall,
+    };
+    let mut out: Vec<(String, Rules)> =
+        uno::PRESET_NAMES.iter().map(|n| (n.to_string(), Rules::preset(n).expect("preset"))).collect();
+    let house: Vec<(&str, Rules)> = vec![
+        ("draw one, may play", variant(|c| c.play.draw = DrawRule::DrawOneMayPlay)),
+        ("draw one, must play", variant(|c| c.play.draw = DrawRule::DrawOneMustPlay)),
+        ("draw until playable", variant(|c| c.play.draw = DrawRule::DrawUntilPlayable)),
+        ("forced play optional", variant(|c| c.play.forced_play = ForcedPlay::Optional)),
+        ("forced play by precedence", variant(|c| c.play.forced_play = ForcedPlay::Precedence)),
+        ("stacking draw two", variant(|c| c.play.stacking = Stacking::DrawTwo)),
+        ("stacking both", variant(|c| c.play.stacking = Stacking::Both)),
+        ("reverse skips", variant(|c| c.play.two_players = TwoPlayerRule::ReverseSkips)),
+        ("jump-in", variant(|c| c.play.jump_in = JumpIn::On)),
+        ("7-0", variant(|c| c.play.seven_zero = SevenZero::On)),
+        ("same-number runs", variant(|c| c.play.multi_play = MultiPlay::SameNumber)),
+        ("no reshuffle", variant(|c| c.play.exhausted_draw_pile = Exhausted::NoReshuffle)),
+        ("turn cap 30", variant(|c| c.play.turn_cap = Some(30))),
+        ("no turn cap", variant(|c| c.play.turn_cap = None)),
+        ("max turns 25", variant(|c| c.end.max_turns = 25)),
+        ("first card official", variant(|c| c.deal.first_card = FirstCard::Official)),
+        ("first card a number", variant(|c| c.deal.first_card = FirstCard::RedrawUntilNumber)),
+        ("seat 0 first", variant(|c| c.deal.first_player = FirstPlayer::Seat0)),
+        ("counter-clockwise", variant(|c| c.deal.direction = Direction::CounterClockwise)),
+        ("hands of 3", variant(|c| c.deal.hand_size = 3)),
+        ("uno calls", variant(|c| c.uno.call = UnoCall::Required)),
+        ("digits 5 points", variant(|c| c.scoring.digits = DigitPoints::Fixed(5))),
+        ("wilds in the deck", variant(|c| _ = c.deck.wild.insert("wild".into(), 4))),
+    ];
+    out.extend(house.into_iter().map(|(n, r)| (n.to_string(), r)));
+    out
+}
+
+/// A game the engine plays with uniformly random legal actions, printed as a transcript.
+fn random_transcript(rules: &Rules, players: usize, seed: u64) -> (Transcript, Game) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::new(rules.clone(), players, seed).expect("a table the rules deal");
+    let mut t = Transcript { blocks: vec![Status::of(&game)], winner: None };
+    while !game.is_round_over() {
+        let seat = game.current();
+        let legal = game.legal_actions();
+        let action = legal[rng.gen_range(0..legal.len())];
+        game.apply(seat, action).expect("legal");
+        t.blocks.push(Status::of(&game));
+    }
+    t.winner = game.round_winner().map(|w| (w.index(), game.scores()[w.index()]));
+    (t, game)
+}
+
+/// The checker and the engine agree on every rule set: where the checker knows the rules,
+/// every game the engine plays passes its checks (so its turn order, effects, draws, caps and
+/// scores are the engine's); where it does not, it refuses the rules at block 0 rather than
+/// check a game by rules it does not follow.
+#[test]
+fn the_checker_passes_every_engine_game_under_the_rules_it_knows_and_refuses_the_others() {
+    let (mut known, mut refused, mut won, mut capped) = (0, 0, 0, 0);
+    for (name, rules) in rule_variants() {
+        let players: Vec<usize> =
+            (rules.min_players()..=rules.max_players().min(4)).filter(|&n| rules.check_players(n).is_ok()).collect();
+        match Transcript::rule_refused(&rules) {
+            None => {
+                known += 1;
+                for &n in &players {
+                    for seed in 0..25 {
+                        let (t, game) = random_transcript(&rules, n, seed);
+                        let summary = t.check(&rules).unwrap_or_else(|e| panic!("{name}, {n}p seed {seed}: {e}\n{t}"));
+                        assert_eq!(summary.turns as u32, game.turns(), "{name}");
+                        assert_eq!(summary.winner, t.winner, "{name}");
+                        won += usize::from(summary.winner.is_some());
+                        capped += usize::from(summary.winner.is_none());
+                    }
+                }
+            }
+            Some(rule) => {
+                refused += 1;
+                let game = Game::new(rules.clone(), players[0], 1).expect("a table the rules deal");
+                let t = Transcript { blocks: vec![Status::of(&game)], winner: None };
+                let e = t.check(&rules).expect_err(&format!("{name}: rules the checker does not know"));
+                assert_eq!(e.block, 0, "{name}");
+                assert!(e.reason.contains(rule), "{name}: {e}");
+            }
+        }
+    }
+    // two-color and the 10 variants that only change what the checker reads from the rules.
+    assert_eq!(known, 11, "variants the checker takes");
+    assert_eq!(refused, 4 + 13, "the other presets and variants");
+    assert!(won > 500 && capped > 20, "{won} games won, {capped} ended by a cap: too little seen");
 }

@@ -27,7 +27,7 @@ fn position(hands: &[&str], draw: &str, discard: &str, color: Option<Color>, cur
         direction: Direction::Clockwise,
         dealer: Seat(0),
     };
-    Game::from_deal(official(), deal, 9).expect("position")
+    Game::from_position(official(), &deal.into_position(9)).expect("position")
 }
 
 fn play(game: &mut Game, text: &str, color: Option<Color>) -> Vec<Event> {
@@ -218,7 +218,8 @@ fn under_seed_003_rules_a_late_catch_is_a_false_call_that_costs_the_catcher_two_
         direction: Direction::Clockwise,
         dealer: Seat(0),
     };
-    let mut game = Game::from_deal(Rules::preset("uno-engine").expect("preset"), deal, 9).expect("position");
+    let mut game =
+        Game::from_position(Rules::preset("uno-engine").expect("preset"), &deal.into_position(9)).expect("position");
     play(&mut game, "R1", None);
     play(&mut game, "R3", None);
     let events = game.apply(Seat(2), Action::CatchUno { seat: Seat(0) }).expect("a false call");

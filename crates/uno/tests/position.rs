@@ -315,6 +315,61 @@ fn refuses_cards_that_are_not_the_deck() {
 }
 
 #[test]
+fn a_position_with_a_deck_of_its_own_is_checked_against_it_and_keeps_it() {
+    // A made-up table: a few cards, not the rules' deck; the position names its own.
+    let deal = uno::Deal::new(
+        vec![vec![card("R1"), card("G2")], vec![card("B3"), card("Y4"), card("W")]],
+        vec![card("R9"), card("G9")],
+        vec![card("R5")],
+        Seat(0),
+    );
+    let p = deal.into_position(7);
+    let mut own = [card("R1"), card("G2"), card("B3"), card("Y4"), card("W"), card("R9"), card("G9"), card("R5")];
+    own.sort();
+    assert_eq!(p.deck.as_deref(), Some(&own[..]));
+    let mut game = Game::from_position(official(), &p).expect("the deal's own cards");
+    assert_eq!(game.position().deck, p.deck, "a game on a deck of its own keeps it");
+    // Through JSON and the text form, and on after a move.
+    assert_eq!(Position::from_json(&p.to_json()).expect("json"), p);
+    assert_eq!(p.to_string().parse::<Position>().expect("text"), p);
+    assert!(p.to_string().contains("\ndeck "), "{p}");
+    game.apply(Seat(0), Action::Play { card: card("R1"), color: None }).expect("legal");
+    let restored = Game::from_position(official(), &game.position()).expect("restored");
+    assert_eq!(restored.state_hash(), game.state_hash());
+    // The cards must be exactly its deck: a card beyond it, or one of it lost, is refused.
+    let mut extra = p.clone();
+    extra.draw_pile.push(card("R5"));
+    assert_eq!(refused(&extra), PositionError::Cards { missing: vec![], extra: vec![card("R5")] });
+    let mut lost = p.clone();
+    lost.draw_pile.pop();
+    assert_eq!(refused(&lost), PositionError::Cards { missing: vec![card("G9")], extra: vec![] });
+    // A game on the rules' deck names none.
+    assert_eq!(Game::new(official(), 3, 5).expect("game").position().deck, None);
+}
+
+#[test]
+fn a_deal_is_held_to_the_position_checks() {
+    let deal = |color: Option<Color>, hands: Vec<Vec<Card>>| uno::Deal {
+        color,
+        ..uno::Deal::new(hands, vec![card("R9")], vec![card("R5")], Seat(0))
+    };
+    let two = || vec![vec![card("R1")], vec![card("B3")]];
+    assert!(Game::from_position(official(), &deal(None, two()).into_position(1)).is_ok());
+    assert_eq!(
+        refused(&deal(Some(Color::Blue), two()).into_position(1)),
+        PositionError::ColorMismatch { top: card("R5"), color: Color::Blue }
+    );
+    assert_eq!(
+        refused(&deal(None, vec![vec![card("R1")], vec![]]).into_position(1)),
+        PositionError::EmptyHand { seat: Seat(1) }
+    );
+    assert_eq!(
+        refused(&deal(None, vec![vec![card("R1")]]).into_position(1)),
+        PositionError::PlayerCount { got: 1, min: 2, max: 10 }
+    );
+}
+
+#[test]
 fn refuses_an_empty_discard_pile_once_the_first_card_is_turned() {
     let mut p = base(card("R5"), None);
     let pile = std::mem::take(&mut p.discard);

@@ -27,7 +27,7 @@ fn card(text: &str) -> Card {
 /// Hands in seat order; piles written top card first; seat 0 to play, clockwise.
 fn position(rules: Rules, hands: &[&str], draw: &str, discard: &str) -> Game {
     let deal = Deal::new(hands.iter().map(|h| cards(h)).collect(), bottom_first(draw), bottom_first(discard), Seat(0));
-    Game::from_deal(rules, deal, 3).expect("position")
+    Game::from_position(rules, &deal.into_position(3)).expect("position")
 }
 
 fn play(text: &str) -> Action {

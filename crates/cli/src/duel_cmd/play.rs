@@ -118,12 +118,12 @@ fn split_cell_key(token: &str) -> Option<(&str, &str)> {
     (is_key && cell.len() >= 2 && cell.parse::<Coord>().is_ok()).then_some((cell, key))
 }
 
-/// The terminal game; reads commands line by line so it can be scripted.
 /// The command word nearest a typo (`nxt`: `next`).
 fn nearest_command(word: &str) -> Option<&'static str> {
-    crate::uno_play::nearest(&word.to_ascii_lowercase(), &["next", "end", "help", "quit", "exit"])
+    crate::words::nearest(&word.to_ascii_lowercase(), &["next", "end", "help", "quit", "exit"])
 }
 
+/// The terminal game; reads commands line by line so it can be scripted.
 pub(super) fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs) -> anyhow::Result<()> {
     check_grid(args.width, args.height)?;
     let mut game = DuelGame::new(args.width, args.height).map_err(anyhow::Error::new)?;
@@ -151,32 +151,10 @@ pub(super) fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs
             say(out, "\nInput ended; the game is left unfinished.")?;
             return Ok(());
         }
-        let action = match typed(&line, &game, selected) {
-            Typed::Nothing => continue,
-            Typed::Help => {
-                write!(out, "{PLAY_HELP}").context("writing to the terminal")?;
-                continue;
-            }
-            Typed::Quit => {
-                if confirm_quit(input, out, &game)? {
-                    return Ok(());
-                }
-                continue;
-            }
-            Typed::Select(cell) => {
-                selected = Some(cell);
-                continue;
-            }
-            Typed::Refused(e) => {
-                selected = None;
-                say(out, &format!("Error: {e}"))?;
-                continue;
-            }
-            Typed::Misspelt(word, near) => {
-                say(out, &format!("Error: '{word}' is not a command: did you mean '{near}'? (help lists them)"))?;
-                continue;
-            }
-            Typed::Act(action) => action,
+        let action = match answer(typed(&line, &game, selected), input, out, &game, &mut selected)? {
+            Next::Ask => continue,
+            Next::Stop => return Ok(()),
+            Next::Try(action) => action,
         };
         let keep = match &action {
             Ok(Action::Move { cell, .. }) => Some(*cell),
@@ -204,6 +182,43 @@ pub(super) fn play(input: &mut dyn BufRead, out: &mut dyn Write, args: &PlayArgs
         say(out, &format!("Game over. {}", o.message()))?;
     }
     Ok(())
+}
+
+/// What `play` does after a line: ask for the next, stop, or try an action.
+enum Next {
+    Ask,
+    Stop,
+    Try(Result<Action, DuelError>),
+}
+
+/// Answers a typed line that is not an action (help, quit, a selection, a refusal) and says
+/// what comes next.
+fn answer(
+    typed: Typed,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    game: &DuelGame,
+    selected: &mut Option<Coord>,
+) -> anyhow::Result<Next> {
+    match typed {
+        Typed::Nothing => {}
+        Typed::Help => write!(out, "{PLAY_HELP}").context("writing to the terminal")?,
+        Typed::Quit => {
+            if confirm_quit(input, out, game)? {
+                return Ok(Next::Stop);
+            }
+        }
+        Typed::Select(cell) => *selected = Some(cell),
+        Typed::Refused(e) => {
+            *selected = None;
+            say(out, &format!("Error: {e}"))?;
+        }
+        Typed::Misspelt(word, near) => {
+            say(out, &format!("Error: '{word}' is not a command: did you mean '{near}'? (help lists them)"))?
+        }
+        Typed::Act(action) => return Ok(Next::Try(action)),
+    }
+    Ok(Next::Ask)
 }
 
 /// What a line typed in `play` asks for.

@@ -31,7 +31,11 @@
 //!
 //! It is not a second rule book: which cards match comes from [`CardSet::matching`] and what a
 //! card does from [`Rules::effect`]; only the order of a turn (who decides what, and when) is
-//! replayed here, for the public side alone.
+//! replayed here, for the public side alone, because the bot sees two observations and not the
+//! moves between them. That copy is held to the engine by a differential test (`tests.rs`,
+//! `the_replay_explains_the_engines_history_on_every_rule_set_it_supports`): engine games on
+//! every preset and house rule, replayed here, give the engine's histories where `supported`
+//! says the replay models the rules, and nothing where it does not.
 //!
 //! [`Sampler::set_beliefs`]: uno::sample::Sampler::set_beliefs
 

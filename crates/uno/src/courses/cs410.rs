@@ -28,6 +28,7 @@ use crate::action::Action;
 use crate::card::{Card, Color, Direction, Seat};
 use crate::event::{EndReason, Event};
 use crate::game::{Deal, Game, Phase, SetupError};
+use crate::position::PositionError;
 use crate::rules::{preset_config, Rules, RulesConfig, RulesError, MAX_PLAYERS};
 
 /// Why `start_game` cannot make a game from the counts it was given.
@@ -56,9 +57,12 @@ pub enum StartError {
     /// A count beyond what the engine accepts (more than 64 copies of one card).
     #[error(transparent)]
     Rules(RulesError),
-    /// The engine refused to deal (or, for [`GameState::from_deal`], the position).
+    /// The engine refused to deal.
     #[error(transparent)]
     Setup(SetupError),
+    /// The engine refused the position of [`GameState::from_deal`].
+    #[error(transparent)]
+    Position(PositionError),
 }
 
 /// What a strategy sees when it must choose.
@@ -229,13 +233,13 @@ impl GameState {
     ///
     /// # Errors
     ///
-    /// [`StartError::Setup`] when the engine refuses the position.
+    /// [`StartError::Position`] when the engine refuses the position.
     pub fn from_deal(deal: Deal, seed: u64) -> Result<GameState, StartError> {
         let mut config = preset_config("cs410").map_err(StartError::Rules)?;
         config.deal.hand_size = 1;
         config.players.min = 2;
         let rules = Rules::new(config).map_err(StartError::Rules)?;
-        let game = Game::from_deal(rules, deal, seed).map_err(StartError::Setup)?;
+        let game = Game::from_position(rules, &deal.into_position(seed)).map_err(StartError::Position)?;
         Ok(GameState::over(game))
     }
 

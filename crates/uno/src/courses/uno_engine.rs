@@ -42,6 +42,7 @@ use crate::action::{Action, IllegalAction};
 use crate::card::{Card, Color, Face, Seat};
 use crate::event::Event;
 use crate::game::{Game, Phase, SetupError};
+use crate::position::PositionError;
 use crate::rules::{Rules, RulesError, MAX_PLAYERS};
 
 /// Why the table refused.
@@ -69,9 +70,12 @@ pub enum TableError {
     /// The `uno-engine` preset did not load, or the rules do not seat this many players.
     #[error(transparent)]
     Rules(#[from] RulesError),
-    /// The engine refused to deal, or refused the position given.
+    /// The engine refused to deal.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// The engine refused the position given.
+    #[error(transparent)]
+    Position(#[from] PositionError),
 }
 
 /// What happened, as the package's listeners see it.
@@ -222,7 +226,7 @@ impl Table {
     /// # Errors
     ///
     /// As [`Table::with_rules`]; [`TableError::PlayerCount`] when the position has not one
-    /// hand per name, [`TableError::Setup`] when the engine refuses it.
+    /// hand per name, [`TableError::Position`] when the engine refuses it.
     pub fn from_deal<S: Into<String>>(
         names: impl IntoIterator<Item = S>,
         rules: Rules,
@@ -233,7 +237,7 @@ impl Table {
         if deal.hands.len() != table.names.len() {
             return Err(TableError::PlayerCount(deal.hands.len()));
         }
-        table.game = Some(Game::from_deal(Arc::clone(&table.rules), deal, seed)?);
+        table.game = Some(Game::from_position(Arc::clone(&table.rules), &deal.into_position(seed))?);
         Ok(table)
     }
 

@@ -1,8 +1,9 @@
 //! The one state machine every rule set runs on.
 //!
-//! A game starts in one of three ways: [`Game::new`] deals (its twin [`Game::new_fast`] on the
-//! simulation generator), [`Game::from_position`] plays on from a checked [`Position`](crate::Position),
-//! and [`Game::from_deal`] from unchecked hands and piles (tests and the course layers);
+//! A game starts in one of two ways: [`Game::new`] deals (its twin [`Game::new_fast`] on the
+//! simulation generator), and [`Game::from_position`] plays on from a checked
+//! [`Position`](crate::Position): one taken from a game, read from JSON or text, or made up for
+//! a test or a lesson from a [`Deal`] ([`Deal::into_position`]).
 //! [`Game::restart`] and its `_with_events` and `_with_draws` forms deal again in place.
 //! `legal_actions` lists what the player to act may do; `apply` validates an
 //! action and returns the events it caused, leaving the state untouched when it refuses;
@@ -48,28 +49,12 @@ pub enum SetupError {
     /// The rules cannot seat or deal this many players.
     #[error(transparent)]
     Rules(#[from] RulesError),
-    /// A [`Deal`] with fewer than 2 or more than `max` hands.
-    #[error("a position needs between 2 and {max} hands, got {got}")]
-    Hands {
-        /// The hands given.
-        got: usize,
-        /// The most a table seats.
-        max: usize,
-    },
-    /// A [`Deal`] with nothing on the discard pile.
-    #[error("a position needs a card on the discard pile")]
-    EmptyDiscard,
-    /// A [`Deal`] naming a seat past its hands.
-    #[error("seat {0} does not exist")]
-    NoSuchSeat(
-        /// The seat named that has no hand.
-        Seat,
-    ),
 }
 
-/// A position to start from, for tests, scenarios and the course layers: hands in seat order,
-/// piles bottom card first (the [pile order](self#pile-order)). Unchecked and always in the
-/// play phase: a [`Position`](crate::Position) is the checked form that can stand in any phase.
+/// The few fields of a made-up position, for tests, scenarios and the course layers: hands in
+/// seat order, piles bottom card first (the [pile order](self#pile-order)), in the play phase,
+/// played with exactly these cards. [`Deal::into_position`] makes it a
+/// [`Position`](crate::Position), which [`Game::from_position`] checks and starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     /// Each seat's hand, in seat order.
@@ -93,6 +78,28 @@ impl Deal {
     /// that of the top card: the usual start for a test or a scenario.
     pub fn new(hands: Vec<Vec<Card>>, draw_pile: Vec<Card>, discard: Vec<Card>, current: Seat) -> Deal {
         Deal { hands, draw_pile, discard, color: None, current, direction: Direction::Clockwise, dealer: Seat(0) }
+    }
+
+    /// The position this deal describes, the first round in the play phase, its generator
+    /// seeded with `seed`, played with exactly its cards (its own `deck`). The colour in play
+    /// is the one given, else the top card's.
+    pub fn into_position(self, seed: u64) -> crate::Position {
+        let mut deck: Vec<Card> =
+            self.hands.iter().flatten().chain(&self.draw_pile).chain(&self.discard).copied().collect();
+        deck.sort();
+        let color = self.color.or_else(|| self.discard.last().and_then(|c| c.color()));
+        crate::Position {
+            seed,
+            deck: Some(deck),
+            hands: self.hands,
+            draw_pile: self.draw_pile,
+            discard: self.discard,
+            color,
+            current: self.current,
+            direction: self.direction,
+            dealer: self.dealer,
+            ..crate::Position::defaults()
+        }
     }
 }
 
@@ -172,38 +179,6 @@ impl Game {
     #[inline]
     pub fn view(&self, seat: Seat) -> View<'_> {
         View { game: self, seat }
-    }
-
-    /// Starts from a given position instead of dealing. The cards need not form the rules'
-    /// deck; conservation is then about the cards given.
-    ///
-    /// # Errors
-    /// [`SetupError::Hands`] for fewer than 2 or more than 10 hands, [`SetupError::NoSuchSeat`]
-    /// for a current seat or dealer past them, [`SetupError::EmptyDiscard`].
-    pub fn from_deal(rules: impl Into<Arc<Rules>>, deal: Deal, seed: u64) -> Result<Game, SetupError> {
-        let rules = rules.into();
-        let players = deal.hands.len();
-        let players = PlayerCount::new(players)
-            .map_err(|_| SetupError::Hands { got: players, max: crate::rules::MAX_PLAYERS })?
-            .get();
-        if deal.current.index() >= players {
-            return Err(SetupError::NoSuchSeat(deal.current));
-        }
-        if deal.dealer.index() >= players {
-            return Err(SetupError::NoSuchSeat(deal.dealer));
-        }
-        let top = *deal.discard.last().ok_or(SetupError::EmptyDiscard)?;
-        let mut game = Game::empty(rules, players, seed);
-        game.state.hands = deal.hands.into_iter().map(Hand::from_cards).collect();
-        game.state.draw_pile = deal.draw_pile;
-        game.state.discard = deal.discard;
-        game.state.color = deal.color.or(top.color()).unwrap_or(game.rules.colors()[0]);
-        game.state.current = deal.current;
-        game.state.direction = deal.direction;
-        game.state.dealer = deal.dealer;
-        game.state.phase = Phase::Play;
-        game.state.round = 1;
-        Ok(game)
     }
 
     pub(crate) fn empty(rules: Arc<Rules>, players: usize, seed: u64) -> Game {

@@ -58,6 +58,11 @@ pub struct Position {
     /// Where the generator stands; `None` starts a fresh ChaCha8 generator from `seed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rng: Option<RngState>,
+    /// The cards the game is played with, when they are not the rules' deck: a position made
+    /// up for a test, a lesson or a puzzle, with only the cards it needs. `None`: the rules'
+    /// deck. Either way the hands and piles must hold exactly these cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Vec<Card>>,
     /// The hands in seat order (seat 0 first), each in the order its cards arrived.
     pub hands: Vec<Vec<Card>>,
     /// The draw pile, bottom card first: the last card is drawn next.
@@ -171,8 +176,8 @@ pub enum PositionError {
         /// Seats at the table.
         players: usize,
     },
-    /// The cards are not the rules' deck (as a multiset).
-    #[error("the cards are not the rules' deck: missing {missing:?}, extra {extra:?}")]
+    /// The cards are not the deck (the rules', or the position's own `deck`), as a multiset.
+    #[error("the cards are not the deck: missing {missing:?}, extra {extra:?}")]
     Cards {
         /// Cards of the deck the position lacks.
         missing: Vec<Card>,
@@ -261,6 +266,37 @@ pub enum PositionError {
 }
 
 impl Position {
+    /// Every field that has a default at its default, the required ones empty (no hands, no
+    /// piles, seat 0 to play): what the text form and a [`Deal`](crate::Deal) start from.
+    pub(crate) fn defaults() -> Position {
+        Position {
+            seed: 0,
+            rng: None,
+            deck: None,
+            hands: Vec::new(),
+            draw_pile: Vec::new(),
+            discard: Vec::new(),
+            color: None,
+            current: Seat(0),
+            direction: Direction::Clockwise,
+            dealer: Seat(0),
+            phase: Phase::Play,
+            first_card_to_turn: false,
+            pending_draw: 0,
+            drawn_card: None,
+            wd4_guilty: false,
+            uno_called: Vec::new(),
+            uno_exposed: None,
+            acted: false,
+            dead_turns: 0,
+            turns: 0,
+            round: 1,
+            scores: Vec::new(),
+            round_winner: None,
+            outcome: None,
+        }
+    }
+
     /// The position as JSON (pretty-printed).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
@@ -429,7 +465,7 @@ impl Position {
 
     fn check_cards(&self, rules: &Rules) -> Result<(), PositionError> {
         let mut counts = [0i32; Card::KINDS];
-        for &c in rules.deck() {
+        for &c in self.deck.as_deref().unwrap_or(rules.deck()) {
             counts[c.index()] += 1;
         }
         for &c in self.hands.iter().flatten().chain(&self.draw_pile).chain(&self.discard) {
@@ -461,8 +497,19 @@ impl Game {
             (None, _) | (_, Phase::ChooseColor) => None,
             (Some(_), _) => Some(s.color),
         };
+        // A game started from a position with a deck of its own keeps it.
+        let cards = || s.hands.iter().flatten().chain(&s.draw_pile).chain(&s.discard);
+        let mut counts = [0i32; Card::KINDS];
+        cards().for_each(|c| counts[c.index()] += 1);
+        self.rules.deck().iter().for_each(|c| counts[c.index()] -= 1);
+        let deck = counts.iter().any(|&n| n != 0).then(|| {
+            let mut deck: Vec<Card> = cards().copied().collect();
+            deck.sort();
+            deck
+        });
         Position {
             seed: self.seed,
+            deck,
             rng: Some(match &self.rng {
                 GameRng::Portable(r) => {
                     RngState::Chacha { word_pos: u64::try_from(r.get_word_pos()).unwrap_or(u64::MAX) }
@@ -494,7 +541,8 @@ impl Game {
     }
 
     /// A game in `position` under `rules`, after checking that the position could arise
-    /// under them: the player count; every seat named; the cards are exactly the rules' deck;
+    /// under them: the player count; every seat named; the cards are exactly the deck (the
+    /// rules', or the position's own `deck`);
     /// the colour in play agrees with the top card (a coloured top is its own colour, a wild
     /// names one once it has been chosen); the phase agrees with the table (a colour to choose
     /// needs a wild on top, a challenge the challenge rule and a Wild Draw Four, a swap the

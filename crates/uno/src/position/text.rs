@@ -56,6 +56,9 @@ impl fmt::Display for Position {
             Some(RngState::Chacha { word_pos }) => writeln!(f, "rng chacha {word_pos}")?,
             Some(RngState::SplitMix { state }) => writeln!(f, "rng split_mix {state}")?,
         }
+        if let Some(deck) = &self.deck {
+            writeln!(f, "deck {}", cards_text(deck))?;
+        }
         for (i, hand) in self.hands.iter().enumerate() {
             writeln!(f, "hand {i} {}", cards_text(hand))?;
         }
@@ -93,7 +96,7 @@ impl FromStr for Position {
     type Err = PositionError;
 
     fn from_str(text: &str) -> Result<Position, PositionError> {
-        let mut p = blank();
+        let mut p = Position::defaults();
         let mut seen_header = false;
         let mut seen: Vec<&str> = Vec::new();
         let mut outcome: Option<(EndReason, Option<Seat>)> = None;
@@ -139,35 +142,6 @@ impl FromStr for Position {
     }
 }
 
-/// The position a text starts from: every field that has a default at its default.
-fn blank() -> Position {
-    Position {
-        seed: 0,
-        rng: None,
-        hands: Vec::new(),
-        draw_pile: Vec::new(),
-        discard: Vec::new(),
-        color: None,
-        current: Seat(0),
-        direction: Direction::Clockwise,
-        dealer: Seat(0),
-        phase: Phase::Play,
-        first_card_to_turn: false,
-        pending_draw: 0,
-        drawn_card: None,
-        wd4_guilty: false,
-        uno_called: Vec::new(),
-        uno_exposed: None,
-        acted: false,
-        dead_turns: 0,
-        turns: 0,
-        round: 1,
-        scores: Vec::new(),
-        round_winner: None,
-        outcome: None,
-    }
-}
-
 /// Sets the field one line names (every key but `outcome`, which is read last).
 fn read_field(p: &mut Position, l: &Line<'_>) -> Result<(), PositionError> {
     match l.key {
@@ -192,6 +166,7 @@ fn read_field(p: &mut Position, l: &Line<'_>) -> Result<(), PositionError> {
             };
             p.hands.push(hand);
         }
+        "deck" => p.deck = Some(l.cards()?),
         "draw_pile" => p.draw_pile = l.cards()?,
         "discard" => p.discard = l.cards()?,
         "color" => p.color = l.optional(|w| l.parsed::<Color>(w))?,

@@ -67,11 +67,18 @@ pub(super) fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[C
         Action::Draw => {
             let mut q = p;
             q.sizes[me.index()] += 1;
-            if rules.draw_rule() == DrawRule::DrawOneEndTurn {
-                q.end_turn(0);
+            match rules.draw_rule() {
+                DrawRule::DrawOneEndTurn => q.end_turn(0),
+                // The drawn card, unknown when the bot drew, is played at once if it matches
+                // (the bot decides next), else the turn is over: both are tried.
+                DrawRule::DrawOneMustPlay => {
+                    let mut ended = q.clone();
+                    ended.end_turn(0);
+                    out.push(ended);
+                }
+                // The bot decides about the drawn card next.
+                DrawRule::DrawOneMayPlay | DrawRule::DrawUntilPlayable => {}
             }
-            // Otherwise the bot decides about the drawn card next (when the rules would end
-            // the turn instead, the replay does not match and nothing is learnt).
             out.push(q);
         }
         Action::Pass => {

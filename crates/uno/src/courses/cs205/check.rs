@@ -1,8 +1,22 @@
 //! Replaying a transcript against the rules.
+//!
+//! Why a checker of its own and not the engine: a transcript shows the piles after every turn
+//! but not the shuffles that made them, so the engine (which shuffles itself) cannot replay it.
+//! The checker walks the blocks instead and asks the rule book for everything a card decides:
+//! whether it matches ([`Card::matches`], the engine's `CardSet::matching`), what it does
+//! ([`Rules::effect`]), whose turn is next (`next_seat`), whether a player must play, the
+//! points and the caps. What it writes itself is only the order of a turn under the one family
+//! of rules it knows (play one card or draw one and the turn ends; a Draw Two's victim draws at
+//! once; an empty draw pile is rebuilt from the discard pile): [`Transcript::rule_refused`] names
+//! every rule outside that family, and `check` refuses such rules at block 0 instead of
+//! checking a game by rules it does not follow. `tests/course_cs205.rs` proves the two agree:
+//! every game the engine plays, on every preset and house-rule variant the checker takes,
+//! passes the checks, and every other variant is refused.
 
 use super::{card_text, direction_text, player_name, step, Status, Transcript, Violation};
 use crate::card::{Card, Color, Direction};
-use crate::rules::{DrawRule, Rules};
+use crate::rules::UnoCall;
+use crate::rules::{DrawRule, Exhausted, FirstCard, FirstPlayer, JumpIn, MultiPlay, Rules, SevenZero, Stacking};
 
 impl Transcript {
     /// Checks every block and every turn against `rules` (a rule set without wild cards in
@@ -54,8 +68,8 @@ impl Transcript {
                 format!("{n} players; the rules allow {}-{}", rules.min_players(), rules.max_players()),
             ));
         }
-        if rules.draw_rule() != DrawRule::DrawOneEndTurn {
-            return Err(fail(0, "the checker knows only rules where a draw ends the turn".into()));
+        if let Some(rule) = Transcript::rule_refused(rules) {
+            return Err(fail(0, format!("the checker does not know {rule}")));
         }
         let mut deck = rules.deck().to_vec();
         deck.sort();
@@ -82,7 +96,31 @@ impl Transcript {
         if first.direction != rules.direction() {
             return Err(fail(0, format!("the game starts going {}", direction_text(rules.direction()))));
         }
+        if rules.first_player() == FirstPlayer::Seat0 && first.current != 0 {
+            return Err(fail(0, format!("{} plays first under these rules", player_name(0))));
+        }
         Ok(n)
+    }
+
+    /// The first rule of `rules` outside what the checker knows, in words (`None`: it knows
+    /// them all). It knows the rules of seed 004's family: no wild card, no first-card effect,
+    /// a draw of one card that ends the turn, a Draw Two's penalty drawn at once (no stacking),
+    /// no jump-in, no 7–0, no same-number runs, no UNO calls, and an empty draw pile rebuilt
+    /// from the discard pile. Everything else a rule set says (players, hand size, direction,
+    /// first player, forced play, the two-player Reverse, points, caps) it reads from the rules.
+    pub fn rule_refused(rules: &Rules) -> Option<&'static str> {
+        let refused = [
+            (rules.deck().iter().any(|c| c.is_wild()), "wild cards (the format cannot write them)"),
+            (rules.first_card() != FirstCard::NoEffect, "a first-card effect (deal.first_card)"),
+            (rules.draw_rule() != DrawRule::DrawOneEndTurn, "a draw that does not end the turn (play.draw)"),
+            (rules.stacking() != Stacking::Off, "stacking (play.stacking)"),
+            (rules.jump_in() != JumpIn::Off, "jump-ins (play.jump_in)"),
+            (rules.seven_zero() != SevenZero::Off, "the 7-0 rule (play.seven_zero)"),
+            (rules.multi_play() != MultiPlay::Off, "same-number runs (play.multi_play)"),
+            (rules.uno_call() != UnoCall::Off, "UNO calls (uno.call)"),
+            (rules.exhausted() != Exhausted::Reshuffle, "a draw pile that is not rebuilt (play.exhausted_draw_pile)"),
+        ];
+        refused.into_iter().find_map(|(refuse, what)| refuse.then_some(what))
     }
 
     /// Checks how the game ended after `turns` turns (`stalemate`: the last round of turns had
@@ -91,9 +129,10 @@ impl Transcript {
         let last = &self.blocks[self.blocks.len() - 1];
         let end = self.blocks.len() - 1;
         let fail = |reason: String| Violation { block: end, reason };
-        let cap = rules.turn_cap().map(|c| c as usize);
-        if cap.is_some_and(|c| turns > c) {
-            return Err(fail(format!("{turns} turns were played, the cap is {}", cap.unwrap_or(0))));
+        // The engine ends a round at the rules' turn cap, or at the guard `end.max_turns`.
+        let cap = rules.turn_cap().map_or(rules.max_turns(), |c| c.min(rules.max_turns())) as usize;
+        if turns > cap {
+            return Err(fail(format!("{turns} turns were played, the cap is {cap}")));
         }
         match last.hands.iter().position(Vec::is_empty) {
             Some(w) => {
@@ -107,7 +146,7 @@ impl Transcript {
                 if let Some((w, _)) = self.winner {
                     return Err(fail(format!("{} is named the winner but holds cards", player_name(w))));
                 }
-                let capped = cap == Some(turns);
+                let capped = turns == cap;
                 if !capped && !stalemate {
                     return Err(fail("the game stopped with no winner, before the turn cap".into()));
                 }
