@@ -79,28 +79,6 @@ impl Deal {
     pub fn new(hands: Vec<Vec<Card>>, draw_pile: Vec<Card>, discard: Vec<Card>, current: Seat) -> Deal {
         Deal { hands, draw_pile, discard, color: None, current, direction: Direction::Clockwise, dealer: Seat(0) }
     }
-
-    /// The position this deal describes, the first round in the play phase, its generator
-    /// seeded with `seed`, played with exactly its cards (its own `deck`). The colour in play
-    /// is the one given, else the top card's.
-    pub fn into_position(self, seed: u64) -> crate::Position {
-        let mut deck: Vec<Card> =
-            self.hands.iter().flatten().chain(&self.draw_pile).chain(&self.discard).copied().collect();
-        deck.sort();
-        let color = self.color.or_else(|| self.discard.last().and_then(|c| c.color()));
-        crate::Position {
-            seed,
-            deck: Some(deck),
-            hands: self.hands,
-            draw_pile: self.draw_pile,
-            discard: self.discard,
-            color,
-            current: self.current,
-            direction: self.direction,
-            dealer: self.dealer,
-            ..crate::Position::defaults()
-        }
-    }
 }
 
 /// A game: its rules, its generator and its state. Everything that changes as the game is
