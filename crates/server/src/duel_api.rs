@@ -168,7 +168,13 @@ impl DuelGames {
         let record = match &self.store {
             Some(store) if id.len() <= 64 => match store_read(store.load(id)).await? {
                 Some(g) if g.kind == Kind::Duel && g.status != StoreStatus::Abandoned => {
-                    replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?
+                    let record =
+                        replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?;
+                    if record.game.is_over() {
+                        // Its server may have stopped on the game's finishing path.
+                        records::keep_unkept(store, &g).await?;
+                    }
+                    record
                 }
                 _ => return Err(DuelRefusal::NoSuchGame(id.chars().take(64).collect()).into()),
             },
@@ -212,8 +218,8 @@ impl DuelGames {
         store.create(new).await.map_err(ApiError::from)
     }
 
-    /// Appends the accepted actions to the game's log (from action number `seq`), and marks the
-    /// game finished when it is over.
+    /// Appends the accepted actions to the game's log (from action number `seq`), and when the
+    /// game is over keeps its record and marks it finished, all before the answer.
     async fn persist(&self, id: &str, seq: u64, actions: &[LoggedAction], over: bool) -> Result<(), ApiError> {
         let Some(store) = &self.store else { return Ok(()) };
         let mut tickets = Vec::with_capacity(actions.len() + 1);
@@ -221,14 +227,15 @@ impl DuelGames {
             let entry = store::Entry::new(a).map_err(|e| ApiError::Internal(e.to_string()))?;
             tickets.push(store.append(id, seq + i as u64, entry));
         }
-        if over {
-            tickets.push(store.set_status(id, StoreStatus::Finished));
-        }
         for t in tickets {
             t.await.map_err(ApiError::from)?;
         }
         if over {
+            // The record is kept before the game is marked finished: a stop between the two
+            // leaves a game over still marked active, whose record is then found kept
+            // (`records::keep_unkept`); marked finished first, a stop there lost the record.
             records::keep(store, id).await?;
+            store.set_status(id, StoreStatus::Finished).await?;
         }
         Ok(())
     }
