@@ -69,6 +69,9 @@ pub struct DuelGames {
     store: Option<SharedStore>,
     max_per_client: usize,
     idle_timeout: Duration,
+    /// Held while a game found over without its record is mended (`records::keep_unkept`), so
+    /// that readers arriving together keep its record once.
+    mending: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Default for DuelGames {
@@ -79,6 +82,7 @@ impl Default for DuelGames {
             store: None,
             max_per_client: c.max_tables_per_client,
             idle_timeout: c.idle_timeout,
+            mending: Arc::default(),
         }
     }
 }
@@ -172,7 +176,7 @@ impl DuelGames {
                         replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?;
                     if record.game.is_over() {
                         // Its server may have stopped on the game's finishing path.
-                        records::keep_unkept(store, &g).await?;
+                        records::keep_unkept(self, store, &g).await?;
                     }
                     record
                 }

@@ -231,6 +231,18 @@ async fn a_duel_stopped_on_its_finishing_path_keeps_its_record() {
             s.add_result(new).await.expect("result");
         }
         let app = server::app(server::AppState::new(s.clone(), server::Config::default()).await.expect("state"));
+        // Several readers at once (the record, its frames, the game) mend it once between them.
+        let readers: Vec<_> = ["record", "replay?ply=0", "", "record", "replay", ""]
+            .into_iter()
+            .map(|route| {
+                let (app, uri) = (app.clone(), format!("/api/duel/{id}/{route}").trim_end_matches('/').to_string());
+                tokio::spawn(async move { call(&app, "GET", &uri, None, None).await })
+            })
+            .collect();
+        for r in readers {
+            let (status, v) = r.await.expect("a reader");
+            assert_eq!(status, StatusCode::OK, "{point}: {v}");
+        }
         let (status, mut record) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
         assert_eq!(status, StatusCode::OK, "{point}: {record}");
         record.as_object_mut().expect("an object").remove("finished_at");

@@ -43,11 +43,17 @@ async fn keep_stored(store: &SharedStore, g: &store::StoredGame) -> Result<bool,
 
 /// Finishes what a stop left undone on stored game `g`'s finishing path: a game whose log is
 /// over gets its record kept (when no record of it is) and is marked finished. Whether `g` is a
-/// finished Duel game with its record kept now.
-pub(crate) async fn keep_unkept(store: &SharedStore, g: &store::StoredGame) -> Result<bool, ApiError> {
+/// finished Duel game with its record kept now. One game is mended at a time (`games`' lock),
+/// so readers arriving together keep its record once.
+pub(crate) async fn keep_unkept(
+    games: &DuelGames,
+    store: &SharedStore,
+    g: &store::StoredGame,
+) -> Result<bool, ApiError> {
     if g.kind != Kind::Duel || g.status == StoreStatus::Abandoned {
         return Ok(false);
     }
+    let _one = games.mending.lock().await;
     let results = crate::tables::store_read(store.results_of(&g.id)).await?;
     if !results.iter().any(|r| r.kind == Kind::Duel) && !keep_stored(store, g).await? {
         return Ok(false);
@@ -88,7 +94,7 @@ async fn kept(games: &DuelGames, id: &str) -> Result<DuelExport, ApiError> {
         None => {
             // A game over whose server stopped before its record was kept: kept now.
             let Some(g) = crate::tables::store_read(store.load(id)).await? else { return Err(not_kept()) };
-            if !keep_unkept(store, &g).await? {
+            if !keep_unkept(games, store, &g).await? {
                 return Err(not_kept());
             }
             last_kept().await?.ok_or_else(not_kept)?
