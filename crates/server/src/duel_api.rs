@@ -44,7 +44,7 @@ use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
 use crate::client::Client;
 use crate::registry::{Entry, Refused, Registry};
-use crate::tables::store_read;
+use crate::tables::{store_read, Thinkers};
 use crate::{ApiError, TableError};
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
@@ -72,6 +72,9 @@ pub struct DuelGames {
     /// Held while a game found over without its record is mended (`records::keep_unkept`), so
     /// that readers arriving together keep its record once.
     mending: Arc<tokio::sync::Mutex<()>>,
+    /// The clients' lanes: the computer's search for a move thinks in the lane of the client
+    /// that moved, one search at a time per client, as its UNO bots do (`tables/thinking.rs`).
+    thinkers: Arc<Thinkers>,
 }
 
 impl Default for DuelGames {
@@ -83,6 +86,7 @@ impl Default for DuelGames {
             max_per_client: c.max_tables_per_client,
             idle_timeout: c.idle_timeout,
             mending: Arc::default(),
+            thinkers: Arc::default(),
         }
     }
 }
@@ -140,6 +144,12 @@ impl DuelGames {
     pub fn with_limits(mut self, max_per_client: usize, idle_timeout: Duration) -> DuelGames {
         self.max_per_client = max_per_client;
         self.idle_timeout = idle_timeout;
+        self
+    }
+
+    /// Thinks in `thinkers`' lanes (the server's, shared with its UNO bots).
+    pub(crate) fn with_thinkers(mut self, thinkers: Arc<Thinkers>) -> DuelGames {
+        self.thinkers = thinkers;
         self
     }
 
@@ -463,8 +473,9 @@ async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<
 }
 
 /// Applies the user's `action` to game `id`; for a move, the computer answers in the same
-/// request. Nothing changes (in memory or in the store) unless every step is accepted and stored.
-async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelView>, ApiError> {
+/// request, thinking in the lane of `client` (who moved). Nothing changes (in memory or in the
+/// store) unless every step is accepted and stored.
+async fn act(games: &DuelGames, id: &str, action: Action, client: &str) -> Result<Json<DuelView>, ApiError> {
     let slot = games.get(id).await?;
     slot.touch();
     let mut record = slot.record.lock().await;
@@ -480,11 +491,14 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
     next.note(&before, &events);
     let mut computer = Vec::new();
     if is_move && matches!(next.game.stage(), Stage::Play { to_move: Side::Black, .. }) {
-        // The search takes up to its time budget: run it off the async workers.
+        // The search takes up to its time budget: run it off the async workers, in the client's
+        // lane, which the search holds until it ends (a client that hangs up frees no lane early).
         let mut game = next.game.clone();
         let kind = BotKind::Search(next.difficulty);
         let seed = next.seed.wrapping_add(next.computer_moves);
+        let lane = games.thinkers.take(client).await;
         let answered = tokio::task::spawn_blocking(move || {
+            let _lane = lane;
             let mut bot = kind.build(seed);
             game.computer_move(bot.as_mut()).map(|ev| (game, ev))
         })
@@ -527,23 +541,33 @@ fn cell_key(body: Result<Json<CellKey>, JsonRejection>, make: fn(Coord, Key) -> 
 async fn place(
     State(games): State<DuelGames>,
     Path(id): Path<String>,
+    client: Client,
     body: Result<Json<CellKey>, JsonRejection>,
 ) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, cell_key(body, |cell, key| Action::Place { cell, key })?).await
+    act(&games, &id, cell_key(body, |cell, key| Action::Place { cell, key })?, &client.0).await
 }
 
-async fn next_round(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, Action::NextRound).await
+async fn next_round(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+    client: Client,
+) -> Result<Json<DuelView>, ApiError> {
+    act(&games, &id, Action::NextRound, &client.0).await
 }
 
-async fn end(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, Action::End).await
+async fn end(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+    client: Client,
+) -> Result<Json<DuelView>, ApiError> {
+    act(&games, &id, Action::End, &client.0).await
 }
 
 async fn move_piece(
     State(games): State<DuelGames>,
     Path(id): Path<String>,
+    client: Client,
     body: Result<Json<CellKey>, JsonRejection>,
 ) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, cell_key(body, |cell, key| Action::Move { cell, key })?).await
+    act(&games, &id, cell_key(body, |cell, key| Action::Move { cell, key })?, &client.0).await
 }

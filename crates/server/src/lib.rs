@@ -18,6 +18,8 @@ mod client;
 pub mod cluster;
 mod conns;
 pub mod duel_api;
+#[cfg(test)]
+mod duel_lane_tests;
 mod duel_refusal;
 mod error;
 mod instance;
