@@ -559,3 +559,35 @@ async fn a_chosen_seed_is_shown_to_every_person_before_they_sit() {
     let (_, view) = call(&app, "GET", &format!("/api/tables/{seeded_id}"), Some(&bob), None).await;
     assert_eq!(view["chosen_seed"], true, "{view}");
 }
+
+/// Per-client limits count an IPv6 client by its /64, as the connection caps do: the addresses
+/// of one /64 are one client, and another /64 is another (an IPv4-mapped address is its IPv4).
+#[tokio::test]
+async fn an_ipv6_client_is_counted_by_its_slash_64() {
+    use axum::extract::ConnectInfo;
+    use tower::ServiceExt;
+    let config = server::Config { max_tables_per_client: 2, ..Default::default() };
+    let (app, _, _) = serve(config).await;
+    let create_from = |ip: &str| {
+        let addr = std::net::SocketAddr::new(ip.parse().expect("an address"), 40000);
+        let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+        let mut req = axum::http::Request::builder()
+            .method("POST")
+            .uri("/api/tables")
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(body))
+            .expect("request");
+        req.extensions_mut().insert(ConnectInfo(addr));
+        let app = app.clone();
+        async move { app.oneshot(req).await.expect("response").status() }
+    };
+    for ip in ["2001:db8:1:2::1", "2001:db8:1:2:ffff::7"] {
+        assert_eq!(create_from(ip).await, StatusCode::CREATED, "{ip}");
+    }
+    assert_eq!(create_from("2001:db8:1:2:aaaa:bbbb:cccc:dddd").await, StatusCode::TOO_MANY_REQUESTS, "the same /64");
+    assert_eq!(create_from("2001:db8:1:3::1").await, StatusCode::CREATED, "another /64");
+    for ip in ["10.1.2.3", "::ffff:10.1.2.3"] {
+        assert_eq!(create_from(ip).await, StatusCode::CREATED, "{ip}");
+    }
+    assert_eq!(create_from("10.1.2.3").await, StatusCode::TOO_MANY_REQUESTS, "an IPv4-mapped address is its IPv4");
+}
