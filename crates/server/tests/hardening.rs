@@ -440,6 +440,14 @@ async fn review_findings_of_the_low_kind() {
         let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(bad, None))).await;
         assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{bad:?}: {v}");
     }
+    // A name that shows as a seated one (an invisible character added) is taken: seat 0 is
+    // `common::two_humans`' creator.
+    let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&token), None).await;
+    let seated = v["seats"][0]["name"].as_str().expect("the creator's name").to_string();
+    for alike in [format!("{seated}\u{200B}"), format!("\u{2800}{seated}"), seated.to_uppercase()] {
+        let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(&alike, None))).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::CONFLICT, Some("name_taken")), "{alike:?}: {v}");
+    }
 
     // A rules file with a 60 KB line: the refusal quotes at most a bounded part of it.
     let rules = format!("name = \"{}", "x".repeat(60_000));
