@@ -111,6 +111,22 @@ describe('the replay page', () => {
     assert.deepEqual(sorted(created.table.view.hand), sorted(everyone[4][2]));
     assert.equal(created.seat, 2);
     await page.waitForSelector('#play:not([hidden])');
+    // The table says which kept game it started from: to its creator, and to whoever the invite
+    // goes to, before they sit.
+    const from = created.table.started_from;
+    assert.deepEqual(from, { table: id, game: 0, ply: 4 });
+    const origin = `replay.html?game=${id}&g=0&ply=4`;
+    const guest = await env.browser.newContext();
+    for (const p of [page, await guest.newPage()]) {
+      if (p !== page) {
+        await p.goto(`${env.server.base}/uno.html?table=${created.id}`);
+        await p.waitForSelector('#join:not([hidden])');
+      }
+      await p.waitForSelector('#started-from:not([hidden])');
+      assert.match(await p.textContent('#started-from'), new RegExp(`^Started from game 1 of table ${id}, after action 4`));
+      assert.equal(await p.getAttribute('#started-from a', 'href'), origin);
+    }
+    await guest.close();
     await ctx.close();
   });
 

@@ -44,7 +44,7 @@ use store::{Kind, NewGame, SharedStore, Status as StoreStatus};
 
 use crate::client::Client;
 use crate::registry::{Entry, Refused, Registry};
-use crate::tables::store_read;
+use crate::tables::{store_read, Thinkers};
 use crate::{ApiError, TableError};
 
 /// At most this many games are kept in memory; the oldest finished ones go first.
@@ -69,6 +69,12 @@ pub struct DuelGames {
     store: Option<SharedStore>,
     max_per_client: usize,
     idle_timeout: Duration,
+    /// Held while a game found over without its record is mended (`records::keep_unkept`), so
+    /// that readers arriving together keep its record once.
+    mending: Arc<tokio::sync::Mutex<()>>,
+    /// The clients' lanes: the computer's search for a move thinks in the lane of the client
+    /// that moved, one search at a time per client, as its UNO bots do (`tables/thinking.rs`).
+    thinkers: Arc<Thinkers>,
 }
 
 impl Default for DuelGames {
@@ -79,6 +85,8 @@ impl Default for DuelGames {
             store: None,
             max_per_client: c.max_tables_per_client,
             idle_timeout: c.idle_timeout,
+            mending: Arc::default(),
+            thinkers: Arc::default(),
         }
     }
 }
@@ -139,6 +147,12 @@ impl DuelGames {
         self
     }
 
+    /// Thinks in `thinkers`' lanes (the server's, shared with its UNO bots).
+    pub(crate) fn with_thinkers(mut self, thinkers: Arc<Thinkers>) -> DuelGames {
+        self.thinkers = thinkers;
+        self
+    }
+
     /// Closes the unfinished games left idle, then refuses `client` a new game if it already
     /// has as many unfinished ones as it may.
     fn admit(&self, client: &str) -> Result<(), ApiError> {
@@ -168,7 +182,13 @@ impl DuelGames {
         let record = match &self.store {
             Some(store) if id.len() <= 64 => match store_read(store.load(id)).await? {
                 Some(g) if g.kind == Kind::Duel && g.status != StoreStatus::Abandoned => {
-                    replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?
+                    let record =
+                        replay(&g).map_err(|e| ApiError::Internal(format!("duel game {id} does not replay: {e}")))?;
+                    if record.game.is_over() {
+                        // Its server may have stopped on the game's finishing path.
+                        records::keep_unkept(self, store, &g).await?;
+                    }
+                    record
                 }
                 _ => return Err(DuelRefusal::NoSuchGame(id.chars().take(64).collect()).into()),
             },
@@ -212,8 +232,8 @@ impl DuelGames {
         store.create(new).await.map_err(ApiError::from)
     }
 
-    /// Appends the accepted actions to the game's log (from action number `seq`), and marks the
-    /// game finished when it is over.
+    /// Appends the accepted actions to the game's log (from action number `seq`), and when the
+    /// game is over keeps its record and marks it finished, all before the answer.
     async fn persist(&self, id: &str, seq: u64, actions: &[LoggedAction], over: bool) -> Result<(), ApiError> {
         let Some(store) = &self.store else { return Ok(()) };
         let mut tickets = Vec::with_capacity(actions.len() + 1);
@@ -221,14 +241,15 @@ impl DuelGames {
             let entry = store::Entry::new(a).map_err(|e| ApiError::Internal(e.to_string()))?;
             tickets.push(store.append(id, seq + i as u64, entry));
         }
-        if over {
-            tickets.push(store.set_status(id, StoreStatus::Finished));
-        }
         for t in tickets {
             t.await.map_err(ApiError::from)?;
         }
         if over {
+            // The record is kept before the game is marked finished: a stop between the two
+            // leaves a game over still marked active, whose record is then found kept
+            // (`records::keep_unkept`); marked finished first, a stop there lost the record.
             records::keep(store, id).await?;
+            store.set_status(id, StoreStatus::Finished).await?;
         }
         Ok(())
     }
@@ -452,8 +473,9 @@ async fn show(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<
 }
 
 /// Applies the user's `action` to game `id`; for a move, the computer answers in the same
-/// request. Nothing changes (in memory or in the store) unless every step is accepted and stored.
-async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelView>, ApiError> {
+/// request, thinking in the lane of `client` (who moved). Nothing changes (in memory or in the
+/// store) unless every step is accepted and stored.
+async fn act(games: &DuelGames, id: &str, action: Action, client: &str) -> Result<Json<DuelView>, ApiError> {
     let slot = games.get(id).await?;
     slot.touch();
     let mut record = slot.record.lock().await;
@@ -469,11 +491,14 @@ async fn act(games: &DuelGames, id: &str, action: Action) -> Result<Json<DuelVie
     next.note(&before, &events);
     let mut computer = Vec::new();
     if is_move && matches!(next.game.stage(), Stage::Play { to_move: Side::Black, .. }) {
-        // The search takes up to its time budget: run it off the async workers.
+        // The search takes up to its time budget: run it off the async workers, in the client's
+        // lane, which the search holds until it ends (a client that hangs up frees no lane early).
         let mut game = next.game.clone();
         let kind = BotKind::Search(next.difficulty);
         let seed = next.seed.wrapping_add(next.computer_moves);
+        let lane = games.thinkers.take(client).await;
         let answered = tokio::task::spawn_blocking(move || {
+            let _lane = lane;
             let mut bot = kind.build(seed);
             game.computer_move(bot.as_mut()).map(|ev| (game, ev))
         })
@@ -516,23 +541,33 @@ fn cell_key(body: Result<Json<CellKey>, JsonRejection>, make: fn(Coord, Key) -> 
 async fn place(
     State(games): State<DuelGames>,
     Path(id): Path<String>,
+    client: Client,
     body: Result<Json<CellKey>, JsonRejection>,
 ) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, cell_key(body, |cell, key| Action::Place { cell, key })?).await
+    act(&games, &id, cell_key(body, |cell, key| Action::Place { cell, key })?, &client.0).await
 }
 
-async fn next_round(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, Action::NextRound).await
+async fn next_round(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+    client: Client,
+) -> Result<Json<DuelView>, ApiError> {
+    act(&games, &id, Action::NextRound, &client.0).await
 }
 
-async fn end(State(games): State<DuelGames>, Path(id): Path<String>) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, Action::End).await
+async fn end(
+    State(games): State<DuelGames>,
+    Path(id): Path<String>,
+    client: Client,
+) -> Result<Json<DuelView>, ApiError> {
+    act(&games, &id, Action::End, &client.0).await
 }
 
 async fn move_piece(
     State(games): State<DuelGames>,
     Path(id): Path<String>,
+    client: Client,
     body: Result<Json<CellKey>, JsonRejection>,
 ) -> Result<Json<DuelView>, ApiError> {
-    act(&games, &id, cell_key(body, |cell, key| Action::Move { cell, key })?).await
+    act(&games, &id, cell_key(body, |cell, key| Action::Move { cell, key })?, &client.0).await
 }

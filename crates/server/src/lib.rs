@@ -18,6 +18,8 @@ mod client;
 pub mod cluster;
 mod conns;
 pub mod duel_api;
+#[cfg(test)]
+mod duel_lane_tests;
 mod duel_refusal;
 mod error;
 mod instance;
@@ -74,20 +76,26 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// What every answer tells the browser: scripts, styles and connections from this origin only,
-/// no framing, no sniffing of types, no referrer (a table's URL is an invite).
+/// no framing, no sniffing of types, no referrer (a table's URL is an invite). Also written by
+/// hand on the answers given before a connection reaches the router (`serve::refuse`).
+pub(crate) const SECURITY_HEADERS: [(&str, &str); 4] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; \
+         base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+];
+
+/// Adds [`SECURITY_HEADERS`] to every answer of the router.
 async fn security_headers(mut resp: axum::response::Response) -> axum::response::Response {
-    use axum::http::{header, HeaderValue};
+    use axum::http::{HeaderName, HeaderValue};
     let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; \
-             base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        ),
-    );
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    for (name, value) in SECURITY_HEADERS {
+        h.insert(HeaderName::from_static(name), HeaderValue::from_static(value));
+    }
     resp
 }
 
@@ -95,8 +103,13 @@ async fn security_headers(mut resp: axum::response::Response) -> axum::response:
 /// route reads a token: it would be left in access logs and proxies.
 async fn no_token_in_url(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
     use axum::response::IntoResponse;
-    let in_url = req.uri().path().starts_with("/api/")
-        && req.uri().query().is_some_and(|q| q.split('&').any(|p| p.split('=').next() == Some("token")));
+    // The keys as written and as decoded (`%74oken` is `token` to whoever reads the query).
+    let named_token = |q: &str| {
+        q.split('&').any(|p| p.split('=').next() == Some("token"))
+            || axum::extract::Query::<Vec<(String, String)>>::try_from_uri(req.uri())
+                .is_ok_and(|axum::extract::Query(pairs)| pairs.iter().any(|(k, _)| k == "token"))
+    };
+    let in_url = req.uri().path().starts_with("/api/") && req.uri().query().is_some_and(named_token);
     if in_url {
         return ApiError::TokenInUrl.into_response();
     }

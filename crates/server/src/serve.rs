@@ -256,8 +256,9 @@ async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
     let status = e.status();
     let body = serde_json::to_string(&e.body()).unwrap_or_default();
     let retry = e.retry_after().unwrap_or(1);
+    let headers: String = crate::SECURITY_HEADERS.iter().map(|(name, value)| format!("{name}: {value}\r\n")).collect();
     let answer = format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: {retry}\r\nconnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: {retry}\r\n{headers}connection: close\r\n\r\n{body}",
         status.as_u16(),
         status.canonical_reason().unwrap_or(""),
         body.len()

@@ -35,7 +35,9 @@ impl AppState {
         let imports = Quota::new(config.imports_per_hour, Duration::from_secs(3600));
         let tables = Tables::open(store, config).await?;
         let c = tables.config();
-        let duel = DuelGames::with_store(tables.store().clone()).with_limits(c.max_tables_per_client, c.idle_timeout);
+        let duel = DuelGames::with_store(tables.store().clone())
+            .with_limits(c.max_tables_per_client, c.idle_timeout)
+            .with_thinkers(tables.thinkers().clone());
         Ok(AppState { inner: Arc::new(Shared { analyses, stats: Stats::default(), imports, duel }), tables })
     }
 

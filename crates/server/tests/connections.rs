@@ -197,6 +197,19 @@ async fn slow_body_from(source: [u8; 4], addr: SocketAddr) -> TcpStream {
     s
 }
 
+/// Whether an answer's head (as read off the wire) has the headers every answer has.
+fn has_security_headers(text: &str) -> bool {
+    let head = text.to_ascii_lowercase();
+    [
+        "content-security-policy: ",
+        "x-content-type-options: nosniff",
+        "x-frame-options: deny",
+        "referrer-policy: no-referrer",
+    ]
+    .iter()
+    .all(|h| head.contains(h))
+}
+
 /// The status line's code of the first answer on `s` (0 if it closed without one).
 async fn status_of(s: &mut TcpStream) -> (u16, String) {
     let mut buf = vec![0u8; 4096];
@@ -240,6 +253,7 @@ async fn one_address_full_of_slow_bodies_and_sockets_does_not_lock_out_another()
     let (code, text) = status_of(slow.last_mut().expect("one")).await;
     assert_eq!(code, 429, "{text}");
     assert!(text.contains("too_many_connections"), "{text}");
+    assert!(has_security_headers(&text), "a refusal before the router: {text}");
     // Another address is served, several times over, while the attacker's connections stay.
     let mut others = Vec::new();
     for _ in 0..4 {

@@ -170,3 +170,87 @@ async fn a_seed_above_2_pow_53_is_kept_exactly_and_an_old_numeric_seed_still_loa
         assert_eq!(g["status"], export["status"], "{id}");
     }
 }
+
+/// A server stopped anywhere on a Duel game's finishing path keeps the game's record: after its
+/// last action was stored (still marked active), after it was marked finished but before its
+/// record was kept (where a stop lost the record), and after the record but before the mark.
+/// The record route then answers the game's record, kept once, and the game is marked finished.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duel_stopped_on_its_finishing_path_keeps_its_record() {
+    let played = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
+    let app = server::app(server::AppState::new(played.clone(), server::Config::default()).await.expect("state"));
+    let id = post(&app, "/api/duel", Some(json!({"difficulty": "easy", "width": 5, "height": 4}))).await["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    for (route, body) in [
+        ("place", Some(json!({"cell": "c2", "key": "b"}))),
+        ("next-round", None),
+        ("place", Some(json!({"cell": "a1", "key": "6"}))),
+        ("next-round", None),
+        ("place", Some(json!({"cell": "e4", "key": "1"}))),
+        ("next-round", None),
+        ("end", None),
+    ] {
+        post(&app, &format!("/api/duel/{id}/{route}"), body).await;
+    }
+    // Acknowledged means kept: the record and the mark are in the store once the end is answered.
+    let game = played.load(&id).await.expect("load").expect("the game");
+    assert_eq!(game.status, store::Status::Finished);
+    let results = played.results_of(&id).await.expect("results");
+    assert_eq!(results.len(), 1);
+    let (s, mut whole) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{whole}");
+    whole.as_object_mut().expect("an object").remove("finished_at");
+
+    for (point, marked, with_result) in [
+        ("after the last action", false, false),
+        ("marked finished, its record not kept", true, false),
+        ("its record kept, not marked finished", false, true),
+    ] {
+        let s = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
+        let new =
+            store::NewGame { id: id.clone(), kind: game.kind, record: game.record.clone(), meta: game.meta.clone() };
+        s.create(new).await.expect("create");
+        for (seq, entry) in game.actions.iter().enumerate() {
+            s.append(&id, seq as u64, entry.clone()).await.expect("append");
+        }
+        if marked {
+            s.set_status(&id, store::Status::Finished).await.expect("finished");
+        }
+        if with_result {
+            let r = &results[0];
+            let new = store::NewResult {
+                game_id: id.clone(),
+                kind: r.kind,
+                record: r.record.clone(),
+                actions: r.actions as u64,
+                outcome: r.outcome.clone(),
+                tallies: None,
+            };
+            s.add_result(new).await.expect("result");
+        }
+        let app = server::app(server::AppState::new(s.clone(), server::Config::default()).await.expect("state"));
+        // Several readers at once (the record, its frames, the game) mend it once between them.
+        let readers: Vec<_> = ["record", "replay?ply=0", "", "record", "replay", ""]
+            .into_iter()
+            .map(|route| {
+                let (app, uri) = (app.clone(), format!("/api/duel/{id}/{route}").trim_end_matches('/').to_string());
+                tokio::spawn(async move { call(&app, "GET", &uri, None, None).await })
+            })
+            .collect();
+        for r in readers {
+            let (status, v) = r.await.expect("a reader");
+            assert_eq!(status, StatusCode::OK, "{point}: {v}");
+        }
+        let (status, mut record) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
+        assert_eq!(status, StatusCode::OK, "{point}: {record}");
+        record.as_object_mut().expect("an object").remove("finished_at");
+        assert_eq!(record, whole, "{point}");
+        let (status, g) = call(&app, "GET", &format!("/api/duel/{id}"), None, None).await;
+        assert_eq!(status, StatusCode::OK, "{point}: {g}");
+        assert_eq!(g["status"], whole["status"], "{point}");
+        assert_eq!(s.load(&id).await.expect("load").expect("game").status, store::Status::Finished, "{point}");
+        assert_eq!(s.results_of(&id).await.expect("results").len(), 1, "{point}: kept once");
+    }
+}

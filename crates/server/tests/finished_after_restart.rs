@@ -172,3 +172,101 @@ async fn a_forgotten_game_is_gone_from_the_store() {
         assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {v}");
     }
 }
+
+/// The store, with the writes of a game's end (its result and its status) held back until the
+/// test opens the gate: they are committed, but not said to be until then.
+struct HeldEnd {
+    inner: store::SharedStore,
+    gate: tokio::sync::watch::Receiver<bool>,
+    held: std::sync::atomic::AtomicUsize,
+}
+
+impl HeldEnd {
+    fn hold(&self, ticket: store::Ticket) -> store::Ticket {
+        self.held.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let (tx, reply) = store::Reply::channel();
+        let mut gate = self.gate.clone();
+        tokio::spawn(async move {
+            let done = ticket.await;
+            let _ = gate.wait_for(|open| *open).await;
+            let _ = tx.send(done);
+        });
+        reply
+    }
+}
+
+impl store::GameStore for HeldEnd {
+    store::forward_to_inner!(
+        backend,
+        location,
+        create,
+        append,
+        set_meta,
+        reset,
+        load_active,
+        load,
+        results,
+        results_of,
+        forget_results,
+        tallies,
+        untallied,
+        tally
+    );
+    fn add_result(&self, result: store::NewResult) -> store::Ticket {
+        self.hold(self.inner.add_result(result))
+    }
+    fn set_status(&self, id: &str, status: store::Status) -> store::Ticket {
+        self.hold(self.inner.set_status(id, status))
+    }
+}
+
+/// Acknowledged means stored, the game's end included: the answer to a game's last action
+/// comes only once its result and its finished status are committed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_last_action_is_answered_once_the_games_end_is_stored() {
+    use std::sync::atomic::Ordering;
+    let inner = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
+    let (open, gate) = tokio::sync::watch::channel(false);
+    let held = std::sync::Arc::new(HeldEnd { inner: inner.clone(), gate, held: Default::default() });
+    let shared: store::SharedStore = held.clone();
+    let state = server::AppState::new(shared, server::Config::default()).await.expect("state");
+    let app = server::app(state);
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 21, "name": "Ann",
+        "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let mut tokens = vec![created["token"].as_str().expect("token").to_string()];
+    let join = json!({"name": "Bob"}).to_string();
+    let (s, joined) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    tokens.push(joined["token"].as_str().expect("token").to_string());
+
+    for _ in 0..5_000 {
+        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).await;
+        let current = v["view"]["current"].as_u64().expect("current") as usize;
+        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[current]), None).await;
+        let legal = v["legal_actions"].as_array().expect("legal actions").clone();
+        let action = legal.iter().find(|a| a["type"] == "play").unwrap_or(&legal[0]).clone();
+        let body = json!({"action": action, "version": v["version"]}).to_string();
+        let mut acting = tokio::spawn({
+            let (app, uri, token) = (app.clone(), format!("/api/tables/{id}/actions"), tokens[current].clone());
+            async move { call(&app, "POST", &uri, Some(&token), Some(body)).await }
+        });
+        if let Ok(answer) = tokio::time::timeout(Duration::from_millis(1500), &mut acting).await {
+            let (s, v) = answer.expect("the action");
+            assert_eq!(s, StatusCode::OK, "{v}");
+            assert_ne!(v["status"], "finished", "the last action was answered before its game's end was stored");
+            continue;
+        }
+        // The last action waits for the game's end: its result and its status, both asked for.
+        assert_eq!(held.held.load(Ordering::SeqCst), 2, "the end's writes");
+        open.send(true).expect("open the gate");
+        let (s, v) = acting.await.expect("the action");
+        assert_eq!((s, v["status"].as_str()), (StatusCode::OK, Some("finished")), "{v}");
+        assert_eq!(inner.results_of(&id).await.expect("results").len(), 1, "the result is kept");
+        assert_eq!(inner.load(&id).await.expect("load").expect("game").status, store::Status::Finished);
+        return;
+    }
+    panic!("the game did not end");
+}

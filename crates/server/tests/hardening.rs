@@ -420,7 +420,15 @@ async fn review_findings_of_the_low_kind() {
         let (s, _, v) = raw(&app, "GET", &format!("/api/tables/{id}"), &[("authorization", &auth)], None).await;
         assert_eq!((s, v["you"].as_u64()), (StatusCode::OK, Some(0)), "{scheme}: {v}");
     }
-    for uri in ["/api/health?token=x", "/api/tables?token=x", "/api/stats?a=1&token=x", "/api/uno/options?token="] {
+    for uri in [
+        "/api/health?token=x",
+        "/api/tables?token=x",
+        "/api/stats?a=1&token=x",
+        "/api/uno/options?token=",
+        // Percent-encoded, the key is still `token` to whoever reads the query.
+        "/api/health?%74oken=x",
+        "/api/tables?a=1&%74oken=x&%74oken=y",
+    ] {
         let (s, _, v) = raw(&app, "GET", uri, &[], None).await;
         assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("token_in_url")), "{uri}: {v}");
     }
@@ -431,6 +439,14 @@ async fn review_findings_of_the_low_kind() {
     for bad in ["Ann\u{202E}nimda", "\u{E0041}\u{E0042}x", "\u{2800}", "a\u{2066}b"] {
         let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(bad, None))).await;
         assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{bad:?}: {v}");
+    }
+    // A name that shows as a seated one (an invisible character added) is taken: seat 0 is
+    // `common::two_humans`' creator.
+    let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&token), None).await;
+    let seated = v["seats"][0]["name"].as_str().expect("the creator's name").to_string();
+    for alike in [format!("{seated}\u{200B}"), format!("\u{2800}{seated}"), seated.to_uppercase()] {
+        let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join(&alike, None))).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::CONFLICT, Some("name_taken")), "{alike:?}: {v}");
     }
 
     // A rules file with a 60 KB line: the refusal quotes at most a bounded part of it.
@@ -550,4 +566,36 @@ async fn a_chosen_seed_is_shown_to_every_person_before_they_sit() {
     let bob = joined["token"].as_str().expect("token").to_string();
     let (_, view) = call(&app, "GET", &format!("/api/tables/{seeded_id}"), Some(&bob), None).await;
     assert_eq!(view["chosen_seed"], true, "{view}");
+}
+
+/// Per-client limits count an IPv6 client by its /64, as the connection caps do: the addresses
+/// of one /64 are one client, and another /64 is another (an IPv4-mapped address is its IPv4).
+#[tokio::test]
+async fn an_ipv6_client_is_counted_by_its_slash_64() {
+    use axum::extract::ConnectInfo;
+    use tower::ServiceExt;
+    let config = server::Config { max_tables_per_client: 2, ..Default::default() };
+    let (app, _, _) = serve(config).await;
+    let create_from = |ip: &str| {
+        let addr = std::net::SocketAddr::new(ip.parse().expect("an address"), 40000);
+        let body = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
+        let mut req = axum::http::Request::builder()
+            .method("POST")
+            .uri("/api/tables")
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(body))
+            .expect("request");
+        req.extensions_mut().insert(ConnectInfo(addr));
+        let app = app.clone();
+        async move { app.oneshot(req).await.expect("response").status() }
+    };
+    for ip in ["2001:db8:1:2::1", "2001:db8:1:2:ffff::7"] {
+        assert_eq!(create_from(ip).await, StatusCode::CREATED, "{ip}");
+    }
+    assert_eq!(create_from("2001:db8:1:2:aaaa:bbbb:cccc:dddd").await, StatusCode::TOO_MANY_REQUESTS, "the same /64");
+    assert_eq!(create_from("2001:db8:1:3::1").await, StatusCode::CREATED, "another /64");
+    for ip in ["10.1.2.3", "::ffff:10.1.2.3"] {
+        assert_eq!(create_from(ip).await, StatusCode::CREATED, "{ip}");
+    }
+    assert_eq!(create_from("10.1.2.3").await, StatusCode::TOO_MANY_REQUESTS, "an IPv4-mapped address is its IPv4");
 }

@@ -81,6 +81,7 @@ async function showTable(id) {
     $('join').hidden = false;
     $('join-button').hidden = !open;
     $('join-title').textContent = open ? 'Join this table' : 'This table is full';
+    showStartedFrom(v);
     document.getElementById('join-seed')?.remove(); // not $(): absent until a chosen seed is noted
     if (v.chosen_seed) {
       const note = el('p', { id: 'join-seed', class: 'hint' }, `Before you sit: ${CHOSEN_SEED}.`);
@@ -98,6 +99,18 @@ async function showTable(id) {
     $('watch-button').hidden = true;
     showError($('join-error'), errorText(err));
   }
+}
+
+/** A "play from here" table says which kept game it started from, to whoever reads it (its
+ * cards are that game's, and its replay shows every hand).
+ * @param {TableView} v */
+function showStartedFrom(v) {
+  const f = v.started_from;
+  $('started-from').hidden = !f;
+  if (!f) return;
+  const href = `replay.html?game=${encodeURIComponent(f.table)}&g=${f.game}&ply=${f.ply}`;
+  const link = el('a', { href }, `game ${f.game + 1} of table ${f.table}, after action ${f.ply}`);
+  $('started-from').replaceChildren('Started from ', link, ': its replay shows every hand.');
 }
 
 /** @param {SubmitEvent} e */
@@ -286,6 +299,7 @@ function render(v) {
   document.body.dataset.seat = me === null || me === undefined ? 'spectator' : String(me);
 
   $('invite').hidden = !v.seats.some((s) => !s.taken);
+  showStartedFrom(v);
 
   // Whose turn and the direction.
   let turn;

@@ -9,7 +9,7 @@ use axum::extract::{Path, Query, State};
 use axum::Json;
 use duel::{GameRecord, LoggedAction, Status};
 use serde::{Deserialize, Serialize};
-use store::{Kind, SharedStore};
+use store::{Kind, SharedStore, Status as StoreStatus};
 
 use super::{rebuild, view, whole_record, DuelGames, DuelView};
 use crate::{ApiError, TableError};
@@ -17,19 +17,51 @@ use crate::{ApiError, TableError};
 /// Stores the whole record of finished game `id` with the results.
 pub(crate) async fn keep(store: &SharedStore, id: &str) -> Result<(), ApiError> {
     let Some(g) = store.load(id).await? else { return Ok(()) };
-    let record = whole_record(&g).map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?;
-    let status = record.replay().map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?.status();
+    keep_stored(store, &g).await.map(|_| ())
+}
+
+/// Stores the whole record of stored game `g` with the results, if it is over; whether it is.
+async fn keep_stored(store: &SharedStore, g: &store::StoredGame) -> Result<bool, ApiError> {
+    let id = &g.id;
+    let record = whole_record(g).map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?;
+    let game = record.replay().map_err(|e| ApiError::Internal(format!("duel game {id}: {e}")))?;
+    if !game.is_over() {
+        return Ok(false);
+    }
     let new = store::NewResult {
         game_id: id.to_string(),
         kind: Kind::Duel,
         actions: record.actions.len() as u64,
         record: store::Record::new(&record).map_err(|e| ApiError::Internal(e.to_string()))?,
-        outcome: store::Outcome::new(&status).map_err(|e| ApiError::Internal(e.to_string()))?,
+        outcome: store::Outcome::new(&game.status()).map_err(|e| ApiError::Internal(e.to_string()))?,
         // Duel keeps no statistics.
         tallies: None,
     };
     store.add_result(new).await?;
-    Ok(())
+    Ok(true)
+}
+
+/// Finishes what a stop left undone on stored game `g`'s finishing path: a game whose log is
+/// over gets its record kept (when no record of it is) and is marked finished. Whether `g` is a
+/// finished Duel game with its record kept now. One game is mended at a time (`games`' lock),
+/// so readers arriving together keep its record once.
+pub(crate) async fn keep_unkept(
+    games: &DuelGames,
+    store: &SharedStore,
+    g: &store::StoredGame,
+) -> Result<bool, ApiError> {
+    if g.kind != Kind::Duel || g.status == StoreStatus::Abandoned {
+        return Ok(false);
+    }
+    let _one = games.mending.lock().await;
+    let results = crate::tables::store_read(store.results_of(&g.id)).await?;
+    if !results.iter().any(|r| r.kind == Kind::Duel) && !keep_stored(store, g).await? {
+        return Ok(false);
+    }
+    if g.status != StoreStatus::Finished {
+        store.set_status(&g.id, StoreStatus::Finished).await?;
+    }
+    Ok(true)
 }
 
 /// `GET /api/duel/{id}/record`: the kept record, with the game's final status and when it ended.
@@ -53,10 +85,20 @@ async fn kept(games: &DuelGames, id: &str) -> Result<DuelExport, ApiError> {
     if id.len() > 64 {
         return Err(not_kept());
     }
-    let Some(r) =
-        crate::tables::store_read(store.results_of(id)).await?.into_iter().rev().find(|r| r.kind == Kind::Duel)
-    else {
-        return Err(not_kept());
+    let last_kept = || async {
+        let results = crate::tables::store_read(store.results_of(id)).await?;
+        Ok::<_, ApiError>(results.into_iter().rev().find(|r| r.kind == Kind::Duel))
+    };
+    let r = match last_kept().await? {
+        Some(r) => r,
+        None => {
+            // A game over whose server stopped before its record was kept: kept now.
+            let Some(g) = crate::tables::store_read(store.load(id)).await? else { return Err(not_kept()) };
+            if !keep_unkept(games, store, &g).await? {
+                return Err(not_kept());
+            }
+            last_kept().await?.ok_or_else(not_kept)?
+        }
     };
     let record: GameRecord = r.record.decode().map_err(|e| ApiError::Internal(e.to_string()))?;
     let status = r.outcome.decode().map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -51,9 +51,11 @@ pub(super) fn check_name(name: &str, field: &'static str, max: usize) -> Result<
     Ok(name.to_string())
 }
 
-/// Whether two names read as one (case aside).
+/// Whether two names read as one: case aside, and characters that take no space aside (`Bob`
+/// and `Bob` with a zero-width space or a blank Braille cell show alike).
 fn same_name(a: &str, b: &str) -> bool {
-    a.to_lowercase() == b.to_lowercase()
+    let shown = |n: &str| n.chars().filter(|c| !INVISIBLE.contains(c)).collect::<String>().to_lowercase();
+    shown(a) == shown(b)
 }
 
 pub(super) fn build_rules(req: &CreateTable) -> Result<Rules, TableError> {

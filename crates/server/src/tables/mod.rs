@@ -57,6 +57,7 @@ pub use records::{ImportRecord, Imported, RecordExport};
 pub(crate) use replay::UnoFiles;
 pub use replay::{Frame, FrameRequest, Perspective, PositionExport, Step};
 pub(crate) use tallies::Stats;
+pub(crate) use thinking::Thinkers;
 
 /// Server settings; the defaults suit a server for friends.
 #[derive(Clone, Debug)]
@@ -316,6 +317,11 @@ impl Tables {
     pub async fn drain(&self) {
         // The store's writer answers a read only after committing every write queued before it.
         let _ = self.store().load("").await;
+    }
+
+    /// The clients' lanes bots think in (Duel's computer thinks in them too).
+    pub(crate) fn thinkers(&self) -> &Arc<Thinkers> {
+        &self.inner.thinkers
     }
 
     /// Bots thinking now (each client's bots think one at a time: see `tables/thinking.rs`).
