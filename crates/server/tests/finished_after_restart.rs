@@ -270,3 +270,88 @@ async fn the_last_action_is_answered_once_the_games_end_is_stored() {
     }
     panic!("the game did not end");
 }
+
+/// The store, refusing the result of a game's end (a full disk, say) while the action before
+/// it was kept.
+struct RefusedEnd {
+    inner: store::SharedStore,
+}
+
+impl store::GameStore for RefusedEnd {
+    store::forward_to_inner!(
+        backend,
+        location,
+        create,
+        append,
+        set_meta,
+        reset,
+        load_active,
+        load,
+        results,
+        results_of,
+        forget_results,
+        tallies,
+        untallied,
+        tally,
+        set_status
+    );
+    fn add_result(&self, _result: store::NewResult) -> store::Ticket {
+        store::Reply::ready(Err(store::StoreError::Commit("the disk is full".into())))
+    }
+}
+
+/// A last action whose game's end could not be stored is still the game's (it is in the log):
+/// every socket is told of it, and only its asker hears that the end's writes failed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_last_action_whose_end_was_not_stored_still_reaches_every_socket() {
+    use futures_util::StreamExt;
+    let inner = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
+    let shared: store::SharedStore = std::sync::Arc::new(RefusedEnd { inner });
+    let state = server::AppState::new(shared, server::Config::default()).await.expect("state");
+    let app = server::app(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(server::serve(listener, state, std::future::pending()));
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 21, "name": "Ann",
+        "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let mut tokens = vec![created["token"].as_str().expect("token").to_string()];
+    let (s, joined) =
+        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    tokens.push(joined["token"].as_str().expect("token").to_string());
+    let (mut watcher, _) =
+        tokio_tungstenite::connect_async(common::ws_request(addr, &id, None)).await.expect("a spectator's socket");
+
+    for _ in 0..5_000 {
+        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).await;
+        let current = v["view"]["current"].as_u64().expect("current") as usize;
+        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[current]), None).await;
+        let legal = v["legal_actions"].as_array().expect("legal actions").clone();
+        let action = legal.iter().find(|a| a["type"] == "play").unwrap_or(&legal[0]).clone();
+        let body = json!({"action": action, "version": v["version"]}).to_string();
+        let uri = format!("/api/tables/{id}/actions");
+        let (s, answer) = call(&app, "POST", &uri, Some(&tokens[current]), Some(body)).await;
+        if s == StatusCode::OK {
+            continue;
+        }
+        // The game's last action: its end was refused by the store, and the asker is told.
+        assert!(s.is_server_error(), "{s}: {answer}");
+        let told = tokio::time::timeout(Duration::from_secs(3), async {
+            while let Some(Ok(msg)) = watcher.next().await {
+                let Ok(text) = msg.to_text() else { continue };
+                let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+                if v["status"] == "finished" {
+                    return true;
+                }
+            }
+            false
+        })
+        .await;
+        assert_eq!(told, Ok(true), "the spectator was never told the game ended");
+        return;
+    }
+    panic!("the game did not end");
+}

@@ -118,23 +118,28 @@ impl Tables {
         let version = st.version();
         let logged: Vec<LoggedEvent> = events.into_iter().map(|event| LoggedEvent { version, event }).collect();
         st.remember(&logged);
-        if st.game.is_over() {
-            st.finished_at = Some(Instant::now());
-            table.done.store(true, Ordering::Relaxed);
-            // Acknowledged means stored, the game's end included: its result (with the
-            // record and the statistics' tallies) and its status are committed before the
-            // answer. The result goes first: a crash between the two leaves a finished game
-            // marked active, which a restart finds kept already (see `restore`).
-            let store = &self.inner.store;
-            let kept = store.add_result(st.finished_result(&table.id)?);
-            let status = store.set_status(&table.id, StoreStatus::Finished);
-            kept.await?;
-            status.await?;
-        }
-        // Scheduled first, so the update carries the new turn's timer.
+        let end_stored = if st.game.is_over() { self.store_end(table, st).await } else { Ok(()) };
+        // Scheduled first, so the update carries the new turn's timer. Published whether or
+        // not the end was stored: the action is in the log and in memory, so every socket
+        // sees it; only the asker hears that the end's writes failed.
         self.schedule(table, st);
         self.publish_update(table, st, &logged);
-        Ok(logged)
+        end_stored.map(|()| logged)
+    }
+
+    /// Acknowledged means stored, the game's end included: its result (with the record and the
+    /// statistics' tallies) and its status are committed before the answer. The result goes
+    /// first: a crash between the two leaves a finished game marked active, which a restart
+    /// finds kept already (see `restore`).
+    async fn store_end(&self, table: &Table, st: &mut TableState) -> Result<(), TableError> {
+        st.finished_at = Some(Instant::now());
+        table.done.store(true, Ordering::Relaxed);
+        let store = &self.inner.store;
+        let kept = store.add_result(st.finished_result(&table.id)?);
+        let status = store.set_status(&table.id, StoreStatus::Finished);
+        kept.await?;
+        status.await?;
+        Ok(())
     }
 
     /// After an append that failed with `e`: whether action `seq` (`seat`'s `action`) is in the
