@@ -120,21 +120,7 @@ async fn a_seed_above_2_pow_53_is_kept_exactly_and_an_old_numeric_seed_still_loa
             .await
             .expect("state"),
     );
-    let id = post(&app, "/api/duel", Some(json!({"difficulty": "easy", "width": 5, "height": 4}))).await["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
-    for (route, body) in [
-        ("place", Some(json!({"cell": "c2", "key": "b"}))),
-        ("next-round", None),
-        ("place", Some(json!({"cell": "a1", "key": "6"}))),
-        ("next-round", None),
-        ("place", Some(json!({"cell": "e4", "key": "1"}))),
-        ("next-round", None),
-        ("end", None),
-    ] {
-        post(&app, &format!("/api/duel/{id}/{route}"), body).await;
-    }
+    let id = a_short_duel(&app).await;
     let (s, export) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
     assert_eq!(s, StatusCode::OK, "{export}");
     let seed = export["seed"].as_str().expect("the seed as a string");
@@ -179,21 +165,7 @@ async fn a_seed_above_2_pow_53_is_kept_exactly_and_an_old_numeric_seed_still_loa
 async fn a_duel_stopped_on_its_finishing_path_keeps_its_record() {
     let played = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
     let app = server::app(server::AppState::new(played.clone(), server::Config::default()).await.expect("state"));
-    let id = post(&app, "/api/duel", Some(json!({"difficulty": "easy", "width": 5, "height": 4}))).await["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
-    for (route, body) in [
-        ("place", Some(json!({"cell": "c2", "key": "b"}))),
-        ("next-round", None),
-        ("place", Some(json!({"cell": "a1", "key": "6"}))),
-        ("next-round", None),
-        ("place", Some(json!({"cell": "e4", "key": "1"}))),
-        ("next-round", None),
-        ("end", None),
-    ] {
-        post(&app, &format!("/api/duel/{id}/{route}"), body).await;
-    }
+    let id = a_short_duel(&app).await;
     // Acknowledged means kept: the record and the mark are in the store once the end is answered.
     let game = played.load(&id).await.expect("load").expect("the game");
     assert_eq!(game.status, store::Status::Finished);
@@ -209,27 +181,7 @@ async fn a_duel_stopped_on_its_finishing_path_keeps_its_record() {
         ("its record kept, not marked finished", false, true),
     ] {
         let s = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
-        let new =
-            store::NewGame { id: id.clone(), kind: game.kind, record: game.record.clone(), meta: game.meta.clone() };
-        s.create(new).await.expect("create");
-        for (seq, entry) in game.actions.iter().enumerate() {
-            s.append(&id, seq as u64, entry.clone()).await.expect("append");
-        }
-        if marked {
-            s.set_status(&id, store::Status::Finished).await.expect("finished");
-        }
-        if with_result {
-            let r = &results[0];
-            let new = store::NewResult {
-                game_id: id.clone(),
-                kind: r.kind,
-                record: r.record.clone(),
-                actions: r.actions as u64,
-                outcome: r.outcome.clone(),
-                tallies: None,
-            };
-            s.add_result(new).await.expect("result");
-        }
+        common::stopped_at(&*s, &game, with_result.then(|| &results[0]), marked).await;
         let app = server::app(server::AppState::new(s.clone(), server::Config::default()).await.expect("state"));
         // Several readers at once (the record, its frames, the game) mend it once between them.
         let readers: Vec<_> = ["record", "replay?ply=0", "", "record", "replay", ""]
@@ -253,4 +205,24 @@ async fn a_duel_stopped_on_its_finishing_path_keeps_its_record() {
         assert_eq!(s.load(&id).await.expect("load").expect("game").status, store::Status::Finished, "{point}");
         assert_eq!(s.results_of(&id).await.expect("results").len(), 1, "{point}: kept once");
     }
+}
+
+/// A 5 × 4 Duel against the easy computer, set up in three rounds and ended at once: its id.
+async fn a_short_duel(app: &axum::Router) -> String {
+    let id = post(app, "/api/duel", Some(json!({"difficulty": "easy", "width": 5, "height": 4}))).await["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    for (route, body) in [
+        ("place", Some(json!({"cell": "c2", "key": "b"}))),
+        ("next-round", None),
+        ("place", Some(json!({"cell": "a1", "key": "6"}))),
+        ("next-round", None),
+        ("place", Some(json!({"cell": "e4", "key": "1"}))),
+        ("next-round", None),
+        ("end", None),
+    ] {
+        post(app, &format!("/api/duel/{id}/{route}"), body).await;
+    }
+    id
 }

@@ -103,28 +103,7 @@ async fn a_game_stopped_on_its_finishing_path_keeps_its_record() {
         let path = dir.path().join(format!("{}.db", with_result));
         {
             let s = store::SqliteStore::open(&path).expect("store");
-            let new = store::NewGame {
-                id: id.clone(),
-                kind: game.kind,
-                record: game.record.clone(),
-                meta: game.meta.clone(),
-            };
-            s.create(new).await.expect("create");
-            for (seq, entry) in game.actions.iter().enumerate() {
-                s.append(&id, seq as u64, entry.clone()).await.expect("append");
-            }
-            if with_result {
-                let r = &results[0];
-                let new = store::NewResult {
-                    game_id: id.clone(),
-                    kind: r.kind,
-                    record: r.record.clone(),
-                    actions: r.actions as u64,
-                    outcome: r.outcome.clone(),
-                    tallies: None,
-                };
-                s.add_result(new).await.expect("result");
-            }
+            common::stopped_at(&s, &game, with_result.then(|| &results[0]), false).await;
         }
         let (state, app) = open(&path).await;
         let (s, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
@@ -173,19 +152,20 @@ async fn a_forgotten_game_is_gone_from_the_store() {
     }
 }
 
-/// The store, with the writes of a game's end (its result and its status) held back until the
-/// test opens the gate: they are committed, but not said to be until then.
-struct HeldEnd {
+/// The store, with the writes of a game's end (its result and its status) either held back
+/// until the test opens the gate (committed, but not said to be until then), or, with no gate,
+/// the result refused (a full disk, say) while the actions before it were kept.
+struct EndStore {
     inner: store::SharedStore,
-    gate: tokio::sync::watch::Receiver<bool>,
+    gate: Option<tokio::sync::watch::Receiver<bool>>,
     held: std::sync::atomic::AtomicUsize,
 }
 
-impl HeldEnd {
+impl EndStore {
     fn hold(&self, ticket: store::Ticket) -> store::Ticket {
+        let Some(mut gate) = self.gate.clone() else { return ticket };
         self.held.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let (tx, reply) = store::Reply::channel();
-        let mut gate = self.gate.clone();
         tokio::spawn(async move {
             let done = ticket.await;
             let _ = gate.wait_for(|open| *open).await;
@@ -195,7 +175,7 @@ impl HeldEnd {
     }
 }
 
-impl store::GameStore for HeldEnd {
+impl store::GameStore for EndStore {
     store::forward_to_inner!(
         backend,
         location,
@@ -213,6 +193,9 @@ impl store::GameStore for HeldEnd {
         tally
     );
     fn add_result(&self, result: store::NewResult) -> store::Ticket {
+        if self.gate.is_none() {
+            return store::Reply::ready(Err(store::StoreError::Commit("the disk is full".into())));
+        }
         self.hold(self.inner.add_result(result))
     }
     fn set_status(&self, id: &str, status: store::Status) -> store::Ticket {
@@ -227,28 +210,14 @@ async fn the_last_action_is_answered_once_the_games_end_is_stored() {
     use std::sync::atomic::Ordering;
     let inner = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
     let (open, gate) = tokio::sync::watch::channel(false);
-    let held = std::sync::Arc::new(HeldEnd { inner: inner.clone(), gate, held: Default::default() });
+    let held = std::sync::Arc::new(EndStore { inner: inner.clone(), gate: Some(gate), held: Default::default() });
     let shared: store::SharedStore = held.clone();
     let state = server::AppState::new(shared, server::Config::default()).await.expect("state");
     let app = server::app(state);
-    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 21, "name": "Ann",
-        "seats": [{"kind": "human"}, {"kind": "human"}]});
-    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_str().expect("id").to_string();
-    let mut tokens = vec![created["token"].as_str().expect("token").to_string()];
-    let join = json!({"name": "Bob"}).to_string();
-    let (s, joined) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
-    assert_eq!(s, StatusCode::OK, "{joined}");
-    tokens.push(joined["token"].as_str().expect("token").to_string());
+    let (id, tokens) = ann_and_bob(&app).await;
 
     for _ in 0..5_000 {
-        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).await;
-        let current = v["view"]["current"].as_u64().expect("current") as usize;
-        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[current]), None).await;
-        let legal = v["legal_actions"].as_array().expect("legal actions").clone();
-        let action = legal.iter().find(|a| a["type"] == "play").unwrap_or(&legal[0]).clone();
-        let body = json!({"action": action, "version": v["version"]}).to_string();
+        let (current, body) = next_move(&app, &id, &tokens).await;
         let mut acting = tokio::spawn({
             let (app, uri, token) = (app.clone(), format!("/api/tables/{id}/actions"), tokens[current].clone());
             async move { call(&app, "POST", &uri, Some(&token), Some(body)).await }
@@ -271,67 +240,24 @@ async fn the_last_action_is_answered_once_the_games_end_is_stored() {
     panic!("the game did not end");
 }
 
-/// The store, refusing the result of a game's end (a full disk, say) while the action before
-/// it was kept.
-struct RefusedEnd {
-    inner: store::SharedStore,
-}
-
-impl store::GameStore for RefusedEnd {
-    store::forward_to_inner!(
-        backend,
-        location,
-        create,
-        append,
-        set_meta,
-        reset,
-        load_active,
-        load,
-        results,
-        results_of,
-        forget_results,
-        tallies,
-        untallied,
-        tally,
-        set_status
-    );
-    fn add_result(&self, _result: store::NewResult) -> store::Ticket {
-        store::Reply::ready(Err(store::StoreError::Commit("the disk is full".into())))
-    }
-}
-
 /// A last action whose game's end could not be stored is still the game's (it is in the log):
 /// every socket is told of it, and only its asker hears that the end's writes failed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_last_action_whose_end_was_not_stored_still_reaches_every_socket() {
     use futures_util::StreamExt;
     let inner = store::SharedStore::from(store::SqliteStore::open_in_memory().expect("store"));
-    let shared: store::SharedStore = std::sync::Arc::new(RefusedEnd { inner });
+    let shared: store::SharedStore = std::sync::Arc::new(EndStore { inner, gate: None, held: Default::default() });
     let state = server::AppState::new(shared, server::Config::default()).await.expect("state");
     let app = server::app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(server::serve(listener, state, std::future::pending()));
-    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 21, "name": "Ann",
-        "seats": [{"kind": "human"}, {"kind": "human"}]});
-    let (s, created) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_str().expect("id").to_string();
-    let mut tokens = vec![created["token"].as_str().expect("token").to_string()];
-    let (s, joined) =
-        call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "Bob"}).to_string())).await;
-    assert_eq!(s, StatusCode::OK, "{joined}");
-    tokens.push(joined["token"].as_str().expect("token").to_string());
+    let (id, tokens) = ann_and_bob(&app).await;
     let (mut watcher, _) =
         tokio_tungstenite::connect_async(common::ws_request(addr, &id, None)).await.expect("a spectator's socket");
 
     for _ in 0..5_000 {
-        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).await;
-        let current = v["view"]["current"].as_u64().expect("current") as usize;
-        let (_, v) = call(&app, "GET", &format!("/api/tables/{id}"), Some(&tokens[current]), None).await;
-        let legal = v["legal_actions"].as_array().expect("legal actions").clone();
-        let action = legal.iter().find(|a| a["type"] == "play").unwrap_or(&legal[0]).clone();
-        let body = json!({"action": action, "version": v["version"]}).to_string();
+        let (current, body) = next_move(&app, &id, &tokens).await;
         let uri = format!("/api/tables/{id}/actions");
         let (s, answer) = call(&app, "POST", &uri, Some(&tokens[current]), Some(body)).await;
         if s == StatusCode::OK {
@@ -354,4 +280,30 @@ async fn a_last_action_whose_end_was_not_stored_still_reaches_every_socket() {
         return;
     }
     panic!("the game did not end");
+}
+
+/// A two-seat `official` table (seed 21, one game, no match) where Ann (the creator) and Bob
+/// sit: its id and their seat tokens, in seat order.
+async fn ann_and_bob(app: &axum::Router) -> (String, Vec<String>) {
+    let create = json!({"preset": "official", "house_rules": {"match_target": 0}, "seed": 21, "name": "Ann",
+        "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (s, created) = call(app, "POST", "/api/tables", None, Some(create.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let join = json!({"name": "Bob"}).to_string();
+    let (s, joined) = call(app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    let token = |v: &serde_json::Value| v["token"].as_str().expect("token").to_string();
+    (id, vec![token(&created), token(&joined)])
+}
+
+/// The seat to move and its next action's body: a card played when one can be, else its first
+/// legal action.
+async fn next_move(app: &axum::Router, id: &str, tokens: &[String]) -> (usize, String) {
+    let (_, v) = call(app, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).await;
+    let current = v["view"]["current"].as_u64().expect("current") as usize;
+    let (_, v) = call(app, "GET", &format!("/api/tables/{id}"), Some(&tokens[current]), None).await;
+    let legal = v["legal_actions"].as_array().expect("legal actions").clone();
+    let action = legal.iter().find(|a| a["type"] == "play").unwrap_or(&legal[0]).clone();
+    (current, json!({"action": action, "version": v["version"]}).to_string())
 }

@@ -79,3 +79,35 @@ pub async fn two_humans(app: &axum::Router) -> (String, String) {
     let field = |k: &str| created[k].as_str().expect("a table's id and token").to_string();
     (field("id"), field("token"))
 }
+
+/// Writes into `s` a game as a stop on its finishing path left it: created, its whole log,
+/// then (as asked) its kept result and its finished mark. `game` and `result` are as another
+/// store held them once the game was over.
+#[allow(dead_code)] // not every test binary stops a game midway
+pub async fn stopped_at(
+    s: &dyn store::GameStore,
+    game: &store::StoredGame,
+    result: Option<&store::GameResult>,
+    marked: bool,
+) {
+    let id = &game.id;
+    let new = store::NewGame { id: id.clone(), kind: game.kind, record: game.record.clone(), meta: game.meta.clone() };
+    s.create(new).done().await.expect("create");
+    for (seq, entry) in game.actions.iter().enumerate() {
+        s.append(id, seq as u64, entry.clone()).done().await.expect("append");
+    }
+    if marked {
+        s.set_status(id, store::Status::Finished).done().await.expect("finished");
+    }
+    if let Some(r) = result {
+        let new = store::NewResult {
+            game_id: id.clone(),
+            kind: r.kind,
+            record: r.record.clone(),
+            actions: r.actions as u64,
+            outcome: r.outcome.clone(),
+            tallies: None,
+        };
+        s.add_result(new).done().await.expect("result");
+    }
+}
