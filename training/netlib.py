@@ -20,12 +20,16 @@ import json
 import struct
 
 import numpy as np
+from tabletop.uno import OBS_LAYOUT_VERSION
 
 # Card faces of the engine's card index (`color * 13 + face` for the 52 coloured cards, then
 # Wild and Wild Draw Four): digits 0-9, skip, reverse, draw two, wild, wild draw four.
 FACES = 15
 COLORS = 4
 FORMAT = "tabletop-uno-dmc-1"
+#: The observation layout's version (``uno_nn::space::obs::LAYOUT_VERSION``), written into every
+#: model file and checked when one is read.
+OBS_LAYOUT = str(OBS_LAYOUT_VERSION)
 
 
 def action_features(num_actions: int) -> np.ndarray:
@@ -180,15 +184,19 @@ class QNet:
         return {"input_scale": self.scale, "action_features": self.feats, **self.mlp.layer_tensors()}
 
     def save(self, path, metadata=None):
-        meta = {"format": FORMAT, "obs_size": str(self.obs_size), "num_actions": str(self.num_actions)}
+        meta = {
+            "format": FORMAT,
+            "obs_layout": OBS_LAYOUT,
+            "obs_size": str(self.obs_size),
+            "num_actions": str(self.num_actions),
+        }
         meta.update({k: str(v) for k, v in (metadata or {}).items()})
         save_safetensors(path, self.tensors(), meta)
 
     @staticmethod
     def load(path):
         tensors, meta = load_safetensors(path)
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a {FORMAT} model")
+        check_versions(path, meta, FORMAT)
         net = QNet.__new__(QNet)
         net.scale = tensors["input_scale"]
         net.feats = tensors["action_features"]
@@ -196,6 +204,19 @@ class QNet:
         net.num_actions = net.feats.shape[0]
         net.mlp = Mlp.from_tensors(tensors)
         return net
+
+
+def check_versions(path, meta, fmt):
+    """Refuses a model file of another format, or trained on another observation layout than
+    the one this ``tabletop`` build observes (``OBS_LAYOUT_VERSION``): its numbers would mean
+    other things. The Rust readers (``uno_nn::model::check_versions``) refuse the same files."""
+    if meta.get("format") != fmt:
+        raise ValueError(f"{path}: not a {fmt} model (its format is {meta.get('format', 'not stated')})")
+    if meta.get("obs_layout") != OBS_LAYOUT:
+        raise ValueError(
+            f"{path}: trained on observation layout {meta.get('obs_layout', 'not stated')}, this build"
+            f" observes layout {OBS_LAYOUT}: retrain it, or use the build it was made for"
+        )
 
 
 def save_safetensors(path, tensors, metadata):

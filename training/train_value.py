@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from netlib import Adam, Mlp, load_safetensors, save_safetensors  # noqa: E402
+from netlib import OBS_LAYOUT, Adam, Mlp, check_versions, load_safetensors, save_safetensors  # noqa: E402
 
 OBS_SIZE = 283
 PLAYERS = 4
@@ -60,15 +60,14 @@ class ValueNet:
 
     def save(self, path, metadata=None):
         tensors = {"input_scale": self.scale, **self.mlp.layer_tensors()}
-        meta = {"format": FORMAT, "obs_size": str(OBS_SIZE), "inputs": str(len(self.scale))}
+        meta = {"format": FORMAT, "obs_layout": OBS_LAYOUT, "obs_size": str(OBS_SIZE), "inputs": str(len(self.scale))}
         meta.update({k: str(v) for k, v in (metadata or {}).items()})
         save_safetensors(path, tensors, meta)
 
     @staticmethod
     def load(path):
         tensors, meta = load_safetensors(path)
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a {FORMAT} model")
+        check_versions(path, meta, FORMAT)
         net = ValueNet.__new__(ValueNet)
         net.scale = tensors["input_scale"]
         net.mlp = Mlp.from_tensors(tensors)

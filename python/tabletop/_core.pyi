@@ -16,26 +16,36 @@ __all__ = [
     "episode_seed",
     "observation_layout",
     "rlcard_action_names",
+    "rlcard_faithful_action_names",
     "OBS_SIZE",
+    "OBS_LAYOUT_VERSION",
     "NUM_ACTIONS",
     "MAX_SEATS",
     "DECLINE",
     "PRESET_NAMES",
     "BOT_NAMES",
+    "DEFAULT_MAX_ACTIONS",
+    "DEFAULT_MAX_STALL",
+    "NO_STALL_BOUND",
 ]
 
 OBS_SIZE: int
+OBS_LAYOUT_VERSION: int
 NUM_ACTIONS: int
 MAX_SEATS: int
 DECLINE: int
 PRESET_NAMES: list[str]
 BOT_NAMES: list[str]
+DEFAULT_MAX_ACTIONS: int
+DEFAULT_MAX_STALL: int
+NO_STALL_BOUND: int
 
 def action_names() -> list[str]: ...
 def card_names() -> list[str]: ...
 def episode_seed(seed: int, env: int, episode: int) -> int: ...
 def observation_layout() -> list[tuple[str, int, int]]: ...
 def rlcard_action_names() -> list[str]: ...
+def rlcard_faithful_action_names() -> list[str]: ...
 
 @final
 class UnoVecEnv:
@@ -48,6 +58,7 @@ class UnoVecEnv:
         opponents: Sequence[str] = ...,
         seed: int | None = None,
         max_actions: int = ...,
+        max_stall: int | None = ...,
         auto_reset: bool = True,
         num_threads: int | None = None,
     ) -> Self: ...
@@ -60,6 +71,10 @@ class UnoVecEnv:
     def num_threads(self) -> int: ...
     @property
     def players(self) -> int: ...
+    @property
+    def max_actions(self) -> int: ...
+    @property
+    def max_stall(self) -> int | None: ...
     @property
     def seed(self) -> int: ...
     @property
@@ -118,8 +133,14 @@ class Game:
         self, seat: int, capped: bool
     ) -> tuple[npt.NDArray[np.int64], list[int], list[str], Observation]: ...
     def rlcard_play(
-        self, index: int, capped: bool
+        self, index: int, last_action: bool, max_stall: int
     ) -> tuple[int, tuple[npt.NDArray[np.int64], list[int], list[str], Observation]]: ...
+    def rlcard_faithful_state(
+        self, seat: int, capped: bool
+    ) -> tuple[npt.NDArray[np.int64], list[int], list[str], list[str], str, list[int]]: ...
+    def rlcard_faithful_play(
+        self, id: int, last_action: bool, max_stall: int
+    ) -> tuple[int, tuple[npt.NDArray[np.int64], list[int], list[str], list[str], str, list[int]]]: ...
     def selection(
         self, seat: int, window: bool, decline_only: bool = False
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], bytes]: ...
@@ -132,6 +153,10 @@ class Game:
     def phase(self) -> str: ...
     @property
     def rules_name(self) -> str: ...
+    @property
+    def stall(self) -> int: ...
+    @property
+    def discard_size(self) -> int: ...
     def hands(self) -> list[list[str]]: ...
     def is_round_over(self) -> bool: ...
     def is_over(self) -> bool: ...

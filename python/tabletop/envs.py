@@ -1,26 +1,35 @@
 """Gymnasium environments over the Rust core.
 
-* ``UnoEnv``: one learner seat against bots (id ``tabletop/Uno-v0``). The observation is the
+* ``UnoGymEnv``: one learner seat against bots (id ``tabletop/Uno-v0``). The observation is the
   ``OBS_SIZE`` vector; the legal actions are ``info["action_mask"]`` and ``env.action_masks()``.
   Gymnasium's checker steps random actions, so an illegal action here is refused and
   penalised rather than raised: the state does not change, the reward is ``illegal_reward``
   and ``info["illegal_action"]`` is true (``illegal_action="raise"`` raises instead).
-* ``UnoVectorEnv``: ``num_envs`` environments stepped in Rust, auto-reset in the same step
+* ``UnoGymVectorEnv``: ``num_envs`` environments stepped in Rust (over ``UnoVecEnv``, the
+  batched core), auto-reset in the same step
   (``AutoresetMode.SAME_STEP``, as Gymnasium >= 1.0 defines it: a row whose episode ended shows
   the next episode's first observation, and ``info["final_obs"]`` / ``info["final_info"]``
   hold the ended episode's last observation and info, with ``info["_final_obs"]`` marking the
   rows); illegal actions raise ``ValueError`` and change nothing. The arrays it returns are
   the core's buffers, reused by the next step: copy to keep them.
+
+Both truncate an episode that stalls (``max_stall`` engine actions without a hand getting
+smaller than it had been this round; 400 by default, ``None`` for no bound) or reaches
+``max_actions`` engine actions (10,000).
 """
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 import numpy as np
+import numpy.typing as npt
 import gymnasium as gym
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from ._core import NUM_ACTIONS, OBS_SIZE, UnoVecEnv
+from ._core import DEFAULT_MAX_ACTIONS, DEFAULT_MAX_STALL, NUM_ACTIONS, OBS_SIZE, UnoVecEnv
+from ._render import render_table
 
 OBS_HIGH = 1000.0
 
@@ -46,22 +55,23 @@ def _entropy_seed():
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-class UnoEnv(gym.Env):
+class UnoGymEnv(gym.Env[npt.NDArray[np.float32], int]):
     """One learner seat against bots; one round per episode."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
-        rules="official",
-        players=4,
-        learner_seat=0,
-        opponents="random",
-        max_actions=10_000,
-        illegal_action="penalty",
-        illegal_reward=-0.01,
-        render_mode=None,
-    ):
+        rules: str = "official",
+        players: int = 4,
+        learner_seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        max_stall: int | None = DEFAULT_MAX_STALL,
+        illegal_action: str = "penalty",
+        illegal_reward: float = -0.01,
+        render_mode: str | None = None,
+    ) -> None:
         if illegal_action not in ("penalty", "raise"):
             raise ValueError("illegal_action must be 'penalty' or 'raise'")
         self.observation_space = _obs_space()
@@ -75,13 +85,14 @@ class UnoEnv(gym.Env):
             learner_seats=[learner_seat],
             opponents=_opponents(opponents),
             max_actions=max_actions,
+            max_stall=max_stall,
             auto_reset=False,
         )
         self._core = UnoVecEnv(1, seed=0, num_threads=1, **self._args)
         self._started = False
         self._action = np.zeros(1, dtype=np.int64)
 
-    def _info(self, illegal=False):
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
         core = self._core
         return {
             "action_mask": core.mask[0].copy(),
@@ -91,11 +102,13 @@ class UnoEnv(gym.Env):
             "illegal_action": illegal,
         }
 
-    def action_masks(self):
+    def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions as booleans (the name maskable-PPO implementations call)."""
         return self._core.mask[0].astype(bool)
 
-    def reset(self, *, seed=None, options=None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._core.reset(seed)
@@ -107,7 +120,7 @@ class UnoEnv(gym.Env):
         self._started = True
         return self._core.obs[0].copy(), self._info()
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         core = self._core
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before step()")
@@ -128,29 +141,31 @@ class UnoEnv(gym.Env):
             self._info(),
         )
 
-    def render(self):
+    def render(self) -> str | None:  # type: ignore[override]
         if self.render_mode == "ansi":
-            return repr(self._core.game(0))
+            game = self._core.game(0)
+            return render_table(game, game.stall)
         return None
 
 
-class UnoVectorEnv(VectorEnv):
+class UnoGymVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float32]]):
     """``num_envs`` rounds of UNO stepped together in Rust."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(
         self,
-        num_envs=1,
-        rules="official",
-        players=4,
-        learner_seats=(0,),
-        opponents="random",
-        max_actions=10_000,
-        seed=None,
-        num_threads=None,
-        render_mode=None,
-    ):
+        num_envs: int = 1,
+        rules: str = "official",
+        players: int = 4,
+        learner_seats: int | str | Sequence[int] = (0,),
+        opponents: str | Sequence[str] = "random",
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        max_stall: int | None = DEFAULT_MAX_STALL,
+        seed: int | None = None,
+        num_threads: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
         """``seed=None`` draws the seed from the operating system's entropy; a later
         ``reset()`` without a seed deals fresh episodes from a seed drawn from a generator
         seeded by the last seed given, so runs from the same seed repeat."""
@@ -168,6 +183,7 @@ class UnoVectorEnv(VectorEnv):
             opponents=_opponents(opponents),
             seed=seed,
             max_actions=max_actions,
+            max_stall=max_stall,
             auto_reset=True,
             num_threads=num_threads,
         )
@@ -178,19 +194,21 @@ class UnoVectorEnv(VectorEnv):
         self._actions = np.zeros(num_envs, dtype=np.int64)
 
     @property
-    def core(self):
+    def core(self) -> UnoVecEnv:
         """The ``UnoVecEnv`` underneath."""
         return self._core
 
-    def _info(self):
+    def _info(self) -> dict[str, Any]:
         core = self._core
         return {"action_mask": core.mask, "seat": core.seat, "rewards": core.rewards}
 
-    def action_masks(self):
+    def action_masks(self) -> npt.NDArray[np.bool_]:
         """Each row's legal actions as booleans (``num_envs × NUM_ACTIONS``)."""
         return self._core.mask.astype(bool)
 
-    def reset(self, *, seed=None, options=None):
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             self._core.reset(int(seed))
@@ -201,7 +219,11 @@ class UnoVectorEnv(VectorEnv):
         self._reset_once = True
         return self._core.obs, self._info()
 
-    def step(self, actions):
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
         core = self._core
         core.step(actions)
         info = self._info()
@@ -218,3 +240,14 @@ class UnoVectorEnv(VectorEnv):
             info["final_info"] = {"rewards": rewards, "_rewards": ended}
             info["_final_info"] = ended
         return core.obs, core.reward, core.terminated, core.truncated, info
+
+
+_RENAMED = {"UnoEnv": "UnoGymEnv", "UnoVectorEnv": "UnoGymVectorEnv"}
+
+
+def __getattr__(name: str) -> Any:
+    # The old names, kept only to say the new ones (one name per meaning: `UnoEnv` is the
+    # RLCard-compatible environment, `UnoVecEnv` the batched core).
+    if name in _RENAMED:
+        raise AttributeError(f"tabletop.envs.{name} is now tabletop.envs.{_RENAMED[name]}")
+    raise AttributeError(f"module 'tabletop.envs' has no attribute '{name}'")

@@ -17,7 +17,9 @@ observation now; ``observation_tensor`` the 283-value vector. No information-sta
 a fixed-size encoding of a whole history is not provided.
 
 Terminal rewards: +1 for the round's winner, -1 for the others, 0 for all when the round ends
-without a winner or at ``max_actions`` player actions. Decisions are taken in turn: the player to
+without a winner or is cut: after ``max_stall`` engine actions in which no hand got smaller than
+it had been this round (400 by default; 0 for no such bound), or at ``max_actions`` player
+actions (10,000). OpenSpiel has no truncation: a cut round is a terminal state worth 0. Decisions are taken in turn: the player to
 act may call UNO for itself or catch a seat; out-of-turn reactions are not modelled here (see
 docs/python.md). ``seed`` picks the first player where the rules draw one.
 """
@@ -29,10 +31,16 @@ from collections import Counter
 import numpy as np
 import pyspiel
 
-from ._core import NUM_ACTIONS, OBS_SIZE, Game, card_names
+from ._core import DEFAULT_MAX_ACTIONS, DEFAULT_MAX_STALL, NO_STALL_BOUND, NUM_ACTIONS, OBS_SIZE, Game, card_names
 from .uno import ACTION_NAMES
 
-_DEFAULTS = {"players": 2, "rules": "official", "seed": 0, "max_actions": 2000}
+_DEFAULTS = {
+    "players": 2,
+    "rules": "official",
+    "seed": 0,
+    "max_actions": DEFAULT_MAX_ACTIONS,
+    "max_stall": DEFAULT_MAX_STALL,
+}
 _MAX_PLAYERS = 10
 CARD_NAMES = card_names()
 
@@ -61,11 +69,16 @@ class UnoGame(pyspiel.Game):
         self.rules = str(params["rules"])
         self.seed = int(params["seed"])
         self.max_actions = int(params["max_actions"])
+        self.max_stall = int(params["max_stall"]) or NO_STALL_BOUND
+        if self.max_actions < 1 or self.max_stall < 0:
+            raise ValueError("max_actions must be at least 1 and max_stall at least 0 (0: no stall bound)")
         # Fails early, with the engine's reason, on a table the rules refuse.
         template, piles = Game.with_draws(self.rules, self.players, self.seed, [])
         # The deck, and how many cards the deal hands out before the start card: while the
         # hands are dealt, a draw's outcomes are the deck less the cards dealt so far.
-        self.deck = Counter(piles[0])
+        deck = Counter(piles[0])
+        #: Copies of each card kind in the deck, by card index (a tuple: states share it).
+        self.deck_counts = tuple(deck.get(k, 0) for k in range(len(CARD_NAMES)))
         self.hand_cards = self.players * min(len(h) for h in template.hands())
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -95,15 +108,17 @@ class UnoState(pyspiel.State):
         self._players = game.players
         self._seed = game.seed
         self._max_actions = game.max_actions
+        self._max_stall = game.max_stall
         self.game = None  # once the deal's chance nodes are done
         self._actions = 0
         # The transition waiting for chance: ("deal",) or ("act", action, seat), the cards its
         # draws have taken so far, and the outcomes of the next draw.
         self._pending = ("deal",)
-        self._deck = game.deck
+        # The deck less the cards dealt so far, by card index, while the hands are dealt.
+        self._left = game.deck_counts
         self._hand_cards = game.hand_cards
         self._drawn = []
-        self._outcomes = None
+        self._outcomes = ()
         # Each player's information state: the public actions and its observations so far.
         # (Strings, not lists: OpenSpiel copies states often, and a string copies in O(1).)
         self._info = [""] * self._players
@@ -114,9 +129,8 @@ class UnoState(pyspiel.State):
         """Runs the pending transition with the cards chosen so far: it completes when it drew
         no more than those; otherwise the next chance node offers the pile of its next draw."""
         if self._pending[0] == "deal" and len(self._drawn) < self._hand_cards:
-            left = self._deck - Counter(self._drawn)
-            total = sum(left.values())
-            self._outcomes = [(card, n / total) for card, n in sorted(left.items())]
+            total = sum(self._left)
+            self._outcomes = tuple((card, n / total) for card, n in enumerate(self._left) if n)
             return
         if self._pending[0] == "deal":
             game, piles = Game.with_draws(self._rules, self._players, self._seed, self._drawn)
@@ -127,10 +141,10 @@ class UnoState(pyspiel.State):
         if len(piles) > len(self._drawn):
             pile = piles[len(self._drawn)]
             counts = Counter(pile)
-            self._outcomes = [(card, n / len(pile)) for card, n in sorted(counts.items())]
+            self._outcomes = tuple((card, n / len(pile)) for card, n in sorted(counts.items()))
             return
         self.game = game
-        hands = game.hands()
+        hands = [tuple(h) for h in game.hands()]
         if self._pending[0] == "deal":
             # What each seat sees of the deal: its observation (own hand, start card, colour,
             # who plays first, ...).
@@ -151,7 +165,7 @@ class UnoState(pyspiel.State):
                     self._info[p] += f" | {public}"
         self._pending = None
         self._drawn = []
-        self._outcomes = None
+        self._outcomes = ()
 
     def current_player(self):
         if self._pending is not None:
@@ -170,7 +184,12 @@ class UnoState(pyspiel.State):
 
     def _apply_action(self, action):
         if self._pending is not None:
-            self._drawn.append(int(action))
+            card = int(action)
+            if self._pending[0] == "deal" and len(self._drawn) < self._hand_cards:
+                left = list(self._left)
+                left[card] -= 1
+                self._left = tuple(left)
+            self._drawn.append(card)
         else:
             self._pending = ("act", int(action), self.game.current)
             self._actions += 1
@@ -184,7 +203,7 @@ class UnoState(pyspiel.State):
     def is_terminal(self):
         if self.game is None or self._pending is not None:
             return False
-        return self.game.is_round_over() or self._actions >= self._max_actions
+        return self.game.is_round_over() or self._actions >= self._max_actions or self.game.stall >= self._max_stall
 
     def returns(self):
         if self.is_terminal() and self.game.is_round_over():

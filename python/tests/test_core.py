@@ -279,9 +279,9 @@ def test_the_batched_env_pickles_and_plays_on_exactly(opponents, rng):
 
 
 def test_the_gymnasium_env_pickles_through_the_core(rng):
-    from tabletop.envs import UnoEnv, UnoVectorEnv
+    from tabletop.envs import UnoGymEnv, UnoGymVectorEnv
 
-    env = UnoEnv(opponents="heuristic")
+    env = UnoGymEnv(opponents="heuristic")
     obs, info = env.reset(seed=3)
     for _ in range(10):
         obs, r, te, tr, info = env.step(pick(info["action_mask"], rng))
@@ -296,7 +296,7 @@ def test_the_gymnasium_env_pickles_through_the_core(rng):
         if out[2] or out[3]:
             assert np.array_equal(env.reset()[0], again.reset()[0])
             info = env._info()
-    vec = UnoVectorEnv(4, seed=2)
+    vec = UnoGymVectorEnv(4, seed=2)
     vec.reset()
     assert np.array_equal(pickle.loads(pickle.dumps(vec)).core.obs, vec.core.obs)
 
@@ -310,3 +310,15 @@ def test_an_unseeded_batch_draws_its_seed_from_entropy():
     again = UnoVecEnv(4, seed=a.seed)
     again.reset()
     assert np.array_equal(a.obs, again.obs)
+
+
+def test_step_takes_a_strided_view_of_actions():
+    env = UnoVecEnv(3, seed=4, num_threads=1)
+    env.reset()
+    wide = np.zeros(6, dtype=np.int64)
+    wide[::2] = env.mask.argmax(axis=1)
+    twin = UnoVecEnv(3, seed=4, num_threads=1)
+    twin.reset()
+    env.step(wide[::2])
+    twin.step(np.ascontiguousarray(wide[::2]))
+    assert np.array_equal(env.obs, twin.obs) and np.array_equal(env.reward, twin.reward)

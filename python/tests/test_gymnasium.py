@@ -7,12 +7,12 @@ from gymnasium.utils.env_checker import check_env
 
 import tabletop  # noqa: F401  (registers tabletop/Uno-v0)
 from conftest import pick
-from tabletop.envs import UnoEnv, UnoVectorEnv
+from tabletop.envs import UnoGymEnv, UnoGymVectorEnv
 
 
 @pytest.mark.parametrize("rules,players", [("official", 4), ("cs410", 3), ("two-color", 2)])
 def test_the_single_agent_env_passes_gymnasiums_checker(rules, players):
-    check_env(UnoEnv(rules=rules, players=players), skip_render_check=True)
+    check_env(UnoGymEnv(rules=rules, players=players), skip_render_check=True)
 
 
 def test_the_registered_id_plays_episodes_to_the_end(rng):
@@ -31,13 +31,13 @@ def test_the_registered_id_plays_episodes_to_the_end(rng):
 
 
 def test_an_illegal_action_is_refused_and_penalised():
-    env = UnoEnv()
+    env = UnoGymEnv()
     obs, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs2, reward, terminated, truncated, info2 = env.step(illegal)
     assert info2["illegal_action"] and reward < 0 and not terminated
     assert np.array_equal(obs, obs2)
-    strict = UnoEnv(illegal_action="raise")
+    strict = UnoGymEnv(illegal_action="raise")
     strict.reset(seed=1)
     with pytest.raises(ValueError):
         strict.step(illegal)
@@ -45,7 +45,7 @@ def test_an_illegal_action_is_refused_and_penalised():
 
 def test_the_same_seed_gives_the_same_episode():
     def run(seed):
-        env = UnoEnv()
+        env = UnoGymEnv()
         obs, info = env.reset(seed=seed)
         rng = np.random.default_rng(0)
         out = [obs]
@@ -62,7 +62,7 @@ def test_the_same_seed_gives_the_same_episode():
 
 def test_the_vector_env_auto_resets_in_the_same_step(rng):
     envs = gym.make_vec("tabletop/Uno-v0", num_envs=16, vectorization_mode="vector_entry_point")
-    assert isinstance(envs.unwrapped, UnoVectorEnv)
+    assert isinstance(envs.unwrapped, UnoGymVectorEnv)
     obs, info = envs.reset(seed=3)
     assert obs.shape == (16, 283)
     finished = 0
@@ -93,7 +93,7 @@ def test_make_and_make_vec_refuse_unknown_arguments():
 
 
 def test_unseeded_vector_envs_deal_from_entropy_and_reset_deals_fresh_episodes():
-    a, b = UnoVectorEnv(8), UnoVectorEnv(8)
+    a, b = UnoGymVectorEnv(8), UnoGymVectorEnv(8)
     obs_a, _ = a.reset()
     obs_a = obs_a.copy()
     obs_b, _ = b.reset()
@@ -101,7 +101,7 @@ def test_unseeded_vector_envs_deal_from_entropy_and_reset_deals_fresh_episodes()
     again, _ = a.reset()
     assert not np.array_equal(obs_a, again), "reset() without a seed dealt episode 0 again"
     # Seeded: the same seed repeats, and so does the sequence of unseeded resets after it.
-    c, d = UnoVectorEnv(8, seed=5), UnoVectorEnv(8)
+    c, d = UnoGymVectorEnv(8, seed=5), UnoGymVectorEnv(8)
     first_c = c.reset()[0].copy()
     assert np.array_equal(first_c, d.reset(seed=5)[0])
     assert np.array_equal(c.reset(seed=5)[0].copy(), first_c)
@@ -109,7 +109,7 @@ def test_unseeded_vector_envs_deal_from_entropy_and_reset_deals_fresh_episodes()
 
 
 def test_the_vector_env_step_accepts_integer_arrays_and_lists_and_refuses_others():
-    env = UnoVectorEnv(3, seed=1)
+    env = UnoGymVectorEnv(3, seed=1)
     obs, info = env.reset()
     first = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
     *_, info = env.step(first)  # a list
@@ -127,7 +127,7 @@ def test_final_obs_and_final_info_follow_gymnasiums_same_step_autoreset(rng):
     """A row that ends shows the next episode; ``final_obs`` holds the last observation of the
     ended one (that it is the final state's observation is checked in Rust against a batch that
     does not auto-reset: crates/uno-env/tests/env.rs), truncated episodes included."""
-    envs = UnoVectorEnv(8, seed=11, max_actions=40)
+    envs = UnoGymVectorEnv(8, seed=11, max_actions=40)
     obs, info = envs.reset()
     ended = truncated_seen = 0
     for _ in range(300):

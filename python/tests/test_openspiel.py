@@ -1,5 +1,6 @@
 """The OpenSpiel game passes OpenSpiel's own random simulation test."""
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
@@ -137,3 +138,50 @@ def test_the_information_state_has_perfect_recall(rng):
     # Every player action is in it, in order; no chance outcome is.
     public = [t for t in history if not t.startswith("card ")]
     assert [part.split(" hand=")[0].split(" ", 1)[1] for part in text.split(" | ")[1:]] == public
+
+
+def _uniform_round(state, rng):
+    """Plays a round to its end: chance by its probabilities, players uniformly among their
+    legal actions (as random_sim_test does); returns the number of player actions."""
+    actions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            actions += 1
+    return actions
+
+
+def test_the_default_action_cap_lets_uniformly_random_official_rounds_end():
+    """Without the stall bound, uniformly random official rounds run long (hands grow for
+    hundreds of actions); the default cap of player actions lets them end by a win, not by the
+    cap. (The cap of 2,000 it replaced cuts the fourth of these rounds, 2,436 actions long.)"""
+    rng = np.random.default_rng(2024)
+    game = pyspiel.load_game("python_tabletop_uno", {"max_stall": 0})
+    lengths = []
+    for _ in range(6):
+        state = game.new_initial_state()
+        lengths.append(_uniform_round(state, rng))
+        assert state.game.round_winner() is not None, lengths
+    assert max(lengths) > 1000, lengths  # long rounds, which a small cap would cut
+
+
+def test_the_stall_bound_ends_uniformly_random_rounds_early():
+    """With the defaults, a round whose hands have not shrunk for ``max_stall`` engine actions
+    ends worth 0 (as OpenSpiel's chess ends a game drawn by the fifty-move rule); any other
+    round ends by a win."""
+    rng = np.random.default_rng(7)
+    game = pyspiel.load_game("python_tabletop_uno")
+    cut = 0
+    for _ in range(12):
+        state = game.new_initial_state()
+        _uniform_round(state, rng)
+        if state.game.round_winner() is None:
+            cut += 1
+            assert state.game.stall >= 400 and state.returns() == [0.0, 0.0]
+        else:
+            assert sorted(state.returns()) == [-1.0, 1.0]
+    assert 0 < cut < 12

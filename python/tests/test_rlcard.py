@@ -379,3 +379,61 @@ def test_rlcards_dmc_trainer_trains_on_the_environment(tmp_path, monkeypatch):
         trained = checkpoint["model_state_dict"][seat]
         start = initial.get_agent(seat).state_dict()
         assert any(not torch.equal(trained[k], start[k]) for k in start), seat
+
+
+@pytest.mark.torch
+def test_rlcards_dmc_trainer_trains_on_the_pettingzoo_env_without_a_reset(tmp_path, monkeypatch):
+    """RLCard's DMC trainer on the AEC environment (``is_pettingzoo_env=True``, as RLCard's
+    examples/pettingzoo/run_dmc.py runs it), built on ``uno_v0.env()`` as it comes, never
+    reset: the trainer reads ``env.agents`` and the spaces when it is built, and its actors
+    (spawned) reset the env themselves. Both learners get batches.
+
+    RLCard's PettingZoo loop (``run_game_pettingzoo``) reads an agent's termination but not its
+    truncation, and asks the agent to act on the empty mask of a truncated round (its actor
+    then dies): so the round here is RLCard's rules with no stall bound, where a round ends by
+    being won (docs/python.md). A watchdog fails the test, rather than letting it hang, when an
+    actor dies."""
+    torch = _torch_or_skip()
+    pytest.importorskip("pettingzoo", reason="pettingzoo is not installed here")
+    import threading
+
+    from rlcard.agents.dmc_agent import DMCTrainer
+
+    from tabletop.pettingzoo import uno_v0
+
+    monkeypatch.chdir(tmp_path)
+    env = uno_v0.env(rules="rlcard", players=2, max_stall=None)
+    unroll, batch, learns = 16, 4, 6
+    trainer = DMCTrainer(env, cuda="", is_pettingzoo_env=True, xpid="uno_pz", savedir=str(tmp_path),
+                         num_actors=2, num_buffers=16, unroll_length=unroll, batch_size=batch, num_threads=1,
+                         total_frames=unroll * batch * learns)
+    done = threading.Event()
+
+    def watchdog():
+        # The trainer's learners wait for the actors' buffers forever: if an actor dies, end
+        # the test run with a failure instead of a hang.
+        # (`active_children` lists the live actors only: one that died drops out of it.)
+        deadline, most = 600, 0
+        while not done.wait(2):
+            deadline -= 2
+            alive = len(multiprocessing.active_children())
+            most = max(most, alive)
+            if alive < most or deadline <= 0:
+                print(f"DMC: {most - alive} actor(s) died, or the trainer ran past 600 s", flush=True)
+                os._exit(3)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    torch.manual_seed(0)
+    try:
+        trainer.start()
+    finally:
+        done.set()
+        for child in multiprocessing.active_children():
+            child.terminate()
+            child.join(10)
+    with open(tmp_path / "uno_pz" / "logs.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert int(rows[-1]["frames"]) >= unroll * batch * (learns - 1)
+    for seat in range(2):
+        losses = [float(row[f"loss_{seat}"]) for row in rows if float(row[f"loss_{seat}"]) != 0]
+        assert len(losses) >= 2 and all(math.isfinite(loss) for loss in losses), (seat, losses)

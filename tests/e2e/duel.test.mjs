@@ -3,7 +3,7 @@
 // keyboard operation, reload, accessibility, and screenshots of each state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser } from './harness.mjs';
+import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser, settled } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -226,7 +226,7 @@ describe('Duel page', () => {
     // The end stage reacts to nothing: no request leaves the page and the grid stays as it is.
     const sent = [];
     page.on('request', (r) => {
-      if (r.url().includes('/api/')) sent.push(r.url());
+      if (r.url().includes('/api/') && !r.url().endsWith('/api/health')) sent.push(r.url());
     });
     const boardBefore = await page.innerHTML('#board');
     const n = await answered(page);
@@ -235,7 +235,7 @@ describe('Duel page', () => {
     for (const k of ['s', 'w', 'b', '1', 'x', 'Enter']) await page.keyboard.press(k);
     await cell(page, 'c4').click({ force: true });
     await page.keyboard.press('d');
-    await page.waitForTimeout(300);
+    await settled(page);
     assert.deepEqual(sent, []);
     assert.equal(await answered(page), n);
     assert.equal(await page.innerHTML('#board'), boardBefore);

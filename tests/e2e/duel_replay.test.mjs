@@ -7,9 +7,14 @@ import { ARTIFACTS, apiCall, noSeriousA11yViolations, serverAndBrowser } from '.
 
 const env = serverAndBrowser();
 const api = (path, init) => apiCall(env.server.base, path, init);
+/** Each Duel game's token, by game id: its actions need it. */
+const tokens = new Map();
 const post = async (path, body) => {
-  const r = await api(path, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
+  const game = /^\/api\/duel\/([^/]+)\//.exec(path)?.[1];
+  const headers = game && tokens.has(game) ? { Authorization: `Bearer ${tokens.get(game)}` } : {};
+  const r = await api(path, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
   assert.ok(r.status < 300, `${path}: ${JSON.stringify(r.body)}`);
+  if (r.body && r.body.token && r.body.id) tokens.set(r.body.id, r.body.token);
   return r.body;
 };
 

@@ -101,6 +101,20 @@ export async function noSeriousA11yViolations(page, where) {
 }
 
 /**
+ * Resolves once everything the page was asked to do before has been done, by events, never by
+ * a time: its event handlers and their microtasks have run (two animation frames have passed),
+ * a request any of them made has left (a request the page sends after them came back: requests
+ * are seen in the order they are made), and no animation runs. A test that then checks that
+ * nothing happened checks after it would have.
+ * @param {import('playwright-core').Page} page
+ */
+export async function settled(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined)))));
+  await page.evaluate(() => fetch('/api/health').then((r) => r.json()));
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+}
+
+/**
  * One server and one browser for a test file: started before its tests, stopped after them.
  * Returns `{ server, browser }`, filled in once the tests run.
  */
@@ -141,4 +155,31 @@ export async function finishedBotGame(base, seed, preset = 'official') {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('the bots did not finish their game');
+}
+
+/** The phone the language tests lay pages out on. */
+export const PHONE = { width: 390, height: 844 };
+
+/** What runs past the right edge of the screen (outside a box that scrolls sideways on purpose). */
+export async function overflowing(page, width = PHONE.width) {
+  return page.evaluate((width) => {
+    const out = [];
+    for (const node of document.querySelectorAll('body *')) {
+      const r = node.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      const style = getComputedStyle(node);
+      if (style.visibility === 'hidden' || style.position === 'fixed') continue;
+      let scrolled = false;
+      for (let p = node.parentElement; p; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden' || o === 'clip') scrolled = true;
+      }
+      if (scrolled) continue;
+      // Wholly off the screen on purpose (the skip link until it has the focus) is not cut off.
+      if (r.right <= 0) continue;
+      if (r.right > width + 1 || r.left < -1) out.push(`${node.tagName.toLowerCase()}#${node.id}.${node.className}: ${Math.round(r.left)}..${Math.round(r.right)} "${(node.textContent || '').trim().slice(0, 40)}"`);
+    }
+    if (document.documentElement.scrollWidth > width) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+    return out;
+  }, width);
 }

@@ -12,13 +12,19 @@ async function shot(page, name) {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: false, animations: 'disabled' });
 }
 
+/** Each Duel game's token (its creator's: red), by game id, as the create answered it. */
+const TOKENS = new Map();
+
+/** A request to the server; a Duel game's routes carry the game's token, as its page sends it. */
 async function api(method, path, body) {
-  const r = await fetch(`${env.server.base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: r.status, body: await r.json() };
+  /** @type {Record<string, string>} */
+  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  const game = /^\/api\/duel\/([^/]+)\//.exec(path)?.[1];
+  if (game && TOKENS.has(game)) headers.Authorization = `Bearer ${TOKENS.get(game)}`;
+  const r = await fetch(`${env.server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = { status: r.status, body: await r.json() };
+  if (path === '/api/duel' && answer.body.token) TOKENS.set(answer.body.id, answer.body.token);
+  return answer;
 }
 
 async function ok(path, body) {
@@ -50,7 +56,10 @@ async function settle(page, n) {
 }
 const answered = async (page) => Number((await page.getAttribute('body', 'data-answered')) || '0');
 
+/** The page of Duel game `id`, holding the game's token as the page that created it would. */
 async function openDuel(page, id) {
+  const held = JSON.stringify({ seat: 0, token: TOKENS.get(id) });
+  await page.addInitScript(([k, v]) => localStorage.setItem(k, v), [`tabletop.duel.${id}`, held]);
   await page.goto(`${env.server.base}/duel.html?game=${id}`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.waitForSelector('#board button[data-cell="a1"]');
@@ -217,9 +226,9 @@ describe('UNO', () => {
     const page = await env.browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${env.server.base}/uno.html`);
     await page.waitForSelector('body[data-ready="true"]');
-    assert.match(await page.textContent('#preset-about'), /^The published rules: 108 cards/);
+    assert.match(await page.textContent('#preset-about'), /^The rules in the box: 7 cards each/);
     await page.selectOption('#preset', 'two-color');
-    assert.match(await page.textContent('#preset-about'), /^Seed 004: blue and red only/);
+    assert.match(await page.textContent('#preset-about'), /^A short game for 2 to 4 players: only red and blue cards/);
     // The default seats: two bots at medium, each with its line, tied to its list.
     assert.match(await page.textContent('#bot-level-1-about'), /good casual player/);
     await page.selectOption('#bot-level-1', 'random');

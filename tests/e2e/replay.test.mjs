@@ -114,7 +114,7 @@ describe('the replay page', () => {
     // The table says which kept game it started from: to its creator, and to whoever the invite
     // goes to, before they sit.
     const from = created.table.started_from;
-    assert.deepEqual(from, { table: id, game: 0, ply: 4 });
+    assert.deepEqual(from, { table: id, game: 0, ply: 4, imported: false });
     const origin = `replay.html?game=${id}&g=0&ply=4`;
     const guest = await env.browser.newContext();
     for (const p of [page, await guest.newPage()]) {

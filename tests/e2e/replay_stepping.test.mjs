@@ -3,31 +3,50 @@
 // scrolls the window (the timeline scrolls inside its own box).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiCall, finishedBotGame, serverAndBrowser } from './harness.mjs';
+import { apiCall, finishedBotGame, serverAndBrowser, settled } from './harness.mjs';
 
 const env = serverAndBrowser(['--bot-delay-ms', '0']);
 const api = (path, init) => apiCall(env.server.base, path, init);
+/** Each Duel game's token, by game id: its actions need it. */
+const tokens = new Map();
 const post = async (path, body) => {
-  const r = await api(path, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
+  const game = /^\/api\/duel\/([^/]+)\//.exec(path)?.[1];
+  const headers = game && tokens.has(game) ? { Authorization: `Bearer ${tokens.get(game)}` } : {};
+  const r = await api(path, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
   assert.ok(r.status < 300, `${path}: ${JSON.stringify(r.body)}`);
+  if (r.body && r.body.token && r.body.id) tokens.set(r.body.id, r.body.token);
   return r.body;
 };
 
 const plyOf = async (page) => Number(await page.getAttribute('body', 'data-ply'));
 
-/** Waits until the shown ply is `n` (or 4 s), then asserts it: a lost press fails here. */
+/** The replay frames each page has asked for and not been answered yet. */
+const inFlight = new WeakMap();
+
+/** Waits until the shown ply is `n` (or 4 s), then until no frame is on its way and the page has
+ * drawn what came (a page that overshoots would show it now), then asserts it: a lost press
+ * fails here. */
 async function settlesAt(page, n, what) {
   await page.waitForFunction((k) => document.body.dataset.ply === String(k), n, { timeout: 4000 }).catch(() => {});
-  // A little longer: a page that overshoots would show it now.
-  await page.waitForTimeout(300);
+  const pending = inFlight.get(page);
+  while (pending && pending.size > 0) await Promise.all([...pending]);
+  await settled(page);
   assert.equal(await plyOf(page), n, what);
 }
 
 /** Every frame answers 150 ms late: a person pressing quickly is faster than the server. */
 async function slowFrames(page) {
+  const pending = new Set();
+  inFlight.set(page, pending);
   await page.route(/\/replay\?/, async (route) => {
-    await new Promise((r) => setTimeout(r, 150));
-    await route.continue();
+    const done = (async () => {
+      await new Promise((r) => setTimeout(r, 150));
+      await route.continue();
+      await route.request().response();
+    })();
+    pending.add(done);
+    await done;
+    pending.delete(done);
   });
 }
 

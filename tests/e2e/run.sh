@@ -11,10 +11,19 @@ if ! command -v chromium >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+# A font with Japanese glyphs, for the pages in Japanese (languages.test.mjs screenshots them).
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=ja 2>/dev/null)" ]; then
+  echo "installing a Japanese font"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fonts-ipafont-gothic >/dev/null
+fi
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ ! -d node_modules/typescript ]; then
   npm ci --no-audit --no-fund
 fi
 
+bash ../../scripts/ensure-openssl
 (cd ../.. && cargo build --locked --bin tabletop)
 # The binary cargo just built: under CARGO_TARGET_DIR when one is set (relative to the project).
 root=$(cd ../.. && pwd)

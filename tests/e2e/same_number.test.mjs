@@ -16,7 +16,9 @@ async function seedWithARun() {
     const r = await fetch(`${env.server.base}/api/tables`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ preset: 'official', house_rules: RULE, seats: [{ kind: 'human', name: 'probe' }, { kind: 'human' }], seed }),
+      // A bot in the second seat, so the game is dealt at once (a table deals when its people's
+      // seats are taken): the same seed, the same deal as the table of two people below.
+      body: JSON.stringify({ preset: 'official', house_rules: RULE, seats: [{ kind: 'human', name: 'probe' }, { kind: 'bot', bot: 'first', delay_ms: 10000 }], seed }),
     });
     const created = await r.json();
     assert.equal(r.status, 201, JSON.stringify(created));
@@ -24,7 +26,7 @@ async function seedWithARun() {
       method: 'POST',
       headers: { Authorization: `Bearer ${created.token}` },
     });
-    // The game waits for its second seat, so nothing is legal yet: match by hand.
+    // Match by hand: the deal as seat 0 sees it.
     const { view } = created.table;
     if (view.current !== 0 || view.phase.phase !== 'play') continue;
     const letter = { red: 'R', yellow: 'Y', green: 'G', blue: 'B' }[view.color];

@@ -5,7 +5,7 @@
 // hints and refusals, and the keyboard focus after each move.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser } from './harness.mjs';
+import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser, settled } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -64,9 +64,11 @@ describe('Duel traps', () => {
     assert.ok(await page.evaluate(() => !!document.activeElement?.closest('#board')));
     // Whatever now sits where the button was is pressed too, as a second tap would.
     await page.waitForTimeout(450);
+    const tapped = await answered(page);
     await page.mouse.click(x, y);
-    await page.waitForTimeout(300);
+    await settled(page);
     assert.equal(await page.getAttribute('body', 'data-stage'), 'play');
+    assert.equal(await answered(page), tapped, 'the second tap sent an action');
     assert.equal(await errorText(page), '');
     assert.ok(await page.isHidden('#outcome'));
 
@@ -242,9 +244,12 @@ async function checkUnoButton(page) {
   const calls = async () => ((await page.textContent('#uno-log')).match(/You called UNO!/g) || []).length;
   const before = await calls();
   const v = await version(page);
+  const sent = Number((await page.getAttribute('body', 'data-sent')) || '0');
   await page.dblclick('#act-uno');
+  // The page sends a call once, whatever the second click does (it counts what leaves it).
+  assert.equal(Number((await page.getAttribute('body', 'data-sent')) || '0'), sent + 1, 'the double click sent two calls');
   await page.waitForFunction((k) => Number(document.body.dataset.version || '-1') > k, v, { timeout: 10000 });
-  await page.waitForTimeout(200);
+  await page.waitForFunction((n) => (document.getElementById('uno-log').textContent.match(/You called UNO!/g) || []).length > n, before);
   const log = await page.textContent('#uno-log');
   assert.equal(await calls(), before + 1, log);
   assert.doesNotMatch(log, /wrongly|false UNO call/);
@@ -304,11 +309,15 @@ describe('UNO traps', () => {
     // Every hand is shown: the loser's cards are drawn, with their points.
     assert.ok((await page.locator('#round-end-hands svg.card-svg').count()) > 0);
     const v = await version(page);
-    await page.waitForTimeout(300); // the banner's entrance is over
+    await settled(page); // the banner's entrance is over
     await shot(page, 'uno-round-end');
     await noSeriousA11yViolations(page, 'the UNO round end');
-    // The bot (150 ms pace) does not deal: the result stays.
-    await page.waitForTimeout(2500);
+    // The bot (150 ms pace) does not deal: the server says nobody deals on a timer (no pause
+    // before a next deal, as a table of bots only has), and a person is offered the deal.
+    const id = new URL(page.url()).searchParams.get('table');
+    const seen = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}`)).json(), id);
+    assert.equal(seen.round_pause_ms, undefined, JSON.stringify(seen.round_pause_ms));
+    assert.ok(await page.isHidden('#round-countdown'));
     assert.equal(await version(page), v);
     assert.ok(await page.isVisible('#round-end'));
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'round-next');
@@ -472,7 +481,7 @@ describe('UNO motion', () => {
       else await page.waitForTimeout(50);
     }
     assert.ok(played, 'a card went to the pile from each side');
-    await page.waitForTimeout(300);
+    await settled(page);
     const motion = await page.evaluate(() => window.__motion);
     // One read in the page: a hand redrawn between finding a card and reading its style would
     // read a detached button ('').

@@ -5,7 +5,7 @@
 // screenshots of each state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser, startServer } from './harness.mjs';
+import { ARTIFACTS, noSeriousA11yViolations, serverAndBrowser, settled, startServer } from './harness.mjs';
 
 const env = serverAndBrowser();
 
@@ -21,14 +21,16 @@ async function seedWithWildForSeat0() {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({
         preset: 'official',
-        // The same seats as the table below; the last one stays open, so nobody plays.
-        seats: [{ kind: 'human', name: 'probe' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }, { kind: 'human' }],
+        // As many seats as the table below, every other one a bot's, so the game is dealt at
+        // once (a table deals when its people's seats are taken): the same seed, the same deal.
+        seats: [{ kind: 'human', name: 'probe' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
+        bot_delay_ms: 10000,
         seed,
       }),
     });
     const created = await r.json();
     assert.equal(r.status, 201, JSON.stringify(created));
-    await fetch(`${env.server.base}/api/tables/${created.id}/leave`, {
+    await fetch(`${env.server.base}/api/tables/${created.id}/close`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${created.token}` },
     });
@@ -261,7 +263,9 @@ describe('UNO pages', () => {
     assert.match(await c.textContent('#turn'), /^Watching\./);
     assert.equal((await c.$$('#hand button')).length, 0);
     assert.match(await c.textContent('#players'), /Ada/);
-    await c.waitForTimeout(300);
+    // Every frame the spectator's socket got by the time its page has drawn it is checked.
+    await settled(c);
+    assert.ok(framesC.some((f) => f.type === 'state'), 'no state reached the spectator');
     for (const f of framesC) {
       if (f.type === 'state') assert.deepEqual(f.view.hand, []);
       else if (f.view) assert.equal(f.view.hand, undefined);

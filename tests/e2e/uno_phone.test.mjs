@@ -5,7 +5,7 @@
 // words for programs (serde's, "request body", raw codes).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiCall, ARTIFACTS, noSeriousA11yViolations, serverAndBrowser } from './harness.mjs';
+import { apiCall, ARTIFACTS, noSeriousA11yViolations, serverAndBrowser, settled } from './harness.mjs';
 
 const env = serverAndBrowser(['--bot-delay-ms', '0']);
 const api = (path, init) => apiCall(env.server.base, path, init);
@@ -23,11 +23,27 @@ async function table({ rules = { deal: FIRST }, bots = 1, delay = 0, seats = nul
   return body;
 }
 
-/** The person's page at the table (its seat kept in the browser, as after creating it). */
+/** The changes to make to the page's next actions, by page (see `rewriteNextAction`). */
+const rewrites = new WeakMap();
+
+/** The person's page at the table (its seat kept in the browser, as after creating it). Its
+ * socket passes through the test, which may change an action on its way (`rewriteNextAction`). */
 async function seated(created, viewport = PHONE) {
   const ctx = await env.browser.newContext({ viewport });
   await ctx.addInitScript(([k, v]) => localStorage.setItem(k, v), [`tabletop.uno.${created.id}`, JSON.stringify({ seat: 0, token: created.token })]);
   const page = await ctx.newPage();
+  const changes = [];
+  rewrites.set(page, changes);
+  await page.routeWebSocket(/\/api\/tables\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m));
+      const change = msg.type === 'action' ? changes.shift() : undefined;
+      if (!change) return server.send(m);
+      const { action, version } = msg;
+      return server.send(JSON.stringify({ type: 'action', ...change({ action, version }) }));
+    });
+  });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${env.server.base}/uno.html?table=${created.id}`);
@@ -38,16 +54,10 @@ async function seated(created, viewport = PHONE) {
 const rect = (page, sel) => page.locator(sel).boundingBox();
 const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** Rewrites the next action the page sends (the server then refuses it for real). */
+/** Rewrites the next action the page sends over its socket, `{action, version}` as the page
+ * sent it (the server then refuses it for real). */
 async function rewriteNextAction(page, change) {
-  await page.route(
-    '**/api/tables/*/actions',
-    async (route) => {
-      const body = JSON.parse(route.request().postData());
-      await route.continue({ postData: JSON.stringify(change(body)) });
-    },
-    { times: 1 },
-  );
+  rewrites.get(page).push(change);
 }
 
 /** Words a person must never read: the server's words for programs. */
@@ -126,7 +136,7 @@ describe('UNO on a phone', () => {
         .catch(() => {});
     }
     await page.waitForSelector('#round-end', { state: 'visible' });
-    await page.waitForTimeout(300);
+    await settled(page);
     await page.screenshot({ path: `${ARTIFACTS}uno-round-end-phone.png` });
     const title = await rect(page, '#round-end-title');
     assert.ok(title.y >= 0 && title.y + title.height <= PHONE.height, `the winner's line is on screen: ${JSON.stringify(title)}`);
@@ -242,11 +252,14 @@ describe('refusals in words for people', () => {
     text = await joinError();
     assertPeopleWords(text, 'a full table');
     assert.equal(text, 'Every seat at this table is taken. You can watch instead, or open a table of your own.');
-    // A table that does not exist (an old link).
+    // A table that does not exist (a wrong or old link): said so, with no join form (issue 43:
+    // never an empty form, and a table this browser never knew is not told it ended).
     await page.goto(`${env.server.base}/uno.html?table=nosuchtable`);
-    text = await joinError();
+    await page.waitForSelector('#gone', { state: 'visible' });
+    text = (await page.textContent('#gone')).trim();
     assertPeopleWords(text, 'a table that is gone');
-    assert.equal(text, 'This table no longer exists: it ended or was cleared. Open a new one from the lobby.');
+    assert.equal((await page.textContent('#gone-title')).trim(), 'There is no table at this link');
+    assert.ok(await page.isHidden('#join'));
     // The lobby: a name the server refuses.
     await page.goto(`${env.server.base}/uno.html`);
     await page.waitForSelector('body[data-ready="true"]');

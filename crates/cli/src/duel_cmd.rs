@@ -171,7 +171,7 @@ fn sim(a: &SimArgs) -> anyhow::Result<()> {
     }
     let secs = start.elapsed().as_secs_f64();
     match &mut json_file {
-        Some(target) => target.write(&(serde_json::to_string_pretty(&sim_json(a, &t, secs))? + "\n")),
+        Some(target) => target.write(&(output::json_text(&sim_json(a, &t, secs))? + "\n")),
         None => Ok(output::print(&sim_table(a, &t, secs))?),
     }
 }
@@ -240,6 +240,15 @@ fn bench(a: &BenchArgs) -> anyhow::Result<()> {
     }
     check_grid(a.width, a.height)?;
     let positions = bench_positions(a)?;
+    if positions.is_empty() {
+        // Zeros in every column would read as a search that costs nothing.
+        bail!(
+            "a {}x{} grid gives no position with black to move (the random games end before black moves): \
+             try a larger grid",
+            a.width,
+            a.height
+        );
+    }
     let mut out = Out::new();
     writeln!(
         out,

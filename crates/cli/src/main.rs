@@ -21,7 +21,6 @@ mod uno_sim;
 mod uno_watch;
 mod words;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -32,7 +31,14 @@ use clap::{Parser, Subcommand};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
-#[command(name = "tabletop", version, about = "UNO (every rule set as data) and Duel: play, simulate, serve")]
+// Help is wrapped to the terminal (or COLUMNS), but never wider than 100 columns: prose much
+// wider than that is hard to read.
+#[command(
+    name = "tabletop",
+    version,
+    about = "UNO (every rule set as data) and Duel: play, simulate, serve",
+    max_term_width = 100
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -102,8 +108,7 @@ fn main() -> ExitCode {
         Err(e) => match output::exit_code(&e) {
             None => ExitCode::SUCCESS,
             Some(code) => {
-                // A closed standard error leaves nowhere to say more.
-                let _ = writeln!(std::io::stderr(), "error: {}", output::message(&e));
+                output::report(&e);
                 ExitCode::from(code)
             }
         },

@@ -59,8 +59,33 @@ fn output_failure(error: &anyhow::Error) -> Option<&OutputFailed> {
     })
 }
 
+/// A command's failures already told on standard error, one `error:` line each (several files
+/// checked): the command ends with this exit code and says nothing more.
+#[derive(Debug)]
+pub struct Reported(pub u8);
+
+impl fmt::Display for Reported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "already reported (exit code {})", self.0)
+    }
+}
+
+impl std::error::Error for Reported {}
+
+/// Tells a failure on standard error: `error: ` and [`message`], one line. Nothing is told for
+/// failures already [`Reported`].
+pub fn report(error: &anyhow::Error) {
+    if error.downcast_ref::<Reported>().is_none() {
+        // A closed standard error leaves nowhere to say more.
+        let _ = writeln!(io::stderr(), "error: {}", message(error));
+    }
+}
+
 /// How a failed command ends: `None` for a closed pipe (quiet success), otherwise the exit code.
 pub fn exit_code(error: &anyhow::Error) -> Option<u8> {
+    if let Some(Reported(code)) = error.downcast_ref::<Reported>() {
+        return Some(*code);
+    }
     match output_failure(error) {
         Some(failed) if failed.0.kind() == io::ErrorKind::BrokenPipe => None,
         // A write that failed is the system's trouble, not bad input: 1, as cargo and ripgrep do.
@@ -229,6 +254,40 @@ impl Target {
     }
 }
 
+/// The JSON document a command writes (`--json`): pretty, its numbers the figures they are.
+/// Float arithmetic leaves traces that are no part of a result (`luck` of `1.1e-16` where the
+/// sum is 0, `0.06399759999999997`, `-0.0`): every number is written to 12 significant digits,
+/// and one smaller than 1e-12 in size as 0. The results are estimates from at most billions of
+/// games, so no digit that means anything is lost.
+pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> anyhow::Result<String> {
+    let mut value = serde_json::to_value(value)?;
+    tidy(&mut value);
+    Ok(serde_json::to_string_pretty(&value)?)
+}
+
+fn tidy(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(x) = n.as_f64().map(tidy_number).and_then(serde_json::Number::from_f64) {
+                *n = x;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        Value::Object(members) => members.values_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+fn tidy_number(x: f64) -> f64 {
+    if x.abs() < 1e-12 {
+        return 0.0;
+    }
+    // Printed with 12 significant digits and read back: the nearest float to that decimal,
+    // which serde_json writes in its shortest form.
+    format!("{x:.11e}").parse().unwrap_or(x)
+}
+
 /// The columns a message may take in a terminal.
 pub const COLUMNS: usize = 80;
 
@@ -269,6 +328,21 @@ pub fn wrap(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_numbers_are_the_figures() {
+        let value = serde_json::json!({"a": -0.0, "b": [1.1102230246251565e-16, 0.06399759999999997], "c": 7,
+            "d": 0.30000000000000004, "e": 123456.78901234567, "f": -2.5e-3, "g": 1e300, "h": u64::MAX});
+        let text = json_text(&value).expect("JSON");
+        let back: serde_json::Value = serde_json::from_str(&text).expect("read back");
+        assert_eq!(
+            back,
+            serde_json::json!({"a": 0.0, "b": [0.0, 0.0639976], "c": 7, "d": 0.3, "e": 123456.789012,
+                "f": -0.0025, "g": 1e300, "h": u64::MAX})
+        );
+        // Equal values, -0.0 and 0.0 among them: the text says which.
+        assert!(text.contains("\"a\": 0.0,") && !text.contains("e-"), "{text}");
+    }
 
     #[test]
     fn long_lines_break_between_words() {

@@ -1,5 +1,7 @@
 //! `--preset NAME` / `--rules FILE`, shared by every command that takes a rule set.
 
+mod place;
+
 use anyhow::{Context, Result};
 use uno::Rules;
 
@@ -8,7 +10,7 @@ const MAX_RULES_BYTES: u64 = 1 << 20;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct RulesArgs {
-    /// A rule preset: official, uno-engine, cs410, two-color or csce322 (see `tabletop uno rules --list`).
+    /// A rule preset: official, uno-engine, cs410, two-color, csce322 or rlcard (see `tabletop uno rules --list`).
     #[arg(long, default_value = "official", conflicts_with = "rules", value_parser = crate::names::presets(), hide_possible_values = true)]
     pub preset: String,
     /// A rules file (TOML or JSON; `-`: standard input) instead of a preset; sections left out
@@ -43,9 +45,15 @@ impl RulesArgs {
         }
     }
 
+    /// The rules in `text`; a refusal about one setting says where the file writes it
+    /// (`FILE:LINE:COLUMN: …`), as an editor or a compiler would.
     fn parse(text: &str, name: &str) -> Result<Rules> {
         let config = uno::RulesConfig::parse(text).map_err(|e| anyhow::anyhow!("{name}: {}", plain(&e.to_string())))?;
-        Rules::new(config).with_context(|| name.to_string())
+        Rules::new(config).map_err(|e| {
+            let at = e.setting().and_then(|setting| place::place(text, &setting));
+            let name = at.map_or_else(|| name.to_string(), |at| format!("{name}:{at}"));
+            anyhow::Error::new(e).context(name)
+        })
     }
 }
 

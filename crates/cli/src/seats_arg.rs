@@ -33,5 +33,7 @@ pub fn seat_arg(seat: usize, players: usize) -> anyhow::Result<Seat> {
     if seat == 0 || seat > players {
         bail!("--seat: this game has seats 1 to {players}, not {seat}");
     }
-    Ok(Seat((seat - 1) as u8))
+    Seat::all(players)
+        .nth(seat - 1)
+        .ok_or_else(|| anyhow::anyhow!("--seat: this game has seats 1 to {players}, not {seat}"))
 }

@@ -115,7 +115,7 @@ fn decision_lines(d: &Decision) -> String {
         "action {} (round {}, turn {}): {} — {}",
         d.ply + 1,
         d.round,
-        d.turn,
+        d.turn + 1,
         action_words(d.chosen),
         chosen.map_or_else(|| "-".to_string(), |v| pct(v.win))
     );
@@ -159,7 +159,8 @@ fn round_line(r: &RoundSummary) -> String {
 }
 
 /// The analysis as JSON, counted as the text counts: `seat` from 1, and each decision's
-/// `action` (its place in the record) from 1, as `uno replay` shows it.
+/// `action` (its place in the record) and `turn` (in its round) from 1, as every number the
+/// terminal shows (the engine counts a decision's turn by the turns completed before it).
 fn json(a: &Analysis) -> anyhow::Result<String> {
     let mut value = serde_json::to_value(a)?;
     value["seat"] = serde_json::json!(a.seat.index() + 1);
@@ -170,10 +171,11 @@ fn json(a: &Analysis) -> anyhow::Result<String> {
             if let Some(obj) = d.as_object_mut() {
                 obj.remove("ply");
                 obj.insert("action".into(), serde_json::json!(decision.ply + 1));
+                obj.insert("turn".into(), serde_json::json!(decision.turn + 1));
             }
         }
     }
-    Ok(serde_json::to_string_pretty(&value)?)
+    crate::output::json_text(&value)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -207,7 +209,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(target) = &mut json_out {
             let mut value: serde_json::Value = serde_json::from_str(&json(&analysis)?)?;
             value["nothing_to_choose"] = serde_json::json!(why);
-            target.write(&(serde_json::to_string_pretty(&value)? + "\n"))?;
+            target.write(&(crate::output::json_text(&value)? + "\n"))?;
             if target.is_stdout() {
                 return Ok(());
             }

@@ -143,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bar.finish_and_clear();
     }
     if let Some(target) = &mut json_out {
-        target.write(&(serde_json::to_string_pretty(&results)? + "\n"))?;
+        target.write(&(crate::output::json_text(&results)? + "\n"))?;
         if target.is_stdout() {
             return Ok(());
         }

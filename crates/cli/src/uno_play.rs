@@ -91,8 +91,7 @@ fn wrapped(head: &str, items: &[String]) -> String {
 
 /// The seat that plays after `seat` in `direction` (seats are numbered in the direction of play).
 fn next_seat(seat: Seat, players: usize, direction: Direction) -> Seat {
-    let step = if direction == Direction::Clockwise { 1 } else { players - 1 };
-    Seat(((seat.index() + step) % players) as u8)
+    Seat::from_index(uno::next_seat(seat.index(), direction, players, 1)).unwrap_or(seat)
 }
 
 fn name(seat: Seat) -> String {
@@ -112,10 +111,11 @@ fn show(out: &mut impl Write, game: &Game) -> std::io::Result<()> {
         String::new()
     };
     writeln!(out, "Top card: {}{declared}; draw pile: {} cards.", card_words(obs.top), obs.draw_pile_size)?;
-    let others: Vec<String> = (1..obs.players)
+    let others: Vec<String> = Seat::all(obs.players)
+        .skip(1)
         .map(|s| {
-            let uno = if obs.uno_called[s] { ", UNO" } else { "" };
-            format!("{} has {}{uno}", name(Seat(s as u8)), obs.hand_sizes[s])
+            let uno = if obs.uno_called[s.index()] { ", UNO" } else { "" };
+            format!("{} has {}{uno}", name(s), obs.hand_sizes[s.index()])
         })
         .collect();
     writeln!(out, "{}.", others.join("; "))?;
@@ -178,7 +178,9 @@ fn parse(line: &str, game: &Game) -> Result<Option<Action>, String> {
         ["challenge" | "c"] => Ok(Some(Action::Challenge)),
         ["accept" | "a"] => Ok(Some(Action::Accept)),
         ["swap", n] => match n.parse::<usize>() {
-            Ok(n) if (1..=game.players()).contains(&n) => Ok(Some(Action::SwapHands { with: Seat((n - 1) as u8) })),
+            Ok(n) if (1..=game.players()).contains(&n) => {
+                Ok(game.player_count().seats().nth(n - 1).map(|with| Action::SwapHands { with }))
+            }
             _ => Err(format!("'swap {n}': give a player number from 1 to {}", game.players())),
         },
         [n, rest @ ..] if n.chars().all(|c| c.is_ascii_digit()) => {
@@ -228,17 +230,17 @@ fn action_words(action: Action) -> String {
 /// Every seat's points so far.
 fn score_line(game: &Game) -> String {
     let scores: Vec<String> =
-        game.scores().iter().enumerate().map(|(i, s)| format!("{} {s}", name(Seat(i as u8)))).collect();
+        game.player_count().seats().zip(game.scores()).map(|(i, s)| format!("{} {s}", name(i))).collect();
     format!("Scores: {}.", scores.join(", "))
 }
 
 /// At a round's end: every hand, face up, with the points it gives the winner, then the scores.
 fn round_summary(game: &Game) -> String {
     let mut text = String::from("\nThe round is over. The hands:\n");
-    for seat in (0..game.players()).map(|s| Seat(s as u8)) {
-        let hand = game.hand(seat);
-        let points: u32 = hand.iter().map(|&c| game.rules().points(c)).sum();
-        let mut cards: Vec<String> = hand.iter().map(|&c| card_words(c)).collect();
+    let hands = game.round_result().map(|r| r.hands).unwrap_or_default();
+    for (seat, hand) in game.player_count().seats().zip(&hands) {
+        let points = hand.points;
+        let mut cards: Vec<String> = hand.cards.iter().map(|&c| card_words(c)).collect();
         let head = format!("  {}: ", name(seat));
         text += &if cards.is_empty() {
             format!("{head}no cards\n")
@@ -292,13 +294,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut events = Vec::new();
     let mut game = Game::new(rules, players, seed)?;
     game.restart_with_events(seed, &mut events);
-    let precedence = forced.then(|| uno_bots::BotSpec::Precedence.build(0));
-    let mut table = Table { game, record, bots, precedence, out };
+    let mut table = Table { game, record, bots, out };
     table.tell(&events)?;
     table.play(&mut input)?;
     if let Some(o) = table.game.outcome() {
         let scores: Vec<String> =
-            o.scores.iter().enumerate().map(|(i, s)| format!("{} {s}", name(Seat(i as u8)))).collect();
+            Seat::all(o.scores.len()).zip(&o.scores).map(|(i, s)| format!("{} {s}", name(i))).collect();
         writeln!(table.out, "Final scores: {}.", scores.join(", "))?;
     }
     if let Some(target) = &mut record_file {
@@ -313,8 +314,6 @@ struct Table {
     record: uno::GameRecord,
     /// The bots of seats 1, 2, …
     bots: Vec<Box<dyn uno_bots::Bot>>,
-    /// Seed 000's precedence, which holds you to its move; `None` where you choose freely.
-    precedence: Option<Box<dyn uno_bots::Bot>>,
     out: crate::output::Out,
 }
 
@@ -420,20 +419,6 @@ impl Table {
             return Ok(Yours::Moved);
         }
         let parsed = parse(&line, &self.game);
-        let overruled = match (&parsed, self.precedence.as_mut()) {
-            (Ok(Some(action)), Some(bot)) => {
-                Some(bot.choose(&self.game.observation(Some(YOU)))).filter(|f| f != action)
-            }
-            _ => None,
-        };
-        if let Some(forced) = overruled {
-            let text = format!(
-                "Not allowed: under seed 000's rules precedence decides every move; here you must {}.",
-                action_words(forced)
-            );
-            writeln!(self.out, "{}", crate::output::wrap(&text))?;
-            return Ok(Yours::Again);
-        }
         match parsed {
             Ok(None) => writeln!(self.out, "{}", help(self.game.rules()))?,
             Ok(Some(action)) => match self.game.apply(YOU, action) {
@@ -441,6 +426,14 @@ impl Table {
                     self.record.push(YOU, action);
                     self.tell(&events)?;
                     return Ok(Yours::Moved);
+                }
+                Err(_) if self.game.precedence_move().is_some() => {
+                    // The engine holds everyone to the precedence's move; say which it is.
+                    let must = self.game.precedence_move().map_or_else(String::new, action_words);
+                    let text = format!(
+                        "Not allowed: under seed 000's rules precedence decides every move; here you must {must}."
+                    );
+                    writeln!(self.out, "{}", crate::output::wrap(&text))?;
                 }
                 Err(e) => {
                     let text = format!("Not allowed: {e}. Try again ('help' lists the commands).");

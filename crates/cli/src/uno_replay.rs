@@ -45,8 +45,7 @@ fn state(game: &Game, viewer: Option<Seat>) -> String {
         player_name(game.current().index()),
         game.draw_pile().len()
     );
-    for s in 0..game.players() {
-        let seat = Seat(s as u8);
+    for seat in game.player_count().seats() {
         let hand = game.hand(seat);
         let shown = if viewer.is_none() || viewer == Some(seat) {
             hand.iter().map(|&c| card_words(c)).collect::<Vec<_>>().join(", ")
@@ -54,7 +53,7 @@ fn state(game: &Game, viewer: Option<Seat>) -> String {
             format!("{} card{}", hand.len(), if hand.len() == 1 { "" } else { "s" })
         };
         let you = if viewer == Some(seat) { " (you)" } else { "" };
-        out += &format!("  {}{you}: {shown}\n", player_name(s));
+        out += &format!("  {}{you}: {shown}\n", player_name(seat.index()));
     }
     out
 }

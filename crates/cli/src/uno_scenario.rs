@@ -13,6 +13,10 @@ use uno::courses::csce322::{self, Operation};
 use uno::courses::notation::{Layout, UnoFile, MAX_FILE_BYTES};
 
 #[derive(clap::Args)]
+// clap does not wrap the usage line: written on two, so that it fits a narrow terminal.
+#[command(
+    override_usage = "tabletop uno scenario [OPTIONS] <OPERATION>\n       --deck <FILE> --discard <FILE> --hands <FILE>"
+)]
 pub struct Args {
     /// one-player-one-move, one-player-many-moves, many-players-one-move or
     /// many-players-many-moves.
@@ -20,13 +24,13 @@ pub struct Args {
     operation: Operation,
     /// The deck file (left-most card drawn first). Any of the three files may be `-`, the
     /// standard input, or a pipe such as `<(…)`.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     deck: PathBuf,
     /// The discard file (left-most entry is the most recent).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     discard: PathBuf,
     /// The hands file (one hand per line, Player 1 first).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     hands: PathBuf,
     /// Write the resulting position as deck.uno, discard.uno and hands.uno in DIR instead of
     /// printing it.
@@ -87,7 +91,10 @@ fn refuse_duplicates(args: &Args) -> anyhow::Result<()> {
         };
         let meta = meta.with_context(|| format!("cannot read {}", shown(path)))?;
         if meta.is_dir() {
-            bail!("{}: is a folder; {flag} takes a .uno file", shown(path));
+            // A folder cannot be read as a file: the system's refusal (exit code 1), as for
+            // `--rules DIR`.
+            let message = format!("{}: is a folder; {flag} takes a .uno file", shown(path));
+            return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, message).into());
         }
         let id = (meta.dev(), meta.ino());
         if let Some((other, _)) = seen.iter().find(|(_, p)| *p == id) {

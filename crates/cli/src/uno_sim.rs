@@ -81,7 +81,7 @@ fn json(results: &SimResults, secs: f64) -> anyhow::Result<String> {
             .collect();
         obj.insert("win_rates".into(), serde_json::json!(rates));
     }
-    Ok(serde_json::to_string_pretty(&value)?)
+    output::json_text(&value)
 }
 
 /// The per-seat table and the machine-readable last line.

@@ -38,7 +38,8 @@ pub struct Args {
     /// How to print the game.
     #[arg(long, value_enum, default_value_t = Format::Events)]
     format: Format,
-    /// Print every event as one line of JSON (`{"event": …}`) instead of words.
+    /// Print every event as one line of JSON instead of words, in the engine's event format
+    /// (`{"type":"card_played","seat":1,…}`; `"seat":0` is Player 1).
     #[arg(long, conflicts_with = "format")]
     json: bool,
     /// Also write the game's record (rules, seed, every action; JSON) to this file, for

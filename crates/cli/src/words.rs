@@ -86,7 +86,7 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         }
         Event::RoundScored { winner, points, totals } => {
             let totals: Vec<String> =
-                totals.iter().enumerate().map(|(i, t)| format!("{} {t}", name(Seat(i as u8)))).collect();
+                Seat::all(totals.len()).zip(totals).map(|(s, t)| format!("{} {t}", name(s))).collect();
             format!("{} wins the round and scores {points} points (totals: {}).", name(*winner), totals.join(", "))
         }
         Event::GameOver { outcome } => match (outcome.winner, outcome.reason) {

@@ -4,14 +4,14 @@
 //! A `# -> {...}` comment after a command names the keys its answer must have. The TableView
 //! sketch of docs/api.md is checked too: every top-level field it shows is in a real view.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+mod common;
 mod serving;
 use serving::{http, parse_answer};
 
@@ -150,21 +150,12 @@ fn keys_named(sketch: &str) -> Vec<String> {
     keys
 }
 
-/// The real server on a free port, with a fresh database.
-fn start() -> (Server, String) {
+/// The real server on a free port, with a fresh database (removed with it).
+fn start() -> ((common::Server, tempfile::TempDir), String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(dir.path().join("t.db"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    out.read_line(&mut line).expect("first line");
-    // The rest of its output is not read; keep the pipe drained so the server never blocks.
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    (Server(child, dir), serving::address(&line))
+    let server = common::serve(dir.path().join("t.db")).start();
+    let addr = server.addr.clone();
+    ((server, dir), addr)
 }
 
 /// Runs a session's steps; before an action, plays the table on (Bob's moves, Ann's other moves)
@@ -245,16 +236,6 @@ fn wait_for(addr: &str, id: &str, ann: &str, bob: Option<&str>, action: &Value) 
             }
             None => std::thread::sleep(Duration::from_millis(100)),
         }
-    }
-}
-
-/// Stops the server (and removes its database) when a test ends, passed or not.
-struct Server(Child, #[allow(dead_code)] tempfile::TempDir);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
     }
 }
 

@@ -4,11 +4,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-fn tabletop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).stdin(Stdio::null()).output().expect("the binary runs")
-}
+mod common;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -20,7 +18,7 @@ fn stderr(out: &Output) -> String {
 
 fn record(dir: &Path, preset: &str, seed: &str) -> PathBuf {
     let path = dir.join(format!("{preset}-{seed}.json"));
-    let out = tabletop(&[
+    let out = common::run(&[
         "uno",
         "watch",
         "--preset",
@@ -49,7 +47,7 @@ fn a_record_that_does_not_replay_names_the_action_and_player_from_1() {
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, v.to_string()).expect("write");
     for cmd in ["replay", "analyse"] {
-        let out = tabletop(&["uno", cmd, bad.to_str().expect("utf-8"), "--seat", "1"]);
+        let out = common::run(&["uno", cmd, bad.to_str().expect("utf-8"), "--seat", "1"]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains("action 1 ("), "{cmd}: {err}");
@@ -62,7 +60,7 @@ fn the_analysis_json_counts_seats_and_actions_as_the_text_does() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = record(dir.path(), "official", "5");
     let p = path.to_str().expect("utf-8");
-    let text = tabletop(&["uno", "analyse", p, "--seat", "2", "--samples", "4"]);
+    let text = common::run(&["uno", "analyse", p, "--seat", "2", "--samples", "4"]);
     assert!(text.status.success(), "{}", stderr(&text));
     let text = stdout(&text);
     assert!(text.starts_with("Seat 2: "), "{text}");
@@ -72,14 +70,14 @@ fn the_analysis_json_counts_seats_and_actions_as_the_text_does() {
         .map(|l| l.split_whitespace().next().expect("number").parse().expect("number"))
         .collect();
     assert!(!numbers.is_empty(), "{text}");
-    let json = tabletop(&["uno", "analyse", p, "--seat", "2", "--samples", "4", "--json", "-"]);
+    let json = common::run(&["uno", "analyse", p, "--seat", "2", "--samples", "4", "--json", "-"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     assert_eq!(v["seat"], 2, "{v}");
     let from_json: Vec<u64> =
         v["decisions"].as_array().expect("decisions").iter().map(|d| d["action"].as_u64().expect("action")).collect();
     assert_eq!(from_json, numbers);
     // And the replay shows each of those actions as taken by Player 2.
-    let replay = stdout(&tabletop(&["uno", "replay", p, "--print"]));
+    let replay = stdout(&common::run(&["uno", "replay", p, "--print"]));
     let n = numbers[0];
     let block = replay.split(&format!("-- action {n}/")).nth(1).expect("the action in the replay");
     let first_line = block.lines().nth(1).expect("an event");
@@ -88,7 +86,7 @@ fn the_analysis_json_counts_seats_and_actions_as_the_text_does() {
 
 #[test]
 fn the_sequential_test_claims_only_which_hypothesis_the_data_favour() {
-    let out = tabletop(&[
+    let out = common::run(&[
         "uno",
         "match",
         "--bots",
@@ -112,7 +110,7 @@ fn the_sequential_test_claims_only_which_hypothesis_the_data_favour() {
 
 #[test]
 fn identical_bots_give_no_absurd_likelihood_ratio_nor_negative_zero() {
-    let out = tabletop(&[
+    let out = common::run(&[
         "uno",
         "match",
         "--bots",
@@ -128,7 +126,7 @@ fn identical_bots_give_no_absurd_likelihood_ratio_nor_negative_zero() {
     assert!(text.contains("LLR unbounded (deals all alike)"), "{text}");
     assert!(text.contains("H0 accepted"), "{text}");
     assert!(!text.contains("-0 ") && !text.contains("-0.0") && !text.contains("-0\n"), "{text}");
-    let json = tabletop(&[
+    let json = common::run(&[
         "uno",
         "match",
         "--bots",
@@ -147,7 +145,7 @@ fn identical_bots_give_no_absurd_likelihood_ratio_nor_negative_zero() {
 
 #[test]
 fn one_deal_prints_no_nan() {
-    let out = tabletop(&["uno", "match", "--bots", "heuristic,random", "--players", "2", "--deals", "1"]);
+    let out = common::run(&["uno", "match", "--bots", "heuristic,random", "--players", "2", "--deals", "1"]);
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!text.to_lowercase().contains("nan"), "{text}");
@@ -158,7 +156,7 @@ fn one_deal_prints_no_nan() {
 fn single_playouts_mark_no_mistake_and_say_why() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = record(dir.path(), "official", "5");
-    let out = tabletop(&["uno", "analyse", path.to_str().expect("utf-8"), "--seat", "1", "--samples", "1"]);
+    let out = common::run(&["uno", "analyse", path.to_str().expect("utf-8"), "--seat", "1", "--samples", "1"]);
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!text.contains("← mistake"), "{text}");
@@ -167,7 +165,7 @@ fn single_playouts_mark_no_mistake_and_say_why() {
     assert!(words.contains("mistakes: none marked (1 world per action cannot tell a mistake from chance"), "{text}");
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     let json =
-        tabletop(&["uno", "analyse", path.to_str().expect("utf-8"), "--seat", "1", "--samples", "1", "--json", "-"]);
+        common::run(&["uno", "analyse", path.to_str().expect("utf-8"), "--seat", "1", "--samples", "1", "--json", "-"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     assert_eq!(v["min_mistake_samples"], 30, "{v}");
     for d in v["decisions"].as_array().expect("decisions") {
@@ -178,7 +176,7 @@ fn single_playouts_mark_no_mistake_and_say_why() {
 
 #[test]
 fn under_csce322_every_bot_plays_the_precedence_and_analysis_finds_nothing_to_choose() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    let mut child = common::tabletop()
         .args(["uno", "play", "--preset", "csce322", "--seed", "4"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -195,13 +193,13 @@ fn under_csce322_every_bot_plays_the_precedence_and_analysis_finds_nothing_to_ch
     let dir = tempfile::tempdir().expect("tempdir");
     let path = record(dir.path(), "csce322", "5");
     let p = path.to_str().expect("utf-8");
-    let out = tabletop(&["uno", "analyse", p, "--seat", "1", "--samples", "40"]);
+    let out = common::run(&["uno", "analyse", p, "--seat", "1", "--samples", "40"]);
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("there was nothing to choose"), "{text}");
     assert!(!text.contains("mistake\n") && !text.contains("← mistake"), "{text}");
-    let json = tabletop(&["uno", "analyse", p, "--seat", "1", "--json", "-"]);
+    let json = common::run(&["uno", "analyse", p, "--seat", "1", "--json", "-"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     assert_eq!(v["decisions"].as_array().map(Vec::len), Some(0), "{v}");
     assert!(v["nothing_to_choose"].is_string(), "{v}");

@@ -3,48 +3,21 @@
 //! again), and an owner that lost a table to another instance closes the table's WebSockets
 //! with 4003 `table moved` (not 4002 `table closed`), so clients connect again.
 
-use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tungstenite::client::IntoClientRequest;
 use tungstenite::{Message, WebSocket};
 
+mod common;
 mod serving;
+use common::Server;
 use serving::{http, try_http};
 
-/// A server process, killed (and resumed first, if paused) when the test ends however it ends.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-CONT", &self.child.id().to_string()]).stderr(Stdio::null()).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// An instance on `db` named `instance`, its tables leased for `lease_ms`.
 fn start(db: &str, instance: &str, lease_ms: u64) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--bot-delay-ms", "0", "--instance", instance])
-        .args(["--lease-ms", &lease_ms.to_string()])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("first line");
-    let addr = serving::address(&line);
-    Server { child, addr }
-}
-
-fn signal(child: &Child, sig: &str) {
-    let ok = Command::new("kill").args([sig, &child.id().to_string()]).status().expect("kill").success();
-    assert!(ok, "kill {sig}");
+    common::serve(db).args(["--bot-delay-ms", "0", "--instance", instance, "--lease-ms", &lease_ms.to_string()]).start()
 }
 
 fn get(addr: &str, id: &str, token: &str) -> Value {
@@ -165,7 +138,7 @@ fn an_owner_that_lost_its_table_closes_the_table_s_sockets_as_moved() {
     let first = ws.read().expect("first message");
     assert!(first.is_text(), "{first:?}");
 
-    signal(&a.child, "-STOP");
+    a.signal("-STOP");
     let since = Instant::now();
     // b adopts the table once a's lease runs out.
     loop {
@@ -176,7 +149,7 @@ fn an_owner_that_lost_its_table_closes_the_table_s_sockets_as_moved() {
         assert!(since.elapsed() < Duration::from_secs(10), "b never adopted the table");
         std::thread::sleep(Duration::from_millis(100));
     }
-    signal(&a.child, "-CONT");
+    a.signal("-CONT");
     // a finds its lease gone within a renewal or a scan (a third and a half of a lease).
     let code = close_code(&mut ws, Duration::from_millis(LEASE_MS * 2 + 3_000));
     assert_eq!(code, Some(4003), "the socket on the old owner was not told the table moved");
@@ -205,7 +178,7 @@ fn a_resumed_owner_whose_lease_lapsed_serves_no_stale_read() {
     let tokens = [ann, joined["token"].as_str().expect("token").to_string()];
     assert!(serving::play_one(&a.addr, &id, &tokens));
 
-    signal(&a.child, "-STOP");
+    a.signal("-STOP");
     let since = Instant::now();
     loop {
         let (s, _) = try_http(&b.addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
@@ -227,7 +200,7 @@ fn a_resumed_owner_whose_lease_lapsed_serves_no_stale_read() {
         })
         .collect();
     std::thread::sleep(Duration::from_millis(300));
-    signal(&a.child, "-CONT");
+    a.signal("-CONT");
     for r in reads {
         let (s, v) = r.join().expect("read");
         assert!(s != 200 || v["version"].as_u64() == Some(now), "a stale read from the resumed owner: {s} {v}");
@@ -237,25 +210,36 @@ fn a_resumed_owner_whose_lease_lapsed_serves_no_stale_read() {
 /// A server whose log (standard error) goes to `log`, with no `RUST_LOG`: what an operator
 /// gets by default.
 fn start_logged(db: &str, instance: &str, lease_ms: u64, nats: Option<&str>, log: &std::path::Path) -> Server {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabletop"));
-    cmd.args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--bot-delay-ms", "0", "--instance", instance])
-        .args(["--lease-ms", &lease_ms.to_string()]);
+    let mut serve = common::serve(db).args([
+        "--bot-delay-ms",
+        "0",
+        "--instance",
+        instance,
+        "--lease-ms",
+        &lease_ms.to_string(),
+        "--metrics-token",
+        METRICS_TOKEN,
+    ]);
     if let Some(url) = nats {
-        cmd.args(["--nats", url]);
+        serve = serve.args(["--nats", url]);
     }
     let err = std::fs::File::create(log).expect("log file");
-    let mut child = cmd.env_remove("RUST_LOG").stdout(Stdio::piped()).stderr(err).spawn().expect("spawn");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("first line");
-    let addr = serving::address(&line);
-    Server { child, addr }
+    serve.command().env_remove("RUST_LOG").stderr(err);
+    serve.start()
 }
 
-/// `GET /metrics`: each sample's value by its name (labels included).
+/// The operator's token for `/metrics` on the game port (`--metrics-token`).
+const METRICS_TOKEN: &str = "operator-secret";
+
+/// `GET /metrics` with the operator's token: each sample's value by its name (labels included).
 fn metrics(addr: &str) -> std::collections::HashMap<String, f64> {
     let mut s = TcpStream::connect(addr).expect("connect");
     use std::io::{Read, Write};
-    write!(s, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("send");
+    write!(
+        s,
+        "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {METRICS_TOKEN}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
     let mut text = String::new();
     s.read_to_string(&mut text).expect("read");
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
@@ -300,6 +284,11 @@ fn a_failover_is_logged_by_default_and_counted_in_metrics() {
     assert!(m["tabletop_lease_renewals_total"] >= 1.0, "{m:?}");
     assert_eq!(m["tabletop_sockets"], 1.0, "{m:?}");
     assert_eq!(m["tabletop_tables_adopted_total"], 0.0, "{m:?}");
+    assert_eq!(m["tabletop_store_up"], 1.0, "{m:?}");
+    assert_eq!(m["tabletop_tables_held"], 1.0, "{m:?}");
+    // Without the token the game port does not serve them.
+    let (s, _) = try_http(&a.addr, "GET", "/metrics", None, None);
+    assert_eq!(s, 401, "metrics without the token");
 
     let _ = a.child.kill();
     let _ = a.child.wait();
@@ -329,7 +318,7 @@ fn a_live_table_between_owners_answers_503_not_404() {
     rt.block_on(async {
         use store::GameStore;
         let s = store::PgStore::connect_with(&db, other).await.expect("connect");
-        s.create(store::testing::new_game(id, store::Kind::Uno)).await.expect("create");
+        s.create(store::testing::new_game(id, store::Kind::UNO)).await.expect("create");
     });
     let mut s = TcpStream::connect(&a.addr).expect("connect");
     use std::io::{Read, Write};
@@ -368,9 +357,9 @@ fn an_action_forwarded_to_a_paused_owner_waits_for_the_takeover() {
     let mine = get(&b.addr, &id, &tokens[seat]);
     let body = json!({"action": mine["legal_actions"][0], "version": mine["version"]});
 
-    signal(&a.child, "-STOP");
+    a.signal("-STOP");
     let (s, r) = http(&b.addr, "POST", &format!("/api/tables/{id}/actions"), Some(&tokens[seat]), Some(&body));
-    signal(&a.child, "-CONT");
+    a.signal("-CONT");
     assert_eq!(s, 200, "the action through b while a was paused: {r}");
     assert_eq!(r["version"].as_u64(), mine["version"].as_u64().map(|v| v + 1), "{r}");
 }

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+mod common;
 mod serving;
 use serving::{http, try_http};
 
@@ -21,7 +22,7 @@ mod merge;
 
 mod relay;
 use relay::table::{assert_all_stored, assert_gap_free, normal, stored_log, Table};
-use relay::{signal, site, start, table, LEASE_MS, MARGIN};
+use relay::{site, start, table, LEASE_MS, MARGIN};
 
 #[test]
 fn a_game_through_the_non_owner_is_the_single_instance_game() {
@@ -127,7 +128,7 @@ fn owner_goes_away(gone: Gone, seed: u64) {
             a.child.kill().expect("SIGKILL");
             let _ = a.child.wait();
         }
-        Gone::Paused => signal(&a.child, "-STOP"),
+        Gone::Paused => a.signal("-STOP"),
     }
     for i in 0..far.viewers.len() {
         far.reconnect(i);
@@ -147,7 +148,7 @@ fn owner_goes_away(gone: Gone, seed: u64) {
     assert_eq!(after["legal_actions"], before["legal_actions"]);
     assert!(far.play(6, true));
     if let Gone::Paused = gone {
-        signal(&a.child, "-CONT");
+        a.signal("-CONT");
         // Resumed, a finds its lease gone: it serves the table no more itself, and a request
         // to it is answered by b.
         std::thread::sleep(Duration::from_millis(LEASE_MS));

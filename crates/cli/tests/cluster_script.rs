@@ -5,6 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
 mod serving;
 use serving::try_http;
 
@@ -12,7 +13,7 @@ fn script(dir: &std::path::Path) -> Command {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let mut c = Command::new("bash");
     c.arg(format!("{root}/scripts/cluster"))
-        .env("TABLETOP_BIN", env!("CARGO_BIN_EXE_tabletop"))
+        .env("TABLETOP_BIN", common::BIN)
         .env("TABLETOP_CLUSTER_DIR", dir)
         .env_remove("PG_PORT")
         .env_remove("NATS_PORT");
@@ -30,7 +31,7 @@ fn up(dir: &std::path::Path, n: usize) -> (std::process::Child, Vec<String>) {
             break;
         }
         if line.contains("http://") && !line.starts_with("cluster") {
-            addrs.push(serving::address(&line));
+            addrs.push(common::address(&line));
         }
     }
     assert_eq!(addrs.len(), n, "{addrs:?}");

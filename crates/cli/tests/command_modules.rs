@@ -47,3 +47,34 @@ fn no_command_module_names_another() {
     }
     assert!(found.is_empty(), "command modules name each other:\n{}", found.join("\n"));
 }
+
+/// The tests start the binary one way, `common::tabletop()` (and `common::BIN` through a shell):
+/// no other test file names it. The fault harness (`chaos/`) may run another build
+/// (`TABLETOP_BIN`), so it names its own.
+#[test]
+fn the_tests_start_the_binary_one_way() {
+    let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    let mut dirs = vec![tests.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("the tests folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                if !["common", "chaos"].iter().any(|d| path.ends_with(d)) {
+                    dirs.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("command_modules.rs") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 20, "{files:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a test file");
+        assert!(
+            !text.contains("CARGO_BIN_EXE_"),
+            "{} starts the binary itself: use common::tabletop()",
+            path.display()
+        );
+    }
+}

@@ -4,7 +4,8 @@
 //! first lines, the lines after it its last).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 const OMITTED: &str = "[…]";
 
@@ -55,11 +56,7 @@ fn every_console_example_prints_what_the_docs_show() {
     let examples = all_examples();
     assert!(examples.iter().any(|e| e.file.ends_with("seeds.md")), "docs/seeds.md has its example");
     for ex in &examples {
-        let out = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-            .args(&ex.command)
-            .current_dir(root())
-            .output()
-            .expect("the binary runs");
+        let out = common::tabletop().args(&ex.command).current_dir(root()).output().expect("the binary runs");
         assert!(out.status.success(), "{}: {:?}: {}", ex.file, ex.command, String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8_lossy(&out.stdout);
         let got: Vec<&str> = text.lines().collect();

@@ -1,18 +1,11 @@
 //! `tabletop duel play` and `tabletop duel sim` through the real binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn tabletop(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tabletop");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("run tabletop")
+    common::run_with_input(args, stdin.as_bytes())
 }
 
 fn text(out: &[u8]) -> String {

@@ -1,9 +1,9 @@
 //! `--help` names what the binary knows: every rule preset the engine ships, every command.
 
-use std::process::Command;
+mod common;
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).arg("--help").output().expect("the binary runs");
+    let out = common::tabletop().args(args).arg("--help").output().expect("the binary runs");
     assert!(out.status.success());
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

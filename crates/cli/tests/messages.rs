@@ -1,11 +1,11 @@
 //! Refusals through the real binary name the real problem, each in one line of plain words.
 
-use std::process::Command;
+mod common;
 
 /// Runs the binary with `args` (and, if given, a rules file holding `rules`), expecting exit 2.
 fn refusal(args: &[&str], rules: Option<&str>) -> String {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabletop"));
+    let mut cmd = common::tabletop();
     cmd.args(args);
     if let Some(text) = rules {
         let path = dir.path().join("rules.toml");

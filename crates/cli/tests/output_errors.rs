@@ -6,8 +6,10 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    common::tabletop()
 }
 
 fn stderr(out: &Output) -> String {
@@ -65,7 +67,7 @@ fn a_pipe_closed_before_the_output_ends_the_command_quietly() {
         let out = Command::new("bash")
             .arg("-c")
             .arg(&line)
-            .arg(env!("CARGO_BIN_EXE_tabletop"))
+            .arg(common::BIN)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()
             .expect("bash runs");

@@ -6,8 +6,10 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tabletop"));
+    let mut c = common::tabletop();
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
     c
 }

@@ -2,7 +2,9 @@
 //! byte, `--out-dir`, `--trace`, and refusals of bad input (exit code 2, nothing written).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
 
 const OPERATIONS: [&str; 4] =
     ["one-player-one-move", "one-player-many-moves", "many-players-one-move", "many-players-many-moves"];
@@ -12,7 +14,7 @@ fn official() -> PathBuf {
 }
 
 fn scenario(op: &str, deck: &Path, discard: &Path, hands: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    common::tabletop()
         .args(["uno", "scenario", op, "--deck"])
         .arg(deck)
         .arg("--discard")

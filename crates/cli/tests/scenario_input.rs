@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 const OP: &str = "many-players-one-move";
 
 fn official(kind: &str) -> PathBuf {
@@ -12,7 +14,7 @@ fn official(kind: &str) -> PathBuf {
 }
 
 fn run(deck: &Path, discard: &Path, hands: &Path, stdin: Option<Vec<u8>>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    let mut child = common::tabletop()
         .args(["uno", "scenario", OP, "--deck"])
         .arg(deck)
         .arg("--discard")
@@ -85,7 +87,7 @@ fn the_standard_input_and_process_substitution_are_read() {
 
     let line = format!("\"$0\" uno scenario {OP} --deck <(cat \"$1\") --discard <(cat \"$2\") --hands <(cat \"$3\")");
     let out = Command::new("bash")
-        .args(["-c", &line, env!("CARGO_BIN_EXE_tabletop")])
+        .args(["-c", &line, common::BIN])
         .args([official("deck"), official("discard"), official("hands")])
         .output()
         .expect("bash runs");
@@ -146,7 +148,7 @@ fn traced(op: &str, deck: &str, discard: &str, hands: &str) -> Output {
         std::fs::write(&path, text).expect("written");
         path
     });
-    Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    common::tabletop()
         .args(["uno", "scenario", op, "--trace", "--deck"])
         .arg(&files[0])
         .arg("--discard")

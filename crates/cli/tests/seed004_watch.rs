@@ -5,13 +5,15 @@
 //! Set `UPDATE_GOLDEN=1` to rewrite the golden files after an intended change.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use uno::courses::cs205::Transcript;
 use uno::Rules;
 
+mod common;
+
 fn watch(players: usize, seed: u64, bots: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    common::tabletop()
         .args(["uno", "watch", "--preset", "two-color", "--format", "cs205", "--players"])
         .arg(players.to_string())
         .arg("--seed")
@@ -165,7 +167,7 @@ fn the_last_line_names_the_winner_and_the_points_they_won() {
 
 #[test]
 fn bad_arguments_are_refused_with_exit_code_2() {
-    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).output().expect("runs");
+    let run = |args: &[&str]| common::tabletop().args(args).output().expect("runs");
     let out = run(&["uno", "watch", "--preset", "two-color", "--players", "5", "--format", "cs205"]);
     assert_eq!(out.status.code(), Some(2), "two-color seats 2-4");
     let out = run(&["uno", "watch", "--preset", "official", "--format", "cs205"]);

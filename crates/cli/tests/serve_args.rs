@@ -5,8 +5,10 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
+mod common;
+
 fn tabletop() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    common::tabletop()
 }
 
 #[test]
@@ -48,11 +50,12 @@ fn an_unopenable_database_is_said_once() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("no-such-folder").join("t.db");
     let out = tabletop().args(["serve", "--addr", "127.0.0.1:0", "--db"]).arg(&db).output().expect("runs");
-    assert_eq!(out.status.code(), Some(2));
+    // A path the system will not open is its refusal, not bad input: exit code 1.
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(err.matches(db.to_str().expect("utf-8")).count(), 1, "the path once: {err}");
-    assert_eq!(err.to_lowercase().matches("unable to open").count(), 1, "{err}");
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
 }
 
 #[test]
@@ -67,4 +70,25 @@ fn cluster_mode_on_sqlite_is_refused() {
     assert!(out.stdout.is_empty(), "it never served");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: --nats: ") && err.contains("PostgreSQL"), "{err}");
+}
+
+#[test]
+fn a_public_origin_passkeys_cannot_use_is_refused_before_serving() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    for (origin, why) in [
+        ("http://uno.example.org", "https://"),
+        ("https://127.0.0.1", "IP address"),
+        ("https://uno.example.org/play", "no path"),
+    ] {
+        let out = tabletop()
+            .args(["serve", "--addr", "127.0.0.1:0", "--public-origin", origin, "--db"])
+            .arg(&db)
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{origin}: {err}");
+        assert!(err.contains("--public-origin") && err.contains(why), "{origin}: {err}");
+        assert!(!db.exists(), "refused before the database is made");
+    }
 }

@@ -1,34 +1,23 @@
 //! Through the real binary: play, SIGKILL, start again on the same file: every acknowledged
 //! action is still there and each seat's view is exactly what it was.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
 use serde_json::{json, Value};
 
+mod common;
 mod serving;
 use serving::http;
 
-fn start(db: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(["--bot-delay-ms", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let out = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(out).read_line(&mut line).expect("first line");
-    let addr = serving::address(&line);
-    (child, addr)
+fn start(db: &std::path::Path) -> (common::Server, String) {
+    let server = common::serve(db).args(["--bot-delay-ms", "0"]).start();
+    let addr = server.addr.clone();
+    (server, addr)
 }
 
 #[test]
 fn a_killed_server_resumes_every_table_where_it_was() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("t.db");
-    let (mut child, addr) = start(&db);
+    let (mut server, addr) = start(&db);
     let create = json!({"preset": "official", "name": "Ann", "seed": 11,
         "seats": [{"kind": "human"}, {"kind": "human"}]});
     let (s, created) = http(&addr, "POST", "/api/tables", None, Some(&create));
@@ -55,14 +44,14 @@ fn a_killed_server_resumes_every_table_where_it_was() {
     assert!(acked > 3);
     let before: Vec<Value> =
         tokens.iter().map(|t| http(&addr, "GET", &format!("/api/tables/{id}"), Some(t), None).1).collect();
-    child.kill().expect("SIGKILL");
-    let _ = child.wait();
+    server.child.kill().expect("SIGKILL");
+    let _ = server.child.wait();
 
-    let (mut child, addr) = start(&db);
+    let (mut server, addr) = start(&db);
     let after: Vec<Value> =
         tokens.iter().map(|t| http(&addr, "GET", &format!("/api/tables/{id}"), Some(t), None).1).collect();
-    let _ = child.kill();
-    let _ = child.wait();
+    let _ = server.child.kill();
+    let _ = server.child.wait();
     for (b, a) in before.iter().zip(&after) {
         assert_eq!(b["version"], a["version"]);
         assert_eq!(b["version"].as_u64(), Some(acked));

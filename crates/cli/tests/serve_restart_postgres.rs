@@ -3,27 +3,16 @@
 //! is exactly what it was, and the game goes on; with PostgreSQL down, actions are refused (503
 //! `store_unavailable`), never acknowledged, and play resumes once it is back.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
 use serde_json::{json, Value};
 
+mod common;
 mod serving;
 use serving::{http, play_one};
 
-fn start(db: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(["--bot-delay-ms", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let out = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(out).read_line(&mut line).expect("first line");
-    let addr = serving::address(&line);
-    (child, addr)
+fn start(db: &str) -> (common::Server, String) {
+    let server = common::serve(db).args(["--bot-delay-ms", "0"]).start();
+    let addr = server.addr.clone();
+    (server, addr)
 }
 
 #[test]
@@ -31,7 +20,7 @@ fn a_killed_server_on_postgres_resumes_every_table_where_it_was() {
     let pg = store::testing::TempPostgres::start_or_fail();
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let db = rt.block_on(pg.create_database("restart")).expect("database");
-    let (mut child, addr) = start(&db);
+    let (mut server, addr) = start(&db);
     let create = json!({"preset": "official", "name": "Ann", "seed": 11,
         "seats": [{"kind": "human"}, {"kind": "human"}]});
     let (s, created) = http(&addr, "POST", "/api/tables", None, Some(&create));
@@ -48,10 +37,10 @@ fn a_killed_server_on_postgres_resumes_every_table_where_it_was() {
     assert!(acked > 3);
     let before: Vec<Value> =
         tokens.iter().map(|t| http(&addr, "GET", &format!("/api/tables/{id}"), Some(t), None).1).collect();
-    child.kill().expect("SIGKILL");
-    let _ = child.wait();
+    server.child.kill().expect("SIGKILL");
+    let _ = server.child.wait();
 
-    let (mut child, addr) = start(&db);
+    let (mut server, addr) = start(&db);
     let after: Vec<Value> =
         tokens.iter().map(|t| http(&addr, "GET", &format!("/api/tables/{id}"), Some(t), None).1).collect();
     for (b, a) in before.iter().zip(&after) {
@@ -66,12 +55,12 @@ fn a_killed_server_on_postgres_resumes_every_table_where_it_was() {
         more += 1;
     }
     let before = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
-    child.kill().expect("SIGKILL");
-    let _ = child.wait();
-    let (mut child, addr) = start(&db);
+    server.child.kill().expect("SIGKILL");
+    let _ = server.child.wait();
+    let (mut server, addr) = start(&db);
     let after = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
-    let _ = child.kill();
-    let _ = child.wait();
+    let _ = server.child.kill();
+    let _ = server.child.wait();
     assert_eq!(after["version"].as_u64(), Some(acked + more));
     assert_eq!(before["view"], after["view"]);
 }
@@ -81,7 +70,7 @@ fn with_postgres_down_actions_are_refused_and_play_resumes_after() {
     let pg = store::testing::TempPostgres::start_or_fail();
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let db = rt.block_on(pg.create_database("outage")).expect("database");
-    let (mut child, addr) = start(&db);
+    let (mut server, addr) = start(&db);
     let create = json!({"preset": "official", "name": "Ann", "seed": 5,
         "seats": [{"kind": "human"}, {"kind": "human"}]});
     let (s, created) = http(&addr, "POST", "/api/tables", None, Some(&create));
@@ -118,12 +107,12 @@ fn with_postgres_down_actions_are_refused_and_play_resumes_after() {
     assert!(accepted, "play did not resume after PostgreSQL came back");
     assert!(play_one(&addr, &id, &tokens));
     let before = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
-    child.kill().expect("SIGKILL");
-    let _ = child.wait();
-    let (mut child, addr) = start(&db);
+    server.child.kill().expect("SIGKILL");
+    let _ = server.child.wait();
+    let (mut server, addr) = start(&db);
     let after = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None).1;
-    let _ = child.kill();
-    let _ = child.wait();
+    let _ = server.child.kill();
+    let _ = server.child.wait();
     assert_eq!(after["version"].as_u64(), Some(4));
     assert_eq!(before["view"], after["view"]);
 }

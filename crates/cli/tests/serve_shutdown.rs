@@ -3,39 +3,28 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Command, Stdio};
+use std::io::Read;
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
 
+mod common;
 mod serving;
 use serving::try_http as http;
 
-/// The child, its address, its first line, and the rest of its standard output.
-fn start(db: &std::path::Path) -> (Child, String, String, BufReader<std::process::ChildStdout>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(["--bot-delay-ms", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let out = child.stdout.take().expect("stdout");
-    let mut out = BufReader::new(out);
-    let mut line = String::new();
-    out.read_line(&mut line).expect("first line");
-    let addr = serving::address(&line);
-    (child, addr, line, out)
+fn start(db: &std::path::Path) -> common::Server {
+    common::serve(db).args(["--bot-delay-ms", "0"]).start()
 }
 
 #[test]
 fn sigterm_mid_game_exits_cleanly_and_loses_nothing_acknowledged() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("t.db");
-    let (mut child, addr, first_line, mut out) = start(&db);
+    let mut server = start(&db);
+    let (addr, first_line, mut out) = (server.addr.clone(), server.first_line.clone(), server.take_output());
     assert!(first_line.contains("open-file limit"), "{first_line}");
     assert!(first_line.contains("connections"), "{first_line}");
 
@@ -83,9 +72,9 @@ fn sigterm_mid_game_exits_cleanly_and_loses_nothing_acknowledged() {
     let bots_seen = seen["version"].as_u64().expect("bot table version");
     assert!(bots_seen > 0, "{seen}");
 
-    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    let term = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().expect("kill");
     assert!(term.success());
-    let status = child.wait().expect("wait");
+    let status = server.child.wait().expect("wait");
     let mut said = String::new();
     out.read_to_string(&mut said).expect("the rest of the output");
     stop.store(true, Ordering::Release);
@@ -95,11 +84,12 @@ fn sigterm_mid_game_exits_cleanly_and_loses_nothing_acknowledged() {
     let acked = acked.load(Ordering::Acquire);
     assert!(acked > 3, "only {acked} actions were played before the stop");
 
-    let (mut child, addr, _, _out) = start(&db);
+    let mut server = start(&db);
+    let addr = server.addr.clone();
     let (_, after) = http(&addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);
     let (_, bots_after) = http(&addr, "GET", &format!("/api/tables/{bot_table}"), None, None);
-    let _ = child.kill();
-    let _ = child.wait();
+    let _ = server.child.kill();
+    let _ = server.child.wait();
     let version = after["version"].as_u64().expect("version after restart");
     assert!(version >= acked, "acknowledged version {acked}, restored {version}");
     // Either still in play past what was seen, or finished (then kept as a result, not listed).

@@ -6,9 +6,7 @@
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn tabletop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).output().expect("the binary runs")
-}
+mod common;
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -25,7 +23,7 @@ fn games_and_threads_are_refused_alike_by_both_simulators() {
         (&["--threads", "many"], "'many' is not a whole number of threads"),
     ] {
         for sim in [UNO, DUEL] {
-            let out = tabletop(&[sim, extra].concat());
+            let out = common::run(&[sim, extra].concat());
             assert_eq!(out.status.code(), Some(2), "{sim:?} {extra:?}");
             assert!(stderr(&out).contains(message), "{sim:?} {extra:?}: {}", stderr(&out));
         }
@@ -36,7 +34,8 @@ fn games_and_threads_are_refused_alike_by_both_simulators() {
 fn a_thousand_threads_give_the_same_results_as_one() {
     for sim in [UNO, DUEL] {
         let run = |threads: &str| {
-            let out = tabletop(&[sim, &["--games", "40", "--seed", "3", "--threads", threads, "--json", "-"]].concat());
+            let out =
+                common::run(&[sim, &["--games", "40", "--seed", "3", "--threads", threads, "--json", "-"]].concat());
             assert!(out.status.success(), "{sim:?}: {}", stderr(&out));
             let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON alone on stdout");
             let obj = v.as_object_mut().expect("an object");
@@ -53,7 +52,7 @@ fn a_thousand_threads_give_the_same_results_as_one() {
 fn both_simulators_write_a_seed_above_2_pow_53_as_a_string_with_every_digit() {
     // A reader whose numbers are doubles (JavaScript, jq) would round the number 18446744073709551557.
     for sim in [UNO, DUEL] {
-        let out = tabletop(&[sim, &["--games", "2", "--seed", "18446744073709551557", "--json", "-"]].concat());
+        let out = common::run(&[sim, &["--games", "2", "--seed", "18446744073709551557", "--json", "-"]].concat());
         assert!(out.status.success(), "{sim:?}: {}", stderr(&out));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON alone on stdout");
         assert_eq!(v["seed"], "18446744073709551557", "{sim:?}");
@@ -62,7 +61,7 @@ fn both_simulators_write_a_seed_above_2_pow_53_as_a_string_with_every_digit() {
 
 #[test]
 fn intervals_of_two_games_stay_within_zero_and_one_hundred_percent() {
-    let out = tabletop(&[DUEL, &["--games", "2", "--json", "-"]].concat());
+    let out = common::run(&[DUEL, &["--games", "2", "--json", "-"]].concat());
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     for side in ["red", "black"] {
@@ -72,7 +71,7 @@ fn intervals_of_two_games_stay_within_zero_and_one_hundred_percent() {
         assert!((0.0..=score).contains(&lo) && (score..=1.0).contains(&hi), "{side}: {lo} {score} {hi}");
     }
     // The table prints rates as percentages, as `uno sim` does.
-    let out = tabletop(&[DUEL, &["--games", "2"]].concat());
+    let out = common::run(&[DUEL, &["--games", "2"]].concat());
     let text = String::from_utf8_lossy(&out.stdout);
     let red = text.lines().find(|l| l.starts_with("red ")).expect("a red row");
     assert!(red.contains('%') && !red.contains('±'), "{red}");
@@ -84,7 +83,7 @@ fn json_to_a_file_leaves_stdout_empty_and_a_bad_path_fails_before_the_run() {
     for sim in [UNO, DUEL] {
         let path = dir.path().join("out.json");
         let path_text = path.to_str().expect("utf-8 path");
-        let out = tabletop(&[sim, &["--games", "10", "--json", path_text]].concat());
+        let out = common::run(&[sim, &["--games", "10", "--json", path_text]].concat());
         assert!(out.status.success(), "{sim:?}: {}", stderr(&out));
         assert!(out.stdout.is_empty(), "{sim:?}: the results went to the file");
         let v: serde_json::Value =
@@ -94,7 +93,7 @@ fn json_to_a_file_leaves_stdout_empty_and_a_bad_path_fails_before_the_run() {
         // A run of a billion games would take hours: the refusal must come first.
         let bad = dir.path().join("no-such-dir").join("out.json");
         let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        let mut child = common::tabletop()
             .args([sim, &["--games", "1000000000", "--json", bad.to_str().expect("utf-8")]].concat())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -121,7 +120,7 @@ fn json_to_a_file_leaves_stdout_empty_and_a_bad_path_fails_before_the_run() {
 fn both_simulators_show_progress_on_a_terminal() {
     // `script` gives the command a terminal; the bar names the games done out of the total.
     for sim in [UNO, DUEL] {
-        let line = format!("\"{}\" {} --games 3000 --threads 1", env!("CARGO_BIN_EXE_tabletop"), sim.join(" "));
+        let line = format!("\"{}\" {} --games 3000 --threads 1", common::BIN, sim.join(" "));
         let out = Command::new("script")
             .args(["-qec", &line, "/dev/null"])
             .stdin(Stdio::null())

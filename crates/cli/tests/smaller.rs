@@ -3,9 +3,7 @@
 
 use std::process::{Command, Output, Stdio};
 
-fn tabletop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).stdin(Stdio::null()).output().expect("the binary runs")
-}
+mod common;
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -17,7 +15,7 @@ fn a_port_in_use_and_an_unreadable_file_exit_with_1() {
     let addr = taken.local_addr().expect("addr").to_string();
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("t.db");
-    let out = tabletop(&["serve", "--addr", &addr, "--db", db.to_str().expect("utf-8")]);
+    let out = common::run(&["serve", "--addr", &addr, "--db", db.to_str().expect("utf-8")]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.starts_with(&format!("error: --addr {addr}")), "{err}");
@@ -25,14 +23,14 @@ fn a_port_in_use_and_an_unreadable_file_exit_with_1() {
         &["uno", "sim", "--rules", "/no/such/rules.toml", "--games", "1"][..],
         &["uno", "replay", "/no/such/record.json"][..],
     ] {
-        let out = tabletop(args);
+        let out = common::run(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
     }
 }
 
 #[test]
 fn zero_deals_names_the_option() {
-    let out = tabletop(&["uno", "match", "--bots", "heuristic,random", "--deals", "0"]);
+    let out = common::run(&["uno", "match", "--bots", "heuristic,random", "--deals", "0"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--deals"), "{err}");
@@ -42,15 +40,15 @@ fn zero_deals_names_the_option() {
 #[test]
 fn the_sequential_test_echoes_the_points_it_was_given() {
     let out =
-        tabletop(&["uno", "match", "--bots", "heuristic,random", "--until-decided", "--diff0", "2", "--diff1", "1"]);
+        common::run(&["uno", "match", "--bots", "heuristic,random", "--until-decided", "--diff0", "2", "--diff1", "1"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--diff1 must be above --diff0 (got --diff0 2 and --diff1 1)"), "{err}");
-    let out = tabletop(&["uno", "match", "--bots", "heuristic,random", "--until-decided", "--diff1", "inf"]);
+    let out = common::run(&["uno", "match", "--bots", "heuristic,random", "--until-decided", "--diff1", "inf"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("'inf' is not a number of points"), "{err}");
-    let out = tabletop(&["uno", "match", "--bots", "heuristic,random", "--until-decided", "--diff1", "200"]);
+    let out = common::run(&["uno", "match", "--bots", "heuristic,random", "--until-decided", "--diff1", "200"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--diff1: points of win share, -100 to 100 (got 200)"), "{err}");
@@ -58,7 +56,7 @@ fn the_sequential_test_echoes_the_points_it_was_given() {
 
 #[test]
 fn the_uno_summary_names_every_subcommand() {
-    let out = tabletop(&["--help"]);
+    let out = common::run(&["--help"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let line = text.lines().find(|l| l.trim_start().starts_with("uno ")).expect("the uno line");
     for sub in ["play", "sim", "match", "scenario", "rules", "watch", "replay", "analyse"] {
@@ -72,7 +70,7 @@ fn the_default_player_count_is_the_nearest_the_deck_deals() {
     let dir = tempfile::tempdir().expect("tempdir");
     let rules = dir.path().join("big-hands.toml");
     std::fs::write(&rules, "[deal]\nhand_size = 30\n").expect("write");
-    let out = tabletop(&["uno", "sim", "--rules", rules.to_str().expect("utf-8"), "--games", "3"]);
+    let out = common::run(&["uno", "sim", "--rules", rules.to_str().expect("utf-8"), "--games", "3"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(text.contains("players=3"), "{text}");
@@ -81,13 +79,13 @@ fn the_default_player_count_is_the_nearest_the_deck_deals() {
 #[test]
 fn duel_refuses_a_one_cell_grid_in_every_command_and_selects_only_own_pieces() {
     for cmd in ["play", "sim", "bench"] {
-        let out = tabletop(&["duel", cmd, "--width", "1", "--height", "1"]);
+        let out = common::run(&["duel", cmd, "--width", "1", "--height", "1"]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{cmd}: {err}");
         assert!(err.contains("a game needs at least 2 cells, one for each side (asked for 1x1)"), "{cmd}: {err}");
     }
     // A 2x2 grid: a block at a1, red 3 at b2, black 5 at a2; then in play select each cell.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    let mut child = common::tabletop()
         .args(["duel", "play", "--width", "2", "--height", "2", "--difficulty", "easy"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -109,7 +107,7 @@ fn duel_refuses_a_one_cell_grid_in_every_command_and_selects_only_own_pieces() {
 fn a_played_game_can_be_recorded_and_analysed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("mine.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    let mut child = common::tabletop()
         .args(["uno", "play", "--players", "2", "--seed", "7", "--record", path.to_str().expect("utf-8")])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -125,14 +123,14 @@ fn a_played_game_can_be_recorded_and_analysed() {
     let actions = record["actions"].as_array().expect("actions");
     assert!(actions.iter().any(|a| a["seat"] == 0), "the human's actions are recorded: {record}");
     let p = path.to_str().expect("utf-8");
-    let replay = tabletop(&["uno", "replay", p, "--print"]);
+    let replay = common::run(&["uno", "replay", p, "--print"]);
     assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
-    let analysis = tabletop(&["uno", "analyse", p, "--seat", "1", "--samples", "4"]);
+    let analysis = common::run(&["uno", "analyse", p, "--seat", "1", "--samples", "4"]);
     assert_eq!(analysis.status.code(), Some(0), "{}", stderr(&analysis));
     assert!(String::from_utf8_lossy(&analysis.stdout).starts_with("Seat 1: "));
     // Standard output shows the game, so the record cannot go there too.
     for target in ["-", "/dev/stdout"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        let out = common::tabletop()
             .args(["uno", "play", "--record", target])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -145,7 +143,7 @@ fn a_played_game_can_be_recorded_and_analysed() {
 
 #[test]
 fn completions_offer_presets_operations_and_bots() {
-    let out = tabletop(&["completions", "bash"]);
+    let out = common::run(&["completions", "bash"]);
     let script = String::from_utf8_lossy(&out.stdout).into_owned();
     for name in ["two-color", "csce322", "one-player-many-moves", "many-players-one-move", "heuristic", "ismcts"] {
         assert!(script.contains(name), "{name} is not offered");
@@ -154,7 +152,7 @@ fn completions_offer_presets_operations_and_bots() {
 
 /// Every line of `text` fits 80 columns, but the machine-readable last line of a table.
 fn fits_80(args: &[&str], skip_last: bool) {
-    let out = tabletop(args);
+    let out = common::run(args);
     assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let lines: Vec<&str> = text.lines().collect();
@@ -177,7 +175,7 @@ fn tables_and_lists_fit_80_columns() {
 #[test]
 fn typos_in_the_games_get_a_suggestion() {
     let run = |args: &[&str], keys: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        let mut child = common::tabletop()
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -205,7 +203,7 @@ fn scenario_out_dir_writes_only_positions_it_can_read_back() {
     // One player with one matching card: it plays it and its hand is empty.
     let (deck, discard, hands) = (write("d.uno", "g,3\n"), write("x.uno", "r,2\n"), write("h.uno", "r,1\n"));
     let out_dir = dir.path().join("out");
-    let out = tabletop(&[
+    let out = common::run(&[
         "uno",
         "scenario",
         "one-player-one-move",
@@ -234,7 +232,7 @@ fn messages_speak_of_the_users_values_not_rust_types() {
     for (text, want) in cases {
         let path = dir.path().join("r.toml");
         std::fs::write(&path, text).expect("write");
-        let out = tabletop(&["uno", "rules", "--check", path.to_str().expect("utf-8")]);
+        let out = common::run(&["uno", "rules", "--check", path.to_str().expect("utf-8")]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains(want), "{err}");
@@ -245,7 +243,7 @@ fn messages_speak_of_the_users_values_not_rust_types() {
         (&["uno", "sim", "--players", "x"][..], "invalid digit"),
         (&["uno", "analyse", "-", "--seat", "1", "--samples", "0"][..], "is not in 1..="),
     ] {
-        let out = tabletop(args);
+        let out = common::run(args);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(!err.contains(internal), "{args:?}: {err}");
@@ -255,7 +253,7 @@ fn messages_speak_of_the_users_values_not_rust_types() {
 #[test]
 fn the_format_hints_never_point_at_each_other() {
     let bots = "heuristic,random,first,uniform,precedence,ismcts,flat,heuristic,random,first";
-    let out = tabletop(&["uno", "match", "--bots", bots, "--format", "round-robin", "--deals", "1"]);
+    let out = common::run(&["uno", "match", "--bots", bots, "--format", "round-robin", "--deals", "1"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("name fewer bots"), "{err}");
@@ -265,7 +263,7 @@ fn the_format_hints_never_point_at_each_other() {
 #[test]
 fn the_progress_rate_is_a_whole_number_per_second() {
     // `script` gives the command a terminal, so the bar is drawn.
-    let line = format!("\"{}\" uno sim --games 300000 --threads 1", env!("CARGO_BIN_EXE_tabletop"));
+    let line = format!("\"{}\" uno sim --games 300000 --threads 1", common::BIN);
     let out = Command::new("script").args(["-qec", &line, "/dev/null"]).stdin(Stdio::null()).output().expect("script");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -284,7 +282,7 @@ fn serve_options_speak_of_numbers_not_rust_types() {
         (&["serve", "--idle-secs", "soon"][..], "'soon' is not a whole number of 0 or more"),
         (&["serve", "--lease-ms", "5"][..], "at least 100 (got '5')"),
     ] {
-        let out = tabletop(args);
+        let out = common::run(args);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
@@ -294,7 +292,7 @@ fn serve_options_speak_of_numbers_not_rust_types() {
 
 #[test]
 fn text_that_is_not_utf8_is_bad_input() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    let mut child = common::tabletop()
         .args(["uno", "rules", "--check", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -309,7 +307,7 @@ fn text_that_is_not_utf8_is_bad_input() {
 
 #[test]
 fn the_simulator_numbers_seats_from_1() {
-    let out = tabletop(&["uno", "sim", "--players", "3", "--games", "30", "--bots", "random,first,uniform"]);
+    let out = common::run(&["uno", "sim", "--players", "3", "--games", "30", "--bots", "random,first,uniform"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let seats: Vec<&str> = text.lines().skip(2).take(3).filter_map(|l| l.split_whitespace().next()).collect();
     assert_eq!(seats, ["1", "2", "3"], "{text}");
@@ -319,7 +317,7 @@ fn the_simulator_numbers_seats_from_1() {
 #[test]
 fn a_long_game_in_the_terminal_stays_within_80_columns() {
     // Drawing and passing for long enough reshuffles the pile: the longest sentence there is.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
+    let mut child = common::tabletop()
         .args(["uno", "play", "--players", "2", "--seed", "7", "--bots", "first"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,11 +1,9 @@
 //! `tabletop uno match` through the real binary: the table, the last line, the JSON schema
 //! (documented in docs/bots.md), the sequential test, and clear refusals.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn tabletop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).output().expect("the binary runs")
-}
+mod common;
 
 fn last_line(out: &Output) -> Vec<(String, String)> {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -16,7 +14,7 @@ fn last_line(out: &Output) -> Vec<(String, String)> {
 #[test]
 fn a_match_prints_a_row_per_bot_and_a_machine_readable_last_line() {
     let out =
-        tabletop(&["uno", "match", "--bots", "heuristic,random", "--deals", "80", "--seed", "4", "--threads", "2"]);
+        common::run(&["uno", "match", "--bots", "heuristic,random", "--deals", "80", "--seed", "4", "--threads", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.lines().any(|l| l.starts_with("heuristic ")), "{text}");
@@ -35,7 +33,7 @@ fn a_match_prints_a_row_per_bot_and_a_machine_readable_last_line() {
 fn the_json_keeps_its_documented_schema() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("m.json");
-    let out = tabletop(&[
+    let out = common::run(&[
         "uno",
         "match",
         "--bots",
@@ -90,7 +88,7 @@ fn the_json_keeps_its_documented_schema() {
 /// the heuristic above the random bots, with intervals that say so.
 #[test]
 fn a_round_robin_rates_more_bots_than_seats() {
-    let out = tabletop(&[
+    let out = common::run(&[
         "uno",
         "match",
         "--bots",
@@ -118,7 +116,7 @@ fn a_round_robin_rates_more_bots_than_seats() {
     let sum: f64 = (0..5).map(elo).sum();
     assert!(sum.abs() < 1e-6, "ratings sum to {sum}");
 
-    let few = tabletop(&["uno", "match", "--bots", "heuristic,random", "--format", "round-robin"]);
+    let few = common::run(&["uno", "match", "--bots", "heuristic,random", "--format", "round-robin"]);
     assert!(!few.status.success());
     assert!(String::from_utf8_lossy(&few.stderr).contains("round-robin seats every group of 4 of the bots"));
 }
@@ -135,7 +133,7 @@ fn bad_input_is_refused_with_a_reason() {
     ] {
         let mut full = vec!["uno", "match"];
         full.extend_from_slice(args);
-        let out = tabletop(&full);
+        let out = common::run(&full);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(reason), "{args:?}: {err}");
@@ -144,12 +142,12 @@ fn bad_input_is_refused_with_a_reason() {
 
 #[test]
 fn json_to_standard_output_is_the_json_alone_and_a_bad_path_fails_before_the_run() {
-    let out = tabletop(&["uno", "match", "--bots", "heuristic,random", "--deals", "10", "--json", "-"]);
+    let out = common::run(&["uno", "match", "--bots", "heuristic,random", "--deals", "10", "--json", "-"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
     assert!(v.is_object());
 
-    let out = tabletop(&[
+    let out = common::run(&[
         "uno",
         "match",
         "--bots",
@@ -162,4 +160,19 @@ fn json_to_standard_output_is_the_json_alone_and_a_bad_path_fails_before_the_run
     // A path the system cannot create: exit code 1, as for a full disk.
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--json: cannot write /no/such/dir/m.json"));
+}
+
+/// Under csce322 seed 000's precedence is the engine's rule: two different bots make the same
+/// moves, so the match reports a difference of exactly 0.
+#[test]
+fn under_csce322_different_bots_are_exactly_even() {
+    let out = common::run(&["uno", "match", "--preset", "csce322", "--bots", "heuristic,random", "--deals", "500"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let fields = last_line(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for (key, want) in [("diff", "0.0000"), ("diff_lo", "0.0000"), ("diff_hi", "0.0000")] {
+        let got = fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        assert_eq!(got, Some(want), "{key}: {text}");
+    }
+    assert!(text.contains("heuristic − random: +0.00 points of win share"), "{text}");
 }

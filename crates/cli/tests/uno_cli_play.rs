@@ -1,22 +1,11 @@
 //! `tabletop uno play` end to end through the real binary, with scripted stdin.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabletop"))
-        .args(["uno", "play"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // Ignore a broken pipe: the game may end before the script does.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("exits")
+    common::run_with_input(&[&["uno", "play"], args].concat(), input.as_bytes())
 }
 
 fn text(out: &Output) -> String {

@@ -1,11 +1,9 @@
 //! `tabletop uno sim` through the real binary: the table, the machine-readable last line,
 //! results that do not depend on the thread count, JSON output, and clear refusals.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn tabletop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).output().expect("the binary runs")
-}
+mod common;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -24,7 +22,7 @@ fn without_speed(text: &str) -> String {
 
 #[test]
 fn the_last_line_is_games_games_per_sec_and_turns_per_game() {
-    let out = tabletop(&["uno", "sim", "--preset", "official", "--players", "4", "--games", "300", "--seed", "5"]);
+    let out = common::run(&["uno", "sim", "--preset", "official", "--players", "4", "--games", "300", "--seed", "5"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
     let last = text.lines().last().expect("output");
@@ -47,20 +45,21 @@ fn the_last_line_is_games_games_per_sec_and_turns_per_game() {
 fn results_are_the_same_for_one_and_two_threads() {
     for bots in ["random", "uniform,first,random"] {
         let args = ["uno", "sim", "--preset", "official", "--players", "3", "--games", "5000", "--seed", "11"];
-        let one = tabletop(&[&args[..], &["--bots", bots, "--threads", "1"]].concat());
-        let two = tabletop(&[&args[..], &["--bots", bots, "--threads", "2"]].concat());
+        let one = common::run(&[&args[..], &["--bots", bots, "--threads", "1"]].concat());
+        let two = common::run(&[&args[..], &["--bots", bots, "--threads", "2"]].concat());
         assert!(one.status.success() && two.status.success());
         assert_eq!(without_speed(&stdout(&one)), without_speed(&stdout(&two)), "{bots}");
     }
-    let other_seed = tabletop(&["uno", "sim", "--players", "3", "--games", "5000", "--seed", "12", "--threads", "1"]);
-    let seed_11 = tabletop(&["uno", "sim", "--players", "3", "--games", "5000", "--seed", "11", "--threads", "1"]);
+    let other_seed =
+        common::run(&["uno", "sim", "--players", "3", "--games", "5000", "--seed", "12", "--threads", "1"]);
+    let seed_11 = common::run(&["uno", "sim", "--players", "3", "--games", "5000", "--seed", "11", "--threads", "1"]);
     assert_ne!(without_speed(&stdout(&other_seed)), without_speed(&stdout(&seed_11)), "the seed matters");
 }
 
 #[test]
 fn checked_runs_find_no_illegal_action_and_json_holds_the_totals() {
     for preset in ["official", "cs410", "two-color", "csce322"] {
-        let out = tabletop(&["uno", "sim", "--preset", preset, "--games", "200", "--checked", "--json", "-"]);
+        let out = common::run(&["uno", "sim", "--preset", preset, "--games", "200", "--checked", "--json", "-"]);
         assert!(out.status.success(), "{preset}: {}", String::from_utf8_lossy(&out.stderr));
         let text = stdout(&out);
         // JSON alone on standard output: the whole of it parses.
@@ -82,7 +81,7 @@ fn bad_arguments_are_refused_with_exit_code_2() {
         &["uno", "sim", "--threads", "0"],
         &["uno", "sim", "--preset", "two-color", "--players", "9"],
     ] {
-        let out = tabletop(args);
+        let out = common::run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "), "{args:?}");
     }

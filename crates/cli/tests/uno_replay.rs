@@ -2,11 +2,9 @@
 //! recorded game replays to the same events, a seat's replay never shows another seat's cards,
 //! the analysis repeats exactly, and bad input is refused in words.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn tabletop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).output().expect("the binary runs")
-}
+mod common;
 
 fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -16,7 +14,7 @@ fn record(dir: &tempfile::TempDir, players: &str, seed: &str) -> (String, String
     let path = dir.path().join(format!("game-{seed}.json"));
     let path = path.to_str().expect("utf-8").to_string();
     let out =
-        tabletop(&["uno", "watch", "--players", players, "--seed", seed, "--bots", "heuristic", "--record", &path]);
+        common::run(&["uno", "watch", "--players", players, "--seed", seed, "--bots", "heuristic", "--record", &path]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     (path, text(&out))
 }
@@ -25,7 +23,7 @@ fn record(dir: &tempfile::TempDir, players: &str, seed: &str) -> (String, String
 fn a_recorded_game_replays_to_the_events_watched() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (path, watched) = record(&dir, "3", "4");
-    let out = tabletop(&["uno", "replay", &path, "--print"]);
+    let out = common::run(&["uno", "replay", &path, "--print"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // From above, the replay's event lines are exactly what was watched.
     let replay = text(&out);
@@ -38,7 +36,7 @@ fn a_recorded_game_replays_to_the_events_watched() {
 fn a_seat_sees_its_own_cards_and_only_counts_of_the_others() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (path, _) = record(&dir, "3", "5");
-    let out = tabletop(&["uno", "replay", &path, "--seat", "2"]);
+    let out = common::run(&["uno", "replay", &path, "--seat", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let replay = text(&out);
     let mut own_draws = 0;
@@ -62,7 +60,7 @@ fn the_analysis_repeats_exactly_and_ranks_every_decision() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (path, _) = record(&dir, "2", "9");
     let run = || {
-        let out = tabletop(&["uno", "analyse", &path, "--seat", "1", "--samples", "20", "--json", "-"]);
+        let out = common::run(&["uno", "analyse", &path, "--seat", "1", "--samples", "20", "--json", "-"]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json alone on stdout")
     };
@@ -84,7 +82,7 @@ fn the_analysis_repeats_exactly_and_ranks_every_decision() {
     );
     assert_eq!(a["method"], "playouts");
 
-    let words = tabletop(&["uno", "analyse", &path, "--seat", "1", "--samples", "20"]);
+    let words = common::run(&["uno", "analyse", &path, "--seat", "1", "--samples", "20"]);
     let words = text(&words);
     assert!(words.contains("win chance after each decision:\n  "), "{words}");
     assert!(words.contains("round   1:"), "{words}");
@@ -95,7 +93,7 @@ fn bad_records_and_seats_are_refused_in_words() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (path, _) = record(&dir, "2", "1");
     let err = |args: &[&str]| {
-        let out = tabletop(args);
+        let out = common::run(args);
         assert!(!out.status.success(), "{args:?} succeeded");
         String::from_utf8_lossy(&out.stderr).into_owned()
     };

@@ -2,11 +2,9 @@
 //! difference beside the plain one (text, last line, JSON), and `uno analyse --value` values the
 //! same decisions as the playouts.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn tabletop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabletop")).args(args).output().expect("the binary runs")
-}
+mod common;
 
 fn text(out: &Output) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -16,8 +14,8 @@ fn text(out: &Output) -> String {
 #[test]
 fn adjust_reports_the_adjusted_difference_beside_the_plain_one() {
     let args = ["uno", "match", "--bots", "heuristic,random", "--deals", "12", "--seed", "4", "--threads", "2"];
-    let plain = text(&tabletop(&args));
-    let adjusted = text(&tabletop(&[&args[..], &["--adjust"]].concat()));
+    let plain = text(&common::run(&args));
+    let adjusted = text(&common::run(&[&args[..], &["--adjust"]].concat()));
     assert!(!plain.contains("luck-adjusted"), "{plain}");
     assert!(adjusted.lines().any(|l| l.trim_start().starts_with("luck-adjusted: ")), "{adjusted}");
     // The same games: the plain figures are unchanged.
@@ -27,12 +25,12 @@ fn adjust_reports_the_adjusted_difference_beside_the_plain_one() {
     let keys: Vec<&str> = last.split(' ').filter_map(|f| f.split_once('=')).map(|(k, _)| k).collect();
     assert_eq!(keys, ["deals", "games", "diff", "diff_lo", "diff_hi", "decision", "adj", "adj_lo", "adj_hi"], "{last}");
     let json: serde_json::Value =
-        serde_json::from_str(&text(&tabletop(&[&args[..], &["--adjust", "--json", "-"]].concat()))).expect("json");
+        serde_json::from_str(&text(&common::run(&[&args[..], &["--adjust", "--json", "-"]].concat()))).expect("json");
     let a = &json["adjusted"];
     assert!(a["win_share"]["mean"].is_f64() && a["win_share"]["ci95"].is_array(), "{a}");
     assert!(a["correction"]["mean"].is_f64() && a.get("fewer_deals").is_some(), "{a}");
     let json: serde_json::Value =
-        serde_json::from_str(&text(&tabletop(&[&args[..], &["--json", "-"]].concat()))).expect("json");
+        serde_json::from_str(&text(&common::run(&[&args[..], &["--json", "-"]].concat()))).expect("json");
     assert!(json.get("adjusted").is_none(), "no adjusted figures without --adjust");
 }
 
@@ -42,10 +40,10 @@ fn analyse_value_values_the_same_decisions_as_the_playouts() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let record = dir.join("game.json");
     let path = record.to_str().expect("utf-8");
-    text(&tabletop(&["uno", "watch", "--seed", "3", "--bots", "heuristic", "--record", path]));
+    text(&common::run(&["uno", "watch", "--seed", "3", "--bots", "heuristic", "--record", path]));
     let analyse = |extra: &[&str]| -> serde_json::Value {
         let args = [&["uno", "analyse", path, "--seat", "1", "--samples", "8", "--json", "-"][..], extra].concat();
-        serde_json::from_str(&text(&tabletop(&args))).expect("json")
+        serde_json::from_str(&text(&common::run(&args))).expect("json")
     };
     let (played, valued) = (analyse(&[]), analyse(&["--value"]));
     let decisions = |v: &serde_json::Value| v["decisions"].as_array().expect("decisions").clone();

@@ -10,7 +10,7 @@ use uno::game::Game as Engine;
 use uno::{Action, GameRecord, Rules, RulesConfig, Seat};
 use uno_env::mapping::{decode, encode, legal_mask};
 use uno_env::observe::write_observation;
-use uno_env::{action, obs};
+use uno_env::{action, obs, Progress, MAX_SEATS};
 
 use crate::observation::Observation;
 use crate::{load_rules, rlcard, seat_arg, value_error, ObsAndMask};
@@ -26,9 +26,26 @@ pub(crate) struct Game {
     pub(crate) record: Option<GameRecord>,
     /// Dealt by `Game::new_fast` (the vector environment's deal) rather than `Game::new`.
     pub(crate) fast: bool,
+    /// How long the round has gone without a hand getting smaller (`uno_env::progress`): what
+    /// every adapter truncates an episode on.
+    pub(crate) progress: Progress,
+}
+
+/// A stall tracker in a pickle: each seat's smallest hand so far, and the stall.
+type ProgressParts = (Vec<u16>, u32);
+
+fn resume((lows, stall): ProgressParts) -> PyResult<Progress> {
+    let lows: [u16; MAX_SEATS] = lows.try_into().map_err(|_| value_error("a pickled game's progress is malformed"))?;
+    Ok(Progress::resume(lows, stall))
 }
 
 impl Game {
+    /// A game as the module hands it out, its stall tracker started where it stands.
+    pub(crate) fn wrap(game: Engine, record: Option<GameRecord>, fast: bool) -> Game {
+        let progress = Progress::start(&game);
+        Game { game, record, fast, progress }
+    }
+
     /// An action given as an index of the action space (for `seat`) or as text (`play R7`).
     fn action_arg(&self, seat: Seat, action: &Bound<'_, PyAny>) -> PyResult<Action> {
         if let Ok(i) = action.extract::<i64>() {
@@ -60,7 +77,7 @@ impl Game {
         let record = GameRecord::new(&rules, players, seed);
         let game = if fast { Engine::new_fast(rules, players, seed) } else { Engine::new(rules, players, seed) }
             .map_err(value_error)?;
-        Ok(Game { game, record: Some(record), fast })
+        Ok(Game::wrap(game, Some(record), fast))
     }
 
     /// Deals like `Game(rules, players, seed)` but the deal's draws (hands round by round, seat
@@ -75,7 +92,7 @@ impl Game {
         let draws = cards_arg(&draws)?;
         let mut game = Engine::new(rules, players, seed).map_err(value_error)?;
         let piles = game.restart_with_draws(seed, &draws);
-        Ok((Game { game, record: None, fast: false }, card_indices(piles)))
+        Ok((Game::wrap(game, None, false), card_indices(piles)))
     }
 
     /// Applies an action like `play`, its draws taking the cards `draws` gives, in order;
@@ -91,48 +108,54 @@ impl Game {
         let action = self.action_arg(seat, action)?;
         let draws = cards_arg(&draws)?;
         let piles = self.game.apply_with_draws(seat, action, &draws).map_err(value_error)?;
+        self.progress.record(&self.game);
         // The draws did not follow the generator: the record would not replay.
         self.record = None;
         Ok(card_indices(piles))
     }
 
-    /// Rebuilds a pickled game: deals it as it was dealt and replays its moves.
+    /// Rebuilds a pickled game: deals it as it was dealt and replays its moves; `progress` is
+    /// its stall tracker as it stood (`Progress::parts`).
     #[staticmethod]
-    fn _restore(json: &str, fast: bool) -> PyResult<Game> {
+    fn _restore(json: &str, fast: bool, progress: ProgressParts) -> PyResult<Game> {
         let record: GameRecord = serde_json::from_str(json).map_err(value_error)?;
-        if !fast {
-            let game = record.replay().map_err(value_error)?;
-            return Ok(Game { game, record: Some(record), fast });
-        }
-        let rules = Rules::new(record.rules.clone()).map_err(value_error)?;
-        let mut game = Engine::new_fast(rules, record.players, record.seed).map_err(value_error)?;
-        for m in &record.actions {
-            game.apply(m.seat, m.action).map_err(value_error)?;
-        }
-        Ok(Game { game, record: Some(record), fast })
+        let game = if fast {
+            let rules = Rules::new(record.rules.clone()).map_err(value_error)?;
+            let mut game = Engine::new_fast(rules, record.players, record.seed).map_err(value_error)?;
+            for m in &record.actions {
+                game.apply(m.seat, m.action).map_err(value_error)?;
+            }
+            game
+        } else {
+            record.replay().map_err(value_error)?
+        };
+        Ok(Game { game, record: Some(record), fast, progress: resume(progress)? })
     }
 
     /// Rebuilds a pickled game without a record from its position and its rules (JSON).
     #[staticmethod]
-    fn _restore_position(position: &str, rules: &str) -> PyResult<Game> {
+    fn _restore_position(position: &str, rules: &str, progress: ProgressParts) -> PyResult<Game> {
         let rules = RulesConfig::parse(rules).and_then(Rules::new).map_err(value_error)?;
         let pos: uno::Position = serde_json::from_str(position).map_err(value_error)?;
         let game = Engine::from_position(Arc::new(rules), &pos).map_err(value_error)?;
-        Ok(Game { game, record: None, fast: false })
+        Ok(Game { game, record: None, fast: false, progress: resume(progress)? })
     }
 
     /// Pickles and copies: a recorded game replays its record; any other (a vector
     /// environment's, one with scripted draws) is rebuilt from its position, generator
-    /// included, so it plays on exactly as the original.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, PyObject))> {
+    /// included, so it plays on exactly as the original. Both carry the stall tracker.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, PyObject, ProgressParts))> {
         let ty = py.get_type::<Game>();
+        let (lows, stall) = self.progress.parts();
+        let progress = (lows.to_vec(), stall);
         if let Some(record) = &self.record {
             let json = serde_json::to_string(record).map_err(value_error)?;
-            return Ok((ty.getattr("_restore")?, (json, self.fast.into_pyobject(py)?.to_owned().into_any().unbind())));
+            let fast = self.fast.into_pyobject(py)?.to_owned().into_any().unbind();
+            return Ok((ty.getattr("_restore")?, (json, fast, progress)));
         }
         let position = serde_json::to_string(&self.game.position()).map_err(value_error)?;
         let rules = serde_json::to_string(self.game.rules().config()).map_err(value_error)?;
-        Ok((ty.getattr("_restore_position")?, (position, rules.into_pyobject(py)?.into_any().unbind())))
+        Ok((ty.getattr("_restore_position")?, (position, rules.into_pyobject(py)?.into_any().unbind(), progress)))
     }
 
     /// Replays a record (the JSON of `record()`, or of the CLI and the server).
@@ -140,7 +163,15 @@ impl Game {
     fn replay(json: &str) -> PyResult<Game> {
         let record: GameRecord = serde_json::from_str(json).map_err(value_error)?;
         let game = record.replay().map_err(value_error)?;
-        Ok(Game { game, record: Some(record), fast: false })
+        Ok(Game::wrap(game, Some(record), false))
+    }
+
+    /// Engine actions since a hand last got smaller than it had been this round (every
+    /// hand's size at the deal, or at the position the game started from, counts as its
+    /// smallest so far): the measure of a stall every adapter truncates an episode on.
+    #[getter]
+    fn stall(&self) -> u32 {
+        self.progress.stall()
     }
 
     /// The game's position as JSON: every field of its state, the generator included, so a
@@ -164,7 +195,7 @@ impl Game {
         };
         let game = Engine::from_position(rules.clone(), &pos).map_err(value_error)?;
         let record = GameRecord::from_position(&rules, pos);
-        Ok(Game { game, record: Some(record), fast: false })
+        Ok(Game::wrap(game, Some(record), false))
     }
 
     /// The record of this game as JSON: rules, seats, seed and every move (what the CLI and
@@ -184,6 +215,7 @@ impl Game {
         let seat = seat_arg(&self.game, seat)?;
         let action = self.action_arg(seat, action)?;
         let events = self.game.apply(seat, action).map_err(value_error)?;
+        self.progress.record(&self.game);
         if let Some(record) = &mut self.record {
             record.push(seat, action);
         }
@@ -198,6 +230,7 @@ impl Game {
         let action = self.action_arg(seat, action)?;
         self.game.check(seat, action).map_err(value_error)?;
         self.game.apply_unchecked(seat, action);
+        self.progress.record(&self.game);
         if let Some(record) = &mut self.record {
             record.push(seat, action);
         }
@@ -298,15 +331,58 @@ impl Game {
 
     /// `play(index)` for the player to act, then the next player to act and its RLCard state
     /// (`rlcard_state(next, capped)`): the RLCard-compatible environment's step in one call.
+    /// The state is capped when `last_action` (the environment's action cap is reached) or
+    /// when the move left the round stalled for `max_stall` engine actions.
     fn rlcard_play<'py>(
         &mut self,
         py: Python<'py>,
         index: &Bound<'_, PyAny>,
-        capped: bool,
+        last_action: bool,
+        max_stall: u32,
     ) -> PyResult<(usize, rlcard::State<'py>)> {
         self.play(index, None)?;
         let next = self.game.current();
+        let capped = last_action || self.progress.stall() >= max_stall;
         Ok((next.index(), rlcard::state(py, &self.game, next, capped)?))
+    }
+
+    /// One state of the faithful RLCard mode for `seat`: RLCard's own planes
+    /// (`rlcard/envs/uno.py`), its legal action ids (0–60, in RLCard's order) and their names,
+    /// the hand and the target as RLCard names them, and every seat's hand size. The legal
+    /// lists are empty unless `seat` is to act and not `capped`. Refused (`ValueError`) under
+    /// rules with decisions RLCard's game lacks.
+    fn rlcard_faithful_state<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+        capped: bool,
+    ) -> PyResult<rlcard::FaithfulState<'py>> {
+        let seat = seat_arg(&self.game, Some(seat))?;
+        rlcard::faithful_state(py, &self.game, seat, capped)
+    }
+
+    /// Plays RLCard action `id` (0–60) for the player to act, then the next player to act and
+    /// its faithful state (capped as `rlcard_play`'s), in one call. An id that is not legal
+    /// now raises `ValueError` and changes nothing.
+    fn rlcard_faithful_play<'py>(
+        &mut self,
+        py: Python<'py>,
+        id: usize,
+        last_action: bool,
+        max_stall: u32,
+    ) -> PyResult<(usize, rlcard::FaithfulState<'py>)> {
+        let seat = self.game.current();
+        let action = rlcard::faithful_action(id)
+            .ok_or_else(|| value_error(format!("RLCard's UNO has actions 0..{}, not {id}", rlcard::RLCARD_ACTIONS)))?;
+        self.game.check(seat, action).map_err(value_error)?;
+        self.game.apply_unchecked(seat, action);
+        self.progress.record(&self.game);
+        if let Some(record) = &mut self.record {
+            record.push(seat, action);
+        }
+        let next = self.game.current();
+        let capped = last_action || self.progress.stall() >= max_stall;
+        Ok((next.index(), rlcard::faithful_state(py, &self.game, next, capped)?))
     }
 
     /// The observation vector, the legal-action mask and the same mask as `bytes` of `seat` at
@@ -387,6 +463,11 @@ impl Game {
             uno_env::round_rewards(&self.game, &mut r);
         }
         r
+    }
+    /// The number of cards in the discard pile (the top card included).
+    #[getter]
+    fn discard_size(&self) -> usize {
+        self.game.discard_pile().len()
     }
     fn state_hash(&self) -> u64 {
         self.game.state_hash()

@@ -57,7 +57,9 @@ pub(crate) fn load_rules(rules: &str) -> PyResult<Arc<Rules>> {
 pub(crate) fn seat_arg(game: &Engine, seat: Option<usize>) -> PyResult<Seat> {
     match seat {
         None => Ok(game.current()),
-        Some(s) if s < game.players() => Ok(Seat(s as u8)),
+        Some(s) if s < game.players() => {
+            Seat::all(game.players()).nth(s).ok_or_else(|| PyIndexError::new_err("no such seat"))
+        }
         Some(s) => Err(PyIndexError::new_err(format!("seat {s} is not at a table of {}", game.players()))),
     }
 }
@@ -76,7 +78,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spaces::episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(spaces::observation_layout, m)?)?;
     m.add_function(wrap_pyfunction!(rlcard::rlcard_action_names, m)?)?;
+    m.add_function(wrap_pyfunction!(rlcard::rlcard_faithful_action_names, m)?)?;
+    m.add("DEFAULT_MAX_ACTIONS", uno_env::DEFAULT_MAX_ACTIONS)?;
+    m.add("DEFAULT_MAX_STALL", uno_env::DEFAULT_MAX_STALL)?;
+    // A stall bound that never cuts (what `max_stall=None` means).
+    m.add("NO_STALL_BOUND", u32::MAX)?;
     m.add("OBS_SIZE", obs::SIZE)?;
+    m.add("OBS_LAYOUT_VERSION", obs::LAYOUT_VERSION)?;
     m.add("NUM_ACTIONS", action::COUNT)?;
     m.add("MAX_SEATS", MAX_SEATS)?;
     m.add("DECLINE", action::DECLINE)?;

@@ -10,7 +10,7 @@ use uno::Seat;
 use uno_bots::BotSpec;
 use uno_env::mapping::legal_mask;
 use uno_env::observe::write_observation;
-use uno_env::{action, obs, Buffers, EnvConfig, VecEnv, MAX_SEATS};
+use uno_env::{action, obs, Buffers, EnvConfig, Progress, VecEnv, MAX_SEATS};
 
 use crate::game::Game;
 use crate::{load_rules, seat_arg, value_error, ObsAndMask};
@@ -118,7 +118,7 @@ impl UnoVecEnv {
 #[pymethods]
 impl UnoVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, rules = "official", players = 4, learner_seats = vec![0], opponents = vec!["random".to_string()], seed = None, max_actions = uno_env::DEFAULT_MAX_ACTIONS, auto_reset = true, num_threads = None))]
+    #[pyo3(signature = (num_envs, rules = "official", players = 4, learner_seats = vec![0], opponents = vec!["random".to_string()], seed = None, max_actions = uno_env::DEFAULT_MAX_ACTIONS, max_stall = Some(uno_env::DEFAULT_MAX_STALL), auto_reset = true, num_threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -129,9 +129,12 @@ impl UnoVecEnv {
         opponents: Vec<String>,
         seed: Option<u64>,
         max_actions: u32,
+        max_stall: Option<u32>,
         auto_reset: bool,
         num_threads: Option<usize>,
     ) -> PyResult<UnoVecEnv> {
+        // `None`: no stall bound (only `max_actions` cuts an episode).
+        let max_stall = max_stall.unwrap_or(u32::MAX);
         // Without a seed, one from the operating system's entropy (read it back as `seed`).
         let seed = match seed {
             Some(seed) => seed,
@@ -140,11 +143,11 @@ impl UnoVecEnv {
         let rules = load_rules(rules)?;
         let learners = learner_seats
             .iter()
-            .map(|&s| u8::try_from(s).map(Seat).map_err(|_| value_error(format!("no seat {s}"))))
+            .map(|&s| Seat::from_index(s).ok_or_else(|| value_error(format!("no seat {s}"))))
             .collect::<PyResult<Vec<Seat>>>()?;
         let opponents =
             opponents.iter().map(|name| name.parse::<BotSpec>().map_err(value_error)).collect::<PyResult<Vec<_>>>()?;
-        let config = EnvConfig { rules, players, learners, opponents, seed, max_actions, auto_reset };
+        let config = EnvConfig { rules, players, learners, opponents, seed, max_actions, max_stall, auto_reset };
         let mut env = VecEnv::new(num_envs, config).map_err(value_error)?;
         if num_threads == Some(0) {
             return Err(value_error("num_threads must be at least 1"));
@@ -165,7 +168,15 @@ impl UnoVecEnv {
     /// threads.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let actions = int64_actions(actions)?;
-        let actions = actions.as_slice().map_err(value_error)?;
+        // A strided view (every other entry of a larger array) has no slice: copy it.
+        let copied: Vec<i64>;
+        let actions = match actions.as_slice() {
+            Ok(slice) => slice,
+            Err(_) => {
+                copied = actions.as_array().to_vec();
+                &copied
+            }
+        };
         let env = self.env.get_mut().unwrap_or_else(PoisonError::into_inner);
         self.arrays.fill(py, |b| env.step(actions, b))?.map_err(value_error)
     }
@@ -199,6 +210,7 @@ impl UnoVecEnv {
             "opponents": config.opponents.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "seed": config.seed,
             "max_actions": config.max_actions,
+            "max_stall": config.max_stall,
             "auto_reset": config.auto_reset,
             "num_threads": env.threads(),
         });
@@ -235,6 +247,7 @@ impl UnoVecEnv {
         let learners = list("learner_seats")?.iter().filter_map(|x| x.as_u64()).map(|s| s as usize).collect();
         let opponents = list("opponents")?.iter().filter_map(|x| x.as_str().map(str::to_string)).collect();
         let max_actions = u32::try_from(num("max_actions")?).map_err(value_error)?;
+        let max_stall = u32::try_from(num("max_stall")?).map_err(value_error)?;
         let auto_reset = field("auto_reset")?.as_bool().unwrap_or(true);
         let mut env = UnoVecEnv::new(
             py,
@@ -245,6 +258,7 @@ impl UnoVecEnv {
             opponents,
             Some(num("seed")?),
             max_actions,
+            Some(max_stall),
             auto_reset,
             Some(num("num_threads")?.max(1) as usize),
         )?;
@@ -280,6 +294,17 @@ impl UnoVecEnv {
     #[getter]
     fn players(&self) -> usize {
         self.env_ref().config().players
+    }
+    /// Engine actions after which an episode is truncated.
+    #[getter]
+    fn max_actions(&self) -> u32 {
+        self.env_ref().config().max_actions
+    }
+    /// Engine actions without progress (no hand got smaller than it had been this round)
+    /// after which an episode is truncated; `None`: no such bound.
+    #[getter]
+    fn max_stall(&self) -> Option<u32> {
+        Some(self.env_ref().config().max_stall).filter(|&s| s != u32::MAX)
     }
     /// The seed the environments' episodes derive from (the last `reset(seed)`'s, or the one
     /// the batch was built with).
@@ -355,6 +380,7 @@ impl UnoVecEnv {
     fn game(&self, i: usize) -> PyResult<Game> {
         let env = self.env_ref();
         let game = env.game(i).ok_or_else(|| PyIndexError::new_err(format!("no environment {i}")))?;
-        Ok(Game { game: game.clone(), record: None, fast: true })
+        let progress = env.progress(i).unwrap_or_else(|| Progress::start(game));
+        Ok(Game { game: game.clone(), record: None, fast: true, progress })
     }
 }

@@ -2,8 +2,11 @@
 //! acting as soon as it holds a state where it is to move. When a game ends, seat 0 asks for a
 //! rematch and the sockets stay open (friends playing on); with `new` as the fifth argument a
 //! finished table is replaced by a new one instead (create, three joins, four new sockets).
+//! A seat sends its actions over its socket, as the pages do; with `http` as the sixth argument
+//! it posts each to `/api/tables/{id}/actions` instead and reads the whole answer (the pages'
+//! way before they acted over the socket), the socket still bringing every seat the update.
 //!
-//! cargo run --release -p server --example load -- ADDR TABLES SECONDS [SERVER_PID] [rematch|new]
+//! cargo run --release -p server --example load -- ADDR TABLES SECONDS [SERVER_PID] [rematch|new] [socket|http]
 //! Prints accepted actions/s, latency p50/p95/p99 (send → the mover receives the new state) and
 //! CPU µs per action of the server (from /proc/PID/stat) and of the driver itself over the run
 //! after a 2 s warm-up. A cluster: ADDR and SERVER_PID list the instances, comma-separated
@@ -129,6 +132,8 @@ impl Http {
 struct Run {
     addrs: Vec<String>,
     rematch: bool,
+    /// Actions as `POST /api/tables/{id}/actions` rather than over the socket.
+    http_actions: bool,
     stats: Mutex<Stats>,
     measuring: AtomicBool,
     stop: AtomicBool,
@@ -198,9 +203,20 @@ async fn seat(run: Arc<Run>, n: usize, id: String, me: usize, token: String) {
             continue;
         }
         let Some(&action) = legal.iter().find(|a| **a != Action::CallUno).or(legal.first()) else { continue };
-        let m = serde_json::to_string(&Act { kind: "action", action, version }).unwrap();
         sent = Some((version, Instant::now()));
-        ws.send(Message::Text(m.into())).await.unwrap();
+        if run.http_actions {
+            // The answer is the mover's whole change view; a refusal (a stale version) is
+            // answered too, and the socket's next update moves the seat on.
+            http.post(
+                &format!("/api/tables/{id}/actions"),
+                Some(&token),
+                &json!({"action": action, "version": version}),
+            )
+            .await;
+        } else {
+            let m = serde_json::to_string(&Act { kind: "action", action, version }).unwrap();
+            ws.send(Message::Text(m.into())).await.unwrap();
+        }
     }
 }
 
@@ -247,9 +263,15 @@ async fn main() {
         Some("new") => false,
         Some(other) => panic!("the fifth argument is `rematch` or `new`, not {other:?}"),
     };
+    let http_actions = match args.get(6).map(String::as_str) {
+        None | Some("socket") => false,
+        Some("http") => true,
+        Some(other) => panic!("the sixth argument is `socket` or `http`, not {other:?}"),
+    };
     let run = Arc::new(Run {
         addrs,
         rematch,
+        http_actions,
         stats: Mutex::new(Stats::default()),
         measuring: AtomicBool::new(false),
         stop: AtomicBool::new(false),
@@ -268,8 +290,9 @@ async fn main() {
     let [p50, p95, p99] = s.percentiles_ms();
     let n = s.actions.max(1) as f64;
     println!(
-        "tables={tables} seats=4 games={} actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}{}",
+        "tables={tables} seats=4 games={} actions={} actions/s={:.0} p50={:.2}ms p95={:.2}ms p99={:.2}ms server_cpu={:.0}% server_us/action={:.1} driver_us/action={:.1}{}",
         if rematch { "rematch" } else { "new" },
+        if http_actions { "http" } else { "socket" },
         s.actions as f64 / el,
         p50,
         p95,

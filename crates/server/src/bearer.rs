@@ -1,5 +1,6 @@
-//! The seat token a request carries, read in one place: [`SeatToken`], the extractor every
-//! handler that needs a token takes (not a copy of the header parsing per handler).
+//! Who is asking, read in one place: [`Asker`], the one extractor every route and every socket
+//! that needs to know takes (not a copy of the header parsing per handler). Today an asker is
+//! the holder of a seat token, or nobody (a spectator).
 
 use axum::extract::{FromRequestParts, Query};
 use axum::http::request::Parts;
@@ -12,6 +13,13 @@ use crate::ApiError;
 pub struct TokenQuery {
     pub token: Option<String>,
 }
+
+/// The subprotocol the server answers with when a client offers it (the pages do, beside their
+/// token, `bearer.<token>`), on every socket: a table's and the queue's.
+pub(crate) const PROTOCOL: &str = "tabletop";
+
+/// The prefix of the offered WebSocket subprotocol that carries the seat token.
+const TOKEN_PROTOCOL_PREFIX: &str = "bearer.";
 
 /// The seat token: `Authorization: Bearer <token>`. A `?token=` in the URL is refused (even
 /// beside a header), so that a client which puts it there learns at once rather than leaving
@@ -34,20 +42,43 @@ pub fn token(headers: &HeaderMap, query: &TokenQuery) -> Result<Option<String>, 
     }
 }
 
-/// The request's seat token, if any (see [`token`]); a malformed one refuses the request.
-pub struct SeatToken(pub Option<String>);
+/// The seat token offered as the subprotocol `bearer.<token>` in `Sec-WebSocket-Protocol`: what
+/// a browser can send without putting the token in the URL (where logs and proxies keep it).
+pub(crate) fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    for v in headers.get_all(header::SEC_WEBSOCKET_PROTOCOL) {
+        let text = v.to_str().map_err(|_| ApiError::BadToken)?;
+        if let Some(t) = text.split(',').map(str::trim).find_map(|p| p.strip_prefix(TOKEN_PROTOCOL_PREFIX)) {
+            return Ok(Some(t.to_string()));
+        }
+    }
+    Ok(None)
+}
 
-impl SeatToken {
-    pub fn as_deref(&self) -> Option<&str> {
-        self.0.as_deref()
+/// The asker's credentials from a request's head: the subprotocol's token (a socket), else the
+/// `Authorization` header's.
+pub(crate) fn asker(parts: &Parts) -> Result<Asker, ApiError> {
+    let query = Query::<TokenQuery>::try_from_uri(&parts.uri).map(|Query(q)| q).unwrap_or_default();
+    let header = token(&parts.headers, &query)?;
+    Ok(Asker { token: protocol_token(&parts.headers)?.or(header) })
+}
+
+/// Who a request is from; a malformed credential refuses the request.
+#[derive(Clone, Debug, Default)]
+pub struct Asker {
+    token: Option<String>,
+}
+
+impl Asker {
+    /// The seat token, if one was sent.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
+impl<S: Send + Sync> FromRequestParts<S> for Asker {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let query = Query::<TokenQuery>::try_from_uri(&parts.uri).map(|Query(q)| q).unwrap_or_default();
-        token(&parts.headers, &query).map(SeatToken)
+        asker(parts)
     }
 }

@@ -60,6 +60,9 @@ pub(crate) struct Conn {
     /// toward the caps.
     shed_chosen: AtomicBool,
     pub(crate) shed: Notify,
+    /// When it last did something (a request began, a WebSocket message came in): the
+    /// idlest of an address's busy connections is the one that did least lately.
+    last_seen: Mutex<Instant>,
 }
 
 impl Conn {
@@ -70,7 +73,22 @@ impl Conn {
             body_since: Mutex::new(None),
             shed_chosen: AtomicBool::new(false),
             shed: Notify::new(),
+            last_seen: Mutex::new(Instant::now()),
         }
+    }
+
+    /// Notes that the connection did something now.
+    pub(crate) fn seen(&self) {
+        *self.last_seen.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+    }
+
+    fn last_seen(&self) -> Instant {
+        *self.last_seen.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether it was chosen to be shed.
+    pub(crate) fn shed_chosen(&self) -> bool {
+        self.shed_chosen.load(Ordering::Acquire)
     }
 
     /// Since when a request body has been arriving, if one is.
@@ -119,6 +137,29 @@ impl ConnsInner {
         candidates().find(|k| k.idle()).or_else(|| candidates().find(|k| k.slow(now, limits.slow_body))).cloned()
     }
 
+    /// At the whole cap with nothing idle or slow: the idlest connection (a body arriving
+    /// first, the oldest such; else the one that did least lately, a WebSocket or a request)
+    /// of the address holding the most, if it holds more than its share of the cap once
+    /// `newcomer` counts among the addresses, and more than `newcomer` would. So a few
+    /// addresses' plain WebSockets cannot lock a fresh address out; among addresses at their
+    /// share, the newcomer is refused.
+    fn fair_victim(&self, newcomer: IpAddr, limits: &Limits) -> Option<Arc<Conn>> {
+        let addresses = self.per_address.len() + usize::from(!self.per_address.contains_key(&newcomer));
+        let share = (limits.max / addresses.max(1)).max(1);
+        let own = self.per_address.get(&newcomer).copied().unwrap_or(0);
+        let (&top, &held) = self.per_address.iter().filter(|(a, _)| **a != newcomer).max_by_key(|(_, n)| **n)?;
+        if held <= share || held <= own + 1 {
+            return None;
+        }
+        let live = || self.open.values().filter(|k| !k.shed_chosen.load(Ordering::Acquire) && k.addr == top);
+        live()
+            .filter_map(|k| k.receiving().map(|since| (since, k)))
+            .min_by_key(|(since, _)| *since)
+            .map(|(_, k)| k)
+            .or_else(|| live().min_by_key(|k| k.last_seen()))
+            .cloned()
+    }
+
     fn shed(&mut self, conn: &Conn) {
         conn.shed_chosen.store(true, Ordering::Release);
         conn.shed.notify_one();
@@ -147,7 +188,7 @@ impl Conns {
             c.shed(&victim);
         }
         if c.live >= limits.max {
-            let victim = c.victim(None, limits, now).ok_or(Refusal::Busy)?;
+            let victim = c.victim(None, limits, now).or_else(|| c.fair_victim(addr, limits)).ok_or(Refusal::Busy)?;
             c.shed(&victim);
         }
         let id = c.next;
@@ -274,6 +315,7 @@ pub(crate) struct ConnSlot {
 impl ConnSlot {
     /// Marks the connection busy (not to be shed) while the answer lives.
     pub(crate) fn busy(&self) -> Busy {
+        self.guard.conn.seen();
         self.guard.conn.busy.fetch_add(1, Ordering::AcqRel);
         Busy(self.guard.clone())
     }
@@ -284,11 +326,27 @@ impl ConnSlot {
     }
 }
 
-/// Resolves when the server begins shutting down; never for a socket served without a slot
-/// (the router's tests). A WebSocket session makes this future once, not once per message.
-pub(crate) async fn stopping(slot: Option<ConnSlot>) {
+/// Why a WebSocket session should end: the server stops (`false`), or its connection was shed
+/// to make room under the cap (`true`); never for a socket served without a slot (the router's
+/// tests). A WebSocket session makes this future once, not once per message.
+pub(crate) async fn ending(slot: Option<ConnSlot>) -> bool {
     match slot {
-        Some(mut s) => s.stopping().await,
+        Some(mut s) => {
+            let conn = s.guard.conn.clone();
+            let shed = async {
+                loop {
+                    let notified = conn.shed.notified();
+                    if conn.shed_chosen() {
+                        return;
+                    }
+                    notified.await;
+                }
+            };
+            tokio::select! {
+                _ = s.stopping() => false,
+                _ = shed => true,
+            }
+        }
         None => std::future::pending().await,
     }
 }

@@ -1,5 +1,5 @@
-//! The computer's search in a Duel game thinks in the lane of the client that moved, the lane
-//! that client's UNO bots think in: one address's searches take one core at most, however many
+//! The computer's search in a Duel game thinks in the lane of the client whose game it is (who
+//! created it and holds its token), the lane that client's UNO bots think in: one address's searches take one core at most, however many
 //! games it plays at once, and other addresses' searches do not wait for it.
 
 use std::net::SocketAddr;
@@ -11,8 +11,17 @@ use axum::http::{Request, StatusCode};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-async fn post_from(app: axum::Router, ip: [u8; 4], uri: String, body: Option<Value>) -> (StatusCode, Value) {
+async fn post_from(
+    app: axum::Router,
+    ip: [u8; 4],
+    uri: String,
+    body: Option<Value>,
+    token: Option<String>,
+) -> (StatusCode, Value) {
     let mut req = Request::builder().method("POST").uri(uri);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
     let body = match body {
         Some(v) => {
             req = req.header("content-type", "application/json");
@@ -29,12 +38,12 @@ async fn post_from(app: axum::Router, ip: [u8; 4], uri: String, body: Option<Val
 }
 
 /// A game of the client at `ip`, at the play stage with red to move (`a1` down).
-async fn ready_to_move(app: &axum::Router, ip: [u8; 4]) -> String {
-    let (s, v) =
-        post_from(app.clone(), ip, "/api/duel".into(), Some(json!({"difficulty": "easy", "width": 5, "height": 4})))
-            .await;
+async fn ready_to_move(app: &axum::Router, ip: [u8; 4]) -> (String, String) {
+    let body = Some(json!({"difficulty": "easy", "width": 5, "height": 4}));
+    let (s, v) = post_from(app.clone(), ip, "/api/duel".into(), body, None).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
     let id = v["id"].as_str().expect("id").to_string();
+    let token = v["token"].as_str().expect("token").to_string();
     for (route, body) in [
         ("next-round", None),
         ("place", Some(json!({"cell": "a1", "key": "6"}))),
@@ -42,14 +51,14 @@ async fn ready_to_move(app: &axum::Router, ip: [u8; 4]) -> String {
         ("place", Some(json!({"cell": "e4", "key": "1"}))),
         ("next-round", None),
     ] {
-        let (s, v) = post_from(app.clone(), ip, format!("/api/duel/{id}/{route}"), body).await;
+        let (s, v) = post_from(app.clone(), ip, format!("/api/duel/{id}/{route}"), body, Some(token.clone())).await;
         assert_eq!(s, StatusCode::OK, "{route}: {v}");
     }
-    id
+    (id, token)
 }
 
-fn the_move(id: &str) -> (String, Option<Value>) {
-    (format!("/api/duel/{id}/move"), Some(json!({"cell": "a1", "key": "s"})))
+fn the_move((id, token): &(String, String)) -> (String, Option<Value>, Option<String>) {
+    (format!("/api/duel/{id}/move"), Some(json!({"cell": "a1", "key": "s"})), Some(token.clone()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -62,11 +71,11 @@ async fn a_duel_search_thinks_in_its_clients_lane() {
 
     // The client's lane is taken, as by one of its bots thinking at an UNO table.
     let held = state.tables().thinkers().take("10.0.0.1").await;
-    let (uri, body) = the_move(&mine);
-    let waiting = tokio::spawn(post_from(app.clone(), [10, 0, 0, 1], uri, body));
+    let (uri, body, token) = the_move(&mine);
+    let waiting = tokio::spawn(post_from(app.clone(), [10, 0, 0, 1], uri, body, token));
     // Another client's search does not wait for it.
-    let (uri, body) = the_move(&other);
-    let (s, v) = post_from(app.clone(), [10, 0, 0, 2], uri, body).await;
+    let (uri, body, token) = the_move(&other);
+    let (s, v) = post_from(app.clone(), [10, 0, 0, 2], uri, body, token).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert!(v["computer"].as_array().is_some_and(|c| !c.is_empty()), "{v}");
     tokio::time::sleep(Duration::from_millis(200)).await;

@@ -1,8 +1,12 @@
 //! The HTTP adapter's errors, and the one place every refusal gets its HTTP status and its
 //! stable `code` ([`ApiError::status`], [`ApiError::code`]). [`ApiError`] holds what is about the
 //! request itself (its body, its token, its route, its rate); the domain's refusals come in
-//! whole: the table core's [`TableError`] and Duel's [`DuelRefusal`].
-//! Every refusal answers `{code, message}`: `code` is stable for programs, `message` is for people.
+//! whole: the host's [`TableError`] (a game's own refusal inside it, with its code), and the
+//! Duel routes' own words for two of them ([`DuelRefusal`]).
+//!
+//! Every refusal answers `{code, message}`. `code` is what programs (and pages) act on, stable;
+//! `message` is for a person: one English sentence saying what was refused and why, fit to be
+//! shown as it is, never parsed (docs/api.md, "Refusals").
 
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
@@ -11,10 +15,9 @@ use axum::Json;
 use serde::Serialize;
 use thiserror::Error;
 use ts_rs::TS;
-use uno::IllegalAction;
 
 pub use crate::duel_refusal::DuelRefusal;
-pub use crate::tables::TableError;
+pub use crate::host::TableError;
 
 #[derive(Debug, Error)]
 pub enum ApiError {
@@ -62,6 +65,45 @@ pub enum ApiError {
     /// What Duel's routes refused.
     #[error(transparent)]
     Duel(#[from] DuelRefusal),
+    /// What the account routes refused.
+    #[error(transparent)]
+    Account(#[from] AccountError),
+}
+
+/// What the account routes refuse (`crate::accounts`). A sign-in's refusal is worded the same
+/// whether the name exists or not.
+#[derive(Debug, Error)]
+pub enum AccountError {
+    #[error("that name and password do not match an account")]
+    SignInFailed,
+    #[error("this needs you signed in")]
+    NotSignedIn,
+    /// A state-changing request that a page of another site made (its `Origin` or
+    /// `Sec-Fetch-Site` says so): a browser would have sent the victim's cookie with it.
+    #[error("this request came from another site: it is refused")]
+    CrossSite,
+    /// Too many sign-ins or sign-ups, for this address or this name; `retry` seconds to wait.
+    #[error("too many attempts: try again in {retry} s")]
+    TooManyAttempts { retry: u64 },
+    #[error("this name is taken: choose another")]
+    NameUnavailable,
+    #[error("{0}")]
+    BadPassword(String),
+    /// The store keeps no people (a wrapper around a store that passes none on).
+    #[error("this server keeps no accounts")]
+    Unavailable,
+    /// No live account has this id.
+    #[error("there is no such player")]
+    NoSuchPlayer,
+    /// A passkey ceremony that did not hold: unknown or run out, a passkey this site does not
+    /// know, a signature or a counter that does not check. The same words for each.
+    #[error("the passkey was not accepted: try again")]
+    PasskeyFailed,
+    /// An account keeps one way to sign in at least.
+    #[error("this is the account's last way to sign in: add another first")]
+    LastCredential,
+    #[error("this account has no such passkey")]
+    NoSuchPasskey,
 }
 
 impl From<store::StoreError> for ApiError {
@@ -72,7 +114,7 @@ impl From<store::StoreError> for ApiError {
 
 impl From<duel::DuelError> for ApiError {
     fn from(e: duel::DuelError) -> ApiError {
-        ApiError::Duel(DuelRefusal::Engine(e))
+        ApiError::Table(TableError::Illegal(e.into()))
     }
 }
 
@@ -85,8 +127,8 @@ fn it_takes(allow: &str) -> String {
     }
 }
 
-/// Every `code` the server's own refusals carry (a refused move adds the engine's
-/// [`IllegalAction`] names, a Duel move Duel's [`duel::DuelError::code`]). Declared for the pages
+/// Every `code` the server's own refusals carry (a refused move adds its game's: the UNO
+/// engine's `IllegalAction` names, Duel's [`duel::DuelError::code`]). Declared for the pages
 /// (`web/protocol.d.ts`), whose refusal sentences are keyed by it, so a new code without a
 /// sentence fails their type check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
@@ -111,6 +153,9 @@ pub enum ServerCode {
     SpectatorsNotAllowed,
     NoSuchPly,
     InvalidRecord,
+    /// An imported record of a game the engine would refuse to play (rules or a start position
+    /// past its limits).
+    RecordOverLimits,
     GameNotOver,
     StaleState,
     NotStarted,
@@ -130,7 +175,19 @@ pub enum ServerCode {
     AnalysisBusy,
     TooManyAnalyses,
     AnalysisTimeout,
-    TooSmall,
+    NameOwned,
+    SignInRequired,
+    OneSeatEach,
+    SignInFailed,
+    NotSignedIn,
+    CrossSite,
+    TooManyAttempts,
+    NameUnavailable,
+    BadPassword,
+    AccountsUnavailable,
+    PasskeyFailed,
+    LastCredential,
+    NoSuchPasskey,
     /// A refusal of the engine's that has no name of its own (none today).
     IllegalAction,
 }
@@ -142,7 +199,8 @@ impl ServerCode {
     }
 }
 
-/// The body of every refusal: `code` one of [`ServerCode`], [`IllegalAction`] or Duel's codes.
+/// The body of every refusal: `code` one of [`ServerCode`], or a game's own (`uno::IllegalAction`,
+/// Duel's codes).
 #[derive(Debug, Serialize, TS)]
 pub struct ErrorBody {
     pub code: &'static str,
@@ -167,6 +225,7 @@ impl ApiError {
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Table(e) => table_status(e),
             Duel(e) => duel_status(e),
+            Account(e) => account_status(e),
         }
     }
 
@@ -190,6 +249,7 @@ impl ApiError {
             Internal(_) => ServerCode::Internal.name(),
             Table(e) => table_code(e),
             Duel(e) => duel_code(e),
+            Account(e) => account_code(e),
         }
     }
 
@@ -215,16 +275,27 @@ impl ApiError {
 fn table_status(e: &TableError) -> StatusCode {
     use TableError::*;
     match e {
-        Invalid(_) => StatusCode::BAD_REQUEST,
-        TooLong { .. } | Rules(_) | UnknownBot(_) | InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
-        MissingToken => StatusCode::UNAUTHORIZED,
+        Invalid(_) | MalformedJson(_) => StatusCode::BAD_REQUEST,
+        TooLong { .. } | Rules(_) | UnknownBot(_) | InvalidRecord(_) | RecordOverLimits(_) | InvalidBody(_) => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        MissingToken | SignInRequired => StatusCode::UNAUTHORIZED,
         BadToken | SpectatorsNotAllowed | NotOwner | GameNotOver => StatusCode::FORBIDDEN,
         NoSuchTable(_) | NotKept(_) | NoSuchPly { .. } => StatusCode::NOT_FOUND,
-        StaleState { .. } | NotStarted | NotFinished | SeatTaken(_) | TableFull | NameTaken => StatusCode::CONFLICT,
+        StaleState { .. }
+        | NotStarted
+        | NotFinished
+        | SeatTaken(_)
+        | TableFull
+        | NameTaken
+        | NameOwned
+        | OneSeatEach => StatusCode::CONFLICT,
         OwnedElsewhere(_) => StatusCode::CONFLICT,
-        Illegal(IllegalAction::GameOver | IllegalAction::RoundOver) => StatusCode::CONFLICT,
+        Illegal(r) if r.says_over() => StatusCode::CONFLICT,
         Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-        TooManyTables(_) | TooManyAnalyses(_) | TooManyImports { .. } => StatusCode::TOO_MANY_REQUESTS,
+        TooManyTables(_) | TooManyAnalyses(_) | TooManyImports { .. } | TooManyPhrases(_) => {
+            StatusCode::TOO_MANY_REQUESTS
+        }
         ServerFull | Store(_) | StoreSilent(_) | OwnerUnavailable(_) | AnalysisBusy | AnalysisTimeout(_) => {
             StatusCode::SERVICE_UNAVAILABLE
         }
@@ -243,18 +314,25 @@ fn table_code(e: &TableError) -> &'static str {
         NoSuchTable(_) | NotKept(_) => ServerCode::NotFound.name(),
         NoSuchPly { .. } => ServerCode::NoSuchPly.name(),
         InvalidRecord(_) => ServerCode::InvalidRecord.name(),
+        RecordOverLimits(_) => ServerCode::RecordOverLimits.name(),
         GameNotOver => ServerCode::GameNotOver.name(),
         StaleState { .. } => ServerCode::StaleState.name(),
-        Illegal(i) => illegal_code(*i),
+        Illegal(r) => r.code(),
+        MalformedJson(_) => ServerCode::MalformedJson.name(),
+        InvalidBody(_) => ServerCode::InvalidBody.name(),
         NotStarted => ServerCode::NotStarted.name(),
         NotFinished => ServerCode::NotFinished.name(),
         SeatTaken(_) => ServerCode::SeatTaken.name(),
         TableFull => ServerCode::TableFull.name(),
         NameTaken => ServerCode::NameTaken.name(),
+        NameOwned => ServerCode::NameOwned.name(),
+        SignInRequired => ServerCode::SignInRequired.name(),
+        OneSeatEach => ServerCode::OneSeatEach.name(),
         NotOwner => ServerCode::NotOwner.name(),
         Rules(_) => ServerCode::InvalidRules.name(),
         UnknownBot(_) => ServerCode::UnknownBot.name(),
         TooManyTables(_) => ServerCode::TooManyTables.name(),
+        TooManyPhrases(_) => ServerCode::RateLimited.name(),
         ServerFull => ServerCode::ServerFull.name(),
         TooManyImports { .. } => ServerCode::TooManyImports.name(),
         OwnedElsewhere(_) => ServerCode::OwnedElsewhere.name(),
@@ -267,10 +345,40 @@ fn table_code(e: &TableError) -> &'static str {
     }
 }
 
+fn account_status(e: &AccountError) -> StatusCode {
+    use AccountError::*;
+    match e {
+        SignInFailed | NotSignedIn => StatusCode::UNAUTHORIZED,
+        CrossSite => StatusCode::FORBIDDEN,
+        TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
+        NameUnavailable => StatusCode::CONFLICT,
+        BadPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        NoSuchPlayer | NoSuchPasskey => StatusCode::NOT_FOUND,
+        PasskeyFailed => StatusCode::UNAUTHORIZED,
+        LastCredential => StatusCode::CONFLICT,
+    }
+}
+
+fn account_code(e: &AccountError) -> &'static str {
+    use AccountError::*;
+    match e {
+        SignInFailed => ServerCode::SignInFailed.name(),
+        NotSignedIn => ServerCode::NotSignedIn.name(),
+        CrossSite => ServerCode::CrossSite.name(),
+        TooManyAttempts { .. } => ServerCode::TooManyAttempts.name(),
+        NameUnavailable => ServerCode::NameUnavailable.name(),
+        BadPassword(_) => ServerCode::BadPassword.name(),
+        Unavailable => ServerCode::AccountsUnavailable.name(),
+        NoSuchPlayer => ServerCode::NotFound.name(),
+        PasskeyFailed => ServerCode::PasskeyFailed.name(),
+        LastCredential => ServerCode::LastCredential.name(),
+        NoSuchPasskey => ServerCode::NoSuchPasskey.name(),
+    }
+}
+
 fn duel_status(e: &DuelRefusal) -> StatusCode {
     match e {
-        DuelRefusal::Engine(duel::DuelError::GameOver) => StatusCode::CONFLICT,
-        DuelRefusal::Engine(_) | DuelRefusal::GridTooSmall { .. } => StatusCode::UNPROCESSABLE_ENTITY,
         DuelRefusal::NoSuchGame(_) => StatusCode::NOT_FOUND,
         DuelRefusal::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
     }
@@ -278,9 +386,7 @@ fn duel_status(e: &DuelRefusal) -> StatusCode {
 
 fn duel_code(e: &DuelRefusal) -> &'static str {
     match e {
-        DuelRefusal::Engine(e) => e.code(),
         DuelRefusal::NoSuchGame(_) => ServerCode::NotFound.name(),
-        DuelRefusal::GridTooSmall { .. } => ServerCode::TooSmall.name(),
         DuelRefusal::TooManyGames(_) => ServerCode::TooManyTables.name(),
     }
 }
@@ -296,11 +402,11 @@ fn bounded(message: String) -> String {
     }
 }
 
-/// The engine's own serde name for the reason (`does_not_match`, `not_your_turn`, ...), taken
-/// from its `Serialize` (a unit variant's name is a `&'static str`), so the codes cannot drift
-/// from the engine's.
-fn illegal_code(i: IllegalAction) -> &'static str {
-    serde::Serialize::serialize(&i, VariantName).unwrap_or(ServerCode::IllegalAction.name())
+/// A unit variant's own serde name (`does_not_match`, `not_your_turn`, ...), taken from its
+/// `Serialize` (a unit variant's name is a `&'static str`), so a game's codes cannot drift from
+/// its engine's; `None` for anything else.
+pub(crate) fn variant_name<T: Serialize>(v: &T) -> Option<&'static str> {
+    v.serialize(VariantName).ok()
 }
 
 /// A serializer that answers a unit variant's name, and refuses everything else.
@@ -469,8 +575,11 @@ impl ApiError {
                 AnalysisBusy => Some(5),
                 ServerFull => Some(30),
                 TooManyImports { retry, .. } => Some(*retry),
+                TooManyPhrases(secs) => Some(*secs),
                 _ => None,
             },
+            ApiError::Account(AccountError::TooManyAttempts { retry }) => Some(*retry),
+            ApiError::Account(AccountError::Unavailable) => None,
             _ => None,
         }
     }
@@ -479,7 +588,9 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let retry = self.retry_after();
-        let mut resp = (self.status(), Json(self.body())).into_response();
+        let body = self.body();
+        crate::metrics::refusal(body.code);
+        let mut resp = (self.status(), Json(body)).into_response();
         if let Some(secs) = retry {
             resp.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.into());
         }

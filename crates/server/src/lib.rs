@@ -1,18 +1,25 @@
-//! The tabletop web server: UNO tables over a JSON API and WebSockets, the Duel routes, and the
-//! browser pages, all in one axum `Router` built by [`app`].
+//! The tabletop web server: the one game host (`host`), the games it hosts (UNO and Duel), a
+//! JSON API and WebSockets for every table, and the browser pages, all in one axum `Router`
+//! built by [`app`].
 //!
 //! Games live in memory while they are played; every accepted action is in the store (any
-//! [`store::GameStore`]: SQLite or PostgreSQL) before it is acknowledged, and [`Tables::open`]
-//! rebuilds every unfinished table from the store, so a restart loses nothing acknowledged.
+//! [`store::GameStore`]: SQLite or PostgreSQL) before it is acknowledged, and the host rebuilds
+//! every unfinished table from the store at start, so a restart loses nothing acknowledged.
 //!
-//! Adding another game's routes: write a module with `pub fn routes(..) -> Router` (its own state
-//! applied with `with_state`) and `.merge` it in [`app`], as `duel_api` is. Its games in memory
-//! are a `registry::Registry` (by id, oldest first, per-client limits), as UNO's tables and Duel's
-//! games are. Its games can be kept in the same store: a [`store::Kind`] of its own,
-//! `GameStore::create` with a typed `store::NewGame`, `GameStore::append`, and
-//! `GameStore::load_active(kind)` at start.
+//! Hosting another game is one implementation of [`host::Hosted`] (its actions and refusals,
+//! check and apply, the view for a viewer, whether it is over, its record and outcome, how it
+//! is restored from its record), and one line: `Games::standard().with::<MyGame>()` given to
+//! [`AppState::hosting`]. Its tables then have what every table has, with nothing more written:
+//! `POST /api/tables {"game": "<its kind>", ...}`, every route under `/api/tables/{id}`
+//! (read, join, leave, actions, rematch, close), a WebSocket per viewer, seats with tokens,
+//! bots, turn timers, the store (a `store::Kind` of its own, restored at start, adopted in a
+//! cluster), the idle sweep and its finished games kept as records (`host::records`). UNO
+//! (`games::uno`) and Duel (`games::duel`) are written so; the test `third_game.rs` hosts a
+//! third, tiny one through the real server.
 
+pub mod accounts;
 pub mod api;
+mod arena;
 mod bearer;
 mod client;
 pub mod cluster;
@@ -22,55 +29,67 @@ pub mod duel_api;
 mod duel_lane_tests;
 mod duel_refusal;
 mod error;
+pub mod games;
+pub mod host;
 mod instance;
 pub mod limits;
 mod messages;
-mod metrics;
+pub mod metrics;
+mod metrics_api;
+mod origin;
 /// The protocol types the pages are typed against, in `web/protocol.d.ts` and
 /// `web/duelprotocol.d.ts` (generated: a test fails when one differs; `UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol` writes it).
 /// A leaf: it names the types of every module that sends them, and nothing names it.
 #[cfg(test)]
 mod protocol;
+pub mod proxy;
+mod quick;
+mod quick_api;
 mod quota;
 mod registry;
 mod replay_api;
 mod serve;
 mod state;
 mod stats;
-mod tables;
 mod text;
-mod update;
 mod web;
 mod ws;
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
 
-pub use error::{ApiError, DuelRefusal, ErrorBody, TableError};
+pub use error::{AccountError, ApiError, DuelRefusal, ErrorBody, TableError};
+pub use games::uno::records::{ImportRecord, Imported, RecordExport};
+pub use games::uno::replay::{Frame, Perspective, PositionExport, Step};
+pub use host::{AccountLimits, Config, Person, SignedIn, Tables};
 pub use instance::default_instance;
 pub use messages::{
-    invite_path, CreateTable, Created, Joined, LoggedEvent, SeatKind, SeatSpec, SeatView, StartFrom, TableStatus,
-    TableSummary, TableView,
+    invite_path, CreateTable, LoggedEvent, Occupant, SeatKind, SeatSpec, StartFrom, TableStatus, TableSummary,
+    TableView,
 };
+pub use metrics_api::serve_metrics;
 pub use serve::{raise_fd_limit, serve, serve_with, ServeConfig, FD_RESERVE};
-pub use state::AppState;
-pub use tables::{Config, Frame, ImportRecord, Imported, Perspective, PositionExport, RecordExport, Step, Tables};
+pub use state::{AppState, Games};
 /// The house-rule toggles of a create request, built into rules by the engine.
 pub use uno::HouseRules;
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    let duel_games = state.duel_games().clone();
+    let metrics = metrics_api::routes(state.config().metrics.clone(), state.tables().clone());
     Router::new()
         .merge(replay_api::routes(state.clone()))
         .merge(stats::routes(state.clone()))
+        .merge(duel_api::routes(state.clone()))
+        .merge(accounts::routes(state.clone()))
+        .merge(quick_api::routes(state.clone()))
+        .merge(arena::routes(state.clone()))
         .merge(api::routes(state))
-        .merge(duel_api::routes(duel_games))
-        .merge(metrics::routes())
+        .merge(metrics)
         .route("/api/{*rest}", axum::routing::any(api::api_not_found))
-        .fallback(web::serve)
+        .fallback_service(web::service())
         .layer(axum::middleware::map_response(refusal_body))
         .layer(axum::middleware::from_fn(no_token_in_url))
+        .layer(axum::middleware::from_fn(accounts::csrf::same_site_only))
         .layer(axum::middleware::map_response(security_headers))
         .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
 }

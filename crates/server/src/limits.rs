@@ -37,7 +37,7 @@ pub const MAX_ANALYSIS_SAMPLES: u32 = 2_000;
 pub const ANALYSES_PER_CLIENT: usize = 1;
 /// Value-network analyses (`method=value`) one client may have under way at once: they cost
 /// about 70× less than playouts, so the limit is looser, and they have workers and a queue of
-/// their own (`tables/analysis.rs`).
+/// their own (`games/uno/analysis.rs`).
 pub const VALUE_ANALYSES_PER_CLIENT: usize = 4;
 /// The value network's queue is this many times the playouts' (`Config::analysis_queue`).
 pub const VALUE_ANALYSIS_QUEUE_FACTOR: usize = 4;
@@ -47,5 +47,8 @@ pub const ANALYSIS_CACHE_ENTRIES: usize = 256;
 pub const MAX_STATS_PAGE: usize = 200;
 /// Largest record file `POST /api/records` takes (a 500-action game is about 30 KB).
 pub const MAX_RECORD_BYTES: usize = 512 * 1024;
+/// The longest `engine_version` an imported record may state (the engine's own are short:
+/// `uno 0.4.0`).
+pub const MAX_ENGINE_VERSION_CHARS: usize = 64;
 /// Most actions an imported record may have (it is replayed, checked, on every frame asked).
 pub const MAX_IMPORTED_ACTIONS: usize = 5_000;

@@ -1,8 +1,8 @@
-//! What the table API sends and takes: requests, answers, views and their parts. Plain data, so
-//! the table code, the update renderer and the routes share it without depending on each other.
+//! What the tables API sends and takes: requests, answers, views and their parts. Plain data, so
+//! the host, the games' views and the routes share it without depending on each other.
 
 use serde::{Deserialize, Serialize};
-use uno::{Action, Card, EndReason, Event, HouseRules, Observation, Seat};
+use uno::{Action, Card, EndReason, HouseRules, Observation, Seat};
 
 #[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -11,13 +11,17 @@ pub enum SeatKind {
     Bot,
 }
 
-/// An event and the version its action produced.
+/// An event and the table version its action produced.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
-pub struct LoggedEvent {
+#[ts(rename = "LoggedEvent", concrete(E = uno::Event))]
+pub struct Logged<E> {
     #[ts(type = "number")]
     pub version: u64,
-    pub event: Event,
+    pub event: E,
 }
+
+/// An UNO event and the version its action produced.
+pub type LoggedEvent = Logged<uno::Event>;
 
 #[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -28,15 +32,29 @@ pub enum TableStatus {
     Finished,
 }
 
-/// A seat as every viewer sees it.
+/// Who holds a seat, as every viewer sees it: a person's name, or a bot's kind.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
-pub struct SeatView {
-    pub seat: usize,
+pub struct Occupant {
+    pub seat: Seat,
     pub kind: SeatKind,
     pub name: Option<String>,
     /// Whether a person holds this seat (always true for a bot).
     pub taken: bool,
     pub bot: Option<String>,
+    /// A person's seat whose time ran out twice in a row: a bot plays it until they act again.
+    #[serde(default)]
+    pub away: bool,
+    /// The turns in a row the server played for this person because their time ran out.
+    #[serde(default)]
+    pub timeouts: u8,
+    /// A bot's seat taken over from a person who resigned during play: their name.
+    #[serde(default)]
+    pub replaced: Option<String>,
+    /// The account of the signed-in person at this seat (its profile: `/player.html?id=…`);
+    /// `null` for a guest and a bot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub account: Option<String>,
 }
 
 /// The table as one viewer sees it: `GET /api/tables/{id}`, the answer to an action, and every
@@ -55,9 +73,9 @@ pub struct TableView {
     pub version: u64,
     pub generation: u32,
     pub rules: String,
-    pub seats: Vec<SeatView>,
+    pub seats: Vec<Occupant>,
     /// The viewer's seat; `null` for a spectator.
-    pub you: Option<usize>,
+    pub you: Option<Seat>,
     pub spectators: bool,
     /// Whether the creator chose this game's seed: then the creator can work out every hidden
     /// card (every hand, every future draw). Shown to every person before they sit.
@@ -70,6 +88,9 @@ pub struct TableView {
     /// Milliseconds left on the current turn's timer.
     #[ts(type = "number | null")]
     pub turn_ms_left: Option<u64>,
+    /// Whose turn time `turn_ms_left` is (`null` when no clock runs).
+    #[serde(default)]
+    pub turn_seat: Option<Seat>,
     /// At a table of bots only, after a round: how long the result stays up before the next deal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(type = "number | null")]
@@ -81,8 +102,9 @@ pub struct TableView {
     /// never count points themselves).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round_result: Option<RoundResult>,
-    /// Everything this viewer may know of the game.
-    pub view: Observation,
+    /// Everything this viewer may know of the game; `null` while the table waits for its
+    /// seats (nothing is dealt before play starts).
+    pub view: Option<Observation>,
     /// What the viewer may do now (empty when it may do nothing).
     pub legal_actions: Vec<Action>,
     /// Recent events (on a read), or the events of this change (action answer, push).
@@ -126,24 +148,55 @@ pub struct TableSummary {
     pub id: String,
     pub status: TableStatus,
     pub rules: String,
-    pub seats: Vec<SeatView>,
+    pub seats: Vec<Occupant>,
     pub open_seats: usize,
     pub spectators: bool,
     /// Whether the creator chose the seed (and so can work out every hidden card).
     #[serde(default)]
     pub chosen_seed: bool,
+    /// Where a "play from here" table started (a kept game's position, maybe an imported
+    /// record's): its creator chose the position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_from: Option<StartedFrom>,
     #[ts(type = "number")]
     pub version: u64,
+    /// How far the dealt game is; `null` before the deal.
+    #[serde(default)]
+    pub progress: Option<Progress>,
+    /// People's seats (not bots'), held or open.
+    #[serde(default)]
+    pub people: usize,
+}
+
+/// How far a game in play is: its round (from 1), the turns played in it, every seat's match
+/// points and the target (`null`: one round).
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    pub round: u32,
+    pub turns: u32,
+    pub scores: Vec<u32>,
+    pub target: Option<u32>,
 }
 
 /// The kept game a "play from here" table started from: table `table`'s `game`th game (from 0)
 /// after `ply` actions. The cards no seat could see there (the draw pile) were shuffled again
-/// with a fresh seed.
+/// with a fresh seed; from an imported record (`imported`: a file someone sent in, its hands
+/// whatever the file says) the hands were dealt afresh too, each as large as it was. Shown in
+/// the lobby and the table's view before anyone sits, as a chosen seed is: whoever read the
+/// kept game knows where the position came from.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StartedFrom {
     pub table: String,
     pub game: usize,
     pub ply: usize,
+    #[serde(default)]
+    pub imported: bool,
+}
+
+/// `GET /api/games/live`: the games being played now that anyone may watch, people's first.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct LiveGames {
+    pub games: Vec<TableSummary>,
 }
 
 /// `GET /api/tables`: the tables open to spectators (the lobby).
@@ -168,7 +221,7 @@ pub struct CreateTable {
     pub seats: Vec<SeatSpec>,
     /// The creator's display name (for the first human seat unless `creator_seat` says another).
     pub name: Option<String>,
-    pub creator_seat: Option<usize>,
+    pub creator_seat: Option<Seat>,
     /// Whether people without a seat may watch (public view only). Default true.
     pub spectators: Option<bool>,
     /// Seconds a human has for a turn; on timeout the server plays the default (draw, then pass).
@@ -182,6 +235,10 @@ pub struct CreateTable {
     /// Starts from a kept game's position instead of a deal ("play from here"): its rules and
     /// hands, as many seats as it had; `preset`, `rules`, `house_rules` and `seed` are not given.
     pub from: Option<StartFrom>,
+    /// A rated table (docs/accounts.md): its games change its players' ratings. Only a
+    /// signed-in person opens one, every seat is a signed-in person's (no bots, no guests), it
+    /// plays a preset as it ships, and it has a turn timer (60 s unless `turn_seconds` says).
+    pub rated: Option<bool>,
 }
 
 /// A position of a kept game: table `table`'s `game`th game (its last without one) after `ply`
@@ -212,25 +269,6 @@ pub enum SeatSpec {
         #[ts(optional)]
         delay_ms: Option<u32>,
     },
-}
-
-#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
-pub struct Created {
-    pub id: String,
-    /// Where to send friends: the table page.
-    pub invite: String,
-    /// The creator's seat and its secret token (`null` when every seat is a bot).
-    pub seat: Option<usize>,
-    pub token: Option<String>,
-    pub table: TableView,
-}
-
-#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
-pub struct Joined {
-    pub id: String,
-    pub seat: usize,
-    pub token: String,
-    pub table: TableView,
 }
 
 pub fn invite_path(id: &str) -> String {

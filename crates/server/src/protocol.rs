@@ -12,23 +12,34 @@ use uno::rules::{
 use uno::{Action, Color, Direction, DrawReason, EndReason, Event, Move, Observation, Outcome, Phase};
 
 use crate::messages::{
-    CreateTable, Created, HandResult, Joined, LoggedEvent, RoundResult, SeatKind, SeatSpec, SeatView, StartFrom,
+    CreateTable, HandResult, LiveGames, LoggedEvent, Occupant, Progress, RoundResult, SeatKind, SeatSpec, StartFrom,
     StartedFrom, TableList, TableStatus, TableSummary, TableView,
 };
 
-use crate::api::{ActRequest, JoinRequest, Options as UnoOptions};
+use crate::accounts::passkeys::{PasskeyChallenge, PasskeyFinish, PasskeySignUp, PasskeyView, Passkeys};
+use crate::accounts::players::{
+    BoardEntry, BotEntry, HistoryPoint, Leaderboard, PlayerView, PoolView, RecentGame, ShownRating,
+};
+use crate::accounts::{AccountDeleted, AccountView, Me, PasswordRequest, SignedOut};
+use crate::api::{JoinRequest, Options as UnoOptions, PhraseRequest};
+use crate::arena::{ArenaJoined, ArenaLine, ArenaList, ArenaSeat, ArenaTableView, ArenaView, CreateArena, JoinArena};
 use crate::error::{ErrorBody, ServerCode};
+use crate::games::uno::analysis::Answer as AnalysisAnswer;
+use crate::games::uno::records::Imported;
+use crate::games::uno::replay::{Frame as ReplayFrame, PositionExport, Step as ReplayStep, UnoFiles};
+use crate::games::uno::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
+use crate::host::phrases::{Phrase, Said as PhraseSaid};
+use crate::host::{ActRequest, Created, Joined};
+use crate::quick::{QueueRequest, QueueStatus, Queued};
 use crate::stats::{Page as StatsPage, PlayerStats};
-use crate::tables::{AnalysisAnswer, Frame as ReplayFrame, Step as ReplayStep};
-use crate::tables::{Imported, PositionExport, UnoFiles};
-use crate::update::{UpdateDecl as Update, UpdateViewDecl as UpdateView};
 use crate::ws::SocketError;
 use uno::HouseRules;
 use uno::IllegalAction;
 use uno_lab::analysis::{ActionValue, Analysis, Decision, Method as AnalysisMethod, RoundSummary};
 
-use crate::duel_api::records::DuelFrame;
-use crate::duel_api::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
+use crate::games::duel::messages::DuelCreated;
+use crate::games::duel::records::DuelFrame;
+use crate::games::duel::{CellKey, CreateRequest, DuelConfig, DuelView, HistoryEvent, LastMove};
 use duel::{
     Action as DuelAction, Actor, Cell, Coord, Difficulty, Dir, EndReason as DuelEndReason, Event as DuelEvent, Key,
     LoggedAction, Outcome as DuelOutcome, Piece, Rank, Side, Stage, Status,
@@ -84,16 +95,36 @@ fn declarations() -> String {
         // The server's: the table and its parts.
         decl::<SeatKind>(&cfg),
         decl::<TableStatus>(&cfg),
-        decl::<SeatView>(&cfg),
+        decl::<Occupant>(&cfg),
         decl::<HandResult>(&cfg),
         decl::<RoundResult>(&cfg),
         decl::<LoggedEvent>(&cfg),
         decl::<StartedFrom>(&cfg),
         decl::<TableView>(&cfg),
+        decl::<Progress>(&cfg),
         decl::<TableSummary>(&cfg),
         decl::<TableList>(&cfg),
-        decl::<Created>(&cfg),
-        decl::<Joined>(&cfg),
+        // `GET /api/games/live`: the games to watch.
+        decl::<LiveGames>(&cfg),
+        // Quick match (crates/server/src/quick.rs): `POST /api/queue` and what the queue says.
+        decl::<QueueRequest>(&cfg),
+        decl::<QueueStatus>(&cfg),
+        decl::<Queued>(&cfg),
+        // Quick phrases (crates/server/src/host/phrases.rs): the list, the body, the socket's message.
+        decl::<Phrase>(&cfg),
+        decl::<PhraseRequest>(&cfg),
+        decl::<PhraseSaid>(&cfg),
+        // Arenas (crates/server/src/arena.rs): the bodies and the standings page's view.
+        decl::<CreateArena>(&cfg),
+        decl::<JoinArena>(&cfg),
+        decl::<ArenaLine>(&cfg),
+        decl::<ArenaSeat>(&cfg),
+        decl::<ArenaTableView>(&cfg),
+        decl::<ArenaView>(&cfg),
+        decl::<ArenaJoined>(&cfg),
+        decl::<ArenaList>(&cfg),
+        decl::<Created<TableView>>(&cfg),
+        decl::<Joined<TableView>>(&cfg),
         // `GET /api/uno/options` (crates/server/src/api.rs): what the create form offers.
         decl::<UnoOptions>(&cfg),
         // `POST /api/tables`: the create form's body.
@@ -101,11 +132,11 @@ fn declarations() -> String {
         decl::<SeatSpec>(&cfg),
         decl::<StartFrom>(&cfg),
         decl::<CreateTable>(&cfg),
-        // `GET /api/games/{id}/replay` (crates/server/src/tables/replay.rs).
+        // `GET /api/games/{id}/replay` (crates/server/src/games/uno/replay.rs).
         decl::<Move>(&cfg),
         decl::<ReplayStep>(&cfg),
         decl::<ReplayFrame>(&cfg),
-        // `GET /api/games/{id}/analysis` (crates/server/src/tables/analysis.rs; the analysis is
+        // `GET /api/games/{id}/analysis` (crates/server/src/games/uno/analysis.rs; the analysis is
         // uno-lab's).
         decl::<ActionValue>(&cfg),
         decl::<Decision>(&cfg),
@@ -115,18 +146,18 @@ fn declarations() -> String {
         decl::<AnalysisAnswer<'static>>(&cfg),
         // `POST /api/tables/{id}/join` and `.../actions`: the bodies the table page sends.
         decl::<JoinRequest>(&cfg),
-        decl::<ActRequest>(&cfg),
-        // `GET /api/games/{id}/position` (crates/server/src/tables/replay.rs): a position saved.
+        decl::<ActRequest<Action>>(&cfg),
+        // `GET /api/games/{id}/position` (crates/server/src/games/uno/replay.rs): a position saved.
         decl::<UnoFiles>(&cfg),
         decl::<PositionExport>(&cfg),
-        // `POST /api/records` (crates/server/src/tables/records.rs): a record file opened.
+        // `POST /api/records` (crates/server/src/games/uno/records.rs): a record file opened.
         decl::<Imported>(&cfg),
         // Every refusal's body, and the codes the pages word (crates/server/src/error.rs, the
         // engine's `IllegalAction`).
         decl::<ErrorBody>(&cfg),
         decl::<ServerCode>(&cfg),
         decl::<IllegalAction>(&cfg),
-        // The WebSocket's `update` (crates/server/src/update.rs), what one action changed.
+        // The WebSocket's `update` (crates/server/src/games/uno/update.rs), what one action changed.
         decl::<UpdateView<'static>>(&cfg),
         decl::<Update<'static>>(&cfg),
         // The WebSocket's answer to a refused message (crates/server/src/ws.rs).
@@ -134,9 +165,31 @@ fn declarations() -> String {
         // `GET /api/stats` (crates/server/src/stats.rs).
         decl::<PlayerStats>(&cfg),
         decl::<StatsPage>(&cfg),
+        // Accounts (crates/server/src/accounts): `GET /api/account`, the sign-in and sign-up
+        // bodies, signing out everywhere, deleting.
+        decl::<AccountView>(&cfg),
+        decl::<Me>(&cfg),
+        decl::<PasswordRequest>(&cfg),
+        decl::<SignedOut>(&cfg),
+        decl::<AccountDeleted>(&cfg),
+        // Passkeys (accounts/passkeys.rs): a ceremony's start and finish, the list.
+        decl::<PasskeySignUp>(&cfg),
+        decl::<PasskeyChallenge>(&cfg),
+        decl::<PasskeyFinish>(&cfg),
+        decl::<PasskeyView>(&cfg),
+        decl::<Passkeys>(&cfg),
+        // `GET /api/players/{id}` and `GET /api/leaderboard/{preset}` (accounts/players.rs).
+        decl::<ShownRating>(&cfg),
+        decl::<HistoryPoint>(&cfg),
+        decl::<PoolView>(&cfg),
+        decl::<RecentGame>(&cfg),
+        decl::<PlayerView>(&cfg),
+        decl::<BoardEntry>(&cfg),
+        decl::<BotEntry>(&cfg),
+        decl::<Leaderboard>(&cfg),
     ];
     file(
-        "// Generated from the server's Rust types (crates/server/src/messages.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.",
+        "// Generated from the server's Rust types (crates/server/src/messages.rs, api.rs, host/, games/uno/, ws.rs, stats.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.",
         &decls,
     )
 }
@@ -163,17 +216,18 @@ fn duel_declarations() -> String {
         decl::<Actor>(&cfg),
         decl::<LoggedAction>(&cfg),
         decl::<Difficulty>(&cfg),
-        // The server's (crates/server/src/duel_api.rs, duel_api/records.rs).
+        // The server's (crates/server/src/games/duel, duel_api.rs).
         decl::<LastMove>(&cfg),
         decl::<HistoryEvent>(&cfg),
         decl::<DuelView>(&cfg),
+        decl::<DuelCreated>(&cfg),
         decl::<DuelFrame>(&cfg),
         decl::<DuelConfig>(&cfg),
         decl::<CreateRequest>(&cfg),
         decl::<CellKey>(&cfg),
     ];
     file(
-        "// Generated from the Duel engine's Rust types (crates/duel) and the server's Duel answers (crates/server/src/duel_api.rs, duel_api/records.rs) by ts-rs: do not edit.",
+        "// Generated from the Duel engine's Rust types (crates/duel) and the server's Duel answers (crates/server/src/games/duel, duel_api.rs) by ts-rs: do not edit.",
         &decls,
     )
 }

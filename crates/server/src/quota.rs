@@ -26,6 +26,16 @@ impl Quota {
     /// Counts one more use by `client` at `now`, or refuses it: then `Err` holds how long until
     /// its oldest use leaves the window (at least one second).
     pub(crate) fn take(&self, client: &str, now: Instant) -> Result<(), Duration> {
+        self.count(client, now, true)
+    }
+
+    /// Whether `client` has a use left at `now`, without counting one: a request past its
+    /// quota is refused before its body is looked at, whatever that body holds.
+    pub(crate) fn check(&self, client: &str, now: Instant) -> Result<(), Duration> {
+        self.count(client, now, false)
+    }
+
+    fn count(&self, client: &str, now: Instant, take: bool) -> Result<(), Duration> {
         let mut uses = self.uses.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let window = self.window;
         let expired = |t: &Instant| now.saturating_duration_since(*t) >= window;
@@ -49,7 +59,11 @@ impl Quota {
             }
             return Err(wait.max(Duration::from_secs(1)));
         }
-        q.push_back(now);
+        if take {
+            q.push_back(now);
+        } else if q.is_empty() {
+            uses.remove(client);
+        }
         Ok(())
     }
 }
@@ -70,6 +84,18 @@ mod tests {
         assert_eq!(quota.take("b", t0 + Duration::from_secs(1200)), Ok(()));
         assert_eq!(quota.take("a", t0 + Duration::from_secs(3600)), Ok(()));
         assert!(quota.take("a", t0 + Duration::from_secs(3601)).is_err());
+    }
+
+    #[test]
+    fn a_check_counts_nothing_and_says_what_a_take_would() {
+        let quota = Quota::new(1, Duration::from_secs(60));
+        let t0 = Instant::now();
+        assert_eq!(quota.check("a", t0), Ok(()));
+        assert_eq!(quota.check("a", t0), Ok(()), "a check takes no use");
+        assert!(quota.uses.lock().map(|m| m.is_empty()).unwrap_or(false), "nor remembers the client");
+        assert_eq!(quota.take("a", t0), Ok(()));
+        assert_eq!(quota.check("a", t0 + Duration::from_secs(20)), Err(Duration::from_secs(40)));
+        assert_eq!(quota.check("a", t0 + Duration::from_secs(60)), Ok(()));
     }
 
     #[test]

@@ -11,10 +11,11 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use crate::bearer::SeatToken;
+use crate::bearer::Asker;
 use crate::client::Client;
-use crate::tables::AnalysisRequest;
-use crate::tables::{Frame, FrameRequest, ImportRecord, Perspective, PositionExport, RecordExport};
+use crate::games::uno::analysis::AnalysisRequest;
+use crate::games::uno::records::{self, ImportRecord, RecordExport};
+use crate::games::uno::replay::{self, Frame, FrameRequest, Perspective, PositionExport};
 use crate::{ApiError, AppState};
 
 pub fn routes(state: AppState) -> Router {
@@ -45,7 +46,7 @@ async fn record(
     q: Result<Query<RecordQuery>, QueryRejection>,
 ) -> Result<Json<RecordExport>, ApiError> {
     let q = query(q)?;
-    Ok(Json(app.kept_game(&id, q.game).await?))
+    Ok(Json(records::kept_game(app.tables(), &id, q.game).await?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -61,7 +62,7 @@ async fn replay(
     State(app): State<AppState>,
     Path(id): Path<String>,
     q: Result<Query<ReplayQuery>, QueryRejection>,
-    t: SeatToken,
+    asker: Asker,
 ) -> Result<Json<Frame>, ApiError> {
     let q = query(q)?;
     let perspective = match q.view.as_deref() {
@@ -69,12 +70,12 @@ async fn replay(
         None => Perspective::Spectator,
     };
     let req = FrameRequest { perspective, game: q.game, ply: q.ply, timeline: q.timeline };
-    Ok(Json(app.frame(&id, req, t.as_deref()).await?))
+    Ok(Json(replay::frame(app.tables(), &id, req, asker.token()).await?))
 }
 
 #[derive(Debug, Deserialize)]
 struct AnalysisQuery {
-    seat: usize,
+    seat: uno::Seat,
     samples: Option<u32>,
     game: Option<usize>,
     /// `playouts` (the default) or `value`.
@@ -89,7 +90,7 @@ async fn analysis(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let q = query(q)?;
     let req = AnalysisRequest { game: q.game, seat: q.seat, samples: q.samples, method: q.method.unwrap_or_default() };
-    Ok(Json(app.inner.analyses.analysis(&app, &id, req, &client.0).await?))
+    Ok(Json(app.inner.analyses.analysis(app.tables(), &id, req, &client.0).await?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -104,21 +105,24 @@ async fn position(
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Json<PositionExport>, ApiError> {
     let q = query(q)?;
-    Ok(Json(app.position_export(&id, q.game, q.ply).await?))
+    Ok(Json(replay::position_export(app.tables(), &id, q.game, q.ply).await?))
 }
 
 async fn import(
     State(app): State<AppState>,
     client: crate::client::Client,
-    body: Result<Json<ImportRecord>, JsonRejection>,
+    body: Result<Json<serde_json::Value>, JsonRejection>,
 ) -> Result<axum::response::Response, ApiError> {
-    let Json(record) = body.map_err(|e| match e {
+    // Past the quota every import is refused alike, whatever its body holds.
+    app.check_import(&client.0)?;
+    let Json(body) = body.map_err(|e| match e {
         JsonRejection::BytesRejection(b) if b.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             ApiError::BodyTooLarge(crate::limits::MAX_RECORD_BYTES)
         }
         other => ApiError::from(other),
     })?;
+    let record = ImportRecord::from_json(body).map_err(ApiError::InvalidBody)?;
     // Counted once the body is read: a request refused for its body costs nothing.
     app.take_import(&client.0)?;
-    Ok((StatusCode::CREATED, Json(app.import_record(record).await?)).into_response())
+    Ok((StatusCode::CREATED, Json(records::import_record(app.tables(), record).await?)).into_response())
 }

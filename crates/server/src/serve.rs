@@ -7,8 +7,9 @@
 //!   oldest *idle* one (no request in progress, not a WebSocket: a client waiting to send, or a
 //!   keep-alive connection between requests), else the oldest *slow* one (a request body still
 //!   arriving after [`ServeConfig::slow_body`]), so neither idle sockets nor trickled bodies can
-//!   lock people out; with nothing to shed, the newcomer gets `503 {"code":"server_busy"}` and is
-//!   closed.
+//!   lock people out; else the idlest connection of the address holding the most, while it holds
+//!   more than its share of the cap (so a few addresses' WebSockets cannot lock a fresh address
+//!   out); with nothing to shed, the newcomer gets `503 {"code":"server_busy"}` and is closed.
 //! - **A cap per address** ([`ServeConfig::max_per_address`]; an IPv6 client counts by its /64):
 //!   one address at its cap sheds its own oldest idle-or-slow connection, else is refused with
 //!   `429 {"code":"too_many_connections"}`. So one address's sockets and slow bodies never take
@@ -72,6 +73,10 @@ pub struct ServeConfig {
     pub grace: Duration,
     /// With other instances over NATS: requests for their tables are forwarded to them.
     pub cluster: Option<crate::cluster::Cluster>,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` name the client (`crate::proxy`);
+    /// their own connections count against the whole cap only (the clients behind them are
+    /// counted by the proxy's limits and by every per-client limit here).
+    pub trusted_proxies: crate::proxy::TrustedProxies,
 }
 
 impl Default for ServeConfig {
@@ -85,6 +90,7 @@ impl Default for ServeConfig {
             slow_body: Duration::from_secs(5),
             grace: Duration::from_secs(10),
             cluster: None,
+            trusted_proxies: crate::proxy::TrustedProxies::default(),
         }
     }
 }
@@ -152,6 +158,9 @@ pub async fn serve_with(
         per_address: config.max_per_address.clamp(1, config.max_connections.max(1)),
         slow_body: config.slow_body,
     };
+    // A trusted proxy's connections carry many clients: only the whole cap holds them.
+    let proxy_limits = Limits { per_address: limits.max, ..limits };
+    let trusted = Arc::new(config.trusted_proxies.clone());
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(config.header_timeout);
@@ -172,7 +181,8 @@ pub async fn serve_with(
         };
         // Small pushes must go out at once: Nagle would hold them behind unacknowledged data.
         let _ = tcp.set_nodelay(true);
-        let guard = match conns.admit(address_key(peer.ip()), &limits, Instant::now()) {
+        let caps = if trusted.trusts(peer.ip()) { &proxy_limits } else { &limits };
+        let guard = match conns.admit(address_key(peer.ip()), caps, Instant::now()) {
             Ok(guard) => guard,
             Err(refusal) => {
                 // Each refusal in flight holds a descriptor for up to a second: past half the
@@ -191,12 +201,19 @@ pub async fn serve_with(
             }
         };
         let slot = ConnSlot { guard: Arc::new(guard), stop: stop_rx.clone() };
-        tokio::spawn(connection(tcp, peer, router.clone(), http.clone(), slot, config.body_deadline));
+        let trusted = trusted.clone();
+        tokio::spawn(connection(tcp, peer, router.clone(), http.clone(), slot, config.body_deadline, trusted));
     }
     drop(listener);
     let _ = stop_tx.send(true);
     conns.wait_empty(config.grace).await;
     state.drain().await;
+    // Every acknowledged write is in: the leases end now, and the other instances are told to
+    // adopt at once, so a rolling restart stops its tables for a moment, not a lease.
+    let handed = state.tables().hand_over().await > 0;
+    if let Some(cluster) = &config.cluster {
+        cluster.leave(handed).await;
+    }
     Ok(())
 }
 
@@ -209,12 +226,15 @@ async fn connection(
     http: hyper::server::conn::http1::Builder,
     slot: ConnSlot,
     body_deadline: Duration,
+    trusted: Arc<crate::proxy::TrustedProxies>,
 ) {
     let conn = slot.guard.conn.clone();
     let mut stop = slot.stop.clone();
     let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
         let busy = slot.busy();
         req.extensions_mut().insert(ConnectInfo(peer));
+        let client = trusted.client(peer.ip(), req.headers());
+        req.extensions_mut().insert(crate::client::ClientAddr(client));
         req.extensions_mut().insert(slot.clone());
         let router = router.clone();
         let conn = slot.guard.conn.clone();
@@ -254,7 +274,9 @@ async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
         Refusal::Address => ApiError::TooManyConnections,
     };
     let status = e.status();
-    let body = serde_json::to_string(&e.body()).unwrap_or_default();
+    let body = e.body();
+    crate::metrics::refusal(body.code);
+    let body = serde_json::to_string(&body).unwrap_or_default();
     let retry = e.retry_after().unwrap_or(1);
     let headers: String = crate::SECURITY_HEADERS.iter().map(|(name, value)| format!("{name}: {value}\r\n")).collect();
     let answer = format!(

@@ -1,19 +1,43 @@
-//! The HTTP side's state, [`AppState`]: the table core ([`Tables`]) and what only the routes
-//! need besides it (analyses' admission, the statistics' one-time tally, the import quota, the
-//! Duel games).
+//! The HTTP side's state, [`AppState`]: the host's registry ([`Tables`]) and what only the
+//! routes need besides it (UNO's analyses' admission and statistics' one-time tally, the import
+//! quota).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use store::SharedStore;
 
-use crate::duel_api::DuelGames;
+use crate::games::uno::analysis::Analyses;
+use crate::games::uno::tallies::Stats;
+use crate::host::{GameHost, Hosted};
 use crate::quota::Quota;
-use crate::tables::{Analyses, Stats};
 use crate::{Config, TableError, Tables};
 
-/// The server's shared state: the table core, and what the HTTP routes keep beside it. Every
-/// method of the table core is reached through it (it dereferences to [`Tables`]).
+/// The games a server hosts: UNO and Duel ([`Games::standard`]), or any others
+/// ([`Games::with`]: one line for a game, its [`Hosted`] implementation the rest).
+#[derive(Clone, Default)]
+pub struct Games(Vec<Arc<dyn GameHost>>);
+
+impl Games {
+    /// No game yet.
+    pub fn new() -> Games {
+        Games::default()
+    }
+
+    /// UNO and Duel.
+    pub fn standard() -> Games {
+        Games::new().with::<crate::games::uno::Uno>().with::<crate::games::duel::Duel>()
+    }
+
+    /// `G` hosted too.
+    pub fn with<G: Hosted>(mut self) -> Games {
+        self.0.push(Arc::new(crate::host::hosting_of::<G>()));
+        self
+    }
+}
+
+/// The server's shared state: the host's registry, and what the HTTP routes keep beside it. The
+/// registry's calls are reached through it (it dereferences to [`Tables`]).
 #[derive(Clone)]
 pub struct AppState {
     tables: Tables,
@@ -25,30 +49,31 @@ pub(crate) struct Shared {
     pub(crate) stats: Stats,
     /// Records imported, per client, in the last hour.
     imports: Quota,
-    duel: DuelGames,
+    /// This instance's quick-match queue (`crate::quick`): the tickets whose home it is.
+    pub(crate) quick: Arc<crate::quick::Quick>,
 }
 
 impl AppState {
-    /// Opens the server state on a store (any backend), rebuilding every unfinished table from it.
+    /// Opens the server state on a store (any backend) for UNO and Duel, rebuilding every
+    /// unfinished table from it.
     pub async fn new(store: impl Into<SharedStore>, config: Config) -> Result<AppState, TableError> {
+        AppState::hosting(store, config, Games::standard()).await
+    }
+
+    /// Opens the server state on a store for `games`.
+    pub async fn hosting(store: impl Into<SharedStore>, config: Config, games: Games) -> Result<AppState, TableError> {
         let analyses = Arc::new(Analyses::new(&config));
         let imports = Quota::new(config.imports_per_hour, Duration::from_secs(3600));
-        let tables = Tables::open(store, config).await?;
-        let c = tables.config();
-        let duel = DuelGames::with_store(tables.store().clone())
-            .with_limits(c.max_tables_per_client, c.idle_timeout)
-            .with_thinkers(tables.thinkers().clone());
-        Ok(AppState { inner: Arc::new(Shared { analyses, stats: Stats::default(), imports, duel }), tables })
+        let tables = Tables::open(store.into(), config, games.0).await?;
+        Ok(AppState {
+            inner: Arc::new(Shared { analyses, stats: Stats::default(), imports, quick: Arc::default() }),
+            tables,
+        })
     }
 
-    /// The table core.
+    /// The host's registry.
     pub fn tables(&self) -> &Tables {
         &self.tables
-    }
-
-    /// The Duel games (kept in the same store, under the same per-client limits).
-    pub fn duel_games(&self) -> &DuelGames {
-        &self.inner.duel
     }
 
     /// Analyses run to their end since the server started (answers from the cache not counted).
@@ -70,10 +95,16 @@ impl AppState {
     /// Counts one more record imported by `client`, or refuses it past
     /// [`Config::imports_per_hour`] in the last hour.
     pub(crate) fn take_import(&self, client: &str) -> Result<(), TableError> {
-        self.inner.imports.take(client, Instant::now()).map_err(|wait| TableError::TooManyImports {
-            limit: self.config().imports_per_hour,
-            retry: wait.as_secs_f64().ceil() as u64,
-        })
+        self.inner.imports.take(client, Instant::now()).map_err(|wait| self.too_many_imports(wait))
+    }
+
+    /// Refuses a record import from `client` past its hourly quota, counting nothing.
+    pub(crate) fn check_import(&self, client: &str) -> Result<(), TableError> {
+        self.inner.imports.check(client, Instant::now()).map_err(|wait| self.too_many_imports(wait))
+    }
+
+    fn too_many_imports(&self, wait: std::time::Duration) -> TableError {
+        TableError::TooManyImports { limit: self.config().imports_per_hour, retry: wait.as_secs_f64().ceil() as u64 }
     }
 }
 

@@ -99,8 +99,8 @@ async fn stats(
         return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_STATS_PAGE} (got {limit})")));
     }
     let offset = q.offset.unwrap_or(0);
-    app.inner.stats.tally_old_results(&app).await?;
-    let page = crate::tables::store_read(app.store().tallies(Kind::Uno, offset as u64, limit as u64)).await?;
+    app.inner.stats.tally_old_results(app.tables()).await?;
+    let page = crate::host::store_read(app.store().tallies(Kind::UNO, offset as u64, limit as u64)).await?;
     let answer = Page {
         total: u64::try_from(page.players).unwrap_or(0),
         games: u64::try_from(page.games).unwrap_or(0),

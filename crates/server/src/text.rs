@@ -7,7 +7,7 @@ use bytes::Bytes;
 /// UTF-8 text, cheap to clone (shared, reference-counted). Made only from `String`s and
 /// `&'static str`s, so it is always UTF-8.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Text(Bytes);
+pub struct Text(Bytes);
 
 impl Text {
     /// The text's bytes (shared, not copied).
@@ -16,7 +16,6 @@ impl Text {
     }
 
     /// The text as a `str` (checks the bytes again).
-    #[cfg(test)]
     pub(crate) fn as_str(&self) -> &str {
         std::str::from_utf8(&self.0).unwrap_or_default()
     }

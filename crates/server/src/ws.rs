@@ -14,31 +14,21 @@ use std::time::Instant;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
-use uno::Action;
 
-use crate::bearer::SeatToken;
+use crate::bearer::Asker;
 use crate::conns::ConnSlot;
+use crate::host::{Closing, Hosting, Push, Socket, TableError, Viewer};
 use crate::limits;
-use crate::tables::{Push, Table, Viewer};
 use crate::text::Text;
 use crate::{ApiError, AppState};
-
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub(crate) enum ClientMessage {
-    Action { action: Action, version: u64 },
-    Ping,
-}
 
 pub async fn upgrade(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    SeatToken(from_header): SeatToken,
-    headers: HeaderMap,
+    asker: Asker,
     slot: Option<Extension<ConnSlot>>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -50,13 +40,8 @@ pub async fn upgrade(
         }
     };
     // Refuse before upgrading, so a bad token is a plain HTTP 403/401.
-    let t = protocol_token(&headers)?.or(from_header);
     let table = app.table(&id).await?;
-    let (viewer, epoch) = {
-        let st = table.state.lock().await;
-        let viewer = app.resolve(&st, t.as_deref())?;
-        (viewer, table.seat_epoch(viewer))
-    };
+    let (viewer, epoch) = table.resolve(asker.token()).await?;
     Ok(ws
         // A browser that offered subprotocols fails the connection unless one is chosen.
         .protocols([PROTOCOL])
@@ -68,23 +53,7 @@ pub async fn upgrade(
         .on_upgrade(move |socket| session(app, table, viewer, epoch, socket, slot.map(|Extension(s)| s))))
 }
 
-/// The subprotocol the server answers with when a client offers it (the pages do, beside their
-/// token).
-pub(crate) const PROTOCOL: &str = "tabletop";
-/// The prefix of the offered subprotocol that carries the seat token.
-const TOKEN_PROTOCOL_PREFIX: &str = "bearer.";
-
-/// The seat token offered as the subprotocol `bearer.<token>` in `Sec-WebSocket-Protocol`: what
-/// a browser can send without putting the token in the URL (where logs and proxies keep it).
-pub(crate) fn protocol_token(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
-    for v in headers.get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL) {
-        let text = v.to_str().map_err(|_| ApiError::BadToken)?;
-        if let Some(t) = text.split(',').map(str::trim).find_map(|p| p.strip_prefix(TOKEN_PROTOCOL_PREFIX)) {
-            return Ok(Some(t.to_string()));
-        }
-    }
-    Ok(None)
-}
+pub(crate) use crate::bearer::PROTOCOL;
 
 /// A refused client message, as the socket answers it: `{"type":"error", code, message}`, the
 /// codes those of HTTP refusals.
@@ -102,7 +71,16 @@ impl SocketError<'_> {
 
 pub(crate) fn error_text(e: &ApiError) -> Utf8Bytes {
     let b = e.body();
-    SocketError::Error { code: b.code, message: &b.message }.text()
+    // The same codes as over HTTP, but what was refused is a message, not a body.
+    let message = match e {
+        ApiError::MalformedJson(_)
+        | ApiError::InvalidBody(_)
+        | ApiError::Table(TableError::MalformedJson(_) | TableError::InvalidBody(_)) => {
+            b.message.replacen("the request body", "the message", 1)
+        }
+        _ => b.message,
+    };
+    SocketError::Error { code: b.code, message: &message }.text()
 }
 
 /// A token bucket: `rate` messages a second, bursts of `rate`.
@@ -137,13 +115,6 @@ pub(crate) fn frame_text(text: Text) -> Utf8Bytes {
     Utf8Bytes::try_from(text.into_bytes()).unwrap_or_default()
 }
 
-/// The viewer's full state now, and its version.
-async fn full_state(table: &Table, viewer: Viewer) -> (Utf8Bytes, u64) {
-    let st = table.state.lock().await;
-    let text = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
-    (Utf8Bytes::from(text), st.version())
-}
-
 /// The close a seat's socket gets once the seat is no longer its holder's.
 fn seat_left_frame() -> CloseFrame {
     CloseFrame { code: 4001, reason: Utf8Bytes::from_static("seat left") }
@@ -153,6 +124,27 @@ fn seat_left_frame() -> CloseFrame {
 /// game goes on there, and connecting again reaches it. Not 4002: the table did not end.
 pub(crate) fn moved_frame() -> CloseFrame {
     CloseFrame { code: 4003, reason: Utf8Bytes::from_static("table moved: connect again") }
+}
+
+/// The close a socket gets when it ends from below: the server shutting down (1001), or its
+/// connection shed to make room under the connection cap (`shed`: 1013, try again later).
+pub(crate) fn ending_frame(shed: bool) -> CloseFrame {
+    if shed {
+        CloseFrame {
+            code: 1013,
+            reason: Utf8Bytes::from_static("server full: this idle connection made room; connect again"),
+        }
+    } else {
+        CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") }
+    }
+}
+
+/// The close a socket gets when its table closed here.
+fn closed_frame(why: Closing) -> CloseFrame {
+    match why {
+        Closing::Moved => moved_frame(),
+        Closing::Owner | Closing::Idle => CloseFrame { code: 4002, reason: Utf8Bytes::from_static("table closed") },
+    }
 }
 
 /// What a viewer's connection does with one push from its table.
@@ -170,29 +162,25 @@ pub(crate) enum Next {
 /// shown the table up to version `shown`: what to send. The same for a socket on this instance
 /// and for a viewer of another instance (`cluster`).
 pub(crate) async fn next(
-    table: &Table,
+    table: &dyn Hosting,
     viewer: Viewer,
     index: usize,
     epoch: u64,
     shown: &mut u64,
     push: Result<Arc<Push>, RecvError>,
 ) -> Next {
-    // On a lag, the seat's close may be among what was skipped.
-    if let (Ok(_), true) = (&push, table.is_closed()) {
-        if table.is_moved() {
-            return Next::Close(moved_frame());
-        }
-        return Next::Close(CloseFrame { code: 4002, reason: Utf8Bytes::from_static("table closed") });
-    }
-    if table.seat_epoch(viewer) != epoch {
-        return Next::Close(seat_left_frame());
-    }
-    let pushed = match push {
+    let pushed = match push.as_deref() {
+        Ok(Push::Closed(why)) => return Next::Close(closed_frame(*why)),
+        _ if table.seat_epoch(viewer) != epoch => return Next::Close(seat_left_frame()),
+        Ok(Push::Said(text)) => return Next::Send { text: frame_text(text.clone()), version: *shown, update: true },
         // An update the viewer's full state already holds (sent after a lag): merging it again
         // would be harmless, sending it is not free.
-        Ok(push) if push.update && push.version <= *shown => return Next::Skip,
-        Ok(push) => push.views.get(index).cloned().flatten().map(|t| (frame_text(t), push.version, push.update)),
-        // Too slow to keep up: skip to the present.
+        Ok(Push::Change { update: true, version, .. }) if *version <= *shown => return Next::Skip,
+        Ok(Push::Change { version, update, views }) => {
+            views.get(index).cloned().flatten().map(|t| (frame_text(t), *version, *update))
+        }
+        // Too slow to keep up: skip to the present (the table's close may be among what was
+        // skipped: the full state says so).
         Err(RecvError::Lagged(_)) => None,
         Err(RecvError::Closed) => {
             return Next::Close(CloseFrame { code: 1001, reason: Utf8Bytes::from_static("gone") })
@@ -200,10 +188,10 @@ pub(crate) async fn next(
     };
     let (text, version, update) = match pushed {
         Some(p) => p,
-        None => {
-            let (t, v) = full_state(table, viewer).await;
-            (t, v, false)
-        }
+        None => match table.full_state(viewer).await {
+            Ok((t, v)) => (frame_text(t), v, false),
+            Err(why) => return Next::Close(closed_frame(why)),
+        },
     };
     *shown = version;
     Next::Send { text, version, update }
@@ -211,7 +199,7 @@ pub(crate) async fn next(
 
 async fn session(
     app: AppState,
-    table: Arc<Table>,
+    table: Arc<dyn Hosting>,
     viewer: Viewer,
     epoch: u64,
     mut socket: WebSocket,
@@ -221,36 +209,26 @@ async fn session(
     let _busy = slot.as_ref().map(ConnSlot::busy);
     let _counted = crate::metrics::socket();
     // One future for the whole session, not one per loop turn: the loop turns once per message.
-    let stopping = crate::conns::stopping(slot.clone());
+    let stopping = crate::conns::ending(slot.clone());
     tokio::pin!(stopping);
+    let conn = slot.as_ref().map(|s| s.guard.conn.clone());
 
     // Subscribe and render the first view under one lock: no change is missed or sent twice.
-    let opened = {
-        let mut st = table.state.lock().await;
-        // The seat changed hands between the upgrade and now: nothing of it is shown.
-        if table.seat_epoch(viewer) != epoch {
-            None
-        } else {
-            st.watch(viewer, 1);
-            let first = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
-            Some((Utf8Bytes::from(first), table.tx.subscribe(), st.viewer_index(viewer), st.version()))
-        }
-    };
-    let Some((first, mut rx, index, mut shown)) = opened else {
+    let Some(Socket { first, mut rx, index, version: mut shown, .. }) = table.watch(viewer, epoch).await else {
         close(&mut socket, seat_left_frame()).await;
         return;
     };
+    let first = frame_text(first);
     let rate = app.config().ws_messages_per_second.max(1);
     let mut bucket = Bucket::new(rate);
     let mut ok = socket.send(Message::Text(first)).await.is_ok();
     while ok {
         tokio::select! {
-            _ = &mut stopping => {
-                let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
-                close(&mut socket, frame).await;
+            shed = &mut stopping => {
+                close_ending(&mut socket, shed).await;
                 break;
             }
-            push = rx.recv() => match next(&table, viewer, index, epoch, &mut shown, push).await {
+            push = rx.recv() => match next(&*table, viewer, index, epoch, &mut shown, push).await {
                 Next::Send { text, .. } => ok = socket.send(Message::Text(text)).await.is_ok(),
                 Next::Skip => {}
                 Next::Close(frame) => {
@@ -260,6 +238,9 @@ async fn session(
             },
             msg = socket.recv() => match msg {
                 Some(Ok(Message::Text(text))) => {
+                    if let Some(c) = &conn {
+                        c.seen();
+                    }
                     if !bucket.take() {
                         ok = socket.send(Message::Text(error_text(&ApiError::RateLimited(rate)))).await.is_ok();
                         continue;
@@ -288,7 +269,7 @@ async fn session(
             },
         }
     }
-    table.state.lock().await.watch(viewer, -1);
+    table.unwatch(viewer).await;
 }
 
 /// How long a closing socket waits for the client's own Close (the WebSocket closing handshake)
@@ -297,13 +278,30 @@ async fn session(
 /// the client would see a broken connection instead of the reason.
 const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How long a socket closed because the server is stopping (1001) waits for the client's
+/// Close. The instance hands its tables over only once every connection is gone (see
+/// `serve_with`), so a client slow to answer (a busy page, a dead mobile link) held a rolling
+/// restart's tables still for up to [`CLOSE_WAIT`]; the frame is out first either way.
+const STOPPING_CLOSE_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Sends `frame` and waits (at most [`CLOSE_WAIT`]) for the client's Close, reading and
 /// dropping whatever it sent meanwhile.
 pub(crate) async fn close(socket: &mut WebSocket, frame: CloseFrame) {
+    close_within(socket, frame, CLOSE_WAIT).await
+}
+
+/// The close of a socket whose connection ends from below (see [`ending_frame`]): shed, or the
+/// server stopping, which waits at most [`STOPPING_CLOSE_WAIT`] for the client's answer.
+pub(crate) async fn close_ending(socket: &mut WebSocket, shed: bool) {
+    let wait = if shed { CLOSE_WAIT } else { STOPPING_CLOSE_WAIT };
+    close_within(socket, ending_frame(shed), wait).await
+}
+
+async fn close_within(socket: &mut WebSocket, frame: CloseFrame, wait: std::time::Duration) {
     if socket.send(Message::Close(Some(frame))).await.is_err() {
         return;
     }
-    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+    let _ = tokio::time::timeout(wait, async {
         while let Some(Ok(msg)) = socket.recv().await {
             if matches!(msg, Message::Close(_)) {
                 break;
@@ -313,39 +311,33 @@ pub(crate) async fn close(socket: &mut WebSocket, frame: CloseFrame) {
     .await;
 }
 
-/// The close a socket whose read failed gets: over the size limit, the standard close code
-/// and why, rather than a connection dropped unexplained (the text is tungstenite's capacity
-/// error); nothing for a broken connection.
+/// The close a socket whose read failed gets, as RFC 6455 asks, rather than a connection
+/// dropped unexplained: over the size limit 1009, a frame that breaks the protocol (reserved
+/// bits, an unmasked frame, a fragmented or over-long control frame, an unknown opcode, a
+/// continuation with nothing to continue) 1002, text that is not UTF-8 1007; nothing for a
+/// broken connection. The texts read are tungstenite's errors.
 pub(crate) fn read_error_close(e: &axum::Error) -> Option<CloseFrame> {
     let text = e.to_string();
-    (text.contains("too long") || text.contains("Space limit")).then(|| CloseFrame {
-        code: 1009,
-        reason: Utf8Bytes::from(format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES)),
-    })
+    let (code, reason) = if text.contains("too long") || text.contains("Space limit") {
+        (1009, format!("message too big: at most {} bytes", limits::MAX_WS_MESSAGE_BYTES))
+    } else if text.contains("UTF-8") {
+        (1007, "a text message that is not UTF-8".to_string())
+    } else if text.contains("WebSocket protocol error")
+        && !["reset without closing", "after closing", "after having closed"].iter().any(|t| text.contains(t))
+    {
+        let why = text.trim_start_matches("WebSocket protocol error: ");
+        (1002, format!("protocol error: {why}").chars().take(120).collect())
+    } else {
+        return None;
+    };
+    Some(CloseFrame { code, reason: Utf8Bytes::from(reason) })
 }
 
 /// Handles one client message; the answer to send back, if any (an accepted action is answered
-/// by the `update` push every viewer gets).
-async fn handle(app: &AppState, table: &Arc<Table>, viewer: Viewer, epoch: u64, text: &str) -> Option<Utf8Bytes> {
-    let msg: ClientMessage = match serde_json::from_str(text) {
-        Ok(m) => m,
-        Err(e) => {
-            let err = if e.is_syntax() || e.is_eof() {
-                ApiError::MalformedJson(e.to_string())
-            } else {
-                ApiError::InvalidBody(e.to_string())
-            };
-            // The same codes as over HTTP, but what was refused is a message, not a body.
-            let b = err.body();
-            let message = b.message.replacen("the request body", "the message", 1);
-            return Some(SocketError::Error { code: b.code, message: &message }.text());
-        }
-    };
-    match msg {
-        ClientMessage::Ping => Some(Utf8Bytes::from_static("{\"type\":\"pong\"}")),
-        ClientMessage::Action { action, version } => {
-            let Viewer::Seat(seat) = viewer else { return Some(error_text(&ApiError::MissingToken)) };
-            app.act_seat(table, seat, epoch, action, version).await.err().map(|e| error_text(&e.into()))
-        }
+/// by the update every viewer gets).
+async fn handle(app: &AppState, table: &Arc<dyn Hosting>, viewer: Viewer, epoch: u64, text: &str) -> Option<Utf8Bytes> {
+    match table.clone().said(app.tables(), viewer, epoch, text).await {
+        Ok(reply) => reply.map(frame_text),
+        Err(e) => Some(error_text(&e.into())),
     }
 }

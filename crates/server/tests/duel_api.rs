@@ -1,19 +1,50 @@
 //! The Duel routes through the router: create, place, next round, move with the computer's
 //! answer in the same response, end, get; errors as `{code, message}` with the engine's text.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
-use server::duel_api::{routes, DuelGames};
 use tower::ServiceExt;
 
-fn app() -> Router {
-    routes(DuelGames::new())
+mod common;
+
+/// The Duel routes of a real server (the host's, on an in-memory store), with the token each
+/// game's create answered, sent with every request about that game.
+#[derive(Clone)]
+struct App {
+    router: Router,
+    tokens: Arc<Mutex<HashMap<String, String>>>,
 }
 
-async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+async fn app() -> App {
+    on(store::SqliteStore::open_in_memory().expect("store").into(), None).await
+}
+
+/// A server on `store`, knowing the tokens `tokens` holds (another server's, on the same store).
+async fn on(store: store::SharedStore, tokens: Option<&App>) -> App {
+    let state = server::AppState::new(store, server::Config::default()).await.expect("state");
+    App { router: server::app(state), tokens: tokens.map(|t| t.tokens.clone()).unwrap_or_default() }
+}
+
+/// The game a Duel URI names (`/api/duel/{id}/...`).
+fn game_of(uri: &str) -> Option<&str> {
+    uri.strip_prefix("/api/duel/")?.split(['/', '?']).next()
+}
+
+async fn call(app: &App, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let token = game_of(uri).and_then(|id| app.tokens.lock().expect("tokens").get(id).cloned());
+    send(app, method, uri, body, token.as_deref()).await
+}
+
+async fn send(app: &App, method: &str, uri: &str, body: Option<Value>, token: Option<&str>) -> (StatusCode, Value) {
     let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
     let body = match body {
         Some(v) => {
             req = req.header("content-type", "application/json");
@@ -21,32 +52,35 @@ async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (St
         }
         None => Body::empty(),
     };
-    let res = app.clone().oneshot(req.body(body).expect("request")).await.expect("response");
+    let res = app.router.clone().oneshot(req.body(body).expect("request")).await.expect("response");
     let status = res.status();
     let bytes = axum::body::to_bytes(res.into_body(), 1 << 20).await.expect("body");
     let value = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes).expect("json body") };
     (status, value)
 }
 
-async fn create(app: &Router, body: Value) -> String {
+async fn create(app: &App, body: Value) -> String {
     let (status, v) = call(app, "POST", "/api/duel", Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
-    v["id"].as_str().expect("id").to_string()
+    let id = v["id"].as_str().expect("id").to_string();
+    let token = v["token"].as_str().expect("the game's token").to_string();
+    app.tokens.lock().expect("tokens").insert(id.clone(), token);
+    id
 }
 
-async fn ok(app: &Router, id: &str, route: &str, body: Option<Value>) -> Value {
+async fn ok(app: &App, id: &str, route: &str, body: Option<Value>) -> Value {
     let (status, v) = call(app, "POST", &format!("/api/duel/{id}/{route}"), body).await;
     assert_eq!(status, StatusCode::OK, "{route}: {v}");
     v
 }
 
-async fn place(app: &Router, id: &str, cell: &str, key: &str) -> (StatusCode, Value) {
+async fn place(app: &App, id: &str, cell: &str, key: &str) -> (StatusCode, Value) {
     call(app, "POST", &format!("/api/duel/{id}/place"), Some(json!({"cell": cell, "key": key}))).await
 }
 
 #[tokio::test]
 async fn config_offers_the_default_size_and_difficulties() {
-    let (status, v) = call(&app(), "GET", "/api/duel/config", None).await;
+    let (status, v) = call(&app().await, "GET", "/api/duel/config", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["default_width"], json!(duel::DEFAULT_WIDTH));
     assert_eq!(v["default_height"], json!(duel::DEFAULT_HEIGHT));
@@ -55,7 +89,7 @@ async fn config_offers_the_default_size_and_difficulties() {
 
 #[tokio::test]
 async fn create_takes_size_and_difficulty() {
-    let app = app();
+    let app = app().await;
     let (status, v) =
         call(&app, "POST", "/api/duel", Some(json!({"difficulty": "easy", "width": 7, "height": 3}))).await;
     assert_eq!(status, StatusCode::CREATED);
@@ -82,7 +116,7 @@ async fn create_takes_size_and_difficulty() {
 
 #[tokio::test]
 async fn setup_errors_carry_the_engine_message_and_change_nothing() {
-    let app = app();
+    let app = app().await;
     let id = create(&app, json!({"difficulty": "easy"})).await;
 
     let (status, v) = place(&app, &id, "a1", "x").await;
@@ -132,7 +166,7 @@ async fn setup_errors_carry_the_engine_message_and_change_nothing() {
 
 #[tokio::test]
 async fn a_move_gets_the_computers_answer_in_the_same_response() {
-    let app = app();
+    let app = app().await;
     let id = create(&app, json!({"difficulty": "easy", "width": 5, "height": 4})).await;
     ok(&app, &id, "next-round", None).await;
     assert_eq!(place(&app, &id, "a1", "6").await.0, StatusCode::OK);
@@ -184,7 +218,7 @@ async fn a_move_gets_the_computers_answer_in_the_same_response() {
 
 #[tokio::test]
 async fn a_winning_attack_ends_the_game_without_a_computer_move() {
-    let app = app();
+    let app = app().await;
     let id = create(&app, json!({"difficulty": "easy"})).await;
     ok(&app, &id, "next-round", None).await;
     assert_eq!(place(&app, &id, "a1", "6").await.0, StatusCode::OK);
@@ -200,11 +234,15 @@ async fn a_winning_attack_ends_the_game_without_a_computer_move() {
 
 #[tokio::test]
 async fn unknown_games_and_bad_bodies_are_clear_errors() {
-    let app = app();
+    let app = app().await;
     let (status, v) = call(&app, "GET", "/api/duel/nope", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(v["code"], "not_found");
+    // An action is authenticated first (a game's token), then its game looked up.
     let (status, v) = call(&app, "POST", "/api/duel/nope/next-round", None).await;
+    assert_eq!((status, v["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("missing_token")), "{v}");
+    let (status, v) =
+        send(&app, "POST", "/api/duel/nope/next-round", None, Some("0123456789abcdef0123456789abcdef")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(v["message"], "There is no Duel game \"nope\". Start a new game.");
 
@@ -212,13 +250,16 @@ async fn unknown_games_and_bad_bodies_are_clear_errors() {
     let (status, v) = call(&app, "POST", &format!("/api/duel/{id}/place"), Some(json!({"cell": "a1"}))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(v["code"], "invalid_body");
+    let token = app.tokens.lock().expect("tokens")[&id].clone();
     let res = app
+        .router
         .clone()
         .oneshot(
             Request::builder()
                 .method("POST")
                 .uri(format!("/api/duel/{id}/place"))
                 .header("content-type", "application/json")
+                .header("authorization", format!("Bearer {token}"))
                 .body(Body::from("{not json"))
                 .expect("request"),
         )
@@ -230,7 +271,7 @@ async fn unknown_games_and_bad_bodies_are_clear_errors() {
 #[tokio::test]
 async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
     let store: store::SharedStore = store::SqliteStore::open_in_memory().expect("store").into();
-    let first = routes(DuelGames::with_store(store.clone()));
+    let first = on(store.clone(), None).await;
     let id = create(&first, json!({"difficulty": "easy", "width": 5, "height": 5})).await;
     assert_eq!(place(&first, &id, "c3", "b").await.0, StatusCode::OK);
     ok(&first, &id, "next-round", None).await;
@@ -245,8 +286,8 @@ async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
         call(&first, "POST", &format!("/api/duel/{id}/move"), Some(json!({"cell": "a2", "key": "x"}))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 
-    // A new server on the same store: the game is loaded and replayed when asked for.
-    let second = routes(DuelGames::with_store(store.clone()));
+    // A new server on the same store: the game is replayed from its log.
+    let second = on(store.clone(), Some(&first)).await;
     let (status, after) = call(&second, "GET", &format!("/api/duel/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
     for field in ["cells", "status", "last_move", "difficulty", "width", "height", "rounds_without_fight"] {
@@ -259,8 +300,8 @@ async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
     assert_eq!(v["status"]["outcome"], "draw");
 
     let stored = store.load(&id).await.expect("load").expect("stored game");
-    assert_eq!(stored.kind, store::Kind::Duel);
-    assert_eq!(stored.status, store::Status::Finished);
+    assert_eq!(stored.kind, store::Kind::DUEL);
+    assert_eq!(stored.standing, store::Standing::Finished);
     // 3 setup rounds' worth of actions, the user's move, the computer's answer, the end.
     assert_eq!(stored.actions.len(), 10);
 
@@ -270,7 +311,7 @@ async fn stored_games_come_back_after_a_restart_exactly_as_they_were() {
 
 #[tokio::test]
 async fn a_huge_cell_or_key_is_refused_without_being_repeated() {
-    let app = app();
+    let app = app().await;
     let id = create(&app, json!({})).await;
     let huge = "x".repeat(10_000);
     for (cell, key) in [("c4", huge.as_str()), (huge.as_str(), "b")] {
@@ -283,7 +324,7 @@ async fn a_huge_cell_or_key_is_refused_without_being_repeated() {
 
 #[tokio::test]
 async fn a_grid_without_room_for_both_sides_is_refused() {
-    let app = app();
+    let app = app().await;
     let (status, v) = call(&app, "POST", "/api/duel", Some(json!({"width": 1, "height": 1}))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(v["code"], "too_small");
@@ -305,7 +346,7 @@ async fn a_grid_without_room_for_both_sides_is_refused() {
 
 #[tokio::test]
 async fn a_reloaded_game_has_its_history_and_counts_rounds_without_a_fight() {
-    let app = app();
+    let app = app().await;
     // A wall of blocks across the middle row: the armies never meet.
     let id = create(&app, json!({"difficulty": "easy", "width": 3, "height": 3})).await;
     for c in ["a2", "b2", "c2"] {
@@ -338,4 +379,77 @@ async fn a_reloaded_game_has_its_history_and_counts_rounds_without_a_fight() {
         json!({"event": "moved", "side": "red", "from": "a1", "to": "b1", "dir": "right", "piece": {"side": "red", "rank": 4}})
     );
     assert_eq!(history[10]["piece"], json!({"side": "black", "rank": 2}));
+}
+
+/// A Duel game is a table of the host: only the holder of its token (its creator) acts at it,
+/// on the Duel routes and on the host's own; a spectator reads it.
+#[tokio::test]
+async fn a_duel_game_is_played_only_with_its_own_token() {
+    let app = app().await;
+    let id = create(&app, json!({"difficulty": "easy"})).await;
+    let other = create(&app, json!({"difficulty": "easy"})).await;
+    let theirs = app.tokens.lock().expect("tokens")[&other].clone();
+    let uri = format!("/api/duel/{id}/place");
+    let body = json!({"cell": "c3", "key": "b"});
+    let (s, v) = send(&app, "POST", &uri, Some(body.clone()), None).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("missing_token")), "{v}");
+    for token in [theirs.as_str(), "0123456789abcdef0123456789abcdef"] {
+        let (s, v) = send(&app, "POST", &uri, Some(body.clone()), Some(token)).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::FORBIDDEN, Some("bad_token")), "{v}");
+    }
+    // The host's route for every game's actions refuses the same.
+    let act = json!({"action": {"action": "place", "cell": "c3", "key": "b"}, "version": 0}).to_string();
+    let host_uri = format!("/api/tables/{id}/actions");
+    for token in [None, Some(theirs.as_str())] {
+        let mut req = Request::builder().method("POST").uri(&host_uri).header("content-type", "application/json");
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let res =
+            app.router.clone().oneshot(req.body(Body::from(act.clone())).expect("request")).await.expect("response");
+        assert!(matches!(res.status(), StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN), "{}", res.status());
+    }
+    // Nothing was placed; anyone may still watch.
+    let (s, game) = send(&app, "GET", &format!("/api/duel/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(game["cells"][2][2], json!({"kind": "empty"}));
+    // Its own token places, on either route.
+    assert_eq!(place(&app, &id, "c3", "b").await.0, StatusCode::OK);
+    let mine = app.tokens.lock().expect("tokens")[&id].clone();
+    let act = json!({"action": {"action": "place", "cell": "d3", "key": "b"}, "version": 1}).to_string();
+    let req = Request::builder()
+        .method("POST")
+        .uri(&host_uri)
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {mine}"))
+        .body(Body::from(act))
+        .expect("request");
+    let res = app.router.clone().oneshot(req).await.expect("response");
+    assert_eq!(res.status(), StatusCode::OK);
+    let (_, game) = send(&app, "GET", &format!("/api/duel/{id}"), None, None).await;
+    assert_eq!(
+        (game["cells"][2][2]["kind"].as_str(), game["cells"][2][3]["kind"].as_str()),
+        (Some("block"), Some("block"))
+    );
+}
+
+/// The same through a real server, over TCP: a move without the game's token changes nothing.
+#[tokio::test]
+async fn a_real_server_refuses_a_duel_move_without_its_token() {
+    let (_, addr) = common::serve_on_loopback().await;
+    let (s, created) = common::http(addr, "POST", "/api/duel", None, Some(&json!({"difficulty": "easy"}))).await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().expect("id");
+    let token = created["token"].as_str().expect("token");
+    let place = format!("/api/duel/{id}/place");
+    let body = json!({"cell": "a1", "key": "b"});
+    let (s, v) = common::http(addr, "POST", &place, None, Some(&body)).await;
+    assert_eq!((s, v["code"].as_str()), (401, Some("missing_token")), "{v}");
+    let (s, v) = common::http(addr, "POST", &place, Some("0123456789abcdef0123456789abcdef"), Some(&body)).await;
+    assert_eq!((s, v["code"].as_str()), (403, Some("bad_token")), "{v}");
+    let (_, game) = common::http(addr, "GET", &format!("/api/duel/{id}"), None, None).await;
+    assert_eq!(game["cells"][0][0], json!({"kind": "empty"}));
+    let (s, v) = common::http(addr, "POST", &place, Some(token), Some(&body)).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["cells"][0][0], json!({"kind": "block"}));
 }

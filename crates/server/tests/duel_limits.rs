@@ -7,14 +7,15 @@ use store::GameStore;
 
 use axum::http::StatusCode;
 use serde_json::json;
-use server::duel_api::{routes, DuelGames};
 
 mod common;
 use common::call;
 
 #[tokio::test]
 async fn a_client_may_hold_only_so_many_unfinished_duel_games() {
-    let app = routes(DuelGames::new().with_limits(2, Duration::from_secs(3600)));
+    let store = store::SqliteStore::open_in_memory().expect("store");
+    let config = server::Config { max_tables_per_client: 2, ..Default::default() };
+    let app = server::app(server::AppState::new(store, config).await.expect("state"));
     for _ in 0..2 {
         let (s, v) = call(&app, "POST", "/api/duel", None, Some(json!({}).to_string())).await;
         assert_eq!(s, StatusCode::CREATED, "{v}");
@@ -27,7 +28,9 @@ async fn a_client_may_hold_only_so_many_unfinished_duel_games() {
 #[tokio::test]
 async fn an_idle_duel_game_is_closed_and_frees_its_slot() {
     let store = store::SqliteStore::open_in_memory().expect("store");
-    let app = routes(DuelGames::with_store(store.clone()).with_limits(1, Duration::from_millis(200)));
+    let config =
+        server::Config { max_tables_per_client: 1, idle_timeout: Duration::from_millis(200), ..Default::default() };
+    let app = server::app(server::AppState::new(store.clone(), config).await.expect("state"));
     let (s, v) = call(&app, "POST", "/api/duel", None, Some(json!({}).to_string())).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
     let old = v["id"].as_str().expect("id").to_string();
@@ -40,5 +43,5 @@ async fn an_idle_duel_game_is_closed_and_frees_its_slot() {
     let (s, v) = call(&app, "GET", &format!("/api/duel/{old}"), None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
     let stored = store.load(&old).await.expect("load").expect("kept");
-    assert_eq!(stored.status, store::Status::Abandoned);
+    assert_eq!(stored.standing, store::Standing::Abandoned);
 }

@@ -12,9 +12,18 @@ use store::GameStore;
 mod common;
 use common::call;
 
+/// The token each game's create answered, by game id.
+static TOKENS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// A POST that succeeds, with the game's token (a create's keeps it for the game's actions).
 async fn post(app: &axum::Router, uri: &str, body: Option<Value>) -> Value {
-    let (s, v) = call(app, "POST", uri, None, body.map(|b| b.to_string())).await;
+    let game = uri.strip_prefix("/api/duel/").and_then(|r| r.split('/').next()).unwrap_or("");
+    let token = TOKENS.lock().expect("tokens").iter().find(|(id, _)| id == game).map(|(_, t)| t.clone());
+    let (s, v) = call(app, "POST", uri, token.as_deref(), body.map(|b| b.to_string())).await;
     assert!(s.is_success(), "{uri}: {s} {v}");
+    if let (Some(id), Some(t)) = (v["id"].as_str(), v["token"].as_str()) {
+        TOKENS.lock().expect("tokens").push((id.to_string(), t.to_string()));
+    }
     v
 }
 
@@ -92,18 +101,18 @@ async fn keep_row(store: &store::SqliteStore, id: &str, record: &Value, status: 
     let actions = actions.as_array().expect("a list").clone();
     let new = store::NewGame {
         id: id.to_string(),
-        kind: store::Kind::Duel,
-        record: store::Record::new(&header).expect("header"),
+        kind: store::Kind::DUEL,
+        header: store::Header::new(&header).expect("header"),
         meta: store::Meta::new(&json!({})).expect("meta"),
     };
     store.create(new).await.expect("create");
     for (seq, a) in actions.iter().enumerate() {
         store.append(id, seq as u64, store::Entry::new(a).expect("entry")).await.expect("append");
     }
-    store.set_status(id, store::Status::Finished).await.expect("finished");
+    store.set_standing(id, store::Standing::Finished).await.expect("finished");
     let result = store::NewResult {
         game_id: id.to_string(),
-        kind: store::Kind::Duel,
+        kind: store::Kind::DUEL,
         record: store::Record::new(record).expect("record"),
         actions: actions.len() as u64,
         outcome: store::Outcome::new(status).expect("outcome"),
@@ -168,7 +177,7 @@ async fn a_duel_stopped_on_its_finishing_path_keeps_its_record() {
     let id = a_short_duel(&app).await;
     // Acknowledged means kept: the record and the mark are in the store once the end is answered.
     let game = played.load(&id).await.expect("load").expect("the game");
-    assert_eq!(game.status, store::Status::Finished);
+    assert_eq!(game.standing, store::Standing::Finished);
     let results = played.results_of(&id).await.expect("results");
     assert_eq!(results.len(), 1);
     let (s, mut whole) = call(&app, "GET", &format!("/api/duel/{id}/record"), None, None).await;
@@ -202,7 +211,7 @@ async fn a_duel_stopped_on_its_finishing_path_keeps_its_record() {
         let (status, g) = call(&app, "GET", &format!("/api/duel/{id}"), None, None).await;
         assert_eq!(status, StatusCode::OK, "{point}: {g}");
         assert_eq!(g["status"], whole["status"], "{point}");
-        assert_eq!(s.load(&id).await.expect("load").expect("game").status, store::Status::Finished, "{point}");
+        assert_eq!(s.load(&id).await.expect("load").expect("game").standing, store::Standing::Finished, "{point}");
         assert_eq!(s.results_of(&id).await.expect("results").len(), 1, "{point}: kept once");
     }
 }

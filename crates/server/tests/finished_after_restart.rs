@@ -94,7 +94,7 @@ async fn a_game_stopped_on_its_finishing_path_keeps_its_record() {
     drop((app, state));
     let source = store::SqliteStore::open(&played).expect("store");
     let game = source.load(&id).await.expect("load").expect("the game");
-    assert_eq!(game.status, store::Status::Finished);
+    assert_eq!(game.standing, store::Standing::Finished);
     let results = source.results_of(&id).await.expect("results");
     assert_eq!(results.len(), 1);
 
@@ -114,7 +114,7 @@ async fn a_game_stopped_on_its_finishing_path_keeps_its_record() {
         state.drain().await;
         drop((app, state));
         let s = store::SqliteStore::open(&path).expect("store");
-        assert_eq!(s.load(&id).await.expect("load").expect("game").status, store::Status::Finished, "{point}");
+        assert_eq!(s.load(&id).await.expect("load").expect("game").standing, store::Standing::Finished, "{point}");
         assert_eq!(s.results_of(&id).await.expect("results").len(), 1, "{point}: kept once");
     }
 }
@@ -198,8 +198,8 @@ impl store::GameStore for EndStore {
         }
         self.hold(self.inner.add_result(result))
     }
-    fn set_status(&self, id: &str, status: store::Status) -> store::Ticket {
-        self.hold(self.inner.set_status(id, status))
+    fn set_standing(&self, id: &str, status: store::Standing) -> store::Ticket {
+        self.hold(self.inner.set_standing(id, status))
     }
 }
 
@@ -234,7 +234,7 @@ async fn the_last_action_is_answered_once_the_games_end_is_stored() {
         let (s, v) = acting.await.expect("the action");
         assert_eq!((s, v["status"].as_str()), (StatusCode::OK, Some("finished")), "{v}");
         assert_eq!(inner.results_of(&id).await.expect("results").len(), 1, "the result is kept");
-        assert_eq!(inner.load(&id).await.expect("load").expect("game").status, store::Status::Finished);
+        assert_eq!(inner.load(&id).await.expect("load").expect("game").standing, store::Standing::Finished);
         return;
     }
     panic!("the game did not end");

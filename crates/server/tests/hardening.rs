@@ -82,7 +82,7 @@ async fn a_table_with_no_person_connected_closes_and_its_bots_stop() {
     }
     assert!(gone, "the table is still open after 5 s");
     let stored = state.store().load(&id).await.expect("load").expect("stored");
-    assert_eq!(stored.status, store::Status::Abandoned);
+    assert_eq!(stored.standing, store::Standing::Abandoned);
     let actions = stored.actions.len();
     assert!(actions > 0, "the bots played before the table closed");
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -288,7 +288,7 @@ async fn the_owner_closes_a_table_and_frees_its_slot() {
     assert_eq!(closed_with, Some(CloseCode::from(4002)));
     assert_eq!(call(&app, "GET", &format!("/api/tables/{id}"), None, None).await.0, StatusCode::NOT_FOUND);
     let stored = state.store().load(&id).await.expect("load").expect("stored");
-    assert_eq!(stored.status, store::Status::Abandoned);
+    assert_eq!(stored.standing, store::Standing::Abandoned);
     let (s, v) = create(&app, body).await;
     assert_eq!(s, StatusCode::CREATED, "the closed table still counts: {v}");
 }

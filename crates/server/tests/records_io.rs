@@ -134,9 +134,58 @@ async fn a_client_imports_at_most_its_hourly_quota() {
     assert_eq!(s, StatusCode::CREATED, "{v}");
     let (s, v) = call(&app, "POST", "/api/records", None, Some(export.to_string())).await;
     assert_eq!((s, v["code"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("too_many_imports")), "{v}");
-    // A body refused unread is not counted, and is refused for its body first.
+    // Past the quota every import is refused alike, a malformed one too: its body is not read.
+    for body in ["{", "[]", "{\"players\": 2}"] {
+        let (s, v) = call(&app, "POST", "/api/records", None, Some(body.into())).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("too_many_imports")), "{body}: {v}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_refused_unread_is_not_counted() {
+    let app = open_with(server::Config { bot_delay: Duration::ZERO, imports_per_hour: 1, ..Default::default() }).await;
+    let (_, export) = finished(&app, 19).await;
     let (s, v) = call(&app, "POST", "/api/records", None, Some("{".into())).await;
     assert_eq!((s, v["code"].as_str()), (StatusCode::BAD_REQUEST, Some("malformed_json")), "{v}");
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(export.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+/// A record file holds what an export holds and nothing else: a field no export has, `rules`
+/// that are not an object (serde alone reads `[]` as the default rules), and a bot the server
+/// does not know (`<script>`) are refused; a bot's name is kept in its canonical form.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_file_holds_only_what_an_export_holds() {
+    let app = open().await;
+    let (_, export) = finished(&app, 23).await;
+    let with = |f: &dyn Fn(&mut Value)| {
+        let mut r = export.clone();
+        f(&mut r);
+        r.to_string()
+    };
+    for (body, status, code) in [
+        (with(&|r| r["rules"] = json!([])), StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+        (with(&|r| r["rules"] = json!("official")), StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+        (with(&|r| r["comment"] = json!("hi")), StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+        (with(&|r| r["seats"][1]["colour"] = json!("red")), StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+        (with(&|r| r["rules"]["scoring"]["bonus"] = json!(5)), StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+        (with(&|r| r["seats"][0] = json!({"bot": "<script>"})), StatusCode::UNPROCESSABLE_ENTITY, "unknown_bot"),
+        (
+            with(&|r| r["seats"][0] = json!({"bot": "ismcts:999999999"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown_bot",
+        ),
+        ("[]".to_string(), StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+    ] {
+        let (s, v) = call(&app, "POST", "/api/records", None, Some(body.clone())).await;
+        assert_eq!((s, v["code"].as_str()), (status, Some(code)), "{body:.120}: {v}");
+    }
+    let (s, v) =
+        call(&app, "POST", "/api/records", None, Some(with(&|r| r["seats"][0] = json!({"bot": "ismcts:500"})))).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id");
+    let (_, again) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+    assert_eq!(again["seats"][0]["bot"], "ismcts:500:random", "{again}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -209,4 +258,112 @@ async fn a_csce322_position_exports_as_uno_files() {
         }
     }
     assert!(written >= 3, "{written} points written");
+}
+
+/// Imports share a store-wide budget: past it the oldest imports are forgotten (their records
+/// answer 404), never a game played here; and every field is bounded (a 270,000-character
+/// `engine_version` is refused).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imports_share_a_budget_and_every_field_is_bounded() {
+    let probe = open().await;
+    let (_, export) = finished(&probe, 29).await;
+    // A budget of about two and a half imports of this record.
+    let size = export.to_string().len() as u64;
+    let config = server::Config { bot_delay: Duration::ZERO, import_budget_bytes: size * 5 / 2, ..Default::default() };
+    let app = open_with(config).await;
+    let (played, export) = finished(&app, 29).await;
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let (s, v) = call(&app, "POST", "/api/records", None, Some(export.to_string())).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        ids.push(v["id"].as_str().expect("id").to_string());
+    }
+    let status = |id: String| {
+        let app = app.clone();
+        async move { call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await.0 }
+    };
+    assert_eq!(status(ids[0].clone()).await, StatusCode::NOT_FOUND, "the oldest import went first");
+    assert_eq!(status(ids[1].clone()).await, StatusCode::NOT_FOUND, "and the next");
+    for id in &ids[2..] {
+        assert_eq!(status(id.clone()).await, StatusCode::OK, "the newest are kept");
+    }
+    assert_eq!(status(played).await, StatusCode::OK, "a game played here is no import");
+
+    let mut long = export.clone();
+    long["engine_version"] = json!("9".repeat(270_000));
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(long.to_string())).await;
+    assert_eq!((s, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("too_long")), "{v}");
+}
+
+/// A record of a game the engine would not play at a table is refused at import, with its own
+/// code, before anything is kept: rules past the engine's limits (64 copies of every card dealt
+/// 300 a hand, the record whose playouts outran the analysis limit; hands over the limit from
+/// an ordinary deck), and a start position whose own deck goes past them (hands of 150 copies of
+/// one card). Before, each was kept (201), and its analysis cost minutes. Ordinary records
+/// still import.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_the_engine_would_not_play_is_refused_at_import() {
+    let app = open().await;
+    let (_, export) = finished(&app, 31).await;
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(export.to_string())).await;
+    assert_eq!(s, StatusCode::CREATED, "an exported game imports: {v}");
+
+    // A record of no actions under `rules`, for two players.
+    let fresh = |rules: Value, start: Option<Value>| {
+        let mut r = json!({"engine_version": export["engine_version"], "rules": rules, "players": 2,
+            "seed": "5", "actions": []});
+        if let Some(start) = start {
+            r["start"] = start;
+        }
+        r.to_string()
+    };
+    let official = export["rules"].clone();
+    let (s, v) = call(&app, "POST", "/api/records", None, Some(fresh(official.clone(), None))).await;
+    assert_eq!(s, StatusCode::CREATED, "a fresh deal of the official rules imports: {v}");
+
+    let faces = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw_two"];
+    let mut huge = official.clone();
+    huge["deck"]["per_color"] = faces.iter().map(|f| (f.to_string(), json!(64))).collect();
+    huge["deck"]["wild"] = json!({"wild": 64, "wild_draw_four": 64});
+    huge["deal"]["hand_size"] = json!(300);
+    huge["scoring"]["target"] = json!("one_round");
+    let mut big_hands = official.clone();
+    big_hands["deal"]["hand_size"] = json!(51); // `uno::rules::MAX_HAND_SIZE` + 1
+
+    // A start position of the official rules whose own deck is 300 red fives.
+    let game = Game::new(Rules::preset("official").expect("preset"), 2, 5).expect("game");
+    let five = uno::Card::colored(uno::Color::Red, uno::Face::Digit(5)).expect("a card");
+    let mut start = game.position();
+    start.deck = Some(vec![five; 300]);
+    start.hands = vec![vec![five; 150], vec![five; 149]];
+    start.draw_pile = Vec::new();
+    start.discard = vec![five];
+    start.color = Some(uno::Color::Red);
+    start.current = uno::Seat(0);
+    start.phase = uno::Phase::Play;
+    start.uno_called.clear();
+    start.uno_exposed = None;
+    start.drawn_card = None;
+    start.pending_draw = 0;
+    let start = serde_json::to_value(&start).expect("position");
+
+    for (what, body) in [
+        ("64 copies of every card, hands of 300", fresh(huge.clone(), None)),
+        ("hands over the limit", fresh(big_hands.clone(), None)),
+        ("a start position's own deck of 300 red fives", fresh(official.clone(), Some(start))),
+    ] {
+        let (s, v) = call(&app, "POST", "/api/records", None, Some(body)).await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("record_over_limits")),
+            "{what}: {v}"
+        );
+    }
+    // The same rules at a table: the engine refuses to play them.
+    for rules in [huge, big_hands] {
+        let create =
+            json!({"rules": rules, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]});
+        let (s, v) = call(&app, "POST", "/api/tables", None, Some(create.to_string())).await;
+        assert_eq!((s, v["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_rules")), "{v}");
+    }
 }

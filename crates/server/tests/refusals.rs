@@ -1,5 +1,6 @@
 //! Refusals that come from below the handlers still say what went wrong: a wrong method, a
-//! WebSocket route read as plain HTTP, an over-long WebSocket message.
+//! WebSocket route read as plain HTTP, an over-long WebSocket message, a malformed frame (1002)
+//! and a text frame that is not UTF-8 (1007).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -76,5 +77,78 @@ async fn an_over_long_websocket_message_closes_with_1009() {
             Some(Ok(Message::Text(_))) => continue,
             other => panic!("expected a close frame with a code, got {other:?}"),
         }
+    }
+}
+
+/// Opens a WebSocket to table `id` by hand over TCP (so the test can send frames no client
+/// library would) and reads the upgrade's answer.
+async fn raw_socket(addr: SocketAddr, id: &str) -> tokio::net::TcpStream {
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let req = format!(
+        "GET /api/tables/{id}/ws HTTP/1.1\r\nhost: x\r\nupgrade: websocket\r\nconnection: upgrade\r\n\
+         sec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut b = [0u8; 1];
+        s.read_exact(&mut b).await.expect("the upgrade's answer");
+        head.push(b[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    s
+}
+
+/// A masked client frame: FIN, `first` as the opcode byte's rest (reserved bits included).
+fn frame(first: u8, payload: &[u8]) -> Vec<u8> {
+    let mask = [1u8, 2, 3, 4];
+    let mut f = vec![first, 0x80 | payload.len() as u8];
+    f.extend_from_slice(&mask);
+    f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    f
+}
+
+/// Reads server frames until a Close; its code.
+async fn close_code(s: &mut tokio::net::TcpStream) -> u16 {
+    let read = async {
+        loop {
+            let mut h = [0u8; 2];
+            s.read_exact(&mut h).await.expect("a frame, not a dropped connection");
+            let mut len = u64::from(h[1] & 0x7f);
+            if len == 126 {
+                let mut l = [0u8; 2];
+                s.read_exact(&mut l).await.expect("length");
+                len = u64::from(u16::from_be_bytes(l));
+            } else if len == 127 {
+                let mut l = [0u8; 8];
+                s.read_exact(&mut l).await.expect("length");
+                len = u64::from_be_bytes(l);
+            }
+            let mut payload = vec![0u8; len as usize];
+            s.read_exact(&mut payload).await.expect("payload");
+            if h[0] & 0x0f == 0x8 {
+                assert!(payload.len() >= 2, "a close frame with a code");
+                return u16::from_be_bytes([payload[0], payload[1]]);
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), read).await.expect("a close in time")
+}
+
+#[tokio::test]
+async fn a_malformed_websocket_frame_closes_with_1002_and_text_not_utf8_with_1007() {
+    let (app, addr) = serve_on_loopback().await;
+    let id = table(&app).await;
+    for (name, bytes, code) in [
+        ("reserved bits set", frame(0x80 | 0x40 | 0x1, b"{}"), 1002),
+        ("an unknown opcode", frame(0x80 | 0x3, b"{}"), 1002),
+        ("a continuation with nothing to continue", frame(0x80, b"{}"), 1002),
+        ("a fragmented ping", frame(0x9, b"p"), 1002),
+        ("an unmasked frame", vec![0x81, 0x02, b'{', b'}'], 1002),
+        ("text that is not UTF-8", frame(0x81, &[0xff, 0xfe, 0x41]), 1007),
+    ] {
+        let mut s = raw_socket(addr, &id).await;
+        s.write_all(&bytes).await.expect("write");
+        assert_eq!(close_code(&mut s).await, code, "{name}");
     }
 }

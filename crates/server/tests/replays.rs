@@ -275,19 +275,33 @@ async fn play_from_here_starts_a_table_at_the_position_of_a_kept_game() {
     for ply in [0, plies / 2, plies - 1] {
         let (s, made) = call(&app, "POST", "/api/tables", None, Some(from(ply))).await;
         assert_eq!(s, StatusCode::CREATED, "{made}");
-        // The new table is the kept game at that ply as every seat saw it: the seat's view is
-        // the same, and it says which game it started from.
-        let (_, frame) = call(&app, "GET", &format!("/api/games/{old}/replay?view=seat0&ply={ply}"), None, None).await;
-        assert_eq!(made["table"]["view"], frame["view"], "ply {ply}");
-        assert_eq!(made["table"]["started_from"], json!({"table": old, "game": 0, "ply": ply}), "{made}");
+        // It says which game it started from before anyone sits, and deals when every seat is
+        // taken: nothing is shown of it before.
+        assert_eq!(
+            made["table"]["started_from"],
+            json!({"table": old, "game": 0, "ply": ply, "imported": false}),
+            "{made}"
+        );
         assert_eq!(made["table"]["chosen_seed"], false);
+        assert_eq!(made["table"]["view"], Value::Null, "{made}");
         let id = made["id"].as_str().expect("id").to_string();
+        for name in ["Bob", "Cy"] {
+            let join = json!({ "name": name }).to_string();
+            let (s, v) = call(&app, "POST", &format!("/api/tables/{id}/join"), None, Some(join)).await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+        }
+        // The new table is the kept game at that ply as every seat saw it: the seat's view is
+        // the same.
+        let ann = made["token"].as_str().expect("token");
+        let (_, table) = call(&app, "GET", &format!("/api/tables/{id}"), Some(ann), None).await;
+        let (_, frame) = call(&app, "GET", &format!("/api/games/{old}/replay?view=seat0&ply={ply}"), None, None).await;
+        assert_eq!(table["view"], frame["view"], "ply {ply}");
         // The cards no seat could see (the draw pile) were dealt again, from a fresh seed: the
         // kept game (whose every card its readers know) does not tell what comes next.
         let (_, kept) = call(&app, "GET", &format!("/api/games/{old}/position?ply={ply}"), None, None).await;
         let kept: uno::Position = serde_json::from_value(kept["position"].clone()).expect("kept position");
         let stored = state.store().load(&id).await.expect("load").expect("stored");
-        let start = stored.record.decode::<GameRecord>().expect("record").start.expect("a start position");
+        let start = stored.header.decode::<GameRecord>().expect("header").start.expect("a start position");
         assert_eq!(start.hands, kept.hands, "ply {ply}");
         assert_eq!(start.discard, kept.discard, "ply {ply}");
         let sorted = |p: &uno::Position| {

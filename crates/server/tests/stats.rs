@@ -172,7 +172,7 @@ impl store::GameStore for Counting {
         create,
         append,
         set_meta,
-        set_status,
+        set_standing,
         reset,
         add_result,
         load_active,

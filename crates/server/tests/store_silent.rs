@@ -40,7 +40,7 @@ impl store::GameStore for Silent {
         create,
         append,
         set_meta,
-        set_status,
+        set_standing,
         reset,
         add_result,
         load_active,

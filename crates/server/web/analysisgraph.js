@@ -4,8 +4,9 @@
 // decision): ← → move between decisions, Home and End to the first and last, and each point is
 // named for screen readers. Round labels under the curve never overlap: one that has no room
 // is shortened to its number, or left out (its separator line stays).
+import { svg } from './api.js';
+import { t } from './i18n.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const [W, H, LEFT, TOP] = [600, 160, 36, 10];
 /** The labels' font size in the graph's units (style.css draws them at this size). */
 const FONT = 11;
@@ -18,19 +19,6 @@ const GAP = 4;
  * ply the decision was taken at (the move leads to ply + 1).
  * @typedef {import('./protocol').Decision} Decision
  */
-
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} [attrs]
- * @param {...(Node | string)} children
- * @returns {SVGElement}
- */
-export function svg(tag, attrs = {}, ...children) {
-  const node = /** @type {SVGElement} */ (document.createElementNS(SVG, tag));
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  node.append(...children);
-  return node;
-}
 
 /**
  * Where the round labels go: `round N` where it fits, `N` where only that fits, nothing where
@@ -100,7 +88,7 @@ export function renderGraph(a, pointWords, winOf, by = '') {
   const mistakes = a.decisions.filter((d) => d.mistake).length;
   return svg(
     'svg',
-    { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': `Win chance over ${n} decisions${by ? `, ${by}` : ''}, ${mistakes} mistakes; arrow keys move between them`, 'data-own-keys': '' },
+    { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': t('an.graph', { n, by: by ? `, ${by}` : '', mistakes }), 'data-own-keys': '' },
     ...parts,
   );
 }

@@ -1,5 +1,6 @@
 // @ts-check
-// Shared by every page: JSON requests to the server and small DOM helpers.
+// Shared by every page: JSON requests to the server and small DOM helpers (each written here
+// once: `$` for a page's own elements, `find` for a view's within its root, `el`, `svg`).
 // The server is authoritative; a refused request carries its code and message, which pages put
 // in words for people with refusals.js.
 
@@ -22,15 +23,18 @@ export class ApiError extends Error {
 /**
  * Sends a JSON request (with a seat token, if given); resolves with the answer's JSON, rejects
  * with an ApiError. The answer is `unknown`: each caller casts it to the generated type of the
- * route's answer (protocol.d.ts, duelprotocol.d.ts), so no answer is read untyped.
+ * route's answer (protocol.d.ts, duelprotocol.d.ts), so no answer is read untyped. `minimal`:
+ * the caller needs no view in the answer (`Prefer: return=minimal`: it follows the table on its
+ * socket), which is then `null`.
  * @param {string} method
  * @param {string} url
  * @param {unknown} [body]
  * @param {string | null} [token]
+ * @param {{ minimal?: boolean }} [options]
  * @returns {Promise<unknown>}
  */
-export async function request(method, url, body, token) {
-  return send(method, url, body === undefined ? undefined : JSON.stringify(body), token);
+export async function request(method, url, body, token, options = {}) {
+  return send(method, url, body === undefined ? undefined : JSON.stringify(body), token, options.minimal);
 }
 
 /**
@@ -50,12 +54,14 @@ export async function requestText(method, url, text) {
  * @param {string} url
  * @param {string | undefined} json
  * @param {string | null} [token]
+ * @param {boolean} [minimal]
  * @returns {Promise<unknown>}
  */
-async function send(method, url, json, token) {
+async function send(method, url, json, token, minimal = false) {
   /** @type {{ method: string, headers: Record<string, string>, body?: string }} */
   const init = { method, headers: { Accept: 'application/json' } };
   if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (minimal) init.headers.Prefer = 'return=minimal';
   if (json !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = json;
@@ -81,6 +87,58 @@ async function send(method, url, json, token) {
     throw new ApiError(res.status, refusal?.code || 'http', message);
   }
   return data;
+}
+
+/**
+ * An element of the page by id, for a page's own wiring (a view looks inside its root with
+ * `find` instead). Every id asked for is in the page, so a missing one is a mistake in the page
+ * and throws.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function $(id) {
+  const found = document.getElementById(id);
+  if (!(found instanceof HTMLElement)) throw new Error(`the page has no #${id}`);
+  return found;
+}
+
+/**
+ * A form field of the page by id (an input, a select or a button), typed as an input: its
+ * `value`, `disabled`, `checked` and `required` are what the pages read of one.
+ * @param {string} id
+ * @returns {HTMLInputElement}
+ */
+export function field(id) {
+  return /** @type {HTMLInputElement} */ ($(id));
+}
+
+/**
+ * An element inside a view's `root`, by id: a view reads and writes only what is inside its
+ * root, so no two views meet in a page-global element.
+ * @param {Element} root
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function find(root, id) {
+  const found = root.id === id ? root : root.querySelector(`#${id}`);
+  if (!(found instanceof HTMLElement)) throw new Error(`#${root.id || root.tagName} holds no #${id}`);
+  return found;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/**
+ * Creates an SVG element: svg('circle', {cx: 3, r: 2}, child).
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {...(Node | string | number)} children
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const node = /** @type {SVGElement} */ (document.createElementNS(SVG, tag));
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
 }
 
 /**

@@ -2,16 +2,15 @@
 // The Duel replay page: a finished game a step at a time (`duel-replay.html?game=ID&ply=N`),
 // each frame from the server (`GET /api/duel/{id}/replay`). Duel hides nothing, so every frame
 // shows the whole grid. The URL follows the position, so it is a link to it.
-import { request, showError } from './api.js';
+import { t } from './i18n.js';
+import { $, request, showError } from './api.js';
 import { renderGrid } from './duelgrid.js';
-import { moveWords } from './duelwords.js';
+import { moveWords, outcomeWords } from './duelwords.js';
 import { duelErrorText } from './refusals.js';
 import { bindStepping, createStepper } from './replaystep.js';
 
 /** @typedef {import('./duelprotocol').DuelFrame} DuelFrame a frame of the replay (`GET /api/duel/{id}/replay?ply=N`) */
 
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 const params = new URLSearchParams(location.search);
@@ -19,7 +18,7 @@ const state = { id: params.get('game') || '', ply: Math.max(0, Number.parseInt(p
 
 /** @param {DuelFrame} f */
 function render(f) {
-  $('ply-label').textContent = `Action ${f.ply} of ${f.plies}`;
+  $('ply-label').textContent = t('replay.action', { n: f.ply, plies: f.plies, where: '' });
   const slider = /** @type {HTMLInputElement} */ ($('ply-slider'));
   slider.max = String(f.plies);
   slider.value = String(f.ply);
@@ -27,7 +26,7 @@ function render(f) {
   $('move').textContent = moveWords(f.move);
   renderGrid(/** @type {HTMLTableElement} */ ($('board')), f.view);
   const st = f.view.status;
-  $('stage').textContent = f.view.outcome_message || `Stage: ${st.stage.stage}; red pieces ${st.red_left}, black pieces ${st.black_left}.`;
+  $('stage').textContent = (f.view.outcome_message && outcomeWords(f.view)) || t('dreplay.stage', { stage: st.stage.stage === 'setup' ? t('dreplay.stage.setup') : st.stage.stage === 'play' ? t('dreplay.stage.play') : t('dreplay.stage.end'), red: st.red_left, black: st.black_left });
   button('first').disabled = button('prev').disabled = f.ply === 0;
   button('next').disabled = button('last').disabled = f.ply === f.plies;
 }
@@ -50,7 +49,7 @@ async function goTo(p) {
 
 async function init() {
   if (!state.id) {
-    showError($('replay-error'), 'No game given: open the replay from a finished Duel game (duel-replay.html?game=ID).');
+    showError($('replay-error'), t('dreplay.noGame'));
     return;
   }
   state.plies = Number.MAX_SAFE_INTEGER;

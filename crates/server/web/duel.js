@@ -4,30 +4,32 @@
 // answer, including the engine's refusals, word for word (refusals.js words the others). Drawing is duelview.js's (the
 // grid duelgrid.js's, shared with the replay); this module keeps the page's state and sends the
 // actions, one after another in the order typed.
-import { announce, capitalize, el, request, showError } from './api.js';
+import { t } from './i18n.js';
+import { $, announce, capitalize, el, request, showError } from './api.js';
 import { cellAt, cellName, isCombat, isMoved, onGrid, parseCell } from './duelgrid.js';
-import { focusCell, renderBoard, renderSelection, renderView, showMoves, stageOf } from './duelview.js';
-import { eventWords } from './duelwords.js';
+import { createDuelView, stageOf } from './duelview.js';
+import { eventWords, outcomeWords } from './duelwords.js';
 import { duelErrorText } from './refusals.js';
+import { savedSeat, saveSeat } from './seatstore.js';
 
 /** @typedef {import('./duelprotocol').DuelView} DuelView */
 /** @typedef {import('./duelprotocol').DuelConfig} DuelConfig */
 /** @typedef {import('./duelprotocol').CellKey} CellKey */
 /** @typedef {import('./duelprotocol').CreateRequest} CreateRequest */
+/** @typedef {import('./duelprotocol').DuelCreated} DuelCreated */
 /** @typedef {import('./duelgrid.js').DuelEvent} DuelEvent */
 /** @typedef {import('./duelview.js').PageState} PageState */
 
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-
 /**
+ * What the page holds: the game as last answered, its token, and what the page shows besides.
  * @type {PageState & {
- *   view: DuelView | null, queue: Promise<void>, answered: number, pending: number,
- *   selectGen: number,
+ *   view: DuelView | null, token: string | null, queue: Promise<void>, answered: number,
+ *   pending: number, selectGen: number,
  * }}
  */
 const state = {
   view: null, // the last answer of the server
+  token: null, // the game's seat token (the person's: red)
   selected: null, // the selected cell's name ("c4") or null
   focusCell: 'a1', // the cell that takes the Tab stop in the grid
   queue: Promise.resolve(), // actions go to the server one after another, in the order typed
@@ -36,8 +38,10 @@ const state = {
   selectGen: 0, // counts the user's own selections (a key typed ahead follows its piece)
   confirmingEnd: false,
   fights: [], // the combat events of the last answer, shown on their cells
-  typeKey: (key) => typeKey(key),
 };
+
+/** The game, drawn inside its section; its key buttons type as the keyboard does. */
+const duel = createDuelView($('game'), (key) => typeKey(key));
 
 // ---------------------------------------------------------------- drawing and errors
 
@@ -49,11 +53,13 @@ function render(view, answer = {}) {
   const hadFocus = document.activeElement;
   const focusInGame = !!hadFocus && hadFocus !== document.body && $('game').contains(hadFocus);
   if (!onGrid(state.focusCell, view)) state.focusCell = 'a1';
-  const lines = renderView(view, state, answer);
+  // The question whether to end the game belongs to the play stage.
+  if (stageOf(view) !== 'play') state.confirmingEnd = false;
+  const lines = duel.render(view, state, answer);
   // The button pressed may be gone (Next round, at the start of play): the keyboard goes to the
   // grid, not to the page body.
   const lost = !hadFocus || !hadFocus.isConnected || hadFocus.getClientRects().length === 0 || document.activeElement === document.body;
-  if (focusInGame && lost) focusCell(state.focusCell);
+  if (focusInGame && lost) duel.focusCell(state.focusCell);
   return lines;
 }
 
@@ -68,7 +74,7 @@ function showMoveError(message) {
 function dismissError() {
   const hadFocus = $('error-box').contains(document.activeElement);
   showMoveError('');
-  if (hadFocus) focusCell(state.focusCell);
+  if (hadFocus) duel.focusCell(state.focusCell);
 }
 
 // ---------------------------------------------------------------- actions
@@ -79,9 +85,9 @@ function select(name) {
   state.selected = name;
   state.focusCell = name;
   state.selectGen += 1;
-  renderBoard(state.view, state);
-  renderSelection(state.view, state);
-  focusCell(name);
+  duel.board(state.view, state);
+  duel.selection(state.view, state);
+  duel.focusCell(name);
 }
 
 /** @param {string} [suffix] */
@@ -114,6 +120,10 @@ function selectionAfter(view) {
  */
 function send(path, body = () => undefined, { clearSelection = false } = {}) {
   state.pending += 1;
+  // The selection this action was made under: its answer moves the selection on (after the
+  // piece, or cleared after a placement) only if the user has selected nothing since, so a cell
+  // clicked while earlier answers are on their way stays selected for the key typed on it.
+  const gen = state.selectGen;
   state.queue = state.queue.then(async () => {
     try {
       if (!state.view || stageOf(state.view) === 'end') return;
@@ -122,16 +132,16 @@ function send(path, body = () => undefined, { clearSelection = false } = {}) {
       const before = state.view;
       $('game').setAttribute('aria-busy', 'true');
       try {
-        const view = /** @type {DuelView} */ (await request('POST', gameUrl(path), payload));
+        const view = /** @type {DuelView} */ (await request('POST', gameUrl(path), payload, state.token));
         showMoveError('');
-        if (clearSelection) state.selected = selectionAfter(view);
+        if (clearSelection && state.selectGen === gen) state.selected = selectionAfter(view);
         state.view = view;
         state.fights = [...view.events, ...view.computer].filter(isCombat);
         const lines = render(view, { events: view.events, computer: view.computer, before });
-        showMoves(view.events, view.computer);
+        duel.showMoves(view.events, view.computer);
         const st = view.status;
-        const summary = stageOf(view) === 'end' ? [view.outcome_message] : lines;
-        announce($('announce'), `${summary.join(' ')} ${stageOf(view) === 'play' ? `Red left ${st.red_left}, black left ${st.black_left}.` : ''}`);
+        const summary = stageOf(view) === 'end' ? [outcomeWords(view)] : lines;
+        announce($('announce'), `${summary.join(' ')} ${stageOf(view) === 'play' ? t('duel.announce.left', { red: st.red_left, black: st.black_left }) : ''}`);
       } catch (err) {
         const e = /** @type {{ status?: number }} */ (err);
         showMoveError(duelErrorText(err));
@@ -160,15 +170,15 @@ function setConfirmEnd(on) {
 
 /**
  * A key for the selected cell. Keys typed while an action is on its way wait their turn: each
- * goes to the cell selected when it was typed, or, if the user selected nothing since, to where
- * the selected piece is once the actions before it are answered.
+ * goes to the cell it was typed on, however late the answers before it come; a key typed on a
+ * piece that an earlier key (typed on the same selection) moved goes to where the piece is then.
  * @param {string} key
  */
 function typeKey(key) {
   const view = state.view;
   if (!view || stageOf(view) === 'end') return;
   if (!state.selected && state.pending === 0) {
-    showMoveError(`Select a cell first (click it), then type "${key}".`);
+    showMoveError(t('duel.selectFirst', { key }));
     return;
   }
   const typedOn = state.selected;
@@ -179,7 +189,7 @@ function typeKey(key) {
     () => {
       const cell = state.selectGen === gen ? state.selected : typedOn;
       if (!cell) {
-        showMoveError(`Select a cell first (click it), then type "${key}".`);
+        showMoveError(t('duel.selectFirst', { key }));
         return null;
       }
       return { cell, key };
@@ -220,7 +230,7 @@ function onKeyDown(e) {
     for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#board button'))) {
       b.tabIndex = b.dataset.cell === state.focusCell ? 0 : -1;
     }
-    focusCell(state.focusCell);
+    duel.focusCell(state.focusCell);
     return;
   }
   if (e.key.length === 1 && e.key !== ' ') {
@@ -245,7 +255,7 @@ async function showNewGame(message) {
     showError($('new-game-error'), duelErrorText(err));
   }
   const select = /** @type {HTMLSelectElement} */ ($('difficulty'));
-  select.replaceChildren(...config.difficulties.map((d) => el('option', { value: d }, capitalize(d))));
+  select.replaceChildren(...config.difficulties.map((d) => el('option', { value: d }, d === 'easy' ? t('duel.diff.easy') : d === 'medium' ? t('duel.diff.medium') : d === 'hard' ? t('duel.diff.hard') : d === 'expert' ? t('duel.diff.expert') : capitalize(d))));
   const wanted = params.get('difficulty');
   select.value = wanted && /** @type {string[]} */ (config.difficulties).includes(wanted) ? wanted : config.default_difficulty;
   for (const [id, def] of /** @type {[string, number][]} */ ([['width', config.default_width], ['height', config.default_height]])) {
@@ -259,10 +269,11 @@ async function showNewGame(message) {
 /** @param {Event} e */
 async function startGame(e) {
   e.preventDefault();
+  showError($('new-game-error'), '');
   const width = Number(/** @type {HTMLInputElement} */ ($('width')).value);
   const height = Number(/** @type {HTMLInputElement} */ ($('height')).value);
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0 || width > 255 || height > 255) {
-    showError($('new-game-error'), 'Type whole numbers for the columns and rows.');
+    showError($('new-game-error'), t('duel.wholeNumbers'));
     return;
   }
   const start = /** @type {HTMLButtonElement} */ ($('start'));
@@ -271,11 +282,14 @@ async function startGame(e) {
     const difficulty = /** @type {import('./duelprotocol').Difficulty} */ (/** @type {HTMLSelectElement} */ ($('difficulty')).value);
     /** @type {CreateRequest} */
     const body = { difficulty, width, height };
-    const view = /** @type {DuelView} */ (await request('POST', '/api/duel', body));
-    history.replaceState(null, '', `duel.html?game=${encodeURIComponent(view.id)}`);
-    enterGame(view);
-    focusCell(state.focusCell);
-    announce($('announce'), 'New game. Setup round 1 of 3: place blocks.');
+    const created = /** @type {DuelCreated} */ (await request('POST', '/api/duel', body));
+    // The game's token: every action needs it, and it is kept for a page that reloads.
+    saveSeat(created.id, created.seat, created.token, 'duel');
+    state.token = created.token;
+    history.replaceState(null, '', `duel.html?game=${encodeURIComponent(created.id)}`);
+    enterGame(created);
+    duel.focusCell(state.focusCell);
+    announce($('announce'), t('duel.announce.new'));
   } catch (err) {
     showError($('new-game-error'), duelErrorText(err));
   } finally {
@@ -299,12 +313,14 @@ function enterGame(view) {
     if (line) log.prepend(el('li', {}, line));
   }
   if (stageOf(view) === 'end' && (view.history || []).some((e) => e.event === 'play_ended')) {
-    log.prepend(el('li', {}, view.outcome_message || ''));
+    log.prepend(el('li', {}, outcomeWords(view)));
   }
 }
 
 async function init() {
   $('new-game-form').addEventListener('submit', startGame);
+  // An error about the size or the difficulty is about what was there: a change clears it.
+  $('new-game-form').addEventListener('input', () => showError($('new-game-error'), ''));
   $('board').addEventListener('click', (e) => {
     const b = e.target instanceof Element && e.target.closest('button[data-cell]');
     if (b instanceof HTMLElement && b.dataset.cell) select(b.dataset.cell);
@@ -331,8 +347,9 @@ async function init() {
     await showNewGame();
     return;
   }
+  state.token = savedSeat(id, 'duel')?.token ?? null;
   try {
-    enterGame(/** @type {DuelView} */ (await request('GET', `/api/duel/${encodeURIComponent(id)}`)));
+    enterGame(/** @type {DuelView} */ (await request('GET', `/api/duel/${encodeURIComponent(id)}`, undefined, state.token)));
   } catch (err) {
     history.replaceState(null, '', 'duel.html');
     await showNewGame(duelErrorText(err));

@@ -3,6 +3,7 @@
 // cell holds in words, and the grid drawn as a table (buttons to select on the game page, plain
 // cells on the replay), each cell named for screen readers.
 import { el } from './api.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('./duelprotocol').Cell} Cell */
 /** @typedef {import('./duelprotocol').Piece} Piece */
@@ -38,9 +39,9 @@ export function parseCell(name) {
 
 /** @param {Cell | null | undefined} cell */
 export function describeCell(cell) {
-  if (!cell || cell.kind === 'empty') return 'empty';
-  if (cell.kind === 'block') return 'block';
-  return `${cell.side} ${cell.rank}`;
+  if (!cell || cell.kind === 'empty') return t('duel.cell.empty');
+  if (cell.kind === 'block') return t('duel.cell.block');
+  return t(cell.side === 'red' ? 'duel.piece.red' : 'duel.piece.black', { rank: String(cell.rank) });
 }
 
 /** @param {GridView} view @param {string} name */
@@ -97,17 +98,17 @@ export function renderGrid(table, view, { interactive = false, over = false, sel
         }
         if (lm && lm.from === name) {
           classes.push('last-from');
-          label.push('last move started here');
+          label.push(t('duel.grid.from'));
         }
         if (lm && lm.to === name) {
           classes.push('last-to');
-          label.push('last move ended here');
+          label.push(t('duel.grid.to'));
         }
         if (interactive && selected === name && !over) {
           classes.push('selected');
-          label.push('selected');
+          label.push(t('duel.grid.selected'));
         }
-        if (fight) label.push(`fight ${fightText}: the ${fight.eliminated} piece was eliminated`);
+        if (fight) label.push(t(fight.eliminated === 'red' ? 'duel.grid.fight.red' : 'duel.grid.fight.black', { fight: fightText || '' }));
         const attrs = interactive
           ? {
               type: 'button',
@@ -123,5 +124,5 @@ export function renderGrid(table, view, { interactive = false, over = false, sel
       }),
     ),
   );
-  table.replaceChildren(el('caption', { class: 'visually-hidden' }, `Duel grid, ${view.width} columns by ${view.height} rows`), el('thead', {}, head), el('tbody', {}, ...rows));
+  table.replaceChildren(el('caption', { class: 'visually-hidden' }, t('duel.grid.caption', { w: view.width, h: view.height })), el('thead', {}, head), el('tbody', {}, ...rows));
 }

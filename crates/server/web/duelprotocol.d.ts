@@ -1,4 +1,4 @@
-// Generated from the Duel engine's Rust types (crates/duel) and the server's Duel answers (crates/server/src/duel_api.rs, duel_api/records.rs) by ts-rs: do not edit.
+// Generated from the Duel engine's Rust types (crates/duel) and the server's Duel answers (crates/server/src/games/duel, duel_api.rs) by ts-rs: do not edit.
 // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol
 
 /**
@@ -296,7 +296,7 @@ reason: EndReason,
 outcome: Outcome, });
 
 /**
- * What every route answers.
+ * What every route answers, and a socket's `state`.
  */
 export type DuelView = { id: string, difficulty: Difficulty, width: number, height: number, status: Status, 
 /**
@@ -317,8 +317,44 @@ end_reason: string | null, last_move: LastMove | null,
  */
 rounds_without_fight: number, 
 /**
- * The game's newest events, oldest first (at most the routes' `MAX_HISTORY`); only in the answer to
- * `GET`, for a page that reloads.
+ * The game's newest events, oldest first (at most `Duel::RECENT_EVENTS`); only in the
+ * answer to `GET`, for a page that reloads.
+ */
+history?: Array<HistoryEvent>, 
+/**
+ * The events caused by this request's action (empty for create and get).
+ */
+events: Array<Event>, 
+/**
+ * The computer's answer to a move, in the same response (empty otherwise).
+ */
+computer: Array<Event>, };
+
+/**
+ * The answer to `POST /api/duel`: the new game, and the person's seat (red) with its secret
+ * token, which every action of the game needs (`Authorization: Bearer <token>`).
+ */
+export type DuelCreated = { seat: number, token: string, id: string, difficulty: Difficulty, width: number, height: number, status: Status, 
+/**
+ * Rows from the top (row 1) down; each row from column `a` rightwards.
+ */
+cells: Array<Array<Cell>>, 
+/**
+ * The outcome message in the end stage.
+ */
+outcome_message: string | null, 
+/**
+ * Why the play stage ended, in words.
+ */
+end_reason: string | null, last_move: LastMove | null, 
+/**
+ * Play rounds begun since the last fight (or since play began): a long quiet spell is a
+ * standoff the page points out.
+ */
+rounds_without_fight: number, 
+/**
+ * The game's newest events, oldest first (at most `Duel::RECENT_EVENTS`); only in the
+ * answer to `GET`, for a page that reloads.
  */
 history?: Array<HistoryEvent>, 
 /**

@@ -2,6 +2,7 @@
 // Duel's events and actions in words, for the game page's log and its replay.
 import { capitalize } from './api.js';
 import { cellAt, parseCell } from './duelgrid.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('./duelgrid.js').GridView} GridView */
 /** @typedef {import('./duelgrid.js').Piece} Piece */
@@ -9,11 +10,17 @@ import { cellAt, parseCell } from './duelgrid.js';
 /** An event of a game's history (`DuelView.history`): a move names its piece. */
 /** @typedef {import('./duelprotocol').HistoryEvent} HistoryEvent */
 
-export const SETUP_WHAT = ['blocks', 'red pieces', 'black pieces'];
+/** What each setup round places, in words. */
+export const SETUP_WHAT = [t('duel.what.blocks'), t('duel.what.red'), t('duel.what.black')];
+
+/** A direction (`up`, `down`, `left`, `right`) in words. @param {string} dir */
+export function dirWords(dir) {
+  return dir === 'up' ? t('duel.dir.up') : dir === 'down' ? t('duel.dir.down') : dir === 'left' ? t('duel.dir.left') : dir === 'right' ? t('duel.dir.right') : dir;
+}
 
 /** @param {Piece} p */
 export function pieceWords(p) {
-  return `${p.side} ${p.rank}`;
+  return t(p.side === 'red' ? 'duel.piece.red' : 'duel.piece.black', { rank: String(p.rank) });
 }
 
 /**
@@ -24,27 +31,53 @@ export function pieceWords(p) {
 export function eventWords(ev, before = null) {
   switch (ev.event) {
     case 'placed':
-      return ev.object.kind === 'piece' ? `Placed ${pieceWords(ev.object)} on ${ev.cell}.` : `Placed a block on ${ev.cell}.`;
+      return ev.object.kind === 'piece' ? t('duel.ev.placed', { piece: pieceWords(ev.object), cell: ev.cell }) : t('duel.ev.block', { cell: ev.cell });
     case 'setup_round_started':
-      return `Setup round ${ev.round} of 3: place ${SETUP_WHAT[ev.round - 1]}.`;
+      return t('duel.ev.setup', { r: ev.round, what: SETUP_WHAT[ev.round - 1] });
     case 'play_started':
-      return 'The play stage begins.';
+      return t('duel.ev.play');
     case 'round_started':
-      return `Round ${ev.round} begins.`;
+      return t('duel.ev.round', { n: ev.round });
     case 'moved': {
       // Events of the stored history name their piece; live ones are read off the grid before.
       const piece = ev.piece ? { kind: 'piece', ...ev.piece } : before ? cellAt(before, ev.from) : null;
-      const who = ev.side === 'red' ? 'You moved' : 'The computer moved';
-      const what = piece && piece.kind === 'piece' ? pieceWords(piece) : `a ${ev.side} piece`;
-      return `${who} ${what} from ${ev.from} to ${ev.to} (${ev.dir}).`;
+      const what = piece && piece.kind === 'piece' ? pieceWords(piece) : t(ev.side === 'red' ? 'duel.aPiece.red' : 'duel.aPiece.black');
+      return t(ev.side === 'red' ? 'duel.ev.moved.red' : 'duel.ev.moved.black', { what, from: ev.from, to: ev.to, dir: dirWords(ev.dir) });
     }
     case 'combat':
-      return `${capitalize(pieceWords(ev.attacker))} attacked ${pieceWords(ev.defender)} on ${ev.at}: the ${ev.eliminated} piece is eliminated.`;
+      return t(ev.eliminated === 'red' ? 'duel.ev.combat.red' : 'duel.ev.combat.black', { attacker: capitalize(pieceWords(ev.attacker)), defender: pieceWords(ev.defender), at: ev.at });
     case 'play_ended':
-      return 'The play stage is over.';
+      return t('duel.ev.over');
     default:
       return '';
   }
+}
+
+/**
+ * How a game ended, in words: its outcome (the server's code), else the server's sentence.
+ * @param {{ status: { outcome?: import('./duelprotocol').Outcome | null }, outcome_message: string | null }} view
+ */
+export function outcomeWords(view) {
+  const o = view.status.outcome;
+  if (o === 'red_wins') return t('duel.outcome.red');
+  if (o === 'black_wins') return t('duel.outcome.black');
+  if (o === 'draw') return t('duel.outcome.draw');
+  return view.outcome_message || '';
+}
+
+/** Why the play stage ended (the server's `end_reason`, one of the engine's four sentences), in words.
+ * @type {Record<string, import('./i18n.js').Key>} */
+const END_REASONS = {
+  'The play stage was ended by the user.': 'duel.reason.user',
+  'No red piece can move.': 'duel.reason.red',
+  'No black piece can move.': 'duel.reason.black',
+  'The round limit was reached.': 'duel.reason.rounds',
+};
+/** @param {string | null} reason */
+export function endReasonWords(reason) {
+  if (!reason) return '';
+  const key = END_REASONS[reason];
+  return key ? t(key) : reason;
 }
 
 /**
@@ -79,20 +112,20 @@ export function afterUser(before, events, view) {
  * @param {import('./duelprotocol').LoggedAction | null} m
  */
 export function moveWords(m) {
-  if (!m) return 'The empty grid, before the setup.';
-  const who = m.by === 'computer' ? 'The computer' : 'You';
+  if (!m) return t('duel.mv.empty');
+  const pc = m.by === 'computer';
   const a = m.action;
   switch (a.action) {
     case 'place':
-      return `${who} typed ${a.key} on ${a.cell}.`;
+      return t(pc ? 'duel.mv.place.computer' : 'duel.mv.place.you', { key: a.key, cell: a.cell });
     case 'move':
-      return `${who} moved the piece on ${a.cell} (${a.key}).`;
+      return t(pc ? 'duel.mv.move.computer' : 'duel.mv.move.you', { key: a.key, cell: a.cell });
     case 'next_round':
-      return `${who} went on to the next round.`;
+      return t(pc ? 'duel.mv.next.computer' : 'duel.mv.next.you');
     case 'end':
-      return `${who} ended the play stage.`;
+      return t(pc ? 'duel.mv.end.computer' : 'duel.mv.end.you');
     default:
       // An action this page does not know yet.
-      return `${who}: ${/** @type {{ action: string }} */ (a).action}.`;
+      return t(pc ? 'duel.mv.other.computer' : 'duel.mv.other.you', { action: /** @type {{ action: string }} */ (a).action });
   }
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // Motion on the UNO table: short (never over 250 ms), ended by the next view, and none for
 // people who ask their system for less motion.
-import { $, table } from './tablestate.js';
+
 /** Motion is short (never over 250 ms), ends at the next view, and is off for people who ask
  * their system for less motion. */
 const MOTION_MS = 250;
@@ -35,36 +35,36 @@ export function nudge(node, frames) {
 }
 
 /** What moved in this change, shown moving: the played card to the pile, drawn cards to the
- * hand, the direction sign, a skipped seat. */
-/**
+ * hand, the direction sign, a skipped seat. The table and the hand say where each thing is.
  * @param {import('./protocol').TableView} v the new view
  * @param {import('./protocol').TableView | null} prev the view before it
  * @param {number | null} oldHand how many cards the viewer held before
+ * @param {import('./tableview.js').TableDrawing} table
+ * @param {{ takePlayedFrom: () => DOMRect | null, drawnButtons: (held: number) => Element[] }} hand
  */
-export function animate(v, prev, oldHand) {
-  if (!prev || still()) {
-    table.playedFrom = null;
-    return;
-  }
-  /** @param {number} i */
-  const seatRow = (i) => document.querySelector(`#players li:nth-child(${i + 1})`);
+export function animate(v, prev, oldHand, table, hand) {
+  const playedFrom = hand.takePlayedFrom();
+  if (!prev || still()) return;
   for (const ev of v.events || []) {
     const e = ev.event;
     if (e.type === 'card_played') {
-      const from = e.seat === v.you && table.playedFrom ? table.playedFrom : seatRow(e.seat)?.getBoundingClientRect();
-      glide($('top-card').firstElementChild, from);
+      const from = e.seat === v.you && playedFrom ? playedFrom : table.row(e.seat)?.getBoundingClientRect();
+      glide(table.top(), from);
     } else if (e.type === 'direction_reversed') {
-      nudge($('direction'), [{ transform: 'scaleX(-1)' }, { transform: 'none' }]);
+      nudge(table.direction(), [{ transform: 'scaleX(-1)' }, { transform: 'none' }]);
     } else if (e.type === 'player_skipped') {
-      nudge(seatRow(e.seat), [{ opacity: 1 }, { opacity: 0.35 }, { opacity: 1 }]);
+      nudge(table.row(e.seat), [{ opacity: 1 }, { opacity: 0.35 }, { opacity: 1 }]);
     }
   }
-  table.playedFrom = null;
+  // Another seat's draw: its backs come from the draw pile (where the table draws backs).
+  const drewThere = new Set((v.events || []).flatMap((ev) => (ev.event.type === 'cards_drawn' && ev.event.seat !== v.you ? [ev.event.seat] : [])));
+  for (const seat of drewThere) {
+    const to = table.backs(seat);
+    if (to) glide(to, table.drawPile().getBoundingClientRect());
+  }
   const drewHere = (v.events || []).some((ev) => ev.event.type === 'cards_drawn' && ev.event.seat === v.you);
   if (drewHere && oldHand !== null) {
-    const from = $('draw-pile').getBoundingClientRect();
-    for (const b of document.querySelectorAll('#hand button[data-index]')) {
-      if (b instanceof HTMLElement && Number(b.dataset.index) >= oldHand) glide(b, from);
-    }
+    const from = table.drawPile().getBoundingClientRect();
+    for (const b of hand.drawnButtons(oldHand)) glide(b, from);
   }
 }

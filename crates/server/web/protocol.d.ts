@@ -1,4 +1,4 @@
-// Generated from the server's Rust types (crates/server/src/messages.rs, api.rs, update.rs, ws.rs, stats.rs, tables/replay.rs, tables/analysis.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.
+// Generated from the server's Rust types (crates/server/src/messages.rs, api.rs, host/, games/uno/, ws.rs, stats.rs; the engine's in crates/uno, the analysis in crates/uno-lab) by ts-rs: do not edit.
 // Regenerate: UPDATE_PROTOCOL_TYPES=1 cargo test -p server --lib protocol
 
 export type Color = "red" | "yellow" | "green" | "blue";
@@ -391,7 +391,7 @@ export type FirstPlayer = "after_dealer" | "seat0";
 /**
  * What the first card turned up does.
  */
-export type FirstCard = "official" | "no_effect" | "redraw_until_number" | "redraw_wilds";
+export type FirstCard = "official" | "no_effect" | "redraw_until_number" | "redraw_wilds" | "rlcard";
 
 /**
  * The deck as a table of counts: `per_color` copies of each face in every colour listed,
@@ -459,7 +459,7 @@ turn_cap: number | null, };
 /**
  * What a player who draws on their turn may do.
  */
-export type DrawRule = "draw_one_may_play" | "draw_one_must_play" | "draw_one_end_turn" | "draw_until_playable";
+export type DrawRule = "draw_one_may_play" | "draw_one_must_play" | "draw_one_end_turn" | "draw_until_playable" | "draw_one_auto_play";
 
 /**
  * Whether a player holding a playable card may draw instead.
@@ -474,7 +474,7 @@ export type Stacking = "off" | "draw_two" | "wild_draw_four" | "both" | "cross";
 /**
  * When a Wild Draw Four may be played, and whether it can be challenged.
  */
-export type WildDrawFourRule = "unrestricted" | "restricted" | "challenge";
+export type WildDrawFourRule = "unrestricted" | "restricted" | "challenge" | "last_resort";
 
 /**
  * What a Reverse does at a table of two.
@@ -578,13 +578,30 @@ export type SeatKind = "human" | "bot";
 export type TableStatus = "waiting" | "playing" | "finished";
 
 /**
- * A seat as every viewer sees it.
+ * Who holds a seat, as every viewer sees it: a person's name, or a bot's kind.
  */
-export type SeatView = { seat: number, kind: SeatKind, name: string | null, 
+export type Occupant = { seat: number, kind: SeatKind, name: string | null, 
 /**
  * Whether a person holds this seat (always true for a bot).
  */
-taken: boolean, bot: string | null, };
+taken: boolean, bot: string | null, 
+/**
+ * A person's seat whose time ran out twice in a row: a bot plays it until they act again.
+ */
+away: boolean, 
+/**
+ * The turns in a row the server played for this person because their time ran out.
+ */
+timeouts: number, 
+/**
+ * A bot's seat taken over from a person who resigned during play: their name.
+ */
+replaced: string | null, 
+/**
+ * The account of the signed-in person at this seat (its profile: `/player.html?id=…`);
+ * `null` for a guest and a bot.
+ */
+account?: string, };
 
 /**
  * One seat's hand at a round's end.
@@ -635,16 +652,19 @@ match_winner: number | null,
 end_reason: EndReason | null, };
 
 /**
- * An event and the version its action produced.
+ * An event and the table version its action produced.
  */
 export type LoggedEvent = { version: number, event: Event, };
 
 /**
  * The kept game a "play from here" table started from: table `table`'s `game`th game (from 0)
  * after `ply` actions. The cards no seat could see there (the draw pile) were shuffled again
- * with a fresh seed.
+ * with a fresh seed; from an imported record (`imported`: a file someone sent in, its hands
+ * whatever the file says) the hands were dealt afresh too, each as large as it was. Shown in
+ * the lobby and the table's view before anyone sits, as a chosen seed is: whoever read the
+ * kept game knows where the position came from.
  */
-export type StartedFrom = { table: string, game: number, ply: number, };
+export type StartedFrom = { table: string, game: number, ply: number, imported: boolean, };
 
 /**
  * The table as one viewer sees it: `GET /api/tables/{id}`, the answer to an action, and every
@@ -658,7 +678,7 @@ type: "state" | "update", id: string, game: string, status: TableStatus,
 /**
  * Rises by one with every accepted action (and with a rematch); send it back with an action.
  */
-version: number, generation: number, rules: string, seats: Array<SeatView>, 
+version: number, generation: number, rules: string, seats: Array<Occupant>, 
 /**
  * The viewer's seat; `null` for a spectator.
  */
@@ -677,6 +697,10 @@ started_from?: StartedFrom | null, turn_seconds: number | null,
  */
 turn_ms_left: number | null, 
 /**
+ * Whose turn time `turn_ms_left` is (`null` when no clock runs).
+ */
+turn_seat: number | null, 
+/**
  * At a table of bots only, after a round: how long the result stays up before the next deal.
  */
 round_pause_ms?: number | null, 
@@ -690,9 +714,10 @@ revealed_hands?: Array<Array<string>> | null,
  */
 round_result?: RoundResult | null, 
 /**
- * Everything this viewer may know of the game.
+ * Everything this viewer may know of the game; `null` while the table waits for its
+ * seats (nothing is dealt before play starts).
  */
-view: Observation, 
+view: Observation | null, 
 /**
  * What the viewer may do now (empty when it may do nothing).
  */
@@ -703,22 +728,191 @@ legal_actions: Array<Action>,
 events: Array<LoggedEvent>, };
 
 /**
+ * How far a game in play is: its round (from 1), the turns played in it, every seat's match
+ * points and the target (`null`: one round).
+ */
+export type Progress = { round: number, turns: number, scores: Array<number>, target: number | null, };
+
+/**
  * A table in a list.
  */
-export type TableSummary = { id: string, status: TableStatus, rules: string, seats: Array<SeatView>, open_seats: number, spectators: boolean, 
+export type TableSummary = { id: string, status: TableStatus, rules: string, seats: Array<Occupant>, open_seats: number, spectators: boolean, 
 /**
  * Whether the creator chose the seed (and so can work out every hidden card).
  */
-chosen_seed: boolean, version: number, };
+chosen_seed: boolean, 
+/**
+ * Where a "play from here" table started (a kept game's position, maybe an imported
+ * record's): its creator chose the position.
+ */
+started_from?: StartedFrom | null, version: number, 
+/**
+ * How far the dealt game is; `null` before the deal.
+ */
+progress: Progress | null, 
+/**
+ * People's seats (not bots'), held or open.
+ */
+people: number, };
 
 /**
  * `GET /api/tables`: the tables open to spectators (the lobby).
  */
 export type TableList = { tables: Array<TableSummary>, };
 
+/**
+ * `GET /api/games/live`: the games being played now that anyone may watch, people's first.
+ */
+export type LiveGames = { games: Array<TableSummary>, };
+
+/**
+ * The body of `POST /api/queue`.
+ */
+export type QueueRequest = { 
+/**
+ * The rules (a preset's name); `official` when left out.
+ */
+preset?: string, 
+/**
+ * The table's size: 2, 3 or 4 seats, or `"any"` (four preferred).
+ */
+players: number | "any", 
+/**
+ * The name to sit under; a signed-in person sits under their account's (and may leave it
+ * out).
+ */
+name?: string, 
+/**
+ * Seconds to wait for people before bots fill the table (default 20, at most 600).
+ */
+wait_s?: number, };
+
+/**
+ * Where a person in the queue stands: `GET /api/queue`, the queue socket's every message.
+ */
+export type QueueStatus = { "state": "waiting", preset: string, 
+/**
+ * The sizes accepted: 2 to 4, or `any`.
+ */
+players: number | "any", 
+/**
+ * People waiting for this preset now, this person included.
+ */
+waiting: number, 
+/**
+ * This person's place among them, from 1 (the longest waiting first).
+ */
+position: number, waited_ms: number, 
+/**
+ * Until bots fill the table (0: at the next wave).
+ */
+bots_in_ms: number, } | { "state": "seated", table: string, seat: number, token: string, 
+/**
+ * The table's page.
+ */
+invite: string, 
+/**
+ * People at the table (the others are bots).
+ */
+people: number, } | { "state": "left" };
+
+/**
+ * The answer to `POST /api/queue`: the ticket (the bearer token of `GET`/`DELETE /api/queue`
+ * and of the queue's socket) and where its holder stands.
+ */
+export type Queued = { ticket: string, status: QueueStatus, };
+
+/**
+ * One phrase: its stable code (what a client sends) and its words (what pages show).
+ */
+export type Phrase = { code: string, text: string, };
+
+/**
+ * The body of `POST /api/tables/{id}/phrase`: a quick phrase's code (`GET /api/uno/options`
+ * lists them).
+ */
+export type PhraseRequest = { phrase: string, };
+
+/**
+ * What every viewer's socket is sent when a seat says a phrase.
+ */
+export type PhraseSaid = { type: "phrase", seat: number, phrase: string, text: string, };
+
+/**
+ * `POST /api/arenas`.
+ */
+export type CreateArena = { name: string, 
+/**
+ * How long it runs (1 to 180 minutes; default 10).
+ */
+minutes?: number, 
+/**
+ * Points for 1st to 4th place (four numbers; default 6, 5, 3, 1).
+ */
+place_points?: Array<number>, 
+/**
+ * Seat fewer than four with bots once one of them waited a pairing (default true).
+ */
+bots_fill?: boolean, };
+
+/**
+ * `POST /api/arenas/{id}/join`.
+ */
+export type JoinArena = { name: string, };
+
+/**
+ * One line of the standings.
+ */
+export type ArenaLine = { rank: number, name: string, points: number, games: number, wins: number, streak: number, 
+/**
+ * `free`, `playing` or `left`.
+ */
+presence: string, };
+
+/**
+ * The holder's table now.
+ */
+export type ArenaSeat = { table: string, seat: number, token: string, invite: string, };
+
+export type ArenaTableView = { table: string, names: Array<string>, };
+
+/**
+ * An arena as its page shows it: `GET /api/arenas/{id}`.
+ */
+export type ArenaView = { id: string, name: string, ends_in_ms: number, finished: boolean, place_points: Array<number>, streak_bonus: number, 
+/**
+ * Games played to their end so far.
+ */
+games: number, 
+/**
+ * Rises with every change (a join, a table seated, a game recorded).
+ */
+version: number, standings: Array<ArenaLine>, 
+/**
+ * The tables in play: each one's id and who sits there.
+ */
+tables: Array<ArenaTableView>, 
+/**
+ * The asker's name and table, when the token is an entrant's.
+ */
+you: string | null, your_table: ArenaSeat | null, };
+
+/**
+ * `POST /api/arenas/{id}/join`'s answer.
+ */
+export type ArenaJoined = { token: string, arena: ArenaView, };
+
+/**
+ * `GET /api/arenas`.
+ */
+export type ArenaList = { arenas: Array<ArenaView>, };
+
+/**
+ * The answer to `POST /api/tables`: the table, its invite, and the creator's seat and token.
+ */
 export type Created = { id: string, 
 /**
- * Where to send friends: the table page.
+ * Where to send friends: the table's page.
  */
 invite: string, 
 /**
@@ -726,16 +920,35 @@ invite: string,
  */
 seat: number | null, token: string | null, table: TableView, };
 
+/**
+ * The answer to `POST /api/tables/{id}/join`.
+ */
 export type Joined = { id: string, seat: number, token: string, table: TableView, };
 
 /**
  * `GET /api/uno/options`.
  */
-export type UnoOptions = { presets: Array<string>, 
+export type UnoOptions = { 
 /**
- * Each preset's one-line description (its `description`), by name.
+ * The presets' ids, as `POST /api/tables` takes them.
  */
-preset_descriptions: { [key in string]: string }, bots: Array<string>, };
+presets: Array<string>, 
+/**
+ * Each preset's one-line description (its `description`), by id.
+ */
+preset_descriptions: { [key in string]: string }, 
+/**
+ * Each preset's name for people, by id: what it plays, not where it comes from.
+ */
+preset_titles: { [key in string]: string }, 
+/**
+ * Each preset in a line for someone new to it, by id: how a game of it goes.
+ */
+preset_about: { [key in string]: string }, bots: Array<string>, 
+/**
+ * The quick phrases a seat may say at a table.
+ */
+phrases: Array<Phrase>, };
 
 /**
  * House-rule toggles; each one left out keeps what the base rules say.
@@ -822,7 +1035,13 @@ seed?: string | number,
  * Starts from a kept game's position instead of a deal ("play from here"): its rules and
  * hands, as many seats as it had; `preset`, `rules`, `house_rules` and `seed` are not given.
  */
-from?: StartFrom, };
+from?: StartFrom, 
+/**
+ * A rated table (docs/accounts.md): its games change its players' ratings. Only a
+ * signed-in person opens one, every seat is a signed-in person's (no bots, no guests), it
+ * plays a preset as it ships, and it has a turn timer (60 s unless `turn_seconds` says).
+ */
+rated?: boolean, };
 
 /**
  * One accepted action.
@@ -865,7 +1084,7 @@ ply: number,
 /**
  * The last ply (the number of actions so far).
  */
-plies: number, rules: string, seats: Array<SeatView>, 
+plies: number, rules: string, seats: Array<Occupant>, 
 /**
  * Whether the game was imported from a record file (`POST /api/records`): its names are
  * whatever the file says, so the page marks it.
@@ -1029,13 +1248,13 @@ skill: number,
 luck: number, };
 
 /**
- * The body of `POST /api/tables/{id}/join`: the name to sit under, and the seat wanted (absent:
- * the first open one).
+ * The body of `POST /api/tables/{id}/join`: the name to sit under (a signed-in person sits
+ * under their account's, whatever this says), and the seat wanted (absent: the first open one).
  */
 export type JoinRequest = { name: string, seat?: number, };
 
 /**
- * The body of `POST /api/tables/{id}/actions`.
+ * The body of `POST /api/tables/{id}/actions`, for any game's actions.
  */
 export type ActRequest = { action: Action, 
 /**
@@ -1091,22 +1310,23 @@ id: string, plies: number,
 over: boolean, };
 
 /**
- * The body of every refusal: `code` one of [`ServerCode`], [`IllegalAction`] or Duel's codes.
+ * The body of every refusal: `code` one of [`ServerCode`], or a game's own (`uno::IllegalAction`,
+ * Duel's codes).
  */
 export type ErrorBody = { code: string, message: string, };
 
 /**
- * Every `code` the server's own refusals carry (a refused move adds the engine's
- * [`IllegalAction`] names, a Duel move Duel's [`duel::DuelError::code`]). Declared for the pages
+ * Every `code` the server's own refusals carry (a refused move adds its game's: the UNO
+ * engine's `IllegalAction` names, Duel's [`duel::DuelError::code`]). Declared for the pages
  * (`web/protocol.d.ts`), whose refusal sentences are keyed by it, so a new code without a
  * sentence fails their type check.
  */
-export type ServerCode = "malformed_json" | "invalid_body" | "not_json" | "body_too_large" | "bad_request" | "too_long" | "missing_token" | "bad_token" | "token_in_url" | "not_found" | "method_not_allowed" | "websocket_required" | "server_busy" | "too_many_connections" | "rate_limited" | "internal" | "spectators_not_allowed" | "no_such_ply" | "invalid_record" | "game_not_over" | "stale_state" | "not_started" | "not_finished" | "seat_taken" | "table_full" | "name_taken" | "not_owner" | "invalid_rules" | "unknown_bot" | "too_many_tables" | "server_full" | "too_many_imports" | "owned_elsewhere" | "owner_unavailable" | "store_unavailable" | "analysis_busy" | "too_many_analyses" | "analysis_timeout" | "too_small" | "illegal_action";
+export type ServerCode = "malformed_json" | "invalid_body" | "not_json" | "body_too_large" | "bad_request" | "too_long" | "missing_token" | "bad_token" | "token_in_url" | "not_found" | "method_not_allowed" | "websocket_required" | "server_busy" | "too_many_connections" | "rate_limited" | "internal" | "spectators_not_allowed" | "no_such_ply" | "invalid_record" | "record_over_limits" | "game_not_over" | "stale_state" | "not_started" | "not_finished" | "seat_taken" | "table_full" | "name_taken" | "not_owner" | "invalid_rules" | "unknown_bot" | "too_many_tables" | "server_full" | "too_many_imports" | "owned_elsewhere" | "owner_unavailable" | "store_unavailable" | "analysis_busy" | "too_many_analyses" | "analysis_timeout" | "name_owned" | "sign_in_required" | "one_seat_each" | "sign_in_failed" | "not_signed_in" | "cross_site" | "too_many_attempts" | "name_unavailable" | "bad_password" | "accounts_unavailable" | "passkey_failed" | "last_credential" | "no_such_passkey" | "illegal_action";
 
 /**
  * Why the engine refused an action. The state is unchanged whenever this is returned.
  */
-export type IllegalAction = "game_over" | "round_over" | "no_such_seat" | "not_your_turn" | "card_not_in_hand" | "does_not_match" | "color_required" | "color_not_allowed" | "color_not_in_game" | "must_answer_draw_penalty" | "must_play_when_able" | "must_draw_before_pass" | "already_drawn" | "only_drawn_card" | "must_play_drawn_card" | "same_number_only" | "draw_pile_empty" | "wild_draw_four_not_allowed" | "must_answer_challenge" | "no_challenge_pending" | "must_declare_color" | "no_color_to_declare" | "must_choose_swap" | "no_swap_pending" | "invalid_swap_target" | "jump_in_not_allowed" | "uno_calls_off" | "nothing_to_call" | "uno_already_called" | "cannot_catch_yourself" | "uno_called_in_time" | "catch_too_late" | "not_on_one_card" | "round_not_over";
+export type IllegalAction = "game_over" | "round_over" | "no_such_seat" | "not_your_turn" | "card_not_in_hand" | "does_not_match" | "color_required" | "color_not_allowed" | "color_not_in_game" | "must_answer_draw_penalty" | "must_play_when_able" | "must_draw_before_pass" | "already_drawn" | "only_drawn_card" | "must_play_drawn_card" | "same_number_only" | "draw_pile_empty" | "wild_draw_four_not_allowed" | "wild_draw_four_last_resort" | "must_answer_challenge" | "no_challenge_pending" | "must_declare_color" | "no_color_to_declare" | "must_choose_swap" | "no_swap_pending" | "invalid_swap_target" | "jump_in_not_allowed" | "uno_calls_off" | "nothing_to_call" | "uno_already_called" | "cannot_catch_yourself" | "uno_called_in_time" | "catch_too_late" | "not_on_one_card" | "round_not_over" | "precedence_picks_another";
 
 /**
  * An update's `view`: the public part, and to a seat its drawn card and (when it changed) its hand.
@@ -1131,7 +1351,11 @@ export type Update = { events: Array<LoggedEvent>, view: UpdateView,
 /**
  * The viewer's legal actions, when they changed since it was last told.
  */
-legal_actions?: Array<Action>, type: "update", version: number, generation: number, status: TableStatus, turn_ms_left?: number, round_pause_ms?: number, revealed_hands?: Array<Array<string>>, round_result?: RoundResult, };
+legal_actions?: Array<Action>, type: "update", version: number, generation: number, status: TableStatus, turn_ms_left?: number, 
+/**
+ * Whose turn time `turn_ms_left` is.
+ */
+turn_seat?: number, round_pause_ms?: number, revealed_hands?: Array<Array<string>>, round_result?: RoundResult, };
 
 /**
  * A refused client message, as the socket answers it: `{"type":"error", code, message}`, the
@@ -1173,3 +1397,169 @@ games: number, offset: number, limit: number,
  * When the page was read (Unix ms).
  */
 computed_at: number, players: Array<PlayerStats>, };
+
+/**
+ * An account as its owner sees it.
+ */
+export type AccountView = { id: string, name: string, 
+/**
+ * When it was made (Unix milliseconds).
+ */
+created_at: number, 
+/**
+ * Whether it has a password, and how many passkeys.
+ */
+password: boolean, passkeys: number, };
+
+/**
+ * `GET /api/account`: the signed-in person's account, or `null` for a guest.
+ */
+export type Me = { account: AccountView | null, };
+
+/**
+ * The body of a sign-up or a sign-in with a password.
+ */
+export type PasswordRequest = { name: string, password: string, };
+
+/**
+ * The answer to `POST /api/account/sign-out-everywhere`: the sessions it ended.
+ */
+export type SignedOut = { sessions: number, };
+
+/**
+ * The answer to `POST /api/account/delete`: what went with the account.
+ */
+export type AccountDeleted = { sessions: number, credentials: number, ratings: number, };
+
+/**
+ * The body of `POST /api/account/passkey/sign-up/start`: the new account's name.
+ */
+export type PasskeySignUp = { name: string, };
+
+/**
+ * The answer to a ceremony's start: its id, to send back with the browser's answer, and the
+ * options for the browser (WebAuthn's JSON form: `{publicKey: …}`, its binary fields in
+ * base64url).
+ */
+export type PasskeyChallenge = { ceremony: string, options: { publicKey: Record<string, unknown> }, };
+
+/**
+ * The body of a ceremony's finish: its id and the browser's credential, in WebAuthn's JSON
+ * form (`id`, `rawId`, `type`, `response` with its binary fields in base64url).
+ */
+export type PasskeyFinish = { ceremony: string, credential: Record<string, unknown>, };
+
+/**
+ * One of an account's passkeys.
+ */
+export type PasskeyView = { 
+/**
+ * Its credential id (base64url), which `DELETE /api/account/passkeys/{id}` takes.
+ */
+id: string, 
+/**
+ * When it was added, and last used to sign in (Unix milliseconds).
+ */
+created_at: number, used_at: number | null, };
+
+/**
+ * `GET /api/account/passkeys`, and the answer to adding or removing one.
+ */
+export type Passkeys = { passkeys: Array<PasskeyView>, };
+
+/**
+ * A rating as the pages show it.
+ */
+export type ShownRating = { 
+/**
+ * The number shown (a newcomer's is 1500), as of now (uncertainty grows while away).
+ */
+points: number, 
+/**
+ * Too uncertain yet to mean much: shown with a `?`.
+ */
+provisional: boolean, 
+/**
+ * Rated games in the pool.
+ */
+games: number, };
+
+/**
+ * One point of a rating's graph: the rating after a rated game.
+ */
+export type HistoryPoint = { 
+/**
+ * When the game was rated (Unix milliseconds).
+ */
+at: number, points: number, 
+/**
+ * The seat's finish: its place (`"1"` won), or `"left"`.
+ */
+finish: string, 
+/**
+ * The table and which of its games (its replay: `/replay.html?game=ID`).
+ */
+game_id: string, game: number, seats: number, };
+
+/**
+ * A player's rating in one pool (a preset and a table size: `official/table`).
+ */
+export type PoolView = { pool: string, rating: ShownRating, 
+/**
+ * Oldest first, the newest 200.
+ */
+history: Array<HistoryPoint>, };
+
+/**
+ * A game the player sat at.
+ */
+export type RecentGame = { game_id: string, seat: number, 
+/**
+ * When they sat down (Unix milliseconds).
+ */
+since: number, };
+
+/**
+ * `GET /api/players/{id}`: a player's profile.
+ */
+export type PlayerView = { id: string, name: string, created_at: number, ratings: Array<PoolView>, 
+/**
+ * Rated games played and won (finished first), over every pool.
+ */
+rated_played: number, rated_won: number, 
+/**
+ * The newest 20 tables they sat at, newest first.
+ */
+recent: Array<RecentGame>, };
+
+/**
+ * One row of a leaderboard.
+ */
+export type BoardEntry = { 
+/**
+ * 1 for the best.
+ */
+rank: number, id: string, name: string, rating: ShownRating, };
+
+/**
+ * A bot's published level on the same scale.
+ */
+export type BotEntry = { bot: string, points: number, };
+
+/**
+ * `GET /api/leaderboard/{preset}`: the players of a pool with enough rated games who played
+ * lately, best first (100 a page), and where the bots stand.
+ */
+export type Leaderboard = { pool: string, 
+/**
+ * Only players with at least this many rated games in the pool...
+ */
+min_games: number, 
+/**
+ * ...and a rated game in the last this many days.
+ */
+active_days: number, 
+/**
+ * Players who qualify.
+ */
+total: number, rows: Array<BoardEntry>, bots: Array<BotEntry>, };

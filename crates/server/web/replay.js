@@ -3,22 +3,22 @@
 // over) the whole table. Every frame comes from the server (`GET /api/games/{id}/replay`), which
 // renders it as that viewer saw it live: the page never holds a card its viewer could not see.
 // The URL follows the position (`?game=ID&view=seat2&ply=N`), so a link opens it again.
-import { capitalize, el, request, showError } from './api.js';
+import { t } from './i18n.js';
+import { $, capitalize, el, field, request, showError } from './api.js';
 import { refusalText, errorText } from './refusals.js';
 import { analysisPanel, points } from './replayanalysis.js';
 import { exportPosition, importFile, playFromHere } from './replayfiles.js';
 import { bindStepping, createStepper, revealInList } from './replaystep.js';
 import { seatLabel } from './seats.js';
-import { renderPile, renderPlayers } from './tableview.js';
-import { cardClass, cardFace, cardSvg, cardWords, eventWords } from './unocards.js';
+import { savedSeat } from './seatstore.js';
+import { createTableView } from './tableview.js';
+import { cardClass, cardFace, cardSvg, cardWords, colorWords, eventWords } from './unocards.js';
 
-/** @typedef {import('./protocol').SeatView} SeatView */
+/** @typedef {import('./protocol').Occupant} Occupant */
 /** @typedef {import('./protocol').ReplayFrame} Frame */
 /** @typedef {import('./protocol').ReplayStep} Step */
 /** @typedef {import('./protocol').Action} Action */
 
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 /** @param {unknown} err */
@@ -27,7 +27,7 @@ const words = (err) => errorText(err, { game: true });
 const params = new URLSearchParams(location.search);
 /**
  * @type {{ id: string, g: string | null, view: string, ply: number, plies: number, live: boolean,
- *   seats: SeatView[], timeline: Step[], imported: boolean, seat: { seat: number, token: string } | null,
+ *   seats: Occupant[], timeline: Step[], imported: boolean, seat: { seat: number, token: string } | null,
  *   frames: Map<string, Frame>, timer: ReturnType<typeof setInterval> | null }}
  */
 const state = {
@@ -48,22 +48,12 @@ const state = {
   timer: null,
 };
 
-/** @param {string} table */
-function savedSeat(table) {
-  try {
-    const raw = localStorage.getItem(`tabletop.uno.${table}`);
-    return raw ? JSON.parse(raw) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** @param {number} i */
 const seatName = (i) => seatLabel(state.seats, i);
 
 const viewedSeat = () => (state.view.startsWith('seat') ? Number(state.view.slice(4)) : null);
 /** @param {number} i */
-const who = (i) => (viewedSeat() === i ? `${seatName(i)} (seen by)` : seatName(i));
+const who = (i) => (viewedSeat() === i ? t('replay.seenByMark', { name: seatName(i) }) : seatName(i));
 
 /**
  * @param {number} seat
@@ -73,25 +63,25 @@ function actionWords(seat, a) {
   const name = seatName(seat);
   switch (a.type) {
     case 'play':
-      return `${name} played ${cardWords(a.card)}${a.color ? ` and chose ${a.color}` : ''}`;
+      return a.color ? t('replay.act.playColor', { name, card: cardWords(a.card), color: colorWords(a.color) }) : t('replay.act.play', { name, card: cardWords(a.card) });
     case 'draw':
-      return `${name} drew`;
+      return t('replay.act.draw', { name });
     case 'pass':
-      return `${name} kept the card and passed`;
+      return t('replay.act.pass', { name });
     case 'declare_color':
-      return `${name} chose ${a.color}`;
+      return t('replay.act.color', { name, color: colorWords(a.color) });
     case 'challenge':
-      return `${name} challenged the Wild Draw Four`;
+      return t('replay.act.challenge', { name });
     case 'accept':
-      return `${name} took the Wild Draw Four`;
+      return t('replay.act.accept', { name });
     case 'swap_hands':
-      return `${name} swapped hands with ${seatName(a.with)}`;
+      return t('replay.act.swap', { name, other: seatName(a.with) });
     case 'call_uno':
-      return `${name} called UNO`;
+      return t('replay.act.uno', { name });
     case 'catch_uno':
-      return `${name} caught ${seatName(a.seat)}`;
+      return t('replay.act.catch', { name, other: seatName(a.seat) });
     case 'next_round':
-      return `${name} dealt the next round`;
+      return t('replay.act.next', { name });
     default:
       // Every action the engine has is named above; one added later shows its name.
       return `${name}: ${/** @type {{ type: string }} */ (a).type}`;
@@ -134,6 +124,12 @@ function pageUrl(ply = state.ply) {
 
 // ---------------------------------------------------------------- drawing a frame
 
+/** What the action did, at the pile's foot. */
+const moveLine = el('p', { id: 'move', class: 'status', 'aria-live': 'polite' });
+const eventList = el('ul', { id: 'events', class: 'replay-events' });
+/** The table as the table page draws it (tableview.js). */
+const table = createTableView($('table-view'), { below: [moveLine, eventList] });
+
 /** @param {string} card */
 function cardItem(card, extra = '') {
   return el('li', { class: `${cardClass(card)}${extra}`, dataset: { card } }, ...cardFace(card));
@@ -151,8 +147,8 @@ function miniHand(cards, label) {
 function render(f) {
   const o = f.view;
   const step = state.timeline[f.ply - 1];
-  const where = step ? ` · round ${step.round}, turn ${step.turn}` : ' · the deal';
-  $('ply-label').textContent = `Action ${f.ply} of ${f.plies}${where}`;
+  const where = step ? t('replay.where', { round: step.round, turn: step.turn }) : t('replay.where.deal');
+  $('ply-label').textContent = t('replay.action', { n: f.ply, plies: f.plies, where });
   const slider = /** @type {HTMLInputElement} */ ($('ply-slider'));
   slider.max = String(f.plies);
   slider.value = String(f.ply);
@@ -160,30 +156,30 @@ function render(f) {
   const hands = f.all_hands || f.revealed_hands;
   // The table as the table page draws it (tableview.js); a person's name in an imported record
   // is only what the file says, and marked so.
-  renderPlayers(
+  table.players(
     o.hand_sizes.map((n, i) => ({
       name: seatName(i),
       cards: n,
       current: o.current === i,
       me: viewedSeat() === i,
       uno: o.uno_called[i],
-      tags: state.imported && state.seats[i]?.kind === 'human' ? ['name from the file'] : [],
-      detail: `· ${o.scores[i]} points`,
-      after: hands ? miniHand(hands[i], `${seatName(i)}'s hand`) : null,
+      tags: state.imported && state.seats[i]?.kind === 'human' ? [t('replay.fromFile')] : [],
+      detail: t('replay.points', { n: o.scores[i] }),
+      after: hands ? miniHand(hands[i], t('replay.handOf', { name: seatName(i) })) : null,
     })),
     o.direction,
   );
   // After a first-card wild nobody has chosen yet, the colour is null.
-  renderPile({ top: o.top, color: o.color, undecided: 'not chosen yet', drawPile: o.draw_pile_size, pendingDraw: o.pending_draw });
-  $('move').textContent = f.move ? `${capitalize(actionWords(f.move.seat, f.move.action))}.` : 'The cards are dealt.';
+  table.pile({ top: o.top, color: o.color, undecided: t('replay.notChosen'), drawPile: o.draw_pile_size, pendingDraw: o.pending_draw });
+  moveLine.textContent = f.move ? t('replay.move', { what: capitalize(actionWords(f.move.seat, f.move.action)) }) : t('replay.dealt');
   const names = { seatName, who, you: viewedSeat() };
-  $('events').replaceChildren(
+  eventList.replaceChildren(
     ...f.events.map((e) => eventWords(e, names)).filter(Boolean).map((t) => el('li', {}, t)),
   );
   const seat = viewedSeat();
   $('hand-section').hidden = seat === null;
   if (seat !== null) {
-    $('hand-title').textContent = `${seatName(seat)}'s hand`;
+    $('hand-title').textContent = t('replay.handOf', { name: seatName(seat) });
     $('hand').replaceChildren(...o.hand.map((c) => cardItem(c, o.drawn_card === c ? ' drawn' : '')));
   } else {
     $('hand').replaceChildren();
@@ -202,21 +198,21 @@ function render(f) {
 }
 
 function renderTimeline() {
-  const items = [el('li', {}, el('a', { href: pageUrl(0), dataset: { ply: 0 } }, 'The deal'))];
+  const items = [el('li', {}, el('a', { href: pageUrl(0), dataset: { ply: 0 } }, t('replay.theDeal')))];
   /** @type {number | null} */
   let round = null;
   for (const s of state.timeline) {
     if (s.round !== round) {
       round = s.round;
-      items.push(el('li', { class: 'timeline-round' }, el('strong', {}, `Round ${round}`)));
+      items.push(el('li', { class: 'timeline-round' }, el('strong', {}, t('replay.round', { n: round }))));
     }
-    items.push(el('li', {}, el('a', { href: pageUrl(s.ply), dataset: { ply: s.ply } }, `${s.ply}. Turn ${s.turn}: ${actionWords(s.seat, s.action)}`)));
+    items.push(el('li', {}, el('a', { href: pageUrl(s.ply), dataset: { ply: s.ply } }, t('replay.turn', { ply: s.ply, turn: s.turn, what: actionWords(s.seat, s.action) }))));
   }
   $('timeline').replaceChildren(...items);
   // The analysed seat's mistakes, on the entry of the move made.
   for (const d of analysis.current()?.decisions || []) {
     const a = d.mistake && $('timeline').querySelector(`a[data-ply="${d.ply + 1}"]`);
-    if (a) a.append(el('span', { class: 'mistake-mark' }, `✕ mistake (win chance −${points(d.loss)}%)`));
+    if (a) a.append(el('span', { class: 'mistake-mark' }, t('replay.mistake', { loss: points(d.loss) })));
   }
 }
 
@@ -227,9 +223,9 @@ function renderPerspectives() {
     // A live game's seats are offered only to their holder.
     if (!state.live || state.seat?.seat === i) options.push([`seat${i}`, seatName(i)]);
   });
-  options.push(['spectator', 'A spectator']);
-  if (!state.live) options.push(['all', 'Everyone (all cards)']);
-  $('perspective').replaceChildren(...options.map(([v, t]) => el('option', { value: v, selected: v === state.view }, t)));
+  options.push(['spectator', t('replay.spectator')]);
+  if (!state.live) options.push(['all', t('replay.everyone')]);
+  $('perspective').replaceChildren(...options.map(([v, words]) => el('option', { value: v, selected: v === state.view }, words)));
 }
 
 // ---------------------------------------------------------------- moving
@@ -270,29 +266,28 @@ const analysis = analysisPanel({
 function stopAutoplay() {
   if (state.timer !== null) clearInterval(state.timer);
   state.timer = null;
-  $('autoplay').textContent = 'Play';
+  $('autoplay').textContent = t('replay.play');
   $('autoplay').setAttribute('aria-pressed', 'false');
 }
 
 function startAutoplay() {
   stopAutoplay();
   if (state.ply >= state.plies) return;
-  $('autoplay').textContent = 'Pause';
+  $('autoplay').textContent = t('replay.pause');
   $('autoplay').setAttribute('aria-pressed', 'true');
   state.timer = setInterval(() => {
     if (state.ply >= state.plies) stopAutoplay();
     else if (!stepper.busy()) stepper.step(1);
-  }, Number(/** @type {HTMLSelectElement} */ ($('speed')).value));
+  }, Number(field('speed').value));
 }
 
 async function init() {
   $('import-file').addEventListener('change', importFile);
   if (!state.id) {
-    showError($('replay-error'), 'No game given: open a replay from a finished table (replay.html?game=ID), or open a record file.');
+    showError($('replay-error'), t('replay.noGame'));
     return;
   }
-  const held = savedSeat(state.id);
-  if (held && typeof held.token === 'string') state.seat = held;
+  state.seat = savedSeat(state.id);
   if (state.view === 'all' || state.view === 'spectator' || /^seat\d+$/.test(state.view)) {
     /* a perspective the server knows */
   } else {
@@ -331,10 +326,10 @@ async function init() {
   // An imported record names whom it likes: marked as such wherever its names show.
   state.imported = first.imported === true;
   $('imported-mark').hidden = !state.imported;
-  const what = state.imported ? 'an imported record, kept as' : state.live ? 'the game in play at' : 'a game at';
-  $('page-title').textContent = `Replay of ${what} table ${state.id}${first.game ? ` (game ${first.game + 1})` : ''}`;
-  if (state.imported) document.title = `Imported record · ${document.title}`;
-  const exportLink = /** @type {HTMLAnchorElement} */ ($('export'));
+  const of = state.imported ? 'replay.of.imported' : state.live ? 'replay.of.live' : 'replay.of.game';
+  $('page-title').textContent = `${t(of, { id: state.id })}${first.game ? t('replay.gameN', { n: first.game + 1 }) : ''}`;
+  if (state.imported) document.title = t('replay.importedTitle', { title: document.title });
+  const exportLink = $('export');
   exportLink.hidden = state.live;
   $('play-from-here').hidden = state.live;
   $('export-position-json').hidden = $('export-position-text').hidden = state.live;
@@ -342,7 +337,7 @@ async function init() {
   $('export-position-uno').hidden = state.live || first.rules !== 'csce322';
   const rec = new URLSearchParams();
   if (state.g !== null) rec.set('game', state.g);
-  exportLink.href = `/api/games/${encodeURIComponent(state.id)}/record${rec.size ? `?${rec}` : ''}`;
+  exportLink.setAttribute('href', `/api/games/${encodeURIComponent(state.id)}/record${rec.size ? `?${rec}` : ''}`);
   exportLink.setAttribute('download', `uno-${state.id}.json`);
   renderPerspectives();
   renderTimeline();
@@ -351,14 +346,13 @@ async function init() {
   history.replaceState(null, '', pageUrl());
   stepper = createStepper({ ply: state.ply, plies: () => state.plies, show: showPly });
   if (fellBack) {
-    const chair = state.view === 'spectator' ? "a spectator's chair" : 'your seat';
-    const wanted = fellBack === 'all' ? 'everyone’s cards' : 'that seat’s cards';
-    $('replay-note').textContent = `This game is still being played, so it shows from ${chair}; ${wanted} can be seen once it is over.`;
+    const wanted = t(fellBack === 'all' ? 'replay.live.all' : 'replay.live.that');
+    $('replay-note').textContent = t(state.view === 'spectator' ? 'replay.live.spectator' : 'replay.live.seat', { wanted });
     $('replay-note').hidden = false;
   }
 
   $('perspective').addEventListener('change', () => {
-    state.view = /** @type {HTMLSelectElement} */ ($('perspective')).value;
+    state.view = field('perspective').value;
     analysis.seatChanged();
     renderTimeline();
     goTo(state.ply);

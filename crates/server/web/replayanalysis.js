@@ -4,10 +4,11 @@
 // `method=value`), then shows the summary, the graph (analysisgraph.js) and the decision of the
 // shown position with every legal move, as the server valued them, and says which method the
 // server named in its answer.
-import { capitalize, el, request } from './api.js';
+import { $, capitalize, el, request } from './api.js';
 import { bindGraphKeys, markShown, renderGraph } from './analysisgraph.js';
 import { errorText } from './refusals.js';
-import { cardWords } from './unocards.js';
+import { t } from './i18n.js';
+import { cardWords, colorWords } from './unocards.js';
 
 /** @typedef {import('./analysisgraph.js').Decision} Decision */
 /** @typedef {import('./protocol').AnalysisAnswer} Analysis the server's answer */
@@ -36,20 +37,18 @@ const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** @param {Decision} d */
 const chosenValue = (d) => d.values.find((v) => sameAction(v.action, d.chosen));
 
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** How each method is named where an analysis is shown (the answer's `method` picks one). */
 const BY = {
   playouts: {
-    name: 'playouts',
-    graph: 'by playouts (rounds played out by bots in worlds sampled from what the seat knew)',
-    worlds: (/** @type {number} */ n) => `${n} sampled worlds each; 95% intervals`,
+    name: t('an.by.playouts'),
+    graph: t('an.graph.playouts'),
+    worlds: (/** @type {number} */ n) => t('an.worlds.playouts', { n }),
   },
   value: {
-    name: 'the value network',
-    graph: 'by the value network (a learned estimate: quick, a few points from the playouts)',
-    worlds: (/** @type {number} */ n) => `the value network's estimate; intervals over the cards a draw could bring, up to ${n} worlds`,
+    name: t('an.by.value'),
+    graph: t('an.graph.value'),
+    worlds: (/** @type {number} */ n) => t('an.worlds.value', { n }),
   },
 };
 
@@ -77,23 +76,23 @@ export function analysisPanel(host) {
   function optionWords(a) {
     switch (a.type) {
       case 'play':
-        return `play ${cardWords(a.card)}${a.color ? ` and choose ${a.color}` : ''}`;
+        return a.color ? t('an.opt.playColor', { card: cardWords(a.card), color: colorWords(a.color) }) : t('an.opt.play', { card: cardWords(a.card) });
       case 'draw':
-        return 'draw';
+        return t('an.opt.draw');
       case 'pass':
-        return 'keep the card and pass';
+        return t('an.opt.pass');
       case 'declare_color':
-        return `choose ${a.color}`;
+        return t('an.opt.color', { color: colorWords(a.color) });
       case 'challenge':
-        return 'challenge the Wild Draw Four';
+        return t('an.opt.challenge');
       case 'accept':
-        return 'take the Wild Draw Four';
+        return t('an.opt.accept');
       case 'swap_hands':
-        return `swap hands with ${host.seatName(a.with)}`;
+        return t('an.opt.swap', { name: host.seatName(a.with) });
       case 'call_uno':
-        return 'call UNO';
+        return t('an.opt.uno');
       case 'catch_uno':
-        return `catch ${host.seatName(a.seat)}`;
+        return t('an.opt.catch', { name: host.seatName(a.seat) });
       default:
         return String(a.type);
     }
@@ -115,8 +114,8 @@ export function analysisPanel(host) {
     for (const b of buttons) b.disabled = true;
     $('analysis-status').textContent =
       method === 'playouts'
-        ? `Analysing ${host.seatName(seat)}'s decisions with ${samples} worlds per move…`
-        : `Analysing ${host.seatName(seat)}'s decisions with the value network…`;
+        ? t('an.running', { name: host.seatName(seat), n: samples })
+        : t('an.running.value', { name: host.seatName(seat) });
     try {
       if (!fetched.has(key)) {
         const q = new URLSearchParams({ seat: String(seat) });
@@ -129,9 +128,9 @@ export function analysisPanel(host) {
       const a = fetched.get(key);
       if (!a) return;
       shown = a;
-      const took = a.cached ? 'made earlier' : a.ms < 1000 ? `took ${a.ms} ms` : `took ${(a.ms / 1000).toFixed(1)} s`;
-      const how = a.method === 'playouts' ? `by playouts, ${a.samples} worlds per move` : `by ${BY[a.method].name}`;
-      $('analysis-status').textContent = `Analysis of ${host.seatName(seat)} ready (${how}; ${took}).`;
+      const took = a.cached ? t('an.earlier') : t('an.took', { t: a.ms < 1000 ? `${a.ms} ms` : `${(a.ms / 1000).toFixed(1)} s` });
+      const how = a.method === 'playouts' ? t('an.how.playouts', { n: a.samples }) : t('an.how.by', { name: BY[a.method].name });
+      $('analysis-status').textContent = t('an.ready', { name: host.seatName(seat), how, took });
       host.changed();
       render();
     } catch (err) {
@@ -152,14 +151,14 @@ export function analysisPanel(host) {
   function renderDecision(a) {
     const d = shownDecision(a);
     if (!d) {
-      return el('p', { class: 'hint' }, `${host.seatName(a.seat)} had no choice to make here. Step to one of its moves, or select a point of the graph.`);
+      return el('p', { class: 'hint' }, t('an.noChoice', { name: host.seatName(a.seat) }));
     }
     const best = d.values[0];
     const chosen = chosenValue(d);
     const verdict =
       d.loss > 0
-        ? `The best was to ${optionWords(best.action)} (${pct(best.win)}): the win chance ${points(d.loss)}% lower${d.mistake ? ', a mistake' : ''}.`
-        : 'That was the best move.';
+        ? t('an.best', { what: optionWords(best.action), win: pct(best.win), loss: points(d.loss), mistake: d.mistake ? t('an.aMistake') : '' })
+        : t('an.bestMove');
     const rows = d.values.map((v) =>
       el(
         'tr',
@@ -172,12 +171,12 @@ export function analysisPanel(host) {
     return el(
       'div',
       { dataset: { decision: d.ply } },
-      el('p', {}, `Action ${d.ply + 1} (round ${d.round}, turn ${d.turn}): ${host.seatName(a.seat)} chose to ${optionWords(d.chosen)}, ${chosen ? pct(chosen.win) : '-'} to win the round. ${verdict}`),
+      el('p', {}, t('an.decision', { ply: d.ply + 1, round: d.round, turn: d.turn, name: host.seatName(a.seat), what: optionWords(d.chosen), win: chosen ? pct(chosen.win) : '-', verdict })),
       el(
         'table',
         { class: 'analysis-moves' },
-        el('caption', {}, `Every legal move, best first, valued by ${BY[a.method].name} (${BY[a.method].worlds(a.samples)})`),
-        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col' }, 'Win chance'), el('th', { scope: 'col' }, 'Interval'))),
+        el('caption', {}, t('an.table', { by: BY[a.method].name, worlds: BY[a.method].worlds(a.samples) })),
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, t('an.col.move')), el('th', { scope: 'col' }, t('an.col.win')), el('th', { scope: 'col' }, t('an.col.interval')))),
         el('tbody', {}, ...rows),
       ),
     );
@@ -191,14 +190,15 @@ export function analysisPanel(host) {
     $('analysis-result').hidden = !a;
     if (!a) return;
     const mistakes = a.decisions.filter((d) => d.mistake).length;
+    const rounds = a.rounds.length === 1 ? t('an.theRound') : t('an.rounds', { n: a.rounds.length });
     $('analysis-method').textContent = BY[a.method].graph;
     $('analysis-result').dataset.method = a.method;
     $('analysis-summary').textContent =
-      `By ${BY[a.method].name}: ${a.decisions.length} decisions, ${mistakes} mistake${mistakes === 1 ? '' : 's'} (a choice whose win chance is at least ${points(a.mistake_threshold)}% below the best's, clear of the noise). ` +
-      `Win chance from skill ${signed(a.skill)}% (${host.seatName(a.seat)}'s own choices), from luck ${signed(a.luck)}% (the cards and the others' play).`;
+      t('an.summary1', { by: BY[a.method].name, n: a.decisions.length, mistakes: t('an.mistakes', { n: mistakes }), threshold: points(a.mistake_threshold) }) +
+      t('an.summary2', { skill: signed(a.skill), name: host.seatName(a.seat), rounds, luck: signed(a.luck) });
     if (drawn !== a) {
       const words = (/** @type {Decision} */ d, /** @type {number} */ win) =>
-        `Action ${d.ply + 1}: ${optionWords(d.chosen)}, ${pct(win)} to win${d.mistake ? ' (a mistake)' : ''}`;
+        t('an.point', { ply: d.ply + 1, what: optionWords(d.chosen), win: pct(win), mistake: d.mistake ? t('an.point.mistake') : '' });
       $('analysis-graph').replaceChildren(renderGraph(a, words, (d) => chosenValue(d)?.win ?? 0, BY[a.method].graph));
       drawn = a;
     }

@@ -2,10 +2,10 @@
 // The replay page's ways in and out: opening a record file (sent to the server as it is),
 // saving the position shown (JSON, text, or seed 000's `.uno` files), and "Play from here" (a
 // new table at the position shown).
-import { el, request, requestText, showError } from './api.js';
+import { ApiError, el, request, requestText, showError } from './api.js';
 import { errorText } from './refusals.js';
 
-/** @typedef {import('./protocol').SeatView} SeatView */
+/** @typedef {import('./protocol').Occupant} Occupant */
 /** @typedef {import('./protocol').CreateTable} CreateTable */
 /** @typedef {import('./protocol').Created} Created */
 /** @typedef {import('./protocol').Imported} Imported */
@@ -17,7 +17,7 @@ import { errorText } from './refusals.js';
  * @property {string | null} g which kept game, or null
  * @property {number} ply
  * @property {number | null} seat the seat seen by
- * @property {SeatView[]} seats
+ * @property {Occupant[]} seats
  */
 
 const errorBox = () => /** @type {HTMLElement} */ (document.getElementById('replay-error'));
@@ -63,18 +63,44 @@ export async function importFile() {
   if (!file) return;
   // The file goes as it is: parsing and writing it again would round a seed above 2^53.
   const text = await file.text();
+  /** @type {unknown} */
+  let parsed;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
-    showError(errorBox(), `${file.name} is not a JSON record file.`);
+    showError(errorBox(), `${file.name}: ${notARecord(null)}`);
     return;
   }
   try {
     const made = /** @type {Imported} */ (await requestText('POST', '/api/records', text));
     location.href = `replay.html?${new URLSearchParams({ game: made.id, view: made.over ? 'all' : 'spectator', ply: '0' })}`;
   } catch (err) {
-    showError(errorBox(), `${file.name}: ${words(err)}`);
+    // A file of another shape (the server could not read it as a record): what it is, and
+    // what this page opens. A record the server read but could not replay keeps its sentence.
+    const shape = err instanceof ApiError && ['invalid_body', 'malformed_json', 'bad_request'].includes(err.code);
+    showError(errorBox(), `${file.name}: ${shape ? notARecord(parsed) : words(err)}`);
   }
+}
+
+/** What this page opens, said after every file it cannot. */
+const OPENS = 'This page opens UNO game records: the file “Download the record” saves from a game’s replay.';
+
+/**
+ * A file that is not an UNO game record, in words: what it looks like it is (the other files
+ * this site saves), and what the page opens.
+ * @param {unknown} parsed the file read, or null when it is not even readable as data
+ * @returns {string}
+ */
+export function notARecord(parsed) {
+  const o = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? /** @type {Record<string, unknown>} */ (parsed) : null;
+  if (!o) return `This file holds no game record. ${OPENS}`;
+  if (Array.isArray(o.hands) && Array.isArray(o.draw_pile) && Array.isArray(o.discard)) {
+    return `This file is a saved position (“Position as …” writes it), not a game record: it holds the cards at one moment, not the moves that led there. ${OPENS} To play on from a position, open its game here and press “Play from here”.`;
+  }
+  if ((typeof o.engine === 'string' && o.engine.startsWith('duel')) || ('width' in o && 'height' in o && 'difficulty' in o)) {
+    return `This file is a Duel game record, not an UNO one. ${OPENS} A Duel game is replayed from its own page (“Watch the replay of this game”).`;
+  }
+  return `This file is not a game record: none of what a record holds (the rules, the players, the moves) is in it. ${OPENS}`;
 }
 
 /**

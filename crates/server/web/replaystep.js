@@ -3,6 +3,7 @@
 // slider move a *wanted* position; frames are fetched one at a time until the shown position is
 // the wanted one. So quick presses add up (three presses of → go three actions on, even while
 // the first frame is on its way) instead of being lost, and nothing here scrolls the window.
+import { $ } from './api.js';
 
 /**
  * @typedef {object} Stepper
@@ -72,8 +73,7 @@ export function createStepper({ ply, plies, show }) {
  * @param {() => number} plies
  */
 export function bindStepping(stepper, plies) {
-  /** @param {string} id */
-  const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const byId = $;
   byId('first').addEventListener('click', () => stepper.go(0));
   byId('prev').addEventListener('click', () => stepper.step(-1));
   byId('next').addEventListener('click', () => stepper.step(1));

@@ -1,15 +1,21 @@
 // @ts-check
-// Where the browser keeps a person's seat at a table (its secret token) and their name.
-/** @param {string} table */
-const tokenKey = (table) => `tabletop.uno.${table}`;
+// Where the browser keeps a person's seat at a table (its secret token) and their name: the one
+// place every page (a game's table, its replay) reads and writes them.
+/**
+ * @param {string} game the table's game (`uno`, `duel`)
+ * @param {string} table
+ */
+const tokenKey = (game, table) => `tabletop.${game}.${table}`;
 /**
  * @param {string} table
+ * @param {string} [game]
  * @returns {{ seat: number, token: string } | null}
  */
-export function savedSeat(table) {
+export function savedSeat(table, game = 'uno') {
   try {
-    const raw = localStorage.getItem(tokenKey(table));
-    return raw ? JSON.parse(raw) : null;
+    const raw = localStorage.getItem(tokenKey(game, table));
+    const held = raw ? JSON.parse(raw) : null;
+    return held && typeof held.token === 'string' && typeof held.seat === 'number' ? held : null;
   } catch {
     return null;
   }
@@ -18,18 +24,22 @@ export function savedSeat(table) {
  * @param {string} table
  * @param {number} seat
  * @param {string} token
+ * @param {string} [game]
  */
-export function saveSeat(table, seat, token) {
+export function saveSeat(table, seat, token, game = 'uno') {
   try {
-    localStorage.setItem(tokenKey(table), JSON.stringify({ seat, token }));
+    localStorage.setItem(tokenKey(game, table), JSON.stringify({ seat, token }));
   } catch {
     /* private mode: the seat lasts as long as the page */
   }
 }
-/** @param {string} table */
-export function forgetSeat(table) {
+/**
+ * @param {string} table
+ * @param {string} [game]
+ */
+export function forgetSeat(table, game = 'uno') {
   try {
-    localStorage.removeItem(tokenKey(table));
+    localStorage.removeItem(tokenKey(game, table));
   } catch {
     /* nothing kept */
   }

@@ -1,8 +1,10 @@
 // @ts-check
 // The optional turn sound: a short two-note chime when the turn comes to this player, so a
-// player in another tab or window hears it. Off until the player switches it on (a page that
+// player in another tab or window hears it, and three low notes when their turn time is running
+// out (clock.js). Off until the player switches it on (a page that
 // beeps by itself surprises people, and browsers only allow sound after a click anyway); the
 // choice is remembered in this browser.
+import { t } from './i18n.js';
 
 const KEY = 'tabletop.sound';
 
@@ -27,15 +29,23 @@ function label() {
   button.setAttribute('aria-pressed', String(enabled));
   const state = document.createElement('span');
   state.setAttribute('aria-hidden', 'true');
-  state.textContent = enabled ? ': on' : ': off';
-  button.replaceChildren('Turn sound', state);
+  state.textContent = enabled ? t('hand.soundOn') : t('hand.soundOff');
+  // One label (a button lays its children out with a gap between them).
+  const words = document.createElement('span');
+  words.append(t('hand.sound'), state);
+  button.replaceChildren(words);
 }
 
 function chime() {
   document.body.dataset.turnSounds = String(Number(document.body.dataset.turnSounds || '0') + 1);
+  notes([660, 880]);
+}
+
+/** @param {number[]} freqs the notes, one after another */
+function notes(freqs) {
   if (!audio) return;
   const now = audio.currentTime;
-  for (const [i, freq] of [660, 880].entries()) {
+  for (const [i, freq] of freqs.entries()) {
     const osc = audio.createOscillator();
     const gain = audio.createGain();
     osc.frequency.value = freq;
@@ -80,6 +90,13 @@ export function setupTurnSound(toggle) {
   };
   document.addEventListener('pointerdown', unlock, { once: true });
   document.addEventListener('keydown', unlock, { once: true });
+}
+
+/** The person's turn time is running out: three low notes, when the sound is on. */
+export function warnChime() {
+  if (!enabled) return;
+  document.body.dataset.warnSounds = String(Number(document.body.dataset.warnSounds || '0') + 1);
+  notes([440, 440, 440]);
 }
 
 /** Called with every view: chimes when the turn has just become this player's. */

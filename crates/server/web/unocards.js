@@ -1,11 +1,25 @@
 // @ts-check
 // UNO cards and events as the pages show them: a card drawn as SVG with its words, and an
 // event in a sentence. Shared by the table page and the replay page.
-import { capitalize, el } from './api.js';
+import { capitalize, el, svg } from './api.js';
+import { t } from './i18n.js';
+
+/** @typedef {import('./i18n.js').Key} Key */
 
 export const COLORS = ['red', 'yellow', 'green', 'blue'];
-/** @type {Record<string, string>} */
-const FACE_WORDS = { S: 'Skip', R: 'Reverse', D2: 'Draw Two', '': 'Wild', 4: 'Wild Draw Four' };
+/** UNO's own words for the faces that are no number, in the page's language. */
+/** @type {Record<string, Key>} */
+const FACE_KEYS = { S: 'card.skip', R: 'card.reverse', D2: 'card.drawTwo', '': 'card.wild', 4: 'card.wildDrawFour' };
+/** @type {Record<string, Key>} */
+const COLOR_KEYS = { red: 'color.red', yellow: 'color.yellow', green: 'color.green', blue: 'color.blue' };
+
+/** A colour in words, in the page's language ("red"). @param {string} c */
+export const colorWords = (c) => (COLOR_KEYS[c] ? t(COLOR_KEYS[c]) : c);
+
+/** A face in words: its number, or UNO's word for it ("Draw Two"; a wild's code `4` is the
+ * Wild Draw Four, not a 4).
+ * @param {string} code @param {boolean} [wild] */
+export const faceWords = (code, wild = false) => (!wild && /^\d$/.test(code) ? code : FACE_KEYS[code] ? t(FACE_KEYS[code]) : code);
 /** @type {Record<string, string>} */
 const FACE_SHORT = { S: '⊘', R: '⇄', D2: '+2', '': 'W', 4: '+4' };
 
@@ -31,29 +45,15 @@ export function parseCard(text) {
  */
 export function cardWords(text) {
   const c = parseCard(text);
-  const face = !c.wild && /^\d$/.test(c.code) ? c.code : FACE_WORDS[c.code] || c.code;
-  return c.wild ? face : `${c.color} ${face}`;
+  const face = faceWords(c.code, c.wild);
+  return c.wild ? face : t('card.colored', { color: colorWords(c.color || ''), face });
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** @type {Record<string, string>} */
 const INK = { red: '#b71c1c', yellow: '#f2c200', green: '#1b5e20', blue: '#0d47a1' };
 // A letter per colour in the corners, so no card is told by its colour alone.
 /** @type {Record<string, string>} */
 const COLOR_LETTER = { red: 'R', yellow: 'Y', green: 'G', blue: 'B' };
-
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} [attrs]
- * @param {...(Node | string | number)} children
- * @returns {SVGElement}
- */
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
 
 /** A card drawn as a card: the tilted oval, the face in the middle, the corner indices (face and
  * colour letter) top left and bottom right. Decorative: the element holding it carries the words. */
@@ -140,51 +140,58 @@ export function cardClass(text) {
  */
 export function eventWords(e, names) {
   const { seatName, who, you } = names;
+  /** The line of `key` for a seat: its `.you` form for the viewer's own.
+   * @param {Key} key @param {Key} mine @param {number} seat @param {Record<string, string | number>} [vars] */
+  const said = (key, mine, seat, vars = {}) => (seat === you ? t(mine, vars) : t(key, { name: who(seat), ...vars }));
   switch (e.type) {
     case 'round_started':
-      return `Round ${e.round} begins; ${seatName(e.dealer)} deals.`;
+      return t('ev.round', { round: e.round, dealer: seatName(e.dealer) });
     case 'start_card':
-      return `The first card is ${cardWords(e.card)}${e.returned ? ' (returned to the pile)' : ''}.`;
+      return t(e.returned ? 'ev.firstReturned' : 'ev.first', { card: cardWords(e.card) });
     case 'turn_started':
       return '';
     case 'card_played':
-      return `${who(e.seat)} played ${cardWords(e.card)}${e.jump_in ? ' (jump-in)' : ''}.`;
+      return said('ev.played', 'ev.played.you', e.seat, { card: `${cardWords(e.card)}${e.jump_in ? t('ev.jumpIn') : ''}` });
     case 'color_declared':
-      return `${who(e.seat)} chose ${e.color}.`;
+      return said('ev.chose', 'ev.chose.you', e.seat, { color: colorWords(e.color) });
     case 'cards_drawn': {
       const what = e.cards && e.cards.length ? `: ${e.cards.map(cardWords).join(', ')}` : '';
-      /** @type {Record<string, string>} */
-      const reasons = { penalty: ' (penalty)', uno_penalty: ' (UNO penalty)', false_uno_call: ' (false UNO call)', challenge_lost: ' (lost the challenge)', challenge_guilty: ' (caught by the challenge)' };
-      const why = reasons[e.reason] || '';
-      return `${who(e.seat)} drew ${e.count} card${e.count === 1 ? '' : 's'}${why}${what}.`;
+      /** @type {Record<string, Key>} */
+      const reasons = { penalty: 'ev.why.penalty', uno_penalty: 'ev.why.uno', false_uno_call: 'ev.why.false', challenge_lost: 'ev.why.lost', challenge_guilty: 'ev.why.guilty' };
+      const why = reasons[e.reason] ? t(reasons[e.reason]) : '';
+      return said('ev.drew', 'ev.drew.you', e.seat, { n: e.count, why, what });
     }
     case 'passed':
-      return `${who(e.seat)} kept the card and passed.`;
+      return said('ev.passed', 'ev.passed.you', e.seat);
     case 'run_ended':
-      return `${who(e.seat)} played no more cards of that number.`;
+      return said('ev.runEnded', 'ev.runEnded.you', e.seat);
     case 'direction_reversed':
-      return `The direction is now ${directionWords(e.direction)}.`;
+      return t('ev.reversed', { dir: directionWords(e.direction) });
     case 'player_skipped':
-      return `${who(e.seat)} ${you === e.seat ? 'are' : 'is'} skipped.`;
+      return said('ev.skipped', 'ev.skipped.you', e.seat);
     case 'uno_called':
-      return `${who(e.seat)} called UNO!`;
+      return said('ev.uno', 'ev.uno.you', e.seat);
     case 'uno_penalty':
-      return `${who(e.caught_by)} caught ${seatName(e.seat)} without an UNO call.`;
+      return e.caught_by === you ? t('ev.caught.you', { name: seatName(e.seat) }) : t('ev.caught', { by: who(e.caught_by), name: seatName(e.seat) });
     case 'false_uno_call':
-      return `${who(e.seat)} called UNO wrongly.`;
-    case 'challenge_resolved':
-      return `${who(e.challenger)} challenged ${seatName(e.offender)}: ${e.guilty ? 'guilty' : 'not guilty'}.`;
+      return said('ev.falseUno', 'ev.falseUno.you', e.seat);
+    case 'challenge_resolved': {
+      const verdict = t(e.guilty ? 'ev.guilty' : 'ev.notGuilty');
+      return e.challenger === you
+        ? t('ev.challenge.you', { name: seatName(e.offender), verdict })
+        : t('ev.challenge', { by: who(e.challenger), name: seatName(e.offender), verdict });
+    }
     case 'hands_swapped':
-      return `${seatName(e.a)} and ${seatName(e.b)} swapped hands.`;
+      return t('ev.swapped', { a: seatName(e.a), b: seatName(e.b) });
     case 'hands_rotated':
-      return `Every hand moved on ${directionWords(e.direction)}.`;
+      return t('ev.rotated', { dir: directionWords(e.direction) });
     case 'deck_reshuffled':
-      return `The discard pile was shuffled into a new draw pile (${e.cards} cards).`;
+      return t('ev.reshuffled', { n: e.cards });
     case 'round_scored':
-      return `${who(e.winner)} won the round and scored ${e.points} points.`;
+      return said('ev.scored', 'ev.scored.you', e.winner, { n: e.points });
     case 'game_over': {
       const w = e.outcome.winner;
-      return w === null || w === undefined ? 'The game is over without a winner.' : `${who(w)} won the game!`;
+      return w === null || w === undefined ? t('ev.over') : said('ev.won', 'ev.won.you', w);
     }
     default:
       return '';
@@ -196,5 +203,5 @@ export function eventWords(e, names) {
  * @returns {string}
  */
 export function directionWords(d) {
-  return d === 'clockwise' ? 'clockwise ↻' : 'counter-clockwise ↺';
+  return d === 'clockwise' ? t('dir.clockwise') : t('dir.counter');
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use store::{Entry, Kind, Meta, NewGame, PgStore, Record, SharedStore, SqliteStore};
+use store::{Entry, Header, Kind, Meta, NewGame, PgStore, SharedStore, SqliteStore};
 
 #[tokio::main]
 async fn main() {
@@ -38,8 +38,8 @@ async fn main() {
         tasks.push(tokio::spawn(async move {
             let game = NewGame {
                 id: id.clone(),
-                kind: Kind::Uno,
-                record: Record::new(&json!({"bench": true})).unwrap(),
+                kind: Kind::UNO,
+                header: Header::new(&json!({"bench": true})).unwrap(),
                 meta: Meta::new(&json!({})).unwrap(),
             };
             store.create(game).await.map_err(|e| format!("creating {id}: {e:?}"))?;

@@ -32,14 +32,19 @@ macro_rules! forward_to_inner {
     (@one set_meta) => {
         fn set_meta(&self, id: &str, meta: $crate::Meta) -> $crate::Ticket { self.inner.set_meta(id, meta) }
     };
-    (@one set_status) => {
-        fn set_status(&self, id: &str, status: $crate::Status) -> $crate::Ticket {
-            self.inner.set_status(id, status)
+    (@one set_standing) => {
+        fn set_standing(&self, id: &str, standing: $crate::Standing) -> $crate::Ticket {
+            self.inner.set_standing(id, standing)
         }
     };
     (@one reset) => {
-        fn reset(&self, id: &str, record: $crate::Record, meta: $crate::Meta) -> $crate::Ticket {
-            self.inner.reset(id, record, meta)
+        fn reset(&self, id: &str, header: $crate::Header, meta: $crate::Meta) -> $crate::Ticket {
+            self.inner.reset(id, header, meta)
+        }
+    };
+    (@one add_import) => {
+        fn add_import(&self, result: $crate::NewResult, budget: u64) -> $crate::Ticket {
+            self.inner.add_import(result, budget)
         }
     };
     (@one add_result) => {
@@ -86,5 +91,8 @@ macro_rules! forward_to_inner {
         ) -> $crate::Ticket {
             self.inner.tally(kind, game_id, finished_at, tallies)
         }
+    };
+    (@one people) => {
+        fn people(&self) -> Option<$crate::SharedPeople> { self.inner.people() }
     };
 }

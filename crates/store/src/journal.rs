@@ -211,7 +211,7 @@ mod tests {
 
     use crate::sqlite::MIGRATIONS;
     use crate::testing::{entries, entry, new_game};
-    use crate::{GameStore, Kind, SqliteStore, Status};
+    use crate::{GameStore, Kind, SqliteStore, Standing};
 
     /// A game whose log cannot be moved (here a row in the way, put there behind the store's
     /// back) keeps its status and its log: the failed write is undone whole, the writer's view
@@ -221,21 +221,21 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("f.db");
         let store = SqliteStore::open(&path).expect("open");
-        store.create(new_game("g", Kind::Uno)).done().await.expect("create");
+        store.create(new_game("g", Kind::UNO)).done().await.expect("create");
         for i in 0..3 {
             store.append("g", i, entry(&format!("a{i}"))).done().await.expect("append");
         }
         let other = Connection::open(&path).expect("second connection");
         other.execute("INSERT INTO actions (game_id, seq, action) VALUES ('g', 1, '\"x\"')", []).expect("in the way");
-        assert!(store.set_status("g", Status::Finished).done().await.is_err());
+        assert!(store.set_standing("g", Standing::Finished).done().await.is_err());
         other.execute("DELETE FROM actions WHERE game_id = 'g'", []).expect("clear the way");
         let g = store.load("g").await.expect("load").expect("stored");
-        assert_eq!((g.status, g.actions.as_slice()), (Status::Active, &entries(&["a0", "a1", "a2"])[..]));
-        store.set_status("g", Status::Finished).done().await.expect("status");
+        assert_eq!((g.standing, g.actions.as_slice()), (Standing::Active, &entries(&["a0", "a1", "a2"])[..]));
+        store.set_standing("g", Standing::Finished).done().await.expect("status");
         drop(store);
         let store = SqliteStore::open(&path).expect("reopen");
         let g = store.load("g").await.expect("load").expect("stored");
-        assert_eq!((g.status, g.actions.as_slice()), (Status::Finished, &entries(&["a0", "a1", "a2"])[..]));
+        assert_eq!((g.standing, g.actions.as_slice()), (Standing::Finished, &entries(&["a0", "a1", "a2"])[..]));
     }
 
     /// A database written before `log` existed (schema 1) opens, reads and appends on.
@@ -264,7 +264,7 @@ mod tests {
         let store = SqliteStore::open(&path).expect("migrate");
         store.append("old", 3, entry("a3")).done().await.expect("append after the old log");
         assert!(store.append("old", 3, entry("again")).done().await.is_err());
-        let g = store.load_active(Kind::Uno).await.expect("load");
+        let g = store.load_active(Kind::UNO).await.expect("load");
         assert_eq!(g[0].actions, entries(&["a0", "a1", "a2", "a3"]));
     }
 }

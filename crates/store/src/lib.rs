@@ -1,6 +1,7 @@
-//! Persistence for tabletop: every game is kept as its record (the engine version, rules, seed
+//! Persistence for tabletop: every game is kept as its header (the engine version, rules, seed
 //! and seats), an append-only log of actions, and server metadata (seat names, hashed tokens,
-//! settings). A game is rebuilt by replaying the log.
+//! settings). A game is rebuilt by replaying the log on its header; a finished game's record
+//! (its header with every move) is kept with its result.
 //!
 //! The server talks to a [`GameStore`], a trait with two backends:
 //! - [`SqliteStore`], the default: one file, no setup (see [`sqlite`]);
@@ -12,8 +13,8 @@
 //! read sees every write queued before it. Both speak one command language, and one layer turns
 //! the trait's calls into it (`command.rs`); each backend writes only how it applies them.
 //!
-//! What is written is typed: a [`Record`], [`Meta`], [`Entry`] or [`Outcome`] can only be made by
-//! serialising a value, so nothing reaches the store that is not a JSON document. The store knows
+//! What is written is typed: a [`Header`], [`Meta`], [`Entry`], [`Record`] or [`Outcome`] can only be
+//! made by serialising a value, so nothing reaches the store that is not a JSON document. The store knows
 //! nothing else about UNO or Duel: [`Kind`] names the game, and the documents are the game's own.
 
 use std::fmt;
@@ -31,11 +32,13 @@ use tokio::sync::oneshot;
 mod command;
 mod forward;
 mod journal;
+pub mod people;
 pub mod postgres;
 pub mod sqlite;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
+pub use people::PeopleStore;
 pub use postgres::{lease_renewals, Lease, PgStore};
 pub use sqlite::{exists, SqliteStore};
 
@@ -46,7 +49,9 @@ pub(crate) const UNTALLIED: i64 = -1;
 pub enum StoreError {
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    #[error("database: {0}")]
+    /// PostgreSQL's refusal with its own reason (severity, SQLSTATE, message, detail), not
+    /// the driver's bare "db error".
+    #[error("database: {}", postgres::reason(.0))]
     Postgres(#[from] tokio_postgres::Error),
     #[error("database connection: {0}")]
     Connect(String),
@@ -75,29 +80,73 @@ pub enum StoreError {
     Decode { what: &'static str, why: String },
     #[error("the store holds something this build cannot read: {0}")]
     Corrupt(String),
+    /// Another account holds the name (as names are compared).
+    #[error("the name is another account's")]
+    NameTaken,
+    #[error("no such account")]
+    NoSuchAccount,
+    #[error("no such credential on this account")]
+    NoSuchCredential,
+    /// An account keeps at least one way to sign in.
+    #[error("an account's last credential cannot be removed")]
+    LastCredential,
+    /// As many passkey ceremonies as the caller allows are under way: none is added.
+    #[error("too many passkey ceremonies are under way")]
+    TooManyCeremonies,
+    /// A rated game the store refused to rate (its seats, or what its rater answered).
+    #[error("cannot rate the game: {0}")]
+    Rating(String),
 }
 
-/// Which game a stored game is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    Uno,
-    Duel,
+/// Which game a stored game is: the game's name (`uno`, `duel`, ...), one to
+/// [`Kind::MAX_LEN`] lower-case ASCII letters, digits and `-`. The store holds any game's, so a
+/// new game needs nothing of the store but a name of its own. Small and `Copy`, as an enum would be.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Kind {
+    len: u8,
+    name: [u8; Kind::MAX_LEN],
 }
 
 impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Uno => "uno",
-            Kind::Duel => "duel",
+    /// The longest name.
+    pub const MAX_LEN: usize = 15;
+    pub const UNO: Kind = Kind::new("uno");
+    pub const DUEL: Kind = Kind::new("duel");
+
+    /// The kind named `name`. For the constant a game declares itself: a name that is not a
+    /// kind's (empty, too long, another character) fails to compile in a `const`, and panics
+    /// elsewhere; names read from outside go through [`Kind::parse`].
+    pub const fn new(name: &'static str) -> Kind {
+        match Kind::checked(name.as_bytes()) {
+            Some(k) => k,
+            None => panic!("a kind is 1 to 15 lower-case ASCII letters, digits and '-'"),
         }
     }
-    pub(crate) fn parse(s: &str) -> Result<Kind, StoreError> {
-        match s {
-            "uno" => Ok(Kind::Uno),
-            "duel" => Ok(Kind::Duel),
-            other => Err(StoreError::Corrupt(format!("unknown game kind {other:?}"))),
+
+    const fn checked(b: &[u8]) -> Option<Kind> {
+        if b.is_empty() || b.len() > Kind::MAX_LEN {
+            return None;
         }
+        let mut name = [0u8; Kind::MAX_LEN];
+        let mut i = 0;
+        while i < b.len() {
+            if !(b[i].is_ascii_lowercase() || b[i].is_ascii_digit() || b[i] == b'-') {
+                return None;
+            }
+            name[i] = b[i];
+            i += 1;
+        }
+        Some(Kind { len: b.len() as u8, name })
+    }
+
+    /// A kind's name as stored or sent.
+    pub fn parse(s: &str) -> Result<Kind, StoreError> {
+        Kind::checked(s.as_bytes()).ok_or_else(|| StoreError::Corrupt(format!("not a game kind: {:?}", s)))
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever put in `name`.
+        std::str::from_utf8(&self.name[..self.len as usize]).unwrap_or("")
     }
 }
 
@@ -107,10 +156,30 @@ impl fmt::Display for Kind {
     }
 }
 
-/// Where a game stands, as the store sees it.
+impl fmt::Debug for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Kind({})", self.as_str())
+    }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Kind::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Where a stored game stands: whether a starting server rebuilds it (the stored form of a
+/// table's lifecycle, coarser: a table waiting for players and one in play are both active).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub enum Standing {
     /// Rebuilt when the server starts.
     Active,
     Finished,
@@ -118,19 +187,19 @@ pub enum Status {
     Abandoned,
 }
 
-impl Status {
+impl Standing {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
-            Status::Active => "active",
-            Status::Finished => "finished",
-            Status::Abandoned => "abandoned",
+            Standing::Active => "active",
+            Standing::Finished => "finished",
+            Standing::Abandoned => "abandoned",
         }
     }
-    pub(crate) fn parse(s: &str) -> Status {
+    pub(crate) fn parse(s: &str) -> Standing {
         match s {
-            "finished" => Status::Finished,
-            "abandoned" => Status::Abandoned,
-            _ => Status::Active,
+            "finished" => Standing::Finished,
+            "abandoned" => Standing::Abandoned,
+            _ => Standing::Active,
         }
     }
 }
@@ -170,12 +239,19 @@ macro_rules! document {
 }
 
 document!(
-    /// A game's record: what its log is replayed on (the rules, seed and seats).
+    /// A stored game's header: what its log is replayed on (the rules, the seed, the size), its
+    /// record without the moves (those are the log's).
+    Header,
+    "header"
+);
+document!(
+    /// The record of a finished game's moves: its header with every move (and whatever else its
+    /// game keeps with it, such as who played), kept with its result.
     Record,
     "record"
 );
 document!(
-    /// The server's data about a game besides its record.
+    /// The server's data about a game besides its header and log (seats, tokens' hashes, settings).
     Meta,
     "meta"
 );
@@ -190,12 +266,12 @@ document!(
     "outcome"
 );
 
-/// A game to store: status active, empty log.
+/// A game to store: standing active, empty log.
 #[derive(Clone, Debug)]
 pub struct NewGame {
     pub id: String,
     pub kind: Kind,
-    pub record: Record,
+    pub header: Header,
     pub meta: Meta,
 }
 
@@ -243,13 +319,13 @@ pub struct TallyPage {
 pub struct StoredGame {
     pub id: String,
     pub kind: Kind,
-    pub record: Record,
+    pub header: Header,
     pub meta: Meta,
-    pub status: Status,
+    pub standing: Standing,
     /// The action log, in order.
     pub actions: Vec<Entry>,
     pub created_at: i64,
-    /// The last change to the game itself (created, meta, status, reset); appends leave it.
+    /// The last change to the game itself (created, meta, standing, reset); appends leave it.
     pub updated_at: i64,
 }
 
@@ -309,18 +385,26 @@ pub trait GameStore: Send + Sync + 'static {
     /// Where the data is, for logs (a file path, or a database URL without its password).
     fn location(&self) -> String;
 
-    /// Stores a new game (status active, empty log); refused if the id is taken.
+    /// Stores a new game (standing active, empty log); refused if the id is taken.
     fn create(&self, game: NewGame) -> Ticket;
     /// Appends action number `seq` (0-based) to a game's log; refused unless it is the next one
     /// (`OutOfOrder`), or if another writer wrote that number first (`Conflict`).
     fn append(&self, id: &str, seq: u64, entry: Entry) -> Ticket;
     fn set_meta(&self, id: &str, meta: Meta) -> Ticket;
     /// A game that is no longer active is never rebuilt.
-    fn set_status(&self, id: &str, status: Status) -> Ticket;
-    /// Starts the game over with a new record (a rematch): the log is emptied, status active.
-    fn reset(&self, id: &str, record: Record, meta: Meta) -> Ticket;
+    fn set_standing(&self, id: &str, standing: Standing) -> Ticket;
+    /// Starts the game over with a new header (a rematch): the log is emptied, standing active.
+    fn reset(&self, id: &str, header: Header, meta: Meta) -> Ticket;
     /// Keeps a finished game's result for statistics.
     fn add_result(&self, result: NewResult) -> Ticket;
+    /// Keeps a record sent in from outside (an import: it counts in no statistics), then forgets
+    /// the oldest imports until the kept imports' records take at most `budget` bytes
+    /// together, the new one included: imports cannot grow the store without bound. The
+    /// default keeps it as [`GameStore::add_result`] does, with no budget (for wrappers).
+    fn add_import(&self, result: NewResult, budget: u64) -> Ticket {
+        let _ = budget;
+        self.add_result(result)
+    }
 
     /// Every active game of `kind`, with its log, oldest first: what a starting server rebuilds.
     fn load_active(&self, kind: Kind) -> Reply<Vec<StoredGame>>;
@@ -368,12 +452,29 @@ pub trait GameStore: Send + Sync + 'static {
     }
     /// The server is done with a game (finished, dropped from memory): stop renewing its lease.
     fn release(&self, _id: &str) {}
+    /// The server is stopping: once every write queued before is committed, ends every lease
+    /// this store holds (they run out now, so another instance adopts the games at its next
+    /// look instead of a lease later) and holds no game from then on; answers how many leases
+    /// it ended. Nothing without leases.
+    fn hand_over(&self) -> Reply<usize> {
+        Reply::ready(Ok(0))
+    }
     /// The name of the instance whose lease on the game was taken last (it may have run out
     /// since); `None` for a game nobody holds, or a store without leases.
     fn holder(&self, _id: &str) -> Reply<Option<String>> {
         Reply::ready(Ok(None))
     }
+
+    /// The people's side of this store (accounts, sessions, ratings: see [`people`]), on the
+    /// same database and through the same writer; `None` for a store that keeps no people (a
+    /// wrapper that does not pass them on).
+    fn people(&self) -> Option<SharedPeople> {
+        None
+    }
 }
+
+/// The people's side of a store, as the server holds it.
+pub type SharedPeople = Arc<dyn PeopleStore>;
 
 /// A store as the server holds it: any backend.
 pub type SharedStore = Arc<dyn GameStore>;
@@ -420,6 +521,23 @@ pub(crate) fn now() -> i64 {
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+
+    use crate::Kind;
+
+    #[test]
+    fn a_kind_is_any_game_s_short_name_and_reads_back_as_written() {
+        const NIM: Kind = Kind::new("nim-2");
+        for k in [Kind::UNO, Kind::DUEL, NIM] {
+            assert_eq!(Kind::parse(k.as_str()).expect("a kind"), k);
+            let json = serde_json::to_string(&k).expect("json");
+            assert_eq!(serde_json::from_str::<Kind>(&json).expect("back"), k);
+        }
+        assert_eq!(NIM.as_str(), "nim-2");
+        assert_ne!(Kind::UNO, Kind::DUEL);
+        for bad in ["", "Uno", "uno duel", "a-name-longer-than-15", "ünö"] {
+            assert!(Kind::parse(bad).is_err(), "{bad:?}");
+        }
+    }
 
     use crate::testing::{self, TempPostgres};
     use crate::{PgStore, SharedStore, SqliteStore};
@@ -473,5 +591,19 @@ mod tests {
         tokio::spawn(conn);
         client.batch_execute("UPDATE tabletop_schema SET version = 99").await.expect("bump");
         assert!(matches!(PgStore::connect(&url).await, Err(crate::StoreError::NewerSchema { found: 99, .. })));
+        // A refusal says PostgreSQL's own reason, not "db error".
+        let err = PgStore::connect(&pg.url("no_such_database")).await.map(|_| ()).expect_err("no such database");
+        let text = err.to_string();
+        assert!(text.contains("3D000") && text.contains("does not exist"), "{text}");
+        // Every connection gets the session's bounds.
+        let url = pg.create_database("settings").await.expect("create database");
+        let mut config: tokio_postgres::Config = url.parse().expect("url");
+        crate::postgres::session_settings(&mut config, std::time::Duration::from_millis(5_000));
+        let (client, conn) = config.connect(tokio_postgres::NoTls).await.expect("connect");
+        tokio::spawn(conn);
+        for (name, want) in [("statement_timeout", "30s"), ("idle_in_transaction_session_timeout", "5s")] {
+            let got: String = client.query_one(&format!("SHOW {name}"), &[]).await.expect("show").get(0);
+            assert_eq!(got, want, "{name}");
+        }
     }
 }

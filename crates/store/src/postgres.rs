@@ -28,6 +28,7 @@
 mod batch;
 mod held;
 mod lease;
+mod people;
 mod reads;
 mod schema;
 mod writer;
@@ -41,10 +42,13 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::sync::mpsc;
 use tokio_postgres::NoTls;
 
-use crate::command::{forward_commands, Cmd, Queue};
+use crate::command::{forward_commands, people_commands, Cmd, Queue};
 use crate::{GameStore, Kind, Reply, StoreError, StoredGame};
+pub(crate) use batch::insert_result;
 use held::Held;
 pub use lease::lease_renewals;
+#[cfg(test)]
+pub(crate) use schema::MIGRATIONS;
 
 /// Whether a `--db` value names a PostgreSQL database rather than a SQLite file.
 pub fn is_url(db: &str) -> bool {
@@ -95,6 +99,7 @@ impl PgStore {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(5));
         }
+        session_settings(&mut config, lease.duration);
         let location = describe(&config);
         let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         // Few connections: one writer, and reads that are rare (a server start, a cache miss).
@@ -105,7 +110,7 @@ impl PgStore {
             .create_timeout(Some(Duration::from_secs(5)))
             .build()
             .map_err(|e| StoreError::Connect(e.to_string()))?;
-        let mut client = pool.get().await.map_err(|e| StoreError::Connect(format!("{location}: {e}")))?;
+        let mut client = pool.get().await.map_err(|e| StoreError::Connect(format!("{location}: {}", chain(&e))))?;
         schema::migrate(&mut client).await?;
         drop(client);
         let (tx, rx) = mpsc::unbounded_channel();
@@ -134,6 +139,54 @@ impl Queue for PgStore {
 }
 
 /// The database as logs may show it: no password.
+/// What went wrong, in one line: PostgreSQL's own words for a refusal (`ERROR 28P01: password
+/// authentication failed for user "x"`), else the driver's error and each of its causes
+/// (`error connecting to server: Connection refused (os error 111)`).
+pub(crate) fn reason(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        let detail = db.detail().map(|d| format!(" ({d})")).unwrap_or_default();
+        return format!("{} {}: {}{detail}", db.severity(), db.code().code(), db.message());
+    }
+    chain(e)
+}
+
+/// An error and its causes, joined by ": " (repeated words left out).
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = match c.downcast_ref::<tokio_postgres::Error>() {
+            Some(pg) => reason(pg),
+            None => c.to_string(),
+        };
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    out
+}
+
+/// The session settings every connection gets, unless the URL's `options` set its own: a
+/// statement is given up after 30 s, a session left idle inside a transaction (its instance
+/// paused or cut off mid-write) is ended by the server after a lease, so its row locks cannot
+/// hold the lease rows past its takeover; and TCP keepalives find a vanished peer within about
+/// 8 s (5 s idle, then 3 probes 1 s apart).
+pub(crate) fn session_settings(config: &mut tokio_postgres::Config, lease: Duration) {
+    if config.get_options().is_none() {
+        let idle_in_tx = lease.as_millis().max(1_000);
+        config.options(format!(
+            "-c statement_timeout={STATEMENT_TIMEOUT_MS} -c idle_in_transaction_session_timeout={idle_in_tx}"
+        ));
+    }
+    config.keepalives(true).keepalives_idle(Duration::from_secs(5));
+    config.keepalives_interval(Duration::from_secs(1)).keepalives_retries(3);
+}
+
+/// The longest one statement may run (`statement_timeout`), in milliseconds.
+pub const STATEMENT_TIMEOUT_MS: u64 = 30_000;
+
 fn describe(config: &tokio_postgres::Config) -> String {
     let host = match config.get_hosts().first() {
         Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
@@ -143,6 +196,10 @@ fn describe(config: &tokio_postgres::Config) -> String {
     };
     let port = config.get_ports().first().copied().unwrap_or(5432);
     format!("postgres://{}@{host}:{port}/{}", config.get_user().unwrap_or(""), config.get_dbname().unwrap_or(""))
+}
+
+impl crate::PeopleStore for PgStore {
+    people_commands!();
 }
 
 impl GameStore for PgStore {
@@ -181,5 +238,13 @@ impl GameStore for PgStore {
 
     fn holder(&self, id: &str) -> Reply<Option<String>> {
         self.ask(|tx| Cmd::Holder(id.into(), tx))
+    }
+
+    fn hand_over(&self) -> Reply<usize> {
+        self.ask(Cmd::HandOver)
+    }
+
+    fn people(&self) -> Option<crate::SharedPeople> {
+        Some(Arc::new(self.clone()))
     }
 }

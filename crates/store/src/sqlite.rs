@@ -4,6 +4,7 @@
 //! database in insertion order first ([`crate::journal`]).
 
 mod apply;
+mod people;
 mod reads;
 mod schema;
 mod writer;
@@ -14,9 +15,10 @@ use std::thread;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::command::{forward_commands, Cmd, Queue};
+use crate::command::{forward_commands, people_commands, Cmd, Queue};
 use crate::journal::Journal;
 use crate::{GameStore, StoreError};
+pub(crate) use apply::add_result as insert_result;
 #[cfg(test)]
 pub(crate) use schema::MIGRATIONS;
 
@@ -75,6 +77,10 @@ impl Queue for SqliteStore {
     }
 }
 
+impl crate::PeopleStore for SqliteStore {
+    people_commands!();
+}
+
 impl GameStore for SqliteStore {
     fn backend(&self) -> &'static str {
         "sqlite"
@@ -85,6 +91,10 @@ impl GameStore for SqliteStore {
     }
 
     forward_commands!();
+
+    fn people(&self) -> Option<crate::SharedPeople> {
+        Some(std::sync::Arc::new(self.clone()))
+    }
 }
 
 /// Whether a game id exists (used by tests and tools; not on the hot path).

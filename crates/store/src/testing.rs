@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::time::Duration;
 
-use crate::{Entry, GameStore, Kind, Meta, NewGame, NewResult, Outcome, Record, SharedStore, Status, StoreError};
+use crate::{
+    Entry, GameStore, Header, Kind, Meta, NewGame, NewResult, Outcome, Record, SharedStore, Standing, StoreError,
+};
 use crate::{Lease, PgStore};
 
 /// An entry holding `text` as a JSON string.
@@ -17,12 +19,12 @@ pub fn entries(texts: &[&str]) -> Vec<Entry> {
     texts.iter().map(|t| entry(t)).collect()
 }
 
-/// A new game with an empty record and meta.
+/// A new game with an empty header and meta.
 pub fn new_game(id: &str, kind: Kind) -> NewGame {
     NewGame {
         id: id.into(),
         kind,
-        record: Record::new(&serde_json::json!({})).expect("record"),
+        header: Header::new(&serde_json::json!({})).expect("header"),
         meta: Meta::new(&serde_json::json!({})).expect("meta"),
     }
 }
@@ -43,6 +45,44 @@ where
     a_games_results_read_by_id_and_old_ones_are_forgotten(&open).await;
     tallies_are_totals_kept_with_the_results(&open).await;
     forgetting_deletes_every_row_of_a_game_out_of_play(&open).await;
+    imports_share_a_budget_and_the_oldest_go_first(&open).await;
+}
+
+/// Imported records share one budget of bytes: once an import takes them past it, the oldest
+/// imports are forgotten (never a game played here, never the new import); a game's own
+/// results are not counted in it.
+pub async fn imports_share_a_budget_and_the_oldest_go_first<F, Fut>(open: &F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = SharedStore>,
+{
+    let s = open("import_budget".into()).await;
+    // Each record is 1,002 bytes of JSON (a string of 1,000 characters and its quotes).
+    let result = |id: &str| NewResult {
+        game_id: id.into(),
+        kind: Kind::UNO,
+        record: Record::new(&"x".repeat(1000)).expect("record"),
+        actions: 0,
+        outcome: Outcome::new(&0).expect("outcome"),
+        tallies: None,
+    };
+    s.add_result(result("played")).await.expect("result");
+    let kept = |s: SharedStore| async move {
+        let mut ids: Vec<String> =
+            s.results(Kind::UNO).await.expect("results").into_iter().map(|r| r.game_id).collect();
+        ids.sort();
+        ids
+    };
+    for id in ["i1", "i2", "i3"] {
+        s.add_import(result(id), 3_500).await.expect("import");
+    }
+    assert_eq!(kept(s.clone()).await, ["i1", "i2", "i3", "played"], "three fit in 3,500 bytes");
+    s.add_import(result("i4"), 3_500).await.expect("import");
+    assert_eq!(kept(s.clone()).await, ["i2", "i3", "i4", "played"], "the oldest import went first");
+    s.add_import(result("i5"), 1_500).await.expect("import");
+    assert_eq!(kept(s.clone()).await, ["i5", "played"], "a smaller budget forgets every older one");
+    assert_eq!(s.results_of("i5").await.expect("results").len(), 1);
+    assert!(s.results_of("i2").await.expect("results").is_empty());
 }
 
 /// Forgetting before a moment deletes every game of the kind that left play before it (its
@@ -53,18 +93,18 @@ where
     Fut: Future<Output = SharedStore>,
 {
     let s = open("forget_games".into()).await;
-    for (id, kind) in [("done", Kind::Uno), ("left", Kind::Uno), ("play", Kind::Uno), ("duel", Kind::Duel)] {
+    for (id, kind) in [("done", Kind::UNO), ("left", Kind::UNO), ("play", Kind::UNO), ("duel", Kind::DUEL)] {
         s.create(new_game(id, kind)).await.expect("create");
         for seq in 0..3 {
             s.append(id, seq, entry("x")).await.expect("append");
         }
     }
-    s.set_status("done", Status::Finished).await.expect("status");
-    s.set_status("left", Status::Abandoned).await.expect("status");
-    s.set_status("duel", Status::Finished).await.expect("status");
+    s.set_standing("done", Standing::Finished).await.expect("status");
+    s.set_standing("left", Standing::Abandoned).await.expect("status");
+    s.set_standing("duel", Standing::Finished).await.expect("status");
     let result = NewResult {
         game_id: "done".into(),
-        kind: Kind::Uno,
+        kind: Kind::UNO,
         record: Record::new(&1).expect("record"),
         actions: 3,
         outcome: Outcome::new(&0).expect("outcome"),
@@ -75,7 +115,7 @@ where
     while crate::now() <= now {
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
     }
-    s.forget_results(Kind::Uno, crate::now()).await.expect("forget");
+    s.forget_results(Kind::UNO, crate::now()).await.expect("forget");
     for gone in ["done", "left"] {
         assert!(s.load(gone).await.expect("load").is_none(), "{gone} is still stored");
         assert!(s.results_of(gone).await.expect("results").is_empty());
@@ -84,7 +124,7 @@ where
     assert_eq!(play.actions.len(), 3);
     assert_eq!(s.load("duel").await.expect("load").expect("another kind stays").actions.len(), 3);
     // The id is free again.
-    s.create(new_game("done", Kind::Uno)).await.expect("create again");
+    s.create(new_game("done", Kind::UNO)).await.expect("create again");
     assert!(s.load("done").await.expect("load").expect("done").actions.is_empty());
 }
 
@@ -103,14 +143,14 @@ where
     let s = open("tallies".into()).await;
     let result = |id: &str, tallies: Option<Vec<crate::Tally>>| NewResult {
         game_id: id.into(),
-        kind: Kind::Uno,
+        kind: Kind::UNO,
         record: Record::new(&1).expect("record"),
         actions: 0,
         outcome: Outcome::new(&0).expect("outcome"),
         tallies,
     };
     s.add_result(result("g1", Some(vec![tally("ann", 1, 50), tally("bob", 0, 0)]))).await.expect("result");
-    let first = s.results(Kind::Uno).await.expect("results")[0].finished_at;
+    let first = s.results(Kind::UNO).await.expect("results")[0].finished_at;
     // Later than the first, so it can be forgotten apart.
     while crate::now() <= first {
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
@@ -119,23 +159,23 @@ where
         .await
         .expect("result");
     s.add_result(result("imported", None)).await.expect("result");
-    let page = s.tallies(Kind::Uno, 0, 10).await.expect("tallies");
+    let page = s.tallies(Kind::UNO, 0, 10).await.expect("tallies");
     assert_eq!((page.players, page.games), (4, 2));
     let order: Vec<(&str, i64, i64, i64)> =
         page.page.iter().map(|t| (t.name.as_str(), t.games, t.wins, t.points)).collect();
     assert_eq!(order, [("bob", 2, 1, 20), ("ann", 1, 1, 50), ("Ann", 1, 0, 0), ("cy", 1, 0, 0)]);
     assert_eq!(page.page[0].uno_missed, 1);
-    let second = s.tallies(Kind::Uno, 1, 2).await.expect("tallies");
+    let second = s.tallies(Kind::UNO, 1, 2).await.expect("tallies");
     assert_eq!(second.page.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["ann", "Ann"]);
-    assert!(s.tallies(Kind::Uno, 9, 10).await.expect("tallies").page.is_empty());
-    assert_eq!(s.tallies(Kind::Duel, 0, 10).await.expect("tallies"), crate::TallyPage::default());
-    assert!(s.untallied(Kind::Uno).await.expect("untallied").is_empty());
+    assert!(s.tallies(Kind::UNO, 9, 10).await.expect("tallies").page.is_empty());
+    assert_eq!(s.tallies(Kind::DUEL, 0, 10).await.expect("tallies"), crate::TallyPage::default());
+    assert!(s.untallied(Kind::UNO).await.expect("untallied").is_empty());
     // Tallying a result that is tallied already changes nothing.
-    s.tally(Kind::Uno, "g1", first, Some(vec![tally("zed", 1, 1)])).await.expect("tally");
-    assert_eq!(s.tallies(Kind::Uno, 0, 10).await.expect("tallies").players, 4);
+    s.tally(Kind::UNO, "g1", first, Some(vec![tally("zed", 1, 1)])).await.expect("tally");
+    assert_eq!(s.tallies(Kind::UNO, 0, 10).await.expect("tallies").players, 4);
     // The first game forgotten: ann's tally goes, bob keeps his second game.
-    s.forget_results(Kind::Uno, first + 1).await.expect("forget");
-    let page = s.tallies(Kind::Uno, 0, 10).await.expect("tallies");
+    s.forget_results(Kind::UNO, first + 1).await.expect("forget");
+    let page = s.tallies(Kind::UNO, 0, 10).await.expect("tallies");
     assert_eq!((page.players, page.games), (3, 1));
     let order: Vec<(&str, i64, i64)> = page.page.iter().map(|t| (t.name.as_str(), t.games, t.points)).collect();
     assert_eq!(order, [("bob", 1, 20), ("Ann", 1, 0), ("cy", 1, 0)]);
@@ -148,8 +188,8 @@ where
 {
     {
         let s = open("reopen".into()).await;
-        s.create(new_game("g1", Kind::Uno)).await.expect("create");
-        s.create(new_game("g2", Kind::Duel)).await.expect("create");
+        s.create(new_game("g1", Kind::UNO)).await.expect("create");
+        s.create(new_game("g2", Kind::DUEL)).await.expect("create");
         let tickets: Vec<_> = (0..50).map(|i| s.append("g1", i, entry(&format!("n{i}")))).collect();
         for t in tickets {
             t.await.expect("append");
@@ -157,14 +197,14 @@ where
         s.set_meta("g1", Meta::new(&serde_json::json!({"m": 1})).expect("meta")).await.expect("meta");
     }
     let s = open("reopen".into()).await;
-    let uno = s.load_active(Kind::Uno).await.expect("load");
+    let uno = s.load_active(Kind::UNO).await.expect("load");
     assert_eq!(uno.len(), 1, "{}", s.backend());
     assert_eq!(uno[0].meta.as_json(), "{\"m\":1}");
     assert_eq!(uno[0].actions.len(), 50);
     assert_eq!(uno[0].actions[7], entry("n7"));
-    let duel = s.load_active(Kind::Duel).await.expect("load");
+    let duel = s.load_active(Kind::DUEL).await.expect("load");
     assert_eq!(duel.len(), 1);
-    assert_eq!(duel[0].kind, Kind::Duel);
+    assert_eq!(duel[0].kind, Kind::DUEL);
     // The log goes on where it stopped, across the reopening.
     s.append("g1", 50, entry("n50")).await.expect("append after reopening");
     assert!(matches!(s.append("g1", 50, entry("again")).await, Err(StoreError::OutOfOrder { expected: 51, .. })));
@@ -176,7 +216,7 @@ where
     Fut: Future<Output = SharedStore>,
 {
     let s = open("order".into()).await;
-    s.create(new_game("g", Kind::Uno)).await.expect("create");
+    s.create(new_game("g", Kind::UNO)).await.expect("create");
     let a = s.append("g", 0, entry("a"));
     let bad = s.append("g", 5, entry("x"));
     let b = s.append("g", 1, entry("b"));
@@ -197,38 +237,38 @@ where
 {
     let s = open("status".into()).await;
     for id in ["a", "b", "c"] {
-        s.create(new_game(id, Kind::Uno)).await.expect("create");
+        s.create(new_game(id, Kind::UNO)).await.expect("create");
     }
-    s.set_status("a", Status::Finished).await.expect("status");
-    s.set_status("b", Status::Abandoned).await.expect("status");
+    s.set_standing("a", Standing::Finished).await.expect("status");
+    s.set_standing("b", Standing::Abandoned).await.expect("status");
     let result = NewResult {
         game_id: "a".into(),
-        kind: Kind::Uno,
+        kind: Kind::UNO,
         record: Record::new(&serde_json::json!({"seed": 1})).expect("record"),
         actions: 12,
         outcome: Outcome::new(&serde_json::json!({"winner": 0})).expect("outcome"),
         tallies: None,
     };
     s.add_result(result).await.expect("result");
-    let active = s.load_active(Kind::Uno).await.expect("load");
+    let active = s.load_active(Kind::UNO).await.expect("load");
     assert_eq!(active.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), vec!["c"]);
-    let r = s.results(Kind::Uno).await.expect("results");
+    let r = s.results(Kind::UNO).await.expect("results");
     assert_eq!(r.len(), 1);
-    assert_eq!((r[0].game_id.as_str(), r[0].actions, r[0].kind), ("a", 12, Kind::Uno));
+    assert_eq!((r[0].game_id.as_str(), r[0].actions, r[0].kind), ("a", 12, Kind::UNO));
     assert_eq!(r[0].outcome.decode::<serde_json::Value>().expect("outcome")["winner"], 0);
-    assert!(s.results(Kind::Duel).await.expect("results").is_empty());
-    assert_eq!(s.load("b").await.expect("load").expect("b").status, Status::Abandoned);
+    assert!(s.results(Kind::DUEL).await.expect("results").is_empty());
+    assert_eq!(s.load("b").await.expect("load").expect("b").standing, Standing::Abandoned);
     s.append("c", 0, entry("x")).await.expect("append");
-    s.reset("c", Record::new(&serde_json::json!({"seed": 2})).expect("record"), Meta::new(&2).expect("meta"))
+    s.reset("c", Header::new(&serde_json::json!({"seed": 2})).expect("header"), Meta::new(&2).expect("meta"))
         .await
         .expect("reset");
     let c = s.load("c").await.expect("load").expect("c");
     assert!(c.actions.is_empty());
-    assert_eq!(c.record.as_json(), "{\"seed\":2}");
+    assert_eq!(c.header.as_json(), "{\"seed\":2}");
     // After a rematch the log starts at 0 again; a finished game comes back into play.
     s.append("c", 0, entry("y")).await.expect("append after reset");
-    s.reset("a", Record::new(&3).expect("record"), Meta::new(&3).expect("meta")).await.expect("reset");
-    let mut active: Vec<String> = s.load_active(Kind::Uno).await.expect("load").into_iter().map(|g| g.id).collect();
+    s.reset("a", Header::new(&3).expect("header"), Meta::new(&3).expect("meta")).await.expect("reset");
+    let mut active: Vec<String> = s.load_active(Kind::UNO).await.expect("load").into_iter().map(|g| g.id).collect();
     active.sort();
     assert_eq!(active, ["a", "c"]);
 }
@@ -247,16 +287,16 @@ where
     let header = Header { seed: u64::MAX, names: vec!["Ann \"the\" 🂡".into(), String::new()] };
     let game = NewGame {
         id: "t".into(),
-        kind: Kind::Duel,
-        record: Record::new(&header).expect("record"),
+        kind: Kind::DUEL,
+        header: crate::Header::new(&header).expect("header"),
         meta: Meta::new(&serde_json::json!({"seats": []})).expect("meta"),
     };
     s.create(game.clone()).await.expect("create");
     assert!(matches!(s.create(game).await, Err(StoreError::Duplicate(id)) if id == "t"));
     let g = s.load("t").await.expect("load").expect("stored");
-    assert_eq!(g.record.decode::<Header>().expect("decode"), header);
-    assert_eq!(g.kind, Kind::Duel);
-    assert_eq!(g.status, Status::Active);
+    assert_eq!(g.header.decode::<Header>().expect("decode"), header);
+    assert_eq!(g.kind, Kind::DUEL);
+    assert_eq!(g.standing, Standing::Active);
     assert!(g.created_at > 0 && g.updated_at >= g.created_at);
     assert!(matches!(g.meta.decode::<Header>(), Err(StoreError::Decode { what: "meta", .. })));
 }
@@ -268,12 +308,12 @@ where
 {
     let s = open("queued".into()).await;
     // Nothing awaited before the read: it still comes after them.
-    let create = s.create(new_game("q", Kind::Uno));
+    let create = s.create(new_game("q", Kind::UNO));
     let tickets: Vec<_> = (0..20).map(|i| s.append("q", i, entry(&i.to_string()))).collect();
-    let status = s.set_status("q", Status::Finished);
+    let status = s.set_standing("q", Standing::Finished);
     let g = s.load("q").await.expect("load").expect("stored");
     assert_eq!(g.actions.len(), 20);
-    assert_eq!(g.status, Status::Finished);
+    assert_eq!(g.standing, Standing::Finished);
     create.await.expect("create");
     for t in tickets {
         t.await.expect("append");
@@ -299,23 +339,23 @@ where
     Fut: Future<Output = SharedStore>,
 {
     let mut rng = Lcg(7);
-    let mut model: HashMap<String, (Vec<Entry>, Status)> = HashMap::new();
+    let mut model: HashMap<String, (Vec<Entry>, Standing)> = HashMap::new();
     let mut store = open("model".into()).await;
     let mut created = 0;
     let mut appended = 0;
     for step in 0..1_500 {
         let playing: Vec<String> =
-            model.iter().filter(|(_, (_, s))| *s == Status::Active).map(|(id, _)| id.clone()).collect();
+            model.iter().filter(|(_, (_, s))| *s == Standing::Active).map(|(id, _)| id.clone()).collect();
         let roll = rng.below(100);
         if playing.len() < 6 || roll < 2 {
             created += 1;
             let id = format!("g{created}");
-            store.create(new_game(&id, Kind::Uno)).await.expect("create");
-            model.insert(id, (Vec::new(), Status::Active));
+            store.create(new_game(&id, Kind::UNO)).await.expect("create");
+            model.insert(id, (Vec::new(), Standing::Active));
         } else if roll < 5 {
             let id = &playing[rng.below(playing.len() as u64) as usize];
-            let status = if roll < 4 { Status::Finished } else { Status::Abandoned };
-            store.set_status(id, status).await.expect("status");
+            let status = if roll < 4 { Standing::Finished } else { Standing::Abandoned };
+            store.set_standing(id, status).await.expect("status");
             if let Some(game) = model.get_mut(id) {
                 game.1 = status;
             }
@@ -325,10 +365,10 @@ where
             ids.sort();
             let id = ids[rng.below(ids.len() as u64) as usize].clone();
             store
-                .reset(&id, Record::new(&step).expect("record"), Meta::new(&step).expect("meta"))
+                .reset(&id, Header::new(&step).expect("header"), Meta::new(&step).expect("meta"))
                 .await
                 .expect("reset");
-            model.insert(id, (Vec::new(), Status::Active));
+            model.insert(id, (Vec::new(), Standing::Active));
         } else if roll < 8 {
             drop(store);
             store = open("model".into()).await;
@@ -351,13 +391,13 @@ where
             for (id, (log, status)) in &model {
                 let g = store.load(id).await.expect("load").expect("stored");
                 assert_eq!(&g.actions, log, "step {step}: game {id}");
-                assert_eq!(g.status, *status, "step {step}: game {id}");
+                assert_eq!(g.standing, *status, "step {step}: game {id}");
             }
             let mut active: Vec<String> =
-                store.load_active(Kind::Uno).await.expect("active").into_iter().map(|g| g.id).collect();
+                store.load_active(Kind::UNO).await.expect("active").into_iter().map(|g| g.id).collect();
             active.sort();
             let mut want: Vec<String> =
-                model.iter().filter(|(_, (_, s))| *s == Status::Active).map(|(id, _)| id.clone()).collect();
+                model.iter().filter(|(_, (_, s))| *s == Standing::Active).map(|(id, _)| id.clone()).collect();
             want.sort();
             assert_eq!(active, want, "step {step}");
         }
@@ -379,7 +419,7 @@ pub async fn busy_appends_and_renewals_never_fail(url: &str) {
             let store = store.clone();
             tokio::spawn(async move {
                 let id = format!("busy{g}");
-                store.create(new_game(&id, Kind::Uno)).await.map_err(|e| format!("create {id}: {e}"))?;
+                store.create(new_game(&id, Kind::UNO)).await.map_err(|e| format!("create {id}: {e}"))?;
                 let mut seq = 0;
                 while Instant::now() < end {
                     store.append(&id, seq, entry("x")).await.map_err(|e| format!("{id} at {seq}: {e}"))?;
@@ -412,7 +452,7 @@ pub async fn a_stale_owner_is_fenced(url: &str) {
 /// `a` holds a game; `b`'s writes to it are fenced until a's lease runs out and b adopts it,
 /// with exactly the log a got acknowledged; from then on a's writes are fenced.
 async fn the_owner_alone_writes_until_its_lease_runs_out(url: &str, a: &PgStore, b: &PgStore) {
-    a.create(new_game("fenced", Kind::Uno)).await.expect("create");
+    a.create(new_game("fenced", Kind::UNO)).await.expect("create");
     a.append("fenced", 0, entry("a 0")).await.expect("a appends 0");
     assert!(a.holds("fenced") && !b.holds("fenced"));
     // Both see who holds it (what a cluster forwards by); an unknown game has no holder.
@@ -421,10 +461,10 @@ async fn the_owner_alone_writes_until_its_lease_runs_out(url: &str, a: &PgStore,
     // Not b's game while a's lease runs.
     assert!(matches!(b.append("fenced", 1, entry("b 1")).await, Err(StoreError::Fenced { .. })));
     assert!(matches!(b.set_meta("fenced", Meta::new(&"b").expect("meta")).await, Err(StoreError::Fenced { .. })));
-    assert!(b.adopt(Kind::Uno).await.expect("adopt").is_empty());
-    assert!(b.load_active(Kind::Uno).await.expect("load").is_empty());
+    assert!(b.adopt(Kind::UNO).await.expect("adopt").is_empty());
+    assert!(b.load_active(Kind::UNO).await.expect("load").is_empty());
     // An unknown game is still unknown, not fenced.
-    assert!(matches!(b.set_status("nope", Status::Finished).await, Err(StoreError::NoSuchGame(_))));
+    assert!(matches!(b.set_standing("nope", Standing::Finished).await, Err(StoreError::NoSuchGame(_))));
 
     // a keeps appending while its lease runs out and b adopts: b's log is exactly what a got
     // acknowledged, and nothing a sends after that is taken.
@@ -432,7 +472,7 @@ async fn the_owner_alone_writes_until_its_lease_runs_out(url: &str, a: &PgStore,
     let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("connect");
     tokio::spawn(conn);
     client.execute("UPDATE leases SET expires_at = '-infinity' WHERE game_id = 'fenced'", &[]).await.expect("expire");
-    let adopted = b.adopt(Kind::Uno).await.expect("adopt");
+    let adopted = b.adopt(Kind::UNO).await.expect("adopt");
     let mut acked = 1;
     let mut fenced = 0;
     for t in tickets {
@@ -451,19 +491,19 @@ async fn the_owner_alone_writes_until_its_lease_runs_out(url: &str, a: &PgStore,
     assert!(matches!(a.append("fenced", seq, entry("a late")).await, Err(StoreError::Fenced { .. })));
     assert!(b.holds("fenced") && !a.holds("fenced"));
     assert_eq!(a.holder("fenced").await.expect("holder").as_deref(), Some("b"));
-    let again = Record::new(&"again").expect("record");
+    let again = Header::new(&"again").expect("header");
     assert!(matches!(
         a.reset("fenced", again.clone(), Meta::new(&"a").expect("meta")).await,
         Err(StoreError::Fenced { .. })
     ));
-    assert!(matches!(a.set_status("fenced", Status::Abandoned).await, Err(StoreError::Fenced { .. })));
+    assert!(matches!(a.set_standing("fenced", Standing::Abandoned).await, Err(StoreError::Fenced { .. })));
     b.append("fenced", seq, entry("b")).await.expect("b appends");
     let g = b.load("fenced").await.expect("load").expect("stored");
     assert_eq!(g.actions.len(), acked + 1);
     assert_eq!(g.actions.last(), Some(&entry("b")));
-    assert_eq!(g.status, Status::Active);
+    assert_eq!(g.standing, Standing::Active);
     // a adopting now finds nothing: b's lease runs.
-    assert!(a.adopt(Kind::Uno).await.expect("adopt").is_empty());
+    assert!(a.adopt(Kind::UNO).await.expect("adopt").is_empty());
 }
 
 /// A short lease is renewed while its store lives: nobody adopts the game; once the store is
@@ -471,14 +511,14 @@ async fn the_owner_alone_writes_until_its_lease_runs_out(url: &str, a: &PgStore,
 async fn a_short_lease_is_renewed_while_its_store_lives(url: &str, a: &PgStore) {
     let short = Duration::from_millis(300);
     let c = PgStore::connect_with(url, Lease { owner: "c".into(), duration: short }).await.expect("connect c");
-    c.create(new_game("renewed", Kind::Duel)).await.expect("create");
+    c.create(new_game("renewed", Kind::DUEL)).await.expect("create");
     tokio::time::sleep(short * 4).await;
-    assert!(a.adopt(Kind::Duel).await.expect("adopt").is_empty());
+    assert!(a.adopt(Kind::DUEL).await.expect("adopt").is_empty());
     c.append("renewed", 0, entry("c 0")).await.expect("c still owns it");
     // Once c is gone, its lease runs out and another instance adopts the game.
     drop(c);
     tokio::time::sleep(short * 2).await;
-    let adopted = a.adopt(Kind::Duel).await.expect("adopt");
+    let adopted = a.adopt(Kind::DUEL).await.expect("adopt");
     assert_eq!(adopted.len(), 1);
     assert_eq!(adopted[0].actions, entries(&["c 0"]));
     a.append("renewed", 1, entry("a 1")).await.expect("a appends after adopting");
@@ -489,7 +529,7 @@ async fn a_short_lease_is_renewed_while_its_store_lives(url: &str, a: &PgStore) 
 async fn a_game_read_on_demand_is_taken_over_by_a_write(url: &str, b: &PgStore) {
     let short = Duration::from_millis(300);
     let d = PgStore::connect_with(url, Lease { owner: "d".into(), duration: short }).await.expect("connect d");
-    d.create(new_game("on demand", Kind::Duel)).await.expect("create");
+    d.create(new_game("on demand", Kind::DUEL)).await.expect("create");
     d.append("on demand", 0, entry("d 0")).await.expect("d appends");
     assert!(matches!(b.append("on demand", 1, entry("b 1")).await, Err(StoreError::Fenced { .. })));
     drop(d);
@@ -507,7 +547,7 @@ pub async fn an_outage_refuses_writes_and_play_resumes_after_it(
     down: impl FnOnce(),
     up: impl FnOnce(),
 ) {
-    s.create(new_game("outage", Kind::Uno)).await.expect("create");
+    s.create(new_game("outage", Kind::UNO)).await.expect("create");
     for i in 0..3 {
         s.append("outage", i, entry(&format!("before {i}"))).await.expect("append before");
     }
@@ -552,23 +592,24 @@ where
         tallies: None,
     };
     // A table's rematches share its id: each game is one result, in the order played.
-    for (id, kind, seed) in [("t", Kind::Uno, 1), ("u", Kind::Uno, 2), ("t", Kind::Uno, 3), ("d", Kind::Duel, 4)] {
+    for (id, kind, seed) in [("t", Kind::UNO, 1), ("u", Kind::UNO, 2), ("t", Kind::UNO, 3), ("d", Kind::DUEL, 4)] {
         s.add_result(result(id, kind, seed)).await.expect("result");
     }
     let t = s.results_of("t").await.expect("results of t");
     assert_eq!(t.iter().map(|r| r.actions).collect::<Vec<_>>(), [1, 3]);
-    assert!(t.iter().all(|r| r.game_id == "t" && r.kind == Kind::Uno));
-    assert_eq!(s.results_of("d").await.expect("results of d")[0].kind, Kind::Duel);
+    assert!(t.iter().all(|r| r.game_id == "t" && r.kind == Kind::UNO));
+    assert_eq!(s.results_of("d").await.expect("results of d")[0].kind, Kind::DUEL);
     assert!(s.results_of("nobody").await.expect("results").is_empty());
     // Forgetting before a moment keeps what finished after it, and other kinds' results.
-    s.forget_results(Kind::Uno, 0).await.expect("forget nothing");
-    assert_eq!(s.results(Kind::Uno).await.expect("results").len(), 3);
-    let later = s.results(Kind::Uno).await.expect("results").iter().map(|r| r.finished_at).max().unwrap_or(0) + 1;
-    s.forget_results(Kind::Uno, later).await.expect("forget");
-    assert!(s.results(Kind::Uno).await.expect("results").is_empty());
+    s.forget_results(Kind::UNO, 0).await.expect("forget nothing");
+    assert_eq!(s.results(Kind::UNO).await.expect("results").len(), 3);
+    let later = s.results(Kind::UNO).await.expect("results").iter().map(|r| r.finished_at).max().unwrap_or(0) + 1;
+    s.forget_results(Kind::UNO, later).await.expect("forget");
+    assert!(s.results(Kind::UNO).await.expect("results").is_empty());
     assert!(s.results_of("t").await.expect("results").is_empty());
-    assert_eq!(s.results(Kind::Duel).await.expect("results").len(), 1);
+    assert_eq!(s.results(Kind::DUEL).await.expect("results").len(), 1);
 }
 
+pub mod people;
 mod temp_postgres;
 pub use temp_postgres::TempPostgres;

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use uno::game::View;
 use uno::{Action, Card, Color, Face, Observation, Phase, Seat};
 
-use crate::seat_view::Seen;
+use crate::any_view::AnyViewExt;
 use crate::Bot;
 
 /// The weights of the heuristic (scores are in card points).
@@ -159,7 +159,7 @@ fn colour_counts(hand: &[Card], skip: usize) -> [usize; 4] {
 
 /// The colour a wild played from `hand[skip]` should name: the one the rest of the hand holds
 /// most of, then the one worth more points, then the rules' order.
-pub(crate) fn best_colour<S: Seen>(s: &S, hand: &[Card], skip: usize) -> Color {
+pub(crate) fn best_colour<S: AnyViewExt>(s: &S, hand: &[Card], skip: usize) -> Color {
     let counts = colour_counts(hand, skip);
     let mut points = [0u32; 4];
     for (i, c) in hand.iter().enumerate() {
@@ -167,6 +167,11 @@ pub(crate) fn best_colour<S: Seen>(s: &S, hand: &[Card], skip: usize) -> Color {
             points[col.index()] += casual_points(*c);
         }
     }
+    best_colour_of(s, &counts, &points)
+}
+
+/// [`best_colour`] from the rest of the hand's cards and points per colour.
+fn best_colour_of<S: AnyViewExt>(s: &S, counts: &[usize; 4], points: &[u32; 4]) -> Color {
     let colours = s.wild_colors();
     let mut best: Option<(Color, (usize, u32))> = None;
     for c in colours.iter() {
@@ -194,19 +199,18 @@ pub fn chance_holds(unseen: usize, k: usize, h: usize) -> f64 {
 
 /// The estimated chance that the Wild Draw Four on top was played while its player held the
 /// colour in play before it; `None` when that colour cannot be told (a wild under it).
-pub(crate) fn guilt_chance<S: Seen>(s: &S, offender: Seat) -> Option<f64> {
+pub(crate) fn guilt_chance<S: AnyViewExt>(s: &S, offender: Seat) -> Option<f64> {
     let discard = s.discard();
     let before = discard.len().checked_sub(2).map(|i| discard[i])?.color()?;
     let seen = s.hand().iter().chain(discard).filter(|c| c.color() == Some(before)).count();
     let k = OFFICIAL_PER_COLOUR.saturating_sub(seen);
     let me = s.seat();
     let unseen: usize =
-        (0..s.players()).map(|i| Seat(i as u8)).filter(|&o| o != me).map(|o| s.hand_size(o)).sum::<usize>()
-            + s.draw_pile_size();
+        Seat::all(s.players()).filter(|&o| o != me).map(|o| s.hand_size(o)).sum::<usize>() + s.draw_pile_size();
     Some(chance_holds(unseen, k, s.hand_size(offender)))
 }
 
-pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnce() -> Action) -> Action {
+pub(crate) fn decide<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnce() -> Action) -> Action {
     let phase = s.phase();
     if matches!(phase, Phase::RoundOver | Phase::GameOver) {
         return if s.is_legal(Action::NextRound) { Action::NextRound } else { fallback() };
@@ -270,13 +274,13 @@ pub(crate) fn decide<S: Seen>(cfg: &HeuristicConfig, s: &S, fallback: impl FnOnc
 }
 
 /// Whether a drawn wild is worth playing rather than keeping.
-fn spend_wild<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
+fn spend_wild<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
     let bluff = card == Card::WILD_DRAW_FOUR && s.hand().iter().any(|c| s.color().is_some() && c.color() == s.color());
     s.hand().len() <= cfg.play_drawn_wild_at && !bluff
 }
 
 /// The best-scoring legal play (of `only`, if given), with its colour.
-fn best_play<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Option<Action> {
+fn best_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Option<Action> {
     let mut best: Option<(f64, Action)> = None;
     score_plays(cfg, s, only, |score, action| {
         if best.is_none_or(|(b, _)| score > b) {
@@ -290,7 +294,7 @@ fn best_play<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Optio
 /// as well as its best play. A tie counts, as the hand's order (which no observer knows)
 /// decides it. A wild's colour, when `named` gives it, must be the one the heuristic would
 /// name. What an observer who knows a player follows these rules learns from its play.
-pub(crate) fn could_play<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card, named: Option<Color>) -> bool {
+pub(crate) fn could_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, card: Card, named: Option<Color>) -> bool {
     let mut best = f64::NEG_INFINITY;
     let mut mine = None;
     score_plays(cfg, s, None, |score, action| {
@@ -305,7 +309,7 @@ pub(crate) fn could_play<S: Seen>(cfg: &HeuristicConfig, s: &S, card: Card, name
 }
 
 /// Every legal play (of `only`, if given), once per kind, with its colour and its score.
-fn score_plays<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut each: impl FnMut(f64, Action)) {
+fn score_plays<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut each: impl FnMut(f64, Action)) {
     let hand = s.hand();
     let me = s.seat();
     let next = s.after_current(1);
@@ -314,12 +318,26 @@ fn score_plays<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut ea
         let prev = s.after_current(s.players().saturating_sub(1));
         prev != me && s.hand_size(prev) <= cfg.threat_cards
     };
-    let someone_close = (0..s.players()).map(|i| Seat(i as u8)).any(|o| o != me && s.hand_size(o) <= cfg.threat_cards);
+    let someone_close = Seat::all(s.players()).any(|o| o != me && s.hand_size(o) <= cfg.threat_cards);
     let per_point = cfg.points + if someone_close { cfg.points_under_threat } else { 0.0 };
-    let holds_colour = hand.iter().any(|c| s.color().is_some() && c.color() == s.color());
+    // The whole hand's cards and points per colour, and its wilds, counted once: without
+    // one card they are these less that card's own (a wild has no colour to take away).
+    let mut counts = [0usize; 4];
+    let mut points = [0u32; 4];
+    let mut wilds = 0;
+    for c in hand {
+        match c.color() {
+            Some(col) => {
+                counts[col.index()] += 1;
+                points[col.index()] += casual_points(*c);
+            }
+            None => wilds += 1,
+        }
+    }
+    let holds_colour = s.color().is_some_and(|col| counts[col.index()] > 0);
     let playable = s.playable();
     let mut seen = 0u64;
-    for (i, &card) in hand.iter().enumerate() {
+    for &card in hand {
         let bit = 1u64 << card.index();
         if seen & bit != 0 || only.is_some_and(|o| o != card) {
             continue;
@@ -328,8 +346,13 @@ fn score_plays<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut ea
         if !playable.contains(card) {
             continue;
         }
-        let colour = card.color().unwrap_or_else(|| best_colour(s, hand, i));
-        let depth = colour_counts(hand, i)[colour.index()];
+        let (colour, depth) = match card.color() {
+            Some(own) => (own, counts[own.index()] - 1),
+            None => {
+                let colour = best_colour_of(s, &counts, &points);
+                (colour, counts[colour.index()])
+            }
+        };
         let mut score = per_point * casual_points(card) as f64 + cfg.colour_depth * depth as f64;
         score -= match card.face() {
             Face::Skip | Face::Reverse | Face::DrawTwo => cfg.keep_action,
@@ -337,7 +360,8 @@ fn score_plays<S: Seen>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut ea
             Face::WildDrawFour => cfg.keep_wild_draw_four,
             _ => 0.0,
         };
-        if hand.len() == 2 && !card.is_wild() && hand.iter().enumerate().any(|(j, c)| j != i && c.is_wild()) {
+        // Another card of the two is a wild: this one is not.
+        if hand.len() == 2 && !card.is_wild() && wilds > 0 {
             score += cfg.last_card_wild;
         }
         if threatened {

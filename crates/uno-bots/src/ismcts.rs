@@ -56,8 +56,8 @@ use uno::game::{SimRng, View};
 use uno::sample::Sampler;
 use uno::{Action, Card, Game, Observation, Phase, Rules, Seat};
 
+use crate::any_view::AnyViewExt;
 use crate::heuristic::{self, HeuristicConfig};
-use crate::seat_view::Seen;
 use crate::{Bot, RandomBot};
 
 pub use config::{IsmctsConfig, Playout, FLAT_ITERATIONS};
@@ -247,7 +247,7 @@ impl IsmctsBot {
         let Some(mut sampler) = on.then(|| Sampler::new(obs).ok()).flatten() else {
             return self.particles.clear();
         };
-        for s in (0..obs.players).map(|s| Seat(s as u8)) {
+        for s in Seat::all(obs.players) {
             sampler.set_beliefs(s, self.tracker.beliefs(s));
         }
         let (generation, steps) = (self.tracker.generation(), self.tracker.steps());
@@ -289,7 +289,7 @@ impl IsmctsBot {
         // Particles' hands decide a pending challenge themselves.
         let prior = if believed_innocent || self.particles.len() > 0 { None } else { self.config.wd4_guilt };
         sampler.set_wd4_guilt(prior);
-        for s in (0..obs.players).map(|s| Seat(s as u8)) {
+        for s in Seat::all(obs.players) {
             sampler.set_beliefs(s, self.tracker.beliefs(s));
         }
         for (seat, cards) in &known {
@@ -382,11 +382,11 @@ impl IsmctsBot {
     /// state that dealt it).
     fn deal(&mut self, sampler: &mut Sampler, world: &mut Game, i: u32, fitted: &mut Option<SimRng>) {
         if let Some(hands) = self.particles.hands_for_world(&mut self.rng) {
-            for (s, hand) in hands.iter().enumerate() {
+            for (s, hand) in Seat::all(hands.len()).zip(hands.iter()) {
                 if !hand.is_empty() {
                     // A particle fitted to this observation always fits; were it not, that
                     // hand would be dealt at random.
-                    let _ = sampler.set_known(Seat(s as u8), hand);
+                    let _ = sampler.set_known(s, hand);
                 }
             }
             sampler.sample_into(&mut self.rng, world);

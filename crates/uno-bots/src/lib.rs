@@ -3,16 +3,16 @@
 //!
 //! A bot sees only what its seat may know: an owned [`Observation`] (`choose`) or the borrowed,
 //! allocation-free [`View`] (`choose_view`, the simulation hot path). Both carry the rules, and
-//! both answer the [`seat_view::Seen`] trait, so a policy is written once, against it. Every bot is seeded and
+//! both answer the [`any_view::AnyViewExt`] trait, so a policy is written once, against it. Every bot is seeded and
 //! deterministic: the same views in the same order give the same actions.
 
+pub mod any_view;
 pub mod bot_spec;
 pub mod heuristic;
 pub mod ismcts;
 pub mod net;
 pub mod precedence;
 pub mod random;
-pub mod seat_view;
 
 use uno::game::View;
 use uno::{Action, Observation};

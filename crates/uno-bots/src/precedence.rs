@@ -18,7 +18,7 @@ use uno::courses::csce322::{marker_colour, precedence};
 use uno::game::View;
 use uno::{Action, Card, Color, Observation, Phase};
 
-use crate::seat_view::Seen;
+use crate::any_view::AnyViewExt;
 use crate::Bot;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,11 +31,11 @@ impl PrecedenceBot {
 }
 
 /// The colour a wild played from `hand[played]` names (`usize::MAX`: nothing is played).
-fn marker<S: Seen>(s: &S, hand: &[Card], played: usize) -> Color {
+fn marker<S: AnyViewExt>(s: &S, hand: &[Card], played: usize) -> Color {
     marker_colour(hand, played).or_else(|| s.wild_colors().first()).unwrap_or(Color::Red)
 }
 
-pub(crate) fn decide<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Action {
+pub(crate) fn decide<S: AnyViewExt>(s: &S, fallback: impl FnOnce() -> Action) -> Action {
     let phase = s.phase();
     if matches!(phase, Phase::RoundOver | Phase::GameOver) {
         return if s.is_legal(Action::NextRound) { Action::NextRound } else { fallback() };

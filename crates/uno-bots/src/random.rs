@@ -4,14 +4,14 @@ use rand::SeedableRng;
 use uno::game::{SimRng, View};
 use uno::{Action, Color, Observation, Phase, Seat};
 
-use crate::seat_view::Seen;
+use crate::any_view::AnyViewExt;
 use crate::Bot;
 
 /// The policy behind the peer engines' speed figures: a uniformly random playable card when
 /// it has one (a random colour for a wild), otherwise draw and play the drawn card if it can,
 /// otherwise pass. Always calls UNO, never challenges.
 ///
-/// `choose` and `choose_view` run the one policy ([`Seen`]), so a game played through
+/// `choose` and `choose_view` run the one policy ([`AnyViewExt`]), so a game played through
 /// observations and one played through views are the same game.
 pub struct RandomBot {
     rng: SimRng,
@@ -26,7 +26,7 @@ impl RandomBot {
 /// The `random` policy, for an observation and a view alike. `fallback` answers for a seat
 /// asked out of turn with nothing to play (a catch, say): the first legal action.
 #[inline]
-fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -> Action {
+fn decide<S: AnyViewExt>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -> Action {
     if s.can_call_own_uno() {
         return Action::CallUno;
     }
@@ -53,7 +53,7 @@ fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -
             // Every other seat, in seat order, as `legal_actions` lists them.
             let k = rng.below(s.players() - 1);
             let with = if k >= s.seat().index() { k + 1 } else { k };
-            Action::SwapHands { with: Seat(with as u8) }
+            Action::SwapHands { with: Seat::all(s.players()).nth(with).unwrap_or(s.seat()) }
         }
         Phase::Challenge { .. } => Action::Accept,
         Phase::Play => Action::Draw,
@@ -63,7 +63,7 @@ fn decide<S: Seen>(rng: &mut SimRng, s: &S, fallback: impl FnOnce() -> Action) -
 }
 
 /// The distribution [`decide`] draws from, stated exactly: each action with its probability.
-fn distribution<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Vec<(Action, f64)> {
+fn distribution<S: AnyViewExt>(s: &S, fallback: impl FnOnce() -> Action) -> Vec<(Action, f64)> {
     if s.can_call_own_uno() {
         return vec![(Action::CallUno, 1.0)];
     }
@@ -93,10 +93,7 @@ fn distribution<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Vec<(Actio
         Phase::ChooseColor => vec![(fallback(), 1.0)],
         Phase::ChooseSwap => {
             let q = 1.0 / (s.players() - 1) as f64;
-            (0..s.players())
-                .filter(|&w| w != s.seat().index())
-                .map(|w| (Action::SwapHands { with: Seat(w as u8) }, q))
-                .collect()
+            Seat::all(s.players()).filter(|&w| w != s.seat()).map(|w| (Action::SwapHands { with: w }, q)).collect()
         }
         Phase::Challenge { .. } => vec![(Action::Accept, 1.0)],
         Phase::Play => vec![(Action::Draw, 1.0)],
@@ -106,7 +103,7 @@ fn distribution<S: Seen>(s: &S, fallback: impl FnOnce() -> Action) -> Vec<(Actio
 }
 
 /// A colour for a wild, uniformly among the rules' colours.
-fn pick_colour<S: Seen>(rng: &mut SimRng, s: &S) -> Option<Color> {
+fn pick_colour<S: AnyViewExt>(rng: &mut SimRng, s: &S) -> Option<Color> {
     let colors = s.wild_colors();
     let k = rng.below(colors.iter().count());
     let color = colors.iter().nth(k);

@@ -177,9 +177,7 @@ fn full_position(rules: &Arc<Rules>, hands: &[&str], discard: &str, current: u8)
         .expect("a valid position")
 }
 
-fn card(s: &str) -> Card {
-    s.parse().expect("a card")
-}
+use uno::testing::card;
 
 fn official() -> Arc<Rules> {
     Arc::new(Rules::preset("official").expect("preset"))

@@ -7,25 +7,11 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use uno::sample::Sampler;
-use uno::{Action, Game, Phase, Rules, RulesConfig, Seat, PRESET_NAMES};
+use uno::{Action, Game, Phase, Rules, Seat};
 
-/// The presets, and a house-rules set that reaches the phases the presets never do (7–0 swaps,
-/// jump-ins, stacked penalties, draw-until-playable, restricted Wild Draw Four).
+/// The shared list's presets and house-rule mixes (`uno::testing::core_rule_sets`).
 fn rule_sets() -> Vec<Arc<Rules>> {
-    let mut out: Vec<Arc<Rules>> =
-        PRESET_NAMES.iter().map(|n| Arc::new(Rules::preset(n).expect("a shipped preset"))).collect();
-    let house = RulesConfig::from_toml(
-        "name = \"house\"\n[play]\nstacking = \"cross\"\ndraw = \"draw_until_playable\"\njump_in = \"on\"\n\
-         seven_zero = \"on\"\nwild_draw_four = \"restricted\"\n",
-    )
-    .expect("valid house rules");
-    out.push(Arc::new(Rules::new(house).expect("valid house rules")));
-    let challenge = RulesConfig::from_toml(
-        "name = \"challenge-stack\"\n[play]\nstacking = \"both\"\ndraw = \"draw_one_must_play\"\n",
-    )
-    .expect("valid rules");
-    out.push(Arc::new(Rules::new(challenge).expect("valid rules")));
-    out
+    uno::testing::core_rule_sets().into_iter().map(|s| s.rules).collect()
 }
 
 /// A random legal action of `seat`, mostly a card when one can be played: uniform choices

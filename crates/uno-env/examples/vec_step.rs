@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use uno::Rules;
 use uno_bots::BotSpec;
-use uno_env::{action, EnvConfig, OwnedBuffers, VecEnv, DEFAULT_MAX_ACTIONS};
+use uno_env::{action, EnvConfig, OwnedBuffers, VecEnv, DEFAULT_MAX_ACTIONS, DEFAULT_MAX_STALL};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -22,6 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         opponents: vec![bot],
         seed: 1,
         max_actions: DEFAULT_MAX_ACTIONS,
+        max_stall: DEFAULT_MAX_STALL,
         auto_reset: true,
     };
     let mut env = VecEnv::new(n, config)?;

@@ -6,6 +6,7 @@
 //!
 //! (these three live in `uno-nn`, below the bots, so the `net` bot reads the same encoding; they
 //! are re-exported here under their old paths)
+//! * [`progress`]: when a round has stalled (the truncation every environment applies);
 //! * [`vec_env`]: `N` rounds stepped together, bots playing inside, learners deciding, seeded per
 //!   environment and episode so the games do not depend on the batch size.
 //!
@@ -19,9 +20,11 @@
 //! out-of-turn actions and `DECLINE`. Declining lets the window go by until the next engine
 //! action. Bots act only on their turns, as they do everywhere in the project.
 
+pub mod progress;
 pub mod vec_env;
 
 pub use uno_nn::{mapping, observe, space};
 
+pub use progress::{Progress, DEFAULT_MAX_STALL};
 pub use space::{action, action_name, obs, MAX_SEATS};
 pub use vec_env::{round_rewards, Buffers, EnvConfig, EnvError, OwnedBuffers, VecEnv, DEFAULT_MAX_ACTIONS};

@@ -2,7 +2,9 @@
 //!
 //! Each environment plays one round per episode. After a learner's action the environment plays
 //! on (bots at their seats, each learner's reaction windows) until a learner must decide, the
-//! round ends (`terminated`) or the episode reaches `max_actions` engine actions (`truncated`).
+//! round ends (`terminated`), or the episode is cut (`truncated`): it stalled for `max_stall`
+//! engine actions (no hand got smaller than it had been: [`crate::progress`]) or reached
+//! `max_actions` engine actions.
 //! With `auto_reset` the finished environment deals its next episode at once, and the arrays show
 //! that episode's first decision (the reward and flags still describe the step that ended).
 //!
@@ -27,6 +29,7 @@ pub use error::EnvError;
 pub use slot::round_rewards;
 
 use crate::mapping::is_legal;
+use crate::progress::Progress;
 use crate::space::{action, action_name};
 use buffers::Row;
 use slot::Slot;
@@ -49,6 +52,9 @@ pub struct EnvConfig {
     pub seed: u64,
     /// Engine actions after which an episode is truncated.
     pub max_actions: u32,
+    /// Engine actions without progress ([`crate::progress`]) after which an episode is
+    /// truncated; `u32::MAX` never cuts.
+    pub max_stall: u32,
     /// Whether a finished environment deals its next episode at once.
     pub auto_reset: bool,
 }
@@ -76,7 +82,8 @@ impl VecEnv {
     ///
     /// # Errors
     /// A table size the rules refuse, no learner, a learner seat off the table or named twice, a
-    /// number of opponents that is neither one nor one per bot seat, `max_actions` of 0.
+    /// number of opponents that is neither one nor one per bot seat, `max_actions` or
+    /// `max_stall` of 0.
     pub fn new(num_envs: usize, config: EnvConfig) -> Result<VecEnv, EnvError> {
         if num_envs == 0 {
             return Err(EnvError::NoEnvironments);
@@ -84,6 +91,9 @@ impl VecEnv {
         config.rules.check_players(config.players)?;
         if config.max_actions == 0 {
             return Err(EnvError::MaxActions);
+        }
+        if config.max_stall == 0 {
+            return Err(EnvError::MaxStall);
         }
         if config.learners.is_empty() {
             return Err(EnvError::NoLearner { max: config.players - 1 });
@@ -121,6 +131,7 @@ impl VecEnv {
                 seat: Seat(0),
                 window: false,
                 actions: 0,
+                progress: Progress::default(),
                 finished: false,
                 legal: Vec::with_capacity(64),
                 legal_bits: None,
@@ -182,6 +193,11 @@ impl VecEnv {
     /// once a finished environment waits for a reset).
     pub fn acting(&self, i: usize) -> Option<(Seat, bool)> {
         self.slots.get(i).filter(|s| !s.finished).map(|s| (s.seat, s.window))
+    }
+
+    /// How long environment `i`'s round has gone without progress ([`crate::progress`]).
+    pub fn progress(&self, i: usize) -> Option<Progress> {
+        self.slots.get(i).map(|s| s.progress)
     }
 
     /// The episode environment `i` is playing (0 for the first).

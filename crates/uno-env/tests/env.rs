@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use uno::game::Game;
-use uno::{Action, Rules, RulesConfig, Seat, PRESET_NAMES};
+use uno::{Action, Rules, Seat, PRESET_NAMES};
 use uno_bots::BotSpec;
 use uno_env::mapping::{decode, is_legal, legal_mask};
 use uno_env::observe::write_observation;
@@ -29,15 +29,9 @@ fn obs_of(game: &Game, seat: Seat, window: bool) -> Vec<f32> {
     out
 }
 
-/// The house rules no preset turns on: stacking, jump-in (out-of-turn plays), 7–0 swaps,
-/// same-number runs.
-const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n\
-                     multi_play = \"same_number\"\n";
-
-/// Every preset, and the house rules.
+/// The shared list's presets and house-rule mixes (`uno::testing::core_rule_sets`).
 fn rule_sets() -> Vec<Arc<Rules>> {
-    let house = RulesConfig::parse(HOUSE).and_then(Rules::new).expect("house rules");
-    PRESET_NAMES.iter().map(|n| rules(n)).chain([Arc::new(house)]).collect()
+    uno::testing::core_rule_sets().into_iter().map(|s| s.rules).collect()
 }
 
 /// Random games on every rule set and table size; `visit` sees each state before each action.
@@ -150,6 +144,7 @@ fn config(name: &str, players: usize, learners: &[u8], seed: u64) -> EnvConfig {
         opponents: vec![BotSpec::Random],
         seed,
         max_actions: uno_env::DEFAULT_MAX_ACTIONS,
+        max_stall: uno_env::DEFAULT_MAX_STALL,
         auto_reset: true,
     }
 }
@@ -247,6 +242,41 @@ fn self_play_is_the_engines_game_action_for_action() {
     assert!(won > 0, "no round was won");
 }
 
+/// Under the official rules drawing is always legal, so a learner that always draws (and keeps
+/// the card) never ends a round: every hand grows, and the stall bound truncates the episode.
+#[test]
+fn a_learner_that_always_draws_is_truncated_when_the_round_stalls() {
+    let always_draw = |buf: &OwnedBuffers| {
+        let legal = buf.legal(0);
+        let pick = [action::DRAW, action::PASS, action::DECLINE].into_iter().find(|a| legal.contains(a));
+        pick.unwrap_or(legal[0]) as i64
+    };
+    for (max_stall, max_actions) in [(60, 10_000), (uno_env::DEFAULT_MAX_STALL, 10_000), (u32::MAX, 3_000)] {
+        let cfg = EnvConfig { opponents: vec![], max_stall, max_actions, ..config("official", 2, &[0, 1], 4) };
+        let mut env = VecEnv::new(1, cfg).expect("env");
+        let mut buf = OwnedBuffers::new(1);
+        env.reset(None, &mut buf.as_buffers()).expect("reset");
+        let mut steps = 0u32;
+        loop {
+            env.step(&[always_draw(&buf)], &mut buf.as_buffers()).expect("legal");
+            steps += 1;
+            if buf.terminated[0] || buf.truncated[0] {
+                break;
+            }
+            assert!(steps < 50_000, "never cut");
+        }
+        assert!(buf.truncated[0] && !buf.terminated[0], "max_stall {max_stall}: cut, not won");
+        assert!(buf.rewards.iter().all(|&r| r == 0.0), "a cut round pays nothing");
+        if max_stall == u32::MAX {
+            assert_eq!(steps, max_actions, "without a stall bound only max_actions cuts it");
+        } else {
+            // No hand ever gets below its deal: the stall starts at once, and every step is
+            // one engine action (no reaction windows at two seats without a one-card hand).
+            assert_eq!(steps, max_stall, "max_stall {max_stall}");
+        }
+    }
+}
+
 #[test]
 fn a_bad_step_is_refused_and_changes_nothing() {
     let mut env = VecEnv::new(2, config("official", 4, &[0], 3)).expect("env");
@@ -271,6 +301,7 @@ fn bad_setups_are_refused_with_their_reason() {
     let err = |cfg: EnvConfig| VecEnv::new(1, cfg).err().expect("refused");
     assert!(matches!(err(config("official", 11, &[0], 0)), EnvError::Rules(_)));
     assert!(matches!(err(config("official", 4, &[], 0)), EnvError::NoLearner { .. }));
+    assert!(matches!(err(EnvConfig { max_stall: 0, ..config("official", 4, &[0], 0) }), EnvError::MaxStall));
     assert!(matches!(err(config("official", 4, &[4], 0)), EnvError::LearnerSeat { .. }));
     assert!(matches!(err(config("official", 4, &[1, 1], 0)), EnvError::DuplicateLearner(1)));
     let two_bots = EnvConfig { opponents: vec![BotSpec::Random, BotSpec::Heuristic], ..config("official", 4, &[0], 0) };

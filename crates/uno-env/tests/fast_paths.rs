@@ -7,21 +7,13 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use uno::game::Game;
-use uno::{Action, Rules, RulesConfig, Seat, PRESET_NAMES};
+use uno::{Action, Rules, Seat};
 use uno_env::action;
 use uno_env::mapping::{has_reaction, is_legal, legal_mask, legal_mask_bits};
 
-const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n\
-                     multi_play = \"same_number\"\n";
-const FALSE_CALLS: &str = "name = \"false calls\"\n[uno]\nfalse_call_penalty = 2\n[play]\njump_in = \"on\"\n";
-
+/// The shared list's presets and house-rule mixes (`uno::testing::core_rule_sets`).
 fn rule_sets() -> Vec<Arc<Rules>> {
-    let parse = |text: &str| Arc::new(RulesConfig::parse(text).and_then(Rules::new).expect("rules"));
-    PRESET_NAMES
-        .iter()
-        .map(|n| Arc::new(Rules::preset(n).expect("a shipped preset")))
-        .chain([parse(HOUSE), parse(FALSE_CALLS)])
-        .collect()
+    uno::testing::core_rule_sets().into_iter().map(|s| s.rules).collect()
 }
 
 /// `has_reaction` without its shortcut: the engine asked about each reaction.

@@ -57,8 +57,7 @@ impl Run {
             let seat = game.current();
             if self.know && seat.index() == hero {
                 // The ceiling experiment: the search is told every hand (not the pile).
-                for o in (0..4).filter(|&o| o != hero) {
-                    let o = uno::Seat(o as u8);
+                for o in uno::Seat::all(4).filter(|o| o.index() != hero) {
                     search.know_cards(o, game.hand(o).to_vec());
                 }
             }

@@ -50,15 +50,14 @@ fn main() -> anyhow::Result<()> {
         let mut decisions = 0;
         while !game.is_round_over() && decisions < 5_000 {
             if rng.gen_bool(KEEP) {
-                for s in 0..PLAYERS {
-                    let seat = Seat(s as u8);
+                for seat in Seat::all(PLAYERS) {
                     uno_nn::observe::write_observation(&game, seat, false, &mut vector);
                     let mut bytes: Vec<u8> = vector.iter().map(|&x| x.clamp(0.0, 255.0) as u8).collect();
                     if full {
                         // The lab sees every hand: the others', by relative seat.
                         for k in 1..PLAYERS {
                             let mut counts = [0u8; Card::KINDS];
-                            for card in game.hand(Seat(((s + k) % PLAYERS) as u8)) {
+                            for card in game.hand(seat.step(uno::Direction::Clockwise, PLAYERS, k)) {
                                 counts[card.index()] += 1;
                             }
                             bytes.extend_from_slice(&counts);

@@ -307,7 +307,7 @@ impl LuckAdjuster {
     fn values(&self, game: &Game, out: &mut Vec<f64>) {
         if game.is_round_over() {
             out.clear();
-            out.extend((0..game.players()).map(|s| f64::from(u8::from(game.round_winner() == Some(Seat(s as u8))))));
+            out.extend(game.player_count().seats().map(|s| f64::from(u8::from(game.round_winner() == Some(s)))));
             uno_nn::value::normalise(out);
         } else {
             self.net.table(game, out);
@@ -321,8 +321,8 @@ impl LuckAdjuster {
         let players = before.players();
         let net = &*self.net;
         self.hidden.resize_with(players, Vec::new);
-        for (s, hidden) in self.hidden.iter_mut().enumerate() {
-            net.write_input(before, Seat(s as u8), &mut self.vector);
+        for (s, hidden) in Seat::all(players).zip(self.hidden.iter_mut()) {
+            net.write_input(before, s, &mut self.vector);
             net.first_layer(&self.vector, hidden);
         }
         let mut q = vec![0.0f64; players];
@@ -340,9 +340,9 @@ impl LuckAdjuster {
                     continue;
                 }
                 // Every seat's value had the draw given this kind, normalised over the table.
-                for (v, value) in q.iter_mut().enumerate() {
-                    self.scratch.clone_from(&self.hidden[v]);
-                    edit(net, &mut self.scratch, players, Seat(v as u8), draw.seat, kind);
+                for (v, value) in Seat::all(q.len()).zip(q.iter_mut()) {
+                    self.scratch.clone_from(&self.hidden[v.index()]);
+                    edit(net, &mut self.scratch, players, v, draw.seat, kind);
                     *value = f64::from(net.finish(&self.scratch));
                 }
                 uno_nn::value::normalise(&mut q);
@@ -358,8 +358,8 @@ impl LuckAdjuster {
                 *l += a - e;
             }
             // The cards drawn so far count in the next draw's state.
-            for (v, hidden) in self.hidden.iter_mut().enumerate() {
-                edit(net, hidden, players, Seat(v as u8), draw.seat, draw.card.index());
+            for (v, hidden) in Seat::all(players).zip(self.hidden.iter_mut()) {
+                edit(net, hidden, players, v, draw.seat, draw.card.index());
             }
         }
     }

@@ -88,9 +88,10 @@ pub struct AnalysisConfig {
     pub seed: u64,
     /// A loss of at least this much win chance (0–1) marks a mistake.
     pub mistake: f64,
-    /// Give up (with [`AnalysisError::OutOfTime`]) once this instant has passed; checked before
-    /// each action's playouts, so a server can bound what one analysis costs. The numbers of an
-    /// analysis that finishes do not depend on it.
+    /// Give up (with [`AnalysisError::OutOfTime`]) once this instant has passed; checked where
+    /// the work is (before each sampled world, and every [`CHECK_EVERY`] steps of a playout),
+    /// so a server can bound what one analysis costs however large its hands and deck. The
+    /// numbers of an analysis that finishes do not depend on it.
     pub deadline: Option<std::time::Instant>,
 }
 
@@ -187,7 +188,36 @@ pub struct Analysis {
 enum Stop {
     /// The caller's `stop` said so.
     Asked,
+    /// The deadline passed.
+    OutOfTime,
     Sample(String),
+}
+
+/// Playout steps between two looks at the clock (a look costs tens of nanoseconds; a step of
+/// hands of hundreds of cards, microseconds).
+pub const CHECK_EVERY: usize = 64;
+
+/// What a decision's work asks as it goes: before each world the caller's `stop`, then the
+/// deadline; within a playout, the deadline alone.
+struct Watch<'a> {
+    stop: &'a dyn Fn() -> bool,
+    deadline: Option<std::time::Instant>,
+}
+
+impl Watch<'_> {
+    fn check(&self) -> Result<(), Stop> {
+        if (self.stop)() {
+            return Err(Stop::Asked);
+        }
+        self.in_time()
+    }
+
+    fn in_time(&self) -> Result<(), Stop> {
+        match self.deadline {
+            Some(d) if std::time::Instant::now() >= d => Err(Stop::OutOfTime),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn playouts(
@@ -196,15 +226,13 @@ fn playouts(
     action: Action,
     samples: u32,
     seed: u64,
-    stop: &dyn Fn() -> bool,
+    watch: &Watch<'_>,
 ) -> Result<Vec<bool>, Stop> {
     let obs = game.observation(Some(seat));
     let players = game.players();
     let mut wins = Vec::with_capacity(samples as usize);
     for k in 0..samples {
-        if stop() {
-            return Err(Stop::Asked);
-        }
+        watch.check()?;
         let world_seed = world_seed(seed, k);
         let mut world = world_after(&obs, seat, action, world_seed)?;
         let mut bots: Vec<HeuristicBot> =
@@ -215,6 +243,9 @@ fn playouts(
             let choice = bots[current.index()].choose_view(&world.view(current));
             world.apply_unchecked(current, choice);
             steps += 1;
+            if steps % CHECK_EVERY == 0 {
+                watch.in_time()?;
+            }
         }
         wins.push(world.round_winner() == Some(seat));
     }
@@ -243,12 +274,21 @@ fn world_after(obs: &Observation, seat: Seat, action: Action, world_seed: u64) -
 /// [`playouts`] samples them (world `k` on the same seed): the seat's own observation after the
 /// action, or who won when the action ended the round. When the action drew nothing into the
 /// seat's hand, that observation is the same in every world: one is valued and repeated.
-fn valued(game: &Game, seat: Seat, action: Action, samples: u32, seed: u64, net: &ValueNet) -> Result<Vec<f64>, Stop> {
+fn valued(
+    game: &Game,
+    seat: Seat,
+    action: Action,
+    samples: u32,
+    seed: u64,
+    net: &ValueNet,
+    watch: &Watch<'_>,
+) -> Result<Vec<f64>, Stop> {
     let obs = game.observation(Some(seat));
     let held = game.hand(seat).len();
     let mut vector = vec![0.0; uno_nn::obs::SIZE];
     let mut out = Vec::with_capacity(samples as usize);
     for k in 0..samples {
+        watch.check()?;
         let world = world_after(&obs, seat, action, world_seed(seed, k))?;
         let value = if world.is_round_over() {
             f64::from(u8::from(world.round_winner() == Some(seat)))
@@ -427,18 +467,16 @@ fn judge(
     let Moment { index, done, total } = at;
     let seed = config.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
     let mut tried = Vec::new();
+    let watch = Watch { stop, deadline: config.deadline };
     for action in game.legal_actions_for(seat) {
-        if config.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            return Err(AnalysisError::OutOfTime { done, total });
-        }
         let wins = match net {
-            None => playouts(game, seat, action, config.samples, seed, stop)
+            None => playouts(game, seat, action, config.samples, seed, &watch)
                 .map(|w| w.into_iter().map(|x| f64::from(u8::from(x))).collect()),
-            Some(_) if stop() => Err(Stop::Asked),
-            Some(net) => valued(game, seat, action, config.samples.min(VALUE_WORLDS), seed, net),
+            Some(net) => valued(game, seat, action, config.samples.min(VALUE_WORLDS), seed, net, &watch),
         };
         let wins: Vec<f64> = wins.map_err(|e| match e {
             Stop::Asked => AnalysisError::Stopped { done, total },
+            Stop::OutOfTime => AnalysisError::OutOfTime { done, total },
             Stop::Sample(reason) => AnalysisError::Sample { index, reason },
         })?;
         tried.push((action, wins));

@@ -243,13 +243,24 @@ impl Paired {
     pub fn estimate(&self) -> Estimate {
         Estimate { mean: self.deals.mean(), ci95: self.deals.ci95(), variance_reduction: self.variance_reduction() }
     }
+    /// [`Paired::estimate`] of a quantity whose mean lies in `[lo, hi]` (a win share in 0–1):
+    /// the interval is cut to that range. Over few deals the normal interval, symmetric about
+    /// the mean, reaches past what the quantity can be (a win share from -24% to 74% over two
+    /// deals); the true mean lies within the range, so the cut interval covers it as often as
+    /// the whole one did, and claims nothing impossible.
+    pub fn estimate_within(&self, [lo, hi]: [f64; 2]) -> Estimate {
+        let mut e = self.estimate();
+        e.ci95 = e.ci95.map(|[a, b]| [a.clamp(lo, hi), b.clamp(lo, hi)]);
+        e
+    }
 }
 
 /// A mean over deals with its 95% interval and variance-reduction factor.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     pub mean: f64,
-    /// Normal 95% interval over deals; null below two deals.
+    /// Normal 95% interval over deals, within the values the quantity can take (a win share
+    /// 0–1, points from 0, a difference of win shares -1–1); null below two deals.
     pub ci95: Option<[f64; 2]>,
     /// Independent games needed per duplicate game for the same interval; null when the
     /// deals do not vary.
@@ -506,8 +517,8 @@ pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Resu
             seat_games: totals.seat_games[e],
             wins: totals.wins[e],
             points: totals.points[e],
-            win_share: totals.share[e].estimate(),
-            mean_points: totals.mean_points[e].estimate(),
+            win_share: totals.share[e].estimate_within([0.0, 1.0]),
+            mean_points: totals.mean_points[e].estimate_within([0.0, f64::INFINITY]),
         })
         .collect();
     Ok(MatchResults {
@@ -519,11 +530,16 @@ pub fn play_match(config: &MatchConfig, progress: &(dyn Fn(u64) + Sync)) -> Resu
         games: totals.games,
         seatings: seatings.iter().map(|s| s.iter().map(|&e| names[e].clone()).collect()).collect(),
         entrants,
-        difference: Difference { a: names[0].clone(), b: names[1].clone(), win_share: totals.difference.estimate() },
+        difference: Difference {
+            a: names[0].clone(),
+            b: names[1].clone(),
+            win_share: totals.difference.estimate_within([-1.0, 1.0]),
+        },
         adjusted: config.adjust.as_ref().map(|_| {
             let adjusted = totals.adjusted.deals.variance();
             Adjusted {
-                win_share: totals.adjusted.estimate(),
+                // Unbiased for the same difference of win shares, so within the same range.
+                win_share: totals.adjusted.estimate_within([-1.0, 1.0]),
                 correction: totals.correction.estimate(),
                 fewer_deals: (adjusted > 0.0).then(|| totals.difference.deals.variance() / adjusted),
             }

@@ -23,8 +23,10 @@
 
 use rand::SeedableRng;
 use uno::game::SimRng;
-use uno::rules::{DrawRule, Exhausted, FirstPlayer, JumpIn, MultiPlay, SevenZero, Stacking, UnoCall};
-use uno::rules::{WildDrawFourRule, MAX_PLAYERS};
+use uno::rules::{
+    DealConfig, DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, MultiPlay, PlayConfig, SevenZero,
+    Stacking, TwoPlayerRule, UnoCall, UnoConfig, WildDrawFourRule, MAX_PLAYERS,
+};
 use uno::{Card, CardEffect, CardSet, Color, Direction, Rules};
 
 use crate::MAX_DECISIONS;
@@ -67,9 +69,6 @@ pub struct RandomKernel {
     points: [u32; 64],
     /// The rules' own effect table for this table size (see [`uno::effect`]).
     effect: [CardEffect; 64],
-    /// `matching[top * 4 + colour]`: the rule book's matching set ([`CardSet::matching`]) for
-    /// each top card and colour in play, read once here so a turn costs one load.
-    matching: [u64; 64 * 4],
     /// The kinds of each colour, by colour index (the restricted Wild Draw Four asks whether
     /// the hand holds the colour, as `Game::playable` does).
     color_mask: [u64; 4],
@@ -115,11 +114,81 @@ pub struct RandomKernel {
 
 impl RandomKernel {
     /// Whether the kernel plays random tables of these rules exactly as the engine does.
+    ///
+    /// Every rule of the deal, play and UNO sections is named, each choice matched without a
+    /// wildcard: a rule added to the rule book fails to compile here until the kernel decides
+    /// whether it plays it (or refuses it, and the runner uses the engine).
     pub fn supports(rules: &Rules, players: usize) -> bool {
-        rules.stacking() == Stacking::Off
-            && rules.seven_zero() == SevenZero::Off
-            && rules.jump_in() == JumpIn::Off
-            && rules.multi_play() == MultiPlay::Off
+        let DealConfig { hand_size: _, first_player, direction: _, first_card } = &rules.config().deal;
+        let PlayConfig {
+            draw,
+            forced_play,
+            stacking,
+            wild_draw_four,
+            two_players,
+            jump_in,
+            seven_zero,
+            exhausted_draw_pile,
+            multi_play,
+            turn_cap: _,
+        } = &rules.config().play;
+        let UnoConfig { call, penalty: _, false_call_penalty: _ } = &rules.config().uno;
+        // What the kernel plays itself, or reads from the rules' tables (first-card effects,
+        // the two-player Reverse).
+        let plays = [
+            match first_player {
+                FirstPlayer::AfterDealer | FirstPlayer::Seat0 => true,
+            },
+            match first_card {
+                FirstCard::Official
+                | FirstCard::NoEffect
+                | FirstCard::RedrawUntilNumber
+                | FirstCard::RedrawWilds
+                | FirstCard::Rlcard => true,
+            },
+            match draw {
+                DrawRule::DrawOneMayPlay
+                | DrawRule::DrawOneMustPlay
+                | DrawRule::DrawOneEndTurn
+                | DrawRule::DrawUntilPlayable => true,
+                // RLCard's draw (a drawn wild or card of the colour is played at once) is the
+                // engine's alone.
+                DrawRule::DrawOneAutoPlay => false,
+            },
+            match two_players {
+                TwoPlayerRule::ReverseSkips | TwoPlayerRule::ReverseReverses => true,
+            },
+            match exhausted_draw_pile {
+                Exhausted::Reshuffle | Exhausted::NoReshuffle => true,
+            },
+            match call {
+                UnoCall::Off | UnoCall::Required => true,
+            },
+        ];
+        let forced = match forced_play {
+            // A random bot plays when it can, so forced play changes nothing at its table.
+            ForcedPlay::Optional | ForcedPlay::Required => true,
+            // The precedence picks the card, not the bot's random number.
+            ForcedPlay::Precedence => false,
+        };
+        let stacking = match stacking {
+            Stacking::Off => true,
+            Stacking::DrawTwo | Stacking::WildDrawFour | Stacking::Both | Stacking::Cross => false,
+        };
+        let wd4 = match wild_draw_four {
+            WildDrawFourRule::Unrestricted | WildDrawFourRule::Restricted | WildDrawFourRule::Challenge => true,
+            // RLCard's last-resort Wild Draw Four is the engine's alone.
+            WildDrawFourRule::LastResort => false,
+        };
+        let others = match (jump_in, seven_zero, multi_play) {
+            (JumpIn::Off, SevenZero::Off, MultiPlay::Off) => true,
+            (JumpIn::On, _, _) | (_, SevenZero::On, _) | (_, _, MultiPlay::SameNumber) => false,
+        };
+        plays.iter().all(|&p| p)
+            && forced
+            && stacking
+            && wd4
+            && others
             && rules.check_players(players).is_ok()
             && rules.colors().len() <= 4
             // A deal that leaves no card to turn up is the general engine's business.
@@ -134,13 +203,8 @@ impl RandomKernel {
             return None;
         }
         let mut points = [0u32; 64];
-        let mut matching = [0u64; 64 * 4];
         for card in Card::all() {
-            let i = card.index();
-            points[i] = rules.points(card);
-            for color in Color::ALL {
-                matching[i * 4 + color.index()] = CardSet::matching(card, color).bits();
-            }
+            points[card.index()] = rules.points(card);
         }
         // 64 entries, not `Card::KINDS`: a card index masked to 6 bits needs no bounds check.
         let mut effect = [CardEffect::default(); 64];
@@ -151,7 +215,6 @@ impl RandomKernel {
             deck: rules.deck().iter().map(|c| c.index() as u8).collect(),
             points,
             effect,
-            matching,
             color_mask: Color::ALL.map(|c| CardSet::of_color(c).bits()),
             colors: rules.colors().iter().map(|c| c.index() as u8).collect(),
             first_player: rules.first_player(),
@@ -331,7 +394,8 @@ impl RandomKernel {
         let held = self.kinds[seat];
         let top = self.top() as usize;
         let colour = self.color_mask[self.color as usize & 3];
-        let mut set = held & self.matching[(top & 63) * 4 + (self.color as usize & 3)];
+        // The engine's matching table, by index (`CardSet::matching_by_index`).
+        let mut set = held & CardSet::matching_by_index(top, self.color as usize).bits();
         if self.wd4 == WildDrawFourRule::Restricted && held & colour != 0 {
             set &= !(1u64 << Card::WILD_DRAW_FOUR.index());
         }
@@ -412,7 +476,8 @@ impl RandomKernel {
         let decide = match self.draw_rule {
             DrawRule::DrawOneMayPlay => true,
             DrawRule::DrawUntilPlayable | DrawRule::DrawOneMustPlay => self.is_playable(seat, card),
-            DrawRule::DrawOneEndTurn => false,
+            // `supports` refuses the auto-play draw: it never gets here.
+            DrawRule::DrawOneEndTurn | DrawRule::DrawOneAutoPlay => false,
         };
         if decide {
             self.drawn = card;

@@ -103,3 +103,21 @@ fn refuses_matches_that_cannot_be_played() {
     ten.players = 10;
     assert!(matches!(err(ten), MatchError::TooManySeatings(_)));
 }
+
+/// Under seed 000's precedence the engine leaves no choice: two different bots make the same
+/// moves, so a match between them is exactly even, deal by deal.
+#[test]
+fn under_the_precedence_different_bots_are_exactly_even() {
+    for bots in [["heuristic", "random"], ["uniform", "first"]] {
+        let mut c = config(&bots, Format::Rotate, 40);
+        c.rules = Arc::new(Rules::preset("csce322").expect("preset"));
+        let results = play_match(&c, &|_| {}).expect("match");
+        let (a, b) = (&results.entrants[0], &results.entrants[1]);
+        // Per seat held (the lineup seats them unequally): the same wins and points exactly.
+        assert_eq!(a.wins * b.seat_games, b.wins * a.seat_games, "{bots:?}");
+        assert_eq!(a.points * b.seat_games, b.points * a.seat_games, "{bots:?}");
+        assert!(a.wins > 0, "{bots:?}: the games had winners");
+        let d = results.difference.win_share;
+        assert!(d.mean.abs() < 1e-12, "{bots:?}: {d:?}");
+    }
+}

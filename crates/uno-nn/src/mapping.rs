@@ -12,7 +12,7 @@ use crate::space::{action as a, COLORED_KINDS, COLORS, MAX_SEATS};
 
 /// The seat at relative offset `k` from `seat`.
 pub fn seat_at(game: &Game, seat: Seat, k: usize) -> Option<Seat> {
-    (k < game.players()).then(|| Seat(((seat.index() + k) % game.players()) as u8))
+    (k < game.players()).then(|| seat.step(uno::Direction::Clockwise, game.players(), k))
 }
 
 /// The relative offset of `other` seen from `seat`.

@@ -33,6 +33,31 @@ pub enum ModelError {
     Missing(String),
     #[error("layer {layer}: {why}")]
     Shape { layer: usize, why: String },
+    #[error("not a {expected} model file (its format is {found})")]
+    Format { expected: &'static str, found: String },
+    #[error(
+        "the model was trained on observation layout {found}, this build observes layout {expected}: retrain it or use the build it was made for"
+    )]
+    ObsLayout { expected: u32, found: String },
+}
+
+/// The `format` a Q model file's metadata names (the trailing number is the format's version).
+pub const FORMAT: &str = "tabletop-uno-dmc-1";
+
+/// Refuses a file whose metadata names another format than `format`, or another observation
+/// layout than [`obs::LAYOUT_VERSION`] (or none): its numbers would mean other things here.
+///
+/// # Errors
+/// [`ModelError::Format`], [`ModelError::ObsLayout`].
+pub fn check_versions(metadata: &BTreeMap<String, String>, format: &'static str) -> Result<(), ModelError> {
+    let found = |key: &str| metadata.get(key).cloned().unwrap_or_else(|| "not stated".to_string());
+    if metadata.get("format").map(String::as_str) != Some(format) {
+        return Err(ModelError::Format { expected: format, found: found("format") });
+    }
+    if metadata.get("obs_layout") != Some(&obs::LAYOUT_VERSION.to_string()) {
+        return Err(ModelError::ObsLayout { expected: obs::LAYOUT_VERSION, found: found("obs_layout") });
+    }
+    Ok(())
 }
 
 /// One tensor: its shape and values.
@@ -128,10 +153,12 @@ impl QNet {
     /// Reads a model file written by `training/netlib.py`.
     ///
     /// # Errors
-    /// A file [`read_safetensors`] refuses, a missing tensor, or shapes that do not chain
-    /// (observation size, action count, layer sizes, one output).
+    /// A file [`read_safetensors`] refuses, another format or observation layout
+    /// ([`check_versions`]), a missing tensor, or shapes that do not chain (observation size,
+    /// action count, layer sizes, one output).
     pub fn from_safetensors(bytes: &[u8]) -> Result<QNet, ModelError> {
         let (mut tensors, metadata) = read_safetensors(bytes)?;
+        check_versions(&metadata, FORMAT)?;
         let mut take = |name: &str| tensors.remove(name).ok_or_else(|| ModelError::Missing(name.to_string()));
         let scale = take("input_scale")?;
         let features = take("action_features")?;

@@ -46,8 +46,8 @@ pub fn write_owned_observation(observation: &Observation, window: bool, out: &mu
 /// What one seat may see, in both of the engine's forms: the borrowed [`View`] and the owned
 /// [`Observation`] (and any other form a caller builds, such as a bot's view of a past turn).
 /// The encoder reads the seat's own hand and the public state through it, nothing else; the bots
-/// ask their questions of it (`uno_bots::seat_view::Seen` builds on it).
-pub trait Visible {
+/// ask their questions of it (`uno_bots::any_view::AnyViewExt` builds on it).
+pub trait AnyView {
     /// The deciding seat (a spectator has no decision to make: seat 0 stands in).
     fn seat(&self) -> Seat;
     fn players(&self) -> usize;
@@ -68,7 +68,7 @@ pub trait Visible {
     fn draw_pile_size(&self) -> usize;
 }
 
-impl Visible for View<'_> {
+impl AnyView for View<'_> {
     #[inline]
     fn seat(&self) -> Seat {
         View::seat(self)
@@ -131,7 +131,7 @@ impl Visible for View<'_> {
     }
 }
 
-impl Visible for Observation {
+impl AnyView for Observation {
     #[inline]
     fn seat(&self) -> Seat {
         self.viewer.unwrap_or(Seat(0))
@@ -194,7 +194,7 @@ impl Visible for Observation {
     }
 }
 
-fn write_from(view: &impl Visible, window: bool, out: &mut [f32]) {
+fn write_from(view: &impl AnyView, window: bool, out: &mut [f32]) {
     out.fill(0.0);
     let seat = view.seat();
     let players = view.players();
@@ -205,8 +205,7 @@ fn write_from(view: &impl Visible, window: bool, out: &mut [f32]) {
     if let Some(color) = view.color() {
         out[o::COLOR + color.index()] = 1.0;
     }
-    for s in 0..players {
-        let other = Seat(s as u8);
+    for other in Seat::all(players) {
         let k = offset(players, seat, other);
         out[o::HAND_SIZES + k] = view.hand_size(other) as f32;
         out[o::UNO_CALLED + k] = f32::from(u8::from(view.uno_called(other)));

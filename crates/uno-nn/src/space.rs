@@ -87,6 +87,11 @@ pub mod obs {
     pub const DRAW_PILE: usize = DISCARD + KINDS;
     /// The size of the observation vector.
     pub const SIZE: usize = DRAW_PILE + 1;
+
+    /// The version of this layout: which value means what, at which offset. Every model file
+    /// says the version it was trained on (`obs_layout` in its metadata) and the readers refuse
+    /// another; a change of any block's meaning, offset or length takes the next number.
+    pub const LAYOUT_VERSION: u32 = 1;
 }
 
 /// A short name for each action index, for logs and tests (`play R7`, `play W blue`, `catch +2`).

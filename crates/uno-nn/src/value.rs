@@ -52,13 +52,12 @@ impl ValueNet {
     /// Reads a value file written by `training/train_value.py`.
     ///
     /// # Errors
-    /// A file `read_safetensors` refuses, another format, a missing tensor, or shapes that do
-    /// not chain from `obs::SIZE` inputs to one output.
+    /// A file `read_safetensors` refuses, another format or observation layout
+    /// (`model::check_versions`), a missing tensor, or shapes that do not chain from
+    /// `obs::SIZE` inputs to one output.
     pub fn from_safetensors(bytes: &[u8]) -> Result<ValueNet, ModelError> {
         let (mut tensors, metadata) = read_safetensors(bytes)?;
-        if metadata.get("format").map(String::as_str) != Some(FORMAT) {
-            return Err(ModelError::Header(format!("not a {FORMAT} file")));
-        }
+        crate::model::check_versions(&metadata, FORMAT)?;
         let mut take = |name: &str| tensors.remove(name).ok_or_else(|| ModelError::Missing(name.to_string()));
         let scale = take("input_scale")?;
         let shape = |layer: usize, why: String| ModelError::Shape { layer, why };
@@ -139,7 +138,7 @@ impl ValueNet {
         let players = game.players();
         for k in 1..players {
             if let Some(at) = self.other_hand(k) {
-                for card in game.hand(Seat(((seat.index() + k) % players) as u8)) {
+                for card in game.hand(seat.step(uno::Direction::Clockwise, players, k)) {
                     out[at + card.index()] += 1.0;
                 }
             }
@@ -201,8 +200,8 @@ impl ValueNet {
     pub fn table(&self, game: &Game, out: &mut Vec<f64>) {
         let mut vector = Vec::with_capacity(self.inputs);
         out.clear();
-        for s in 0..game.players() {
-            self.write_input(game, Seat(s as u8), &mut vector);
+        for s in Seat::all(game.players()) {
+            self.write_input(game, s, &mut vector);
             out.push(f64::from(self.win_chance(&vector)));
         }
         normalise(out);

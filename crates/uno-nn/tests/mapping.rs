@@ -10,22 +10,14 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use uno::game::Game;
-use uno::{Action, Rules, RulesConfig, Seat, PRESET_NAMES};
+use uno::{Action, Rules, Seat};
 use uno_nn::mapping::{encode, encode_at, has_reaction};
 use uno_nn::obs;
 use uno_nn::observe::{write_observation, write_owned_observation};
 
-/// The house rules no preset turns on: stacking, jump-in, 7–0 swaps, same-number runs.
-const HOUSE: &str = "name = \"house\"\n[play]\nstacking = \"both\"\njump_in = \"on\"\nseven_zero = \"on\"\n\
-                     multi_play = \"same_number\"\n";
-
+/// The shared list's presets and house-rule mixes (`uno::testing::core_rule_sets`).
 fn rule_sets() -> Vec<Arc<Rules>> {
-    let house = RulesConfig::parse(HOUSE).and_then(Rules::new).expect("house rules");
-    PRESET_NAMES
-        .iter()
-        .map(|n| Arc::new(Rules::preset(n).expect("a shipped preset")))
-        .chain([Arc::new(house)])
-        .collect()
+    uno::testing::core_rule_sets().into_iter().map(|s| s.rules).collect()
 }
 
 /// The rule book's answer: the seat is not to act, and the engine lists an out-of-turn play,

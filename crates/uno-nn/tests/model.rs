@@ -50,7 +50,7 @@ fn broken_files_are_refused_with_their_reason() {
     let cut = &TINY[..TINY.len() - 4];
     assert!(matches!(QNet::from_safetensors(cut), Err(ModelError::Tensor { .. })));
     // A file without the network's tensors.
-    let header = br#"{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#;
+    let header = br#"{"__metadata__":{"format":"tabletop-uno-dmc-1","obs_layout":"1"},"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#;
     let mut file = (header.len() as u64).to_le_bytes().to_vec();
     file.extend_from_slice(header);
     file.extend_from_slice(&1.5f32.to_le_bytes());
@@ -68,4 +68,38 @@ fn broken_files_are_refused_with_their_reason() {
 fn the_shipped_model_says_the_table_sizes_it_was_trained_at() {
     // Its teacher data was played at four seats (`uno-lab/examples/teacher_data.rs`).
     assert_eq!(uno_nn::shipped_model().trained_seats(), Some(vec![4]));
+}
+
+/// The same file with its metadata's `key` set to `value` (or removed).
+fn with_metadata(file: &[u8], key: &str, value: Option<&str>) -> Vec<u8> {
+    let len = u64::from_le_bytes(file[..8].try_into().expect("8 bytes")) as usize;
+    let mut header: serde_json::Value = serde_json::from_slice(&file[8..8 + len]).expect("json");
+    let meta = header["__metadata__"].as_object_mut().expect("metadata");
+    match value {
+        Some(v) => meta.insert(key.to_string(), v.into()),
+        None => meta.remove(key),
+    };
+    let text = serde_json::to_vec(&header).expect("json");
+    let mut out = (text.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&file[8 + len..]);
+    out
+}
+
+#[test]
+fn a_model_of_another_format_or_observation_layout_is_refused_and_says_why() {
+    assert!(QNet::from_safetensors(&with_metadata(TINY, "obs_layout", Some("1"))).is_ok());
+    let other = with_metadata(TINY, "obs_layout", Some("2"));
+    let err = QNet::from_safetensors(&other).expect_err("another layout");
+    assert_eq!(err, ModelError::ObsLayout { expected: uno_nn::space::obs::LAYOUT_VERSION, found: "2".into() });
+    assert!(err.to_string().contains("observation layout 2"), "{err}");
+    let unstated = with_metadata(TINY, "obs_layout", None);
+    assert!(matches!(QNet::from_safetensors(&unstated), Err(ModelError::ObsLayout { .. })));
+    let value = with_metadata(TINY, "format", Some("tabletop-uno-value-1"));
+    assert!(matches!(QNet::from_safetensors(&value), Err(ModelError::Format { .. })));
+    // The shipped files say the layout this build observes.
+    for (name, bytes) in [("q", uno_nn::SHIPPED_MODEL), ("value", uno_nn::SHIPPED_VALUE)] {
+        let (_, meta) = read_safetensors(bytes).expect("shipped");
+        assert_eq!(meta.get("obs_layout").map(String::as_str), Some("1"), "{name}");
+    }
 }

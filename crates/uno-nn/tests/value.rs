@@ -64,5 +64,5 @@ fn the_shipped_value_loads_and_the_table_sums_to_one() {
 #[test]
 fn a_q_network_file_is_not_a_value_network() {
     let q_file = include_bytes!("fixtures/tiny.safetensors");
-    assert!(matches!(ValueNet::from_safetensors(q_file), Err(ModelError::Header(_))));
+    assert!(matches!(ValueNet::from_safetensors(q_file), Err(ModelError::Format { .. })));
 }

@@ -170,6 +170,10 @@ pub enum IllegalAction {
     /// forbid it outright (rather than leave it to a challenge).
     #[error("Wild Draw Four may only be played without a card of the colour in play")]
     WildDrawFourNotAllowed,
+    /// A Wild Draw Four while another card of the hand could be played, under rules that keep
+    /// it for when nothing else can (`WildDrawFourRule::LastResort`).
+    #[error("Wild Draw Four may only be played when no other card can be")]
+    WildDrawFourLastResort,
     /// Anything but [`Action::Challenge`] or [`Action::Accept`] while a Wild Draw Four
     /// waits for its answer.
     #[error("answer the Wild Draw Four: challenge or accept")]
@@ -219,4 +223,8 @@ pub enum IllegalAction {
     /// [`Action::NextRound`] while a round is being played.
     #[error("the round is not over")]
     RoundNotOver,
+    /// A move other than the one seed 000's precedence picks, under rules where it decides
+    /// every move (`forced_play = "precedence"`, the `csce322` preset).
+    #[error("under these rules seed 000's precedence decides every move, and it picks another")]
+    PrecedencePicksAnother,
 }

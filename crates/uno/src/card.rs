@@ -266,6 +266,13 @@ impl Card {
         self.0 as usize
     }
 
+    /// The card whose index is `byte`, for a byte read from a card's index (a hand's words):
+    /// `byte` must be below [`Card::KINDS`], which the hand's code keeps by construction.
+    #[inline]
+    pub(crate) const fn from_byte(byte: u8) -> Card {
+        Card(byte)
+    }
+
     /// The printed colour, `None` for wilds.
     pub const fn color(self) -> Option<Color> {
         if self.0 >= 52 {
@@ -426,6 +433,21 @@ impl Seat {
     /// The seat number as an index into per-seat tables (hands, scores).
     pub const fn index(self) -> usize {
         self.0 as usize
+    }
+
+    /// The seat at `index` of per-seat tables; `None` past the numbers a seat can have (no
+    /// table has that many seats).
+    pub const fn from_index(index: usize) -> Option<Seat> {
+        if index <= u8::MAX as usize {
+            Some(Seat(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The seats of a table of `players`, in seat order (as many as a seat number reaches).
+    pub fn all(players: usize) -> impl Iterator<Item = Seat> {
+        (0..players.min(u8::MAX as usize + 1)).map(|i| Seat(i as u8))
     }
 }
 

@@ -9,6 +9,18 @@ use std::ops::Deref;
 
 use crate::card::{Card, Color};
 
+/// [`CardSet::matching`] for every top card index (64, the last ten beyond the deck) and
+/// colour index: what a turn reads instead of recomputing the rule.
+const MATCHING: [u64; 64 * 4] = {
+    let mut t = [0u64; 64 * 4];
+    let mut i = 0;
+    while i < 64 * 4 {
+        t[i] = if i / 4 < Card::KINDS { CardSet::matching_rule(i / 4, i % 4) } else { CardSet::WILDS.0 };
+        i += 1;
+    }
+    t
+};
+
 /// A set of card kinds (not a multiset): bit `i` stands for `Card::from_index(i)`.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CardSet(u64);
@@ -54,10 +66,26 @@ impl CardSet {
     }
 
     /// The kinds that match `top` when `color` is in play: the colour, the face, the wilds.
+    /// Read from a table made once, at compile time ([`CardSet::matching_by_index`]).
     #[inline]
     pub const fn matching(top: Card, color: Color) -> CardSet {
-        let face = if top.is_wild() { 0 } else { CardSet::of_face(top.face_index()).0 };
-        CardSet(CardSet::of_color(color).0 | face | CardSet::WILDS.0)
+        CardSet::matching_by_index(top.index(), color.index())
+    }
+
+    /// [`CardSet::matching`] by the card's and the colour's indices, as compact states keep
+    /// them (a card index as a byte): the one matching table, which the engine and the
+    /// simulation kernel both read. Indices are masked to 6 and 2 bits, so the lookup needs
+    /// no bounds check; past `Card::KINDS` it answers the wilds alone.
+    #[inline]
+    pub const fn matching_by_index(top: usize, color: usize) -> CardSet {
+        CardSet(MATCHING[(top & 63) * 4 + (color & 3)])
+    }
+
+    /// The matching rule itself, written out: the colour in play, the top card's face (none
+    /// for a wild), the wilds.
+    const fn matching_rule(top: usize, color: usize) -> u64 {
+        let face = if top >= 52 { 0 } else { CardSet::of_face(top % 13).0 };
+        (0x1FFF << (13 * color as u32)) | face | CardSet::WILDS.0
     }
 
     /// The set of `card`'s kind alone.
@@ -95,6 +123,11 @@ impl CardSet {
     #[inline]
     pub const fn and(self, other: CardSet) -> CardSet {
         CardSet(self.0 & other.0)
+    }
+    /// The kinds in either set.
+    #[inline]
+    pub const fn or(self, other: CardSet) -> CardSet {
+        CardSet(self.0 | other.0)
     }
     /// The kinds of `self` that are not in `other`.
     #[inline]
@@ -142,26 +175,60 @@ impl fmt::Debug for CardSet {
     }
 }
 
-/// The cards one player holds, in the order they arrived, with the set of kinds beside them.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// The cards one player holds, in the order they arrived, with the set of kinds and the count
+/// of each kind beside them.
+///
+/// The order is the rules' (seed 000's "left-most card") and what every view, position and
+/// record shows, so it is kept; what the hot path asks ("which kinds do I hold", "how many of
+/// this one", "take the left-most copy") costs no scan of the hand: the kinds and counts answer
+/// the first two, and a removal finds and closes the gap eight cards at a time, as 64-bit
+/// words (`take`), without a branch on where the card was for hands of up to eight cards.
+#[derive(Clone)]
 pub struct Hand {
+    /// The cards, left-most first, then padding to a multiple of [`LANE`] cards: only the
+    /// first `len` are the hand. The padding holds valid cards, so a word read past `len`
+    /// is harmless.
     cards: Vec<Card>,
+    len: usize,
     kinds: CardSet,
+    /// How many copies of each kind the hand holds.
+    counts: [u8; Card::KINDS],
 }
+
+/// Cards in one 64-bit word of a hand.
+const LANE: usize = 8;
+/// One in each byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// The top bit of each byte.
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+impl Default for Hand {
+    fn default() -> Hand {
+        Hand { cards: Vec::new(), len: 0, kinds: CardSet::EMPTY, counts: [0; Card::KINDS] }
+    }
+}
+
+impl PartialEq for Hand {
+    fn eq(&self, other: &Hand) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Hand {}
 
 impl Hand {
     /// An empty hand with room for `n` cards before it reallocates.
     pub fn with_capacity(n: usize) -> Hand {
-        Hand { cards: Vec::with_capacity(n), kinds: CardSet::EMPTY }
+        Hand { cards: Vec::with_capacity(n.next_multiple_of(LANE)), ..Hand::default() }
     }
 
     /// A hand holding `cards`, the first being the left-most (the first to have arrived).
     pub fn from_cards(cards: Vec<Card>) -> Hand {
-        let mut kinds = CardSet::EMPTY;
-        for &c in &cards {
-            kinds.insert(c);
+        let mut hand = Hand::with_capacity(cards.len());
+        for c in cards {
+            hand.push(c);
         }
-        Hand { cards, kinds }
+        hand
     }
 
     /// The kinds this hand holds.
@@ -170,17 +237,46 @@ impl Hand {
         self.kinds
     }
 
+    /// How many copies of `card` the hand holds.
+    #[inline]
+    pub fn count(&self, card: Card) -> usize {
+        usize::from(self.counts[card.index()])
+    }
+
     /// The cards, left-most (oldest) first; also reachable through `Deref`.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {
-        &self.cards
+        &self.cards[..self.len]
     }
 
     /// Adds a card at the back (the right-most place).
     #[inline]
     pub(crate) fn push(&mut self, card: Card) {
-        self.cards.push(card);
+        if self.len == self.cards.len() {
+            self.cards.extend_from_slice(&[Card::WILD; LANE]);
+        }
+        self.cards[self.len] = card;
+        self.len += 1;
         self.kinds.insert(card);
+        self.counts[card.index()] += 1;
+    }
+
+    /// Cards `8 w .. 8 w + 8` as a word, the first in the lowest byte.
+    #[inline]
+    fn word(&self, w: usize) -> u64 {
+        match self.cards.get(w * LANE..w * LANE + LANE) {
+            Some(c) => u64::from_le_bytes(std::array::from_fn(|k| c[k].index() as u8)),
+            None => 0,
+        }
+    }
+
+    #[inline]
+    fn set_word(&mut self, w: usize, word: u64) {
+        if let Some(c) = self.cards.get_mut(w * LANE..w * LANE + LANE) {
+            for (slot, byte) in c.iter_mut().zip(word.to_le_bytes()) {
+                *slot = Card::from_byte(byte);
+            }
+        }
     }
 
     /// Takes out the left-most copy of `card`; false if the hand has none.
@@ -189,15 +285,39 @@ impl Hand {
         if !self.kinds.contains(card) {
             return false;
         }
-        let Some(pos) = self.cards.iter().position(|&c| c == card) else {
-            return false;
+        let words = self.len.div_ceil(LANE);
+        let wanted = ONES * card.index() as u64;
+        // The first word holding the card, and the card's byte in it: a zero byte of
+        // `word ^ wanted`, the lowest one found exactly by the borrow trick.
+        let mut w = 0;
+        let (word, at) = loop {
+            let word = self.word(w);
+            let x = word ^ wanted;
+            let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+            if zero != 0 {
+                break (word, zero.trailing_zeros() as usize / 8);
+            }
+            w += 1;
+            if w >= words {
+                return false;
+            }
         };
-        // Hands are short: shifting by hand beats a call to memmove.
-        for i in pos..self.cards.len() - 1 {
-            self.cards[i] = self.cards[i + 1];
+        // Close the gap: the bytes above `at` move down one, and each later word's first
+        // card moves into the word before.
+        let keep = (1u64 << (8 * at)) - 1;
+        let mut next = if w + 1 < words { self.word(w + 1) } else { 0 };
+        self.set_word(w, (word & keep) | ((word >> 8) & !keep) | (next << 56));
+        w += 1;
+        while w < words {
+            let word = next;
+            next = if w + 1 < words { self.word(w + 1) } else { 0 };
+            self.set_word(w, (word >> 8) | (next << 56));
+            w += 1;
         }
-        self.cards.pop();
-        if !self.cards[pos..].contains(&card) {
+        self.len -= 1;
+        let count = &mut self.counts[card.index()];
+        *count -= 1;
+        if *count == 0 {
             self.kinds.remove(card);
         }
         true
@@ -205,8 +325,19 @@ impl Hand {
 
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.cards.clear();
+        self.len = 0;
         self.kinds = CardSet::EMPTY;
+        self.counts = [0; Card::KINDS];
+    }
+
+    /// Becomes a copy of `other`, reusing this hand's buffer.
+    #[inline]
+    pub(crate) fn copy_from(&mut self, other: &Hand) {
+        self.cards.clear();
+        self.cards.extend_from_slice(&other.cards);
+        self.len = other.len;
+        self.kinds = other.kinds;
+        self.counts = other.counts;
     }
 }
 
@@ -214,7 +345,7 @@ impl Deref for Hand {
     type Target = [Card];
     #[inline]
     fn deref(&self) -> &[Card] {
-        &self.cards
+        self.as_slice()
     }
 }
 
@@ -222,13 +353,13 @@ impl<'a> IntoIterator for &'a Hand {
     type Item = &'a Card;
     type IntoIter = std::slice::Iter<'a, Card>;
     fn into_iter(self) -> Self::IntoIter {
-        self.cards.iter()
+        self.as_slice().iter()
     }
 }
 
 impl fmt::Debug for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(&self.cards).finish()
+        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
@@ -261,6 +392,61 @@ mod tests {
         let mut h = Hand::from_cards(vec![card("G1"), card("Y5"), card("G1"), card("B0")]);
         assert!(h.take(card("G1")));
         assert_eq!(h.as_slice(), &[card("Y5"), card("G1"), card("B0")]);
+    }
+
+    /// `take` against the plain list it stands for: the left-most copy out, the order kept,
+    /// kinds and counts following, over hands long enough to span several words.
+    #[test]
+    fn take_agrees_with_removing_from_a_list() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        for _ in 0..2_000 {
+            let mut hand = Hand::default();
+            let mut list: Vec<Card> = Vec::new();
+            for _ in 0..next(40) {
+                // Few kinds, so copies are common.
+                let c = Card::from_index(next(6) as usize * 9 + 1).expect("a card");
+                if next(3) == 0 && !list.is_empty() {
+                    let victim = list[next(list.len() as u64) as usize];
+                    let pos = list.iter().position(|&x| x == victim).expect("held");
+                    list.remove(pos);
+                    assert!(hand.take(victim));
+                } else {
+                    list.push(c);
+                    hand.push(c);
+                }
+                assert_eq!(hand.as_slice(), list.as_slice());
+                for k in Card::all() {
+                    let n = list.iter().filter(|&&x| x == k).count();
+                    assert_eq!(hand.count(k), n);
+                    assert_eq!(hand.kinds().contains(k), n > 0);
+                }
+            }
+            let mut copy = Hand::with_capacity(3);
+            copy.copy_from(&hand);
+            assert_eq!(copy, hand);
+            assert_eq!(Hand::from_cards(list.clone()), hand);
+        }
+    }
+
+    /// The table says what the matching rule says: a wild, a card of the colour in play, or
+    /// a card of the top card's face (a wild on top matches by colour alone).
+    #[test]
+    fn the_matching_table_is_the_matching_rule() {
+        for top in Card::all() {
+            for color in Color::ALL {
+                for c in Card::all() {
+                    let rule = c.is_wild()
+                        || c.color() == Some(color)
+                        || (!top.is_wild() && c.face_index() == top.face_index());
+                    assert_eq!(CardSet::matching(top, color).contains(c), rule, "{c} on {top} in {color}");
+                }
+            }
+        }
+        assert_eq!(CardSet::matching_by_index(60, 1), CardSet::WILDS);
     }
 
     #[test]

@@ -68,6 +68,8 @@ pub mod rules;
 pub use rules::effect;
 pub mod courses;
 pub mod sample;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod wide;
 
 #[doc(inline)]
@@ -79,7 +81,7 @@ pub use effect::{next_seat, CardEffect, FirstEffect};
 #[doc(inline)]
 pub use event::{DrawReason, EndReason, Event, Outcome};
 #[doc(inline)]
-pub use game::{Deal, Game, Phase, SetupError};
+pub use game::{Deal, Game, HandResult, Phase, RoundResult, SetupError};
 #[doc(inline)]
 pub use hand::{CardSet, Hand};
 #[doc(inline)]

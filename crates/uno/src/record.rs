@@ -75,6 +75,20 @@ pub enum ReplayError {
     Syntax(String),
 }
 
+impl ReplayError {
+    /// Whether the record asks for more than the engine plays: rules past their limits (see
+    /// [`RulesError::is_over_limit`]) or a start position whose own deck is
+    /// ([`PositionError::is_over_limit`]). A table would refuse to play it; a server refuses to
+    /// keep it.
+    pub fn is_over_limit(&self) -> bool {
+        match self {
+            ReplayError::Rules(e) | ReplayError::Setup(SetupError::Rules(e)) => e.is_over_limit(),
+            ReplayError::Position(e) => e.is_over_limit(),
+            ReplayError::Illegal { .. } | ReplayError::Syntax(_) => false,
+        }
+    }
+}
+
 impl GameRecord {
     /// An empty record of the game [`Game::new`] deals with these arguments.
     pub fn new(rules: &Rules, players: usize, seed: u64) -> GameRecord {

@@ -37,7 +37,10 @@ use crate::card::{Card, Color, Seat};
 use crate::game::{Game, Phase, State};
 use crate::hand::{CardSet, Hand};
 use crate::observation::Observation;
-use crate::rules::{DrawRule, Rules, WildDrawFourRule};
+use crate::rules::{
+    DrawRule, Exhausted, ForcedPlay, JumpIn, MultiPlay, PlayConfig, Rules, SevenZero, Stacking, TwoPlayerRule,
+    WildDrawFourRule,
+};
 
 /// Why an observation cannot be dealt out under a rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -69,6 +72,62 @@ pub enum SampleError {
     /// Nothing on the discard pile (no game shows that).
     #[error("the observation has an empty discard pile")]
     EmptyDiscard,
+}
+
+/// What the rules ask of a dealt world beyond the observation's counts.
+struct Conditions {
+    /// Another seat deciding about its drawn card holds a playable one (the rules let a
+    /// player decide only about a card that matches).
+    drawn_must_match: bool,
+    /// A drawn card that must match cannot be a Wild Draw Four its holder may not play.
+    restricted_wd4: bool,
+}
+
+/// Every rule of the play section, each choice matched without a wildcard: a rule added to the
+/// rule book fails to compile here until the sampler decides what it asks of a world.
+fn conditions(rules: &Rules) -> Conditions {
+    let PlayConfig {
+        draw,
+        forced_play,
+        stacking,
+        wild_draw_four,
+        two_players,
+        jump_in,
+        seven_zero,
+        exhausted_draw_pile,
+        multi_play,
+        turn_cap: _,
+    } = &rules.config().play;
+    let drawn_must_match = match draw {
+        DrawRule::DrawOneMustPlay | DrawRule::DrawUntilPlayable => true,
+        // Auto play decides at once: nobody is left deciding about a drawn card.
+        DrawRule::DrawOneMayPlay | DrawRule::DrawOneEndTurn | DrawRule::DrawOneAutoPlay => false,
+    };
+    // A last-resort Wild Draw Four is playable only when nothing else in the hand is: never
+    // drawn as the card to play, which keeps every dealt world possible.
+    let restricted_wd4 = match wild_draw_four {
+        WildDrawFourRule::Restricted | WildDrawFourRule::LastResort => true,
+        WildDrawFourRule::Unrestricted | WildDrawFourRule::Challenge => false,
+    };
+    // These decide what is played, not what a hidden hand may hold: a world dealt from the
+    // observation's counts is one the rules can reach. (Cards seen before a 7-0 swap or a
+    // reshuffle are unseen again, as an observation alone says.)
+    match forced_play {
+        ForcedPlay::Optional | ForcedPlay::Required | ForcedPlay::Precedence => {}
+    }
+    match stacking {
+        Stacking::Off | Stacking::DrawTwo | Stacking::WildDrawFour | Stacking::Both | Stacking::Cross => {}
+    }
+    match two_players {
+        TwoPlayerRule::ReverseSkips | TwoPlayerRule::ReverseReverses => {}
+    }
+    match (jump_in, seven_zero) {
+        (JumpIn::Off | JumpIn::On, SevenZero::Off | SevenZero::On) => {}
+    }
+    match (exhausted_draw_pile, multi_play) {
+        (Exhausted::Reshuffle | Exhausted::NoReshuffle, MultiPlay::Off | MultiPlay::SameNumber) => {}
+    }
+    Conditions { drawn_must_match, restricted_wd4 }
 }
 
 /// Deals worlds for one observation, again and again, reusing its buffers: build it once per
@@ -114,8 +173,7 @@ impl Sampler {
         let (unseen, hidden) = unseen_and_hidden(obs, &rules, viewer)?;
         let drawn_by = match obs.phase {
             Phase::DrawnCard if Some(obs.current) != viewer && obs.hand_sizes[obs.current.index()] > 0 => {
-                let must_match = matches!(rules.draw_rule(), DrawRule::DrawOneMustPlay | DrawRule::DrawUntilPlayable);
-                Some((obs.current, must_match))
+                Some((obs.current, conditions(&rules).drawn_must_match))
             }
             _ => None,
         };
@@ -326,7 +384,7 @@ impl Sampler {
     #[inline]
     fn deal_drawn<R: Rng + ?Sized>(&mut self, next: usize, extra: u64, rng: &mut R) -> Option<Card> {
         let (top, color) = (self.world.discard[self.world.discard.len() - 1], self.world.color);
-        let restricted = self.rules.wild_draw_four() == WildDrawFourRule::Restricted;
+        let restricted = conditions(&self.rules).restricted_wd4;
         let allowed = crate::effect::matching_plays(CardSet::ALL, top, color, restricted);
         let ok = |c: Card| allowed.contains(c) && extra & bit(c) == 0;
         let playable = self.unseen[next..].iter().filter(|&&c| ok(c)).count();
@@ -429,7 +487,7 @@ fn public_world(obs: &Observation, rules: &Rules, viewer: Option<Seat>) -> State
         pending: obs.pending_draw,
         drawn: if Some(obs.current) == viewer { obs.drawn_card } else { None },
         wd4_guilty: false,
-        uno_called: obs.uno_called.iter().enumerate().fold(0u16, |m, (s, &c)| m | (u16::from(c) << s)),
+        uno_called: obs.uno_called.iter().enumerate().fold(0u32, |m, (s, &c)| m | (u32::from(c) << s)),
         uno_exposed: obs.uno_exposed,
         acted: matches!(obs.phase, Phase::DrawnCard | Phase::SameNumber),
         dead_turns: 0,

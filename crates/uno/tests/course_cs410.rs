@@ -1,16 +1,10 @@
 //! Seed 002 (CS410 "Uno Design"): every statement of the seed, checked on `uno::courses::cs410::GameState`.
 //! Test names quote the seed.
 
-use uno::courses::cs410::{GameState, StartError, TurnView};
+use uno::courses::cs410::{Choice, GameState, StartError};
 use uno::{Card, Color, Deal, Direction, Face, Seat};
 
-fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace().map(|t| t.parse().expect("card")).collect()
-}
-
-fn card(text: &str) -> Card {
-    cards(text)[0]
-}
+use uno::testing::{card, cards};
 
 /// Hands in seat order, piles written top card first, `current` to play, clockwise.
 fn position(hands: &[&str], draw: &str, discard: &str, current: u8) -> GameState {
@@ -125,12 +119,12 @@ fn if_the_player_has_any_playable_cards_they_must_play_one_of_them_and_then_thei
 #[test]
 fn which_playable_card_is_played_is_a_pluggable_strategy() {
     let mut game = position(&["B5 R1 R2", "G3 G4"], "B7", "R9", 0);
-    game.set_strategy(0, |view: &TurnView<'_>| *view.playable.last().expect("some"));
+    game.set_strategy(0, |view: &Choice<'_>| *view.playable.last().expect("some"));
     game.run_one_turn();
     assert_eq!(game.top_card(), card("R2"));
     // A strategy cannot cheat: an unplayable answer falls back to the first playable card.
     let mut game = position(&["B5 R1 R2", "G3 G4"], "B7", "R9", 0);
-    game.set_strategy(0, |_: &TurnView<'_>| "B5".parse::<Card>().expect("card"));
+    game.set_strategy(0, |_: &Choice<'_>| "B5".parse::<Card>().expect("card"));
     game.run_one_turn();
     assert_eq!(game.top_card(), card("R1"));
 }

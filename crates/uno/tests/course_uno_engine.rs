@@ -8,13 +8,7 @@ use uno::{Card, Color, Deal, Direction, Face, IllegalAction, Rules, Seat};
 
 const NAMES: [&str; 3] = ["Ann", "Bob", "Cid"];
 
-fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace().map(|t| t.parse().expect("card")).collect()
-}
-
-fn card(text: &str) -> Card {
-    cards(text)[0]
-}
+use uno::testing::{card, cards};
 
 fn uno_engine() -> Rules {
     Rules::preset("uno-engine").expect("preset")

@@ -8,13 +8,7 @@ fn official() -> Rules {
     Rules::preset("official").expect("preset")
 }
 
-fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace().map(|t| t.parse().expect("card")).collect()
-}
-
-fn card(text: &str) -> Card {
-    cards(text)[0]
-}
+use uno::testing::{card, cards};
 
 fn position(hands: &[&str], draw: &str, discard: &str, color: Option<Color>, current: u8) -> Game {
     let deal = Deal {

@@ -63,9 +63,7 @@ fn same_number_rules() -> Rules {
 
 /// Every preset, and a rule set with the house rules whose phases no preset reaches.
 fn rule_sets() -> Vec<Rules> {
-    let mut sets: Vec<Rules> = PRESET_NAMES.iter().map(|n| Rules::preset(n).expect("preset")).collect();
-    sets.push(same_number_rules());
-    sets
+    uno::testing::core_rule_sets().into_iter().map(|s| (*s.rules).clone()).collect()
 }
 
 /// Restores `game` from its position through JSON and text, and plays both restored games on
@@ -266,9 +264,7 @@ fn refused_under(rules: Rules, p: &Position) -> PositionError {
     Game::from_position(rules, p).expect_err("the position is refused")
 }
 
-fn card(text: &str) -> Card {
-    text.parse().expect("card")
-}
+use uno::testing::card;
 
 #[test]
 fn the_base_position_is_valid() {
@@ -345,6 +341,26 @@ fn a_position_with_a_deck_of_its_own_is_checked_against_it_and_keeps_it() {
     assert_eq!(refused(&lost), PositionError::Cards { missing: vec![card("G9")], extra: vec![] });
     // A game on the rules' deck names none.
     assert_eq!(Game::new(official(), 3, 5).expect("game").position().deck, None);
+}
+
+/// A deck of a position's own is held to a rules deck's bounds: hands of 150 red fives (a deck
+/// of 300 of them) were played, and their rounds outlasted any analysis.
+#[test]
+fn a_position_s_own_deck_is_held_to_the_rules_deck_bounds() {
+    let five = card("R5");
+    let deal =
+        |hands: Vec<Vec<Card>>, draw: Vec<Card>| uno::Deal::new(hands, draw, vec![five], Seat(0)).into_position(3);
+    let fives = deal(vec![vec![five; 150], vec![five; 149]], Vec::new());
+    let over = |what: &str, value: usize, max: usize| PositionError::DeckOverLimit { what: what.into(), value, max };
+    assert_eq!(refused(&fives), over("copies of R5", 300, uno::rules::MAX_COPIES as usize));
+    assert!(refused(&fives).is_over_limit());
+    // As many copies as a rules deck may hold is a deck.
+    let most = deal(vec![vec![five; 32], vec![five; 31]], Vec::new());
+    assert!(Game::from_position(official(), &most).is_ok());
+    // Within the copies, past the cards: every kind 9 times is 486 cards.
+    let all: Vec<Card> = uno::Card::all().flat_map(|c| std::iter::repeat_n(c, 9)).collect();
+    let big = deal(vec![vec![card("G1")], vec![card("B2")]], all);
+    assert_eq!(refused(&big).to_string(), over("cards", 489, uno::rules::MAX_DECK_CARDS).to_string());
 }
 
 #[test]

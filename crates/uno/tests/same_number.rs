@@ -16,13 +16,7 @@ fn same_number() -> Rules {
     rules_with(|_| {})
 }
 
-fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace().map(|t| t.parse().expect("card")).collect()
-}
-
-fn card(text: &str) -> Card {
-    cards(text)[0]
-}
+use uno::testing::{card, cards};
 
 /// Hands in seat order; piles written top card first; seat 0 to play, clockwise.
 fn position(rules: Rules, hands: &[&str], draw: &str, discard: &str) -> Game {

@@ -18,6 +18,8 @@ pub struct Row {
     /// The longest a table stood still from the fault's start (what its players saw).
     pub longest_pause: Duration,
     pub silent: u64,
+    /// Stored actions in the harness's audit of who wrote each (see `audit`).
+    pub audited: u64,
 }
 
 /// Compares what clients were told with the stored logs; the violations found.

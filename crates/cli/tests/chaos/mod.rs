@@ -2,6 +2,7 @@
 //! cluster's nodes and proxies, what the clients saw, the people who play, and the checks made
 //! after each fault.
 
+pub mod audit;
 pub mod checks;
 pub mod node;
 pub mod people;

@@ -82,7 +82,8 @@ pub fn proxy(upstream: String, cut: Arc<AtomicBool>) -> u16 {
     port
 }
 
-fn bin() -> String {
+/// The `tabletop` program under test (`TABLETOP_BIN`, else this build's).
+pub fn bin() -> String {
     std::env::var("TABLETOP_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_tabletop").to_string())
 }
 
@@ -100,7 +101,9 @@ impl Node {
             addr: format!("127.0.0.1:{}", free_port()),
             child: None,
             log: logs.join(format!("node{i}.log")),
-            db: db.replace(&format!(":{pg_port}/"), &format!(":{pg_proxy}/")),
+            // Named in PostgreSQL (`application_name`): the harness's audit of the stored
+            // actions says which instance wrote each one (see `world::AUDIT`).
+            db: format!("{}?application_name=node{i}", db.replace(&format!(":{pg_port}/"), &format!(":{pg_proxy}/"))),
             nats: format!("nats://127.0.0.1:{nats_proxy}"),
             cut,
         }
@@ -137,6 +140,23 @@ impl Node {
         if let Some(c) = &self.child {
             let _ = Command::new("kill").args([sig, &c.id().to_string()]).status();
         }
+    }
+
+    /// SIGTERM, as a rolling restart stops an instance: how long it took to exit and its exit
+    /// status (`None`: still running after `limit`, then killed).
+    pub fn terminate(&mut self, limit: Duration) -> (Duration, Option<std::process::ExitStatus>) {
+        let since = std::time::Instant::now();
+        self.signal("-TERM");
+        let Some(mut c) = self.child.take() else { return (Duration::ZERO, None) };
+        while since.elapsed() < limit {
+            if let Ok(Some(status)) = c.try_wait() {
+                return (since.elapsed(), Some(status));
+            }
+            pause(5);
+        }
+        let _ = c.kill();
+        let _ = c.wait();
+        (since.elapsed(), None)
     }
 
     pub fn kill(&mut self) {

@@ -157,7 +157,7 @@ enum End {
     Done,
     /// The server closed the socket: connect again through the same instance.
     Closed,
-    /// The socket broke: connect again through the next instance.
+    /// The socket broke, or its instance is going away: connect again through the next one.
     Broke,
 }
 
@@ -238,7 +238,9 @@ impl Viewer {
                     let mut obs = self.world.obs();
                     obs.refused(format!("socket closed {code}"));
                     obs.close_socket(sock);
-                    return End::Closed;
+                    // 1001: that instance is going away (a rolling restart): a balancer would
+                    // send the next connection to another one, and so does the viewer.
+                    return if code == 1001 { End::Broke } else { End::Closed };
                 }
                 Ok(_) => continue,
                 // A timeout, or a signal (the harness stops and continues servers) interrupting it.

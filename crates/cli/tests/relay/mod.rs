@@ -6,49 +6,35 @@
 pub mod table;
 pub mod viewer;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
 
-use crate::serving::{address, http, TempNats};
+use crate::serving::{http, TempNats};
 
 pub const LEASE_MS: u64 = 1_000;
 /// Past an owner's death: its lease runs out, the other instance's scan (half a lease) adopts
 /// the table, and a loaded machine adds its share.
 pub const MARGIN: Duration = Duration::from_millis(3_000);
 
-/// A server process, killed when the test ends however it ends.
-pub struct Server {
-    pub child: Child,
-    pub addr: String,
-}
+pub use crate::common::Server;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-CONT", &self.child.id().to_string()]).stderr(Stdio::null()).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// An instance on `db` named `instance`, over NATS at `nats` when given.
 pub fn start(db: &str, nats: Option<&str>, instance: &str) -> Server {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tabletop"));
-    cmd.args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--bot-delay-ms", "0", "--instance", instance]).args([
+    let mut serve = crate::common::serve(db).args([
+        "--bot-delay-ms",
+        "0",
+        "--instance",
+        instance,
         "--lease-ms",
         &LEASE_MS.to_string(),
         "--ws-rate",
         "1000",
     ]);
     if let Some(url) = nats {
-        cmd.args(["--nats", url]);
+        serve = serve.args(["--nats", url]);
     }
-    let mut child = cmd.stdout(Stdio::piped()).spawn().expect("spawn");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("first line");
-    let addr = address(&line);
-    Server { child, addr }
+    serve.start()
 }
 
 /// One private PostgreSQL database and one NATS server.
@@ -77,9 +63,4 @@ pub fn table(create_on: &str, join_on: &str, seed: u64) -> (String, Vec<String>)
     let (s, joined) = http(join_on, "POST", &format!("/api/tables/{id}/join"), None, Some(&json!({"name": "Bob"})));
     assert_eq!(s, 200, "{joined}");
     (id, vec![ann, joined["token"].as_str().expect("token").to_string()])
-}
-
-pub fn signal(child: &Child, sig: &str) {
-    let ok = Command::new("kill").args([sig, &child.id().to_string()]).status().expect("kill").success();
-    assert!(ok, "kill {sig}");
 }

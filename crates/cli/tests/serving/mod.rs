@@ -44,11 +44,6 @@ pub fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: Opt
     answer
 }
 
-/// The address a starting server prints on its first line (`… on http://ADDR …`).
-pub fn address(first_line: &str) -> String {
-    first_line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("address").to_string()
-}
-
 /// One move by whoever's turn it is at a two-seat table; false when the game is over.
 pub fn play_one(addr: &str, id: &str, tokens: &[String; 2]) -> bool {
     let (_, v) = http(addr, "GET", &format!("/api/tables/{id}"), Some(&tokens[0]), None);

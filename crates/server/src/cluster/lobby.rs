@@ -145,7 +145,10 @@ mod tests {
             open_seats: 1,
             spectators: true,
             chosen_seed: false,
+            started_from: None,
             version,
+            progress: None,
+            people: 0,
         }
     }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{FromRequestParts, Query};
+use axum::extract::FromRequestParts;
 use axum::http::{header, Method};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -15,10 +15,11 @@ use tokio::sync::Notify;
 
 use super::wire::{watch_subject, Answer, Ask, Pushed};
 use super::{http_response, Inner, Sent};
-use crate::bearer::{token, TokenQuery};
+use crate::bearer;
 use crate::conns::ConnSlot;
+use crate::host::ClientMessage;
 use crate::limits;
-use crate::ws::{self, Bucket, ClientMessage};
+use crate::ws::{self, Bucket};
 use crate::{ApiError, TableError};
 
 /// The viewers this instance relays, by watch id: which instance serves each, and how to tell
@@ -83,9 +84,8 @@ pub(super) async fn upgrade(
 ) -> Result<Response, axum::extract::Request> {
     let (mut parts, body) = req.into_parts();
     // The same reading as the local route (`ws::upgrade`): a token in the URL is refused.
-    let query = Query::<TokenQuery>::try_from_uri(&parts.uri).map(|Query(q)| q).unwrap_or_default();
-    let token = match token(&parts.headers, &query).and_then(|h| Ok(ws::protocol_token(&parts.headers)?.or(h))) {
-        Ok(t) => t,
+    let token = match bearer::asker(&parts) {
+        Ok(a) => a.token().map(str::to_string),
         Err(e) => return Ok(e.into_response()),
     };
     if parts.method != Method::GET || !parts.headers.contains_key(header::UPGRADE) {
@@ -116,7 +116,8 @@ pub(super) async fn upgrade(
     let lost = inner.relays.add(&watch, &owner);
     let inner = inner.clone();
     let table = table.to_string();
-    let relay = Relay { inner, table, token, owner, watch, lost, version };
+    let client = crate::client::client_ip(&parts.extensions);
+    let relay = Relay { inner, table, token, owner, watch, lost, version, client };
     Ok(ws
         .protocols([ws::PROTOCOL])
         .read_buffer_size(limits::WS_READ_BUFFER_BYTES)
@@ -137,13 +138,15 @@ struct Relay {
     watch: String,
     lost: Arc<Notify>,
     version: u64,
+    /// The viewer's address, for the owner's per-client limits (`wire::Ask::Http`'s `client`).
+    client: Option<std::net::IpAddr>,
 }
 
 impl Relay {
     async fn run(self, mut socket: WebSocket, mut sub: async_nats::Subscriber, first: String, slot: Option<ConnSlot>) {
         let _busy = slot.as_ref().map(ConnSlot::busy);
         let _counted = crate::metrics::relayed();
-        let stopping = crate::conns::stopping(slot.clone());
+        let stopping = crate::conns::ending(slot.clone());
         tokio::pin!(stopping);
         let rate = self.inner.state.config().ws_messages_per_second.max(1);
         let mut bucket = Bucket::new(rate);
@@ -151,9 +154,8 @@ impl Relay {
         let mut ok = socket.send(Message::Text(first.into())).await.is_ok();
         while ok {
             tokio::select! {
-                _ = &mut stopping => {
-                    let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
-                    ws::close(&mut socket, frame).await;
+                shed = &mut stopping => {
+                    ws::close_ending(&mut socket, shed).await;
                     break;
                 }
                 _ = self.lost.notified() => {
@@ -238,7 +240,8 @@ impl Relay {
     /// One client message: what to answer, if anything (an accepted action is answered by the
     /// update every viewer gets).
     async fn handle(&self, text: &str) -> Option<Utf8Bytes> {
-        let msg: ClientMessage = match serde_json::from_str(text) {
+        // Any game's action: its owner reads it.
+        let msg: ClientMessage<serde_json::Value> = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) if e.is_syntax() || e.is_eof() => {
                 return Some(ws::error_text(&ApiError::MalformedJson(e.to_string())))
@@ -277,6 +280,8 @@ impl Relay {
             // An action's change reaches the viewer on its watch: the owner need not render a
             // view for the answer.
             prefer: (method == Method::POST).then(|| "return=minimal".into()),
+            person: Vec::new(),
+            client: self.client,
             body,
             sent_ms: 0,
         };

@@ -11,6 +11,7 @@ use tokio::sync::Notify;
 
 use super::wire::{watch_subject, Answer, Pushed};
 use super::{http_answer, Inner};
+use crate::host::Socket;
 use crate::ws::{self, Next};
 
 /// How often the instance of a viewer says it is still connected.
@@ -48,6 +49,22 @@ impl Watches {
             .collect()
     }
 
+    /// Ends every watch (this instance handed its tables over): each one's subject and the
+    /// table it watched, so that its relay can be told the table moved.
+    pub(super) fn end_all(&self) -> Vec<String> {
+        let ended: Vec<(String, Arc<Watch>)> = match self.open.lock() {
+            Ok(mut open) => open.drain().collect(),
+            Err(_) => return Vec::new(),
+        };
+        ended
+            .into_iter()
+            .map(|(id, w)| {
+                w.stop.notify_one();
+                watch_subject(&w.table, &id)
+            })
+            .collect()
+    }
+
     pub(super) fn stop(&self, id: &str) {
         if let Some(w) = self.open.lock().ok().and_then(|mut o| o.remove(id)) {
             w.stop.notify_one();
@@ -59,36 +76,35 @@ impl Watches {
 /// a task that publishes its changes until the watch is closed or expires.
 pub(super) async fn open(inner: &Arc<Inner>, table: &str, token: Option<&str>, id: String) -> Answer {
     let Some(table) = inner.held(table) else { return Answer::NotHere };
-    if !inner.state.store().fresh(&table.id) {
+    if !inner.state.store().fresh(table.id()) {
         // Its lease not renewed in time: what this instance holds may be stale (see
-        // `AppState::table`).
-        return http_answer(&crate::ApiError::from(crate::TableError::OwnerUnavailable(table.id.clone())));
+        // `Tables::table`).
+        return http_answer(&crate::ApiError::from(crate::TableError::OwnerUnavailable(table.id().to_string())));
     }
-    let (first, version, viewer, index, epoch, rx) = {
-        let mut st = table.state.lock().await;
-        let viewer = match inner.state.resolve(&st, token) {
-            Ok(v) => v,
-            Err(e) => return http_answer(&e.into()),
-        };
-        // Subscribed and rendered under one lock, as for a socket here: no change is missed or
-        // sent twice.
-        st.watch(viewer, 1);
-        let first = serde_json::to_string(&st.full_view(&table.id, viewer, "state")).unwrap_or_default();
-        (first, st.version(), viewer, st.viewer_index(viewer), table.seat_epoch(viewer), table.tx.subscribe())
+    let (viewer, epoch) = match table.resolve(token).await {
+        Ok(v) => v,
+        Err(e) => return http_answer(&e.into()),
     };
-    let watch = Arc::new(Watch { table: table.id.clone(), renewed: Mutex::new(Instant::now()), stop: Notify::new() });
+    // Subscribed and rendered under one lock, as for a socket here: no change is missed or
+    // sent twice (and nothing of a seat that changed hands since it was resolved is shown).
+    let Some(Socket { first, version, index, rx, .. }) = table.watch(viewer, epoch).await else {
+        return http_answer(&crate::ApiError::from(crate::TableError::BadToken));
+    };
+    let first = first.as_str().to_string();
+    let watch =
+        Arc::new(Watch { table: table.id().to_string(), renewed: Mutex::new(Instant::now()), stop: Notify::new() });
     if let Ok(mut open) = inner.watches.open.lock() {
         open.insert(id.clone(), watch.clone());
     }
     let inner = inner.clone();
     tokio::spawn(async move {
-        let subject = watch_subject(&table.id, &id);
+        let subject = watch_subject(table.id(), &id);
         let mut rx = rx;
         let mut shown = version;
         let mut tick = tokio::time::interval(RENEW_EVERY);
         loop {
             let out = tokio::select! {
-                push = rx.recv() => match ws::next(&table, viewer, index, epoch, &mut shown, push).await {
+                push = rx.recv() => match ws::next(&*table, viewer, index, epoch, &mut shown, push).await {
                     Next::Send { text, version, update } => Pushed::View { version, update, text: text.to_string() },
                     Next::Skip => continue,
                     Next::Close(frame) => Pushed::Close { code: frame.code, reason: frame.reason.to_string() },
@@ -110,7 +126,7 @@ pub(super) async fn open(inner: &Arc<Inner>, table: &str, token: Option<&str>, i
                 break;
             }
         }
-        table.state.lock().await.watch(viewer, -1);
+        table.unwatch(viewer).await;
         inner.watches.stop(&id);
     });
     Answer::Watching { first, version }

@@ -6,7 +6,18 @@ use sha2::{Digest, Sha256};
 /// The subject an instance answers on. Its name is hashed: names hold `/`, `:` and `.`, which a
 /// subject gives meaning to.
 pub(super) fn instance_subject(name: &str) -> String {
-    format!("tabletop.instance.{}", hex::encode(&Sha256::digest(name.as_bytes())[..12]))
+    subject_of_tag(&instance_tag(name))
+}
+
+/// The hashed name an instance's subject ends with ([`crate::quick::HOME_TAG_LEN`] hex digits),
+/// which its quick-match tickets start with.
+pub(super) fn instance_tag(name: &str) -> String {
+    hex::encode(&Sha256::digest(name.as_bytes())[..crate::quick::HOME_TAG_LEN / 2])
+}
+
+/// The subject of the instance whose tag this is.
+pub(super) fn subject_of_tag(tag: &str) -> String {
+    format!("tabletop.instance.{tag}")
 }
 
 /// Where a table's owner publishes what one viewer on another instance is sent: one subject per
@@ -40,6 +51,18 @@ pub(super) enum Ask {
         /// The `Prefer` header (`return=minimal`: no view in the answer).
         #[serde(default)]
         prefer: Option<String>,
+        /// The headers a signed-in person's request is read by, as the asker got them: the
+        /// session cookie, and `Host`, `Origin` and `Sec-Fetch-Site` (the owner checks that
+        /// the request is not a forgery from another site, as the asker would have).
+        #[serde(default)]
+        person: Vec<(String, String)>,
+        /// The client's address as the asker read it (its peer's, or the one a proxy it trusts
+        /// forwarded): the owner counts the request by it, as the asker would have, rather than
+        /// as one client for every request forwarded. Only an instance writes it (it travels on
+        /// the bus, and no header of a client's sets it); absent (an instance of before),
+        /// the request has no address, as one through the router alone.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client: Option<std::net::IpAddr>,
         body: String,
         /// When the asker sent it (milliseconds since 1970; set on each try): held up past its
         /// time on the way (a bus that buffered it while down), it is not run, since the asker
@@ -52,6 +75,10 @@ pub(super) enum Ask {
     Renew { watches: Vec<String> },
     /// A viewer left.
     Unwatch { watch: String },
+    /// A quick-match queue socket connected to the asker, for a ticket whose home is the
+    /// instance asked: where it stands now (`open`: the socket is still there), or that the
+    /// socket closed. Answered as `Http` (the status, or the refusal).
+    QueueRelay { ticket: String, open: bool },
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -1,6 +1,7 @@
 //! Every refusal's status, code and answer, checked variant by variant.
 
 use super::*;
+use uno::IllegalAction;
 
 #[test]
 fn refusals_that_pass_by_themselves_say_when_to_try_again() {
@@ -26,7 +27,8 @@ fn refusals_that_pass_by_themselves_say_when_to_try_again() {
 /// the API answers it with (what the pages, Python and docs/api.md rely on).
 fn every_table_refusal() -> Vec<(TableError, u16, &'static str, Option<u64>)> {
     use TableError::*;
-    let bot = "no-such-bot".parse::<uno_bots::BotSpec>().expect_err("no such bot");
+    let bot = TableError::from("no-such-bot".parse::<uno_bots::BotSpec>().expect_err("no such bot"));
+    let rules = TableError::from(uno::RulesError::EmptyHands);
     let store = store::StoreError::NoSuchGame("g".into());
     vec![
         (Invalid("x".into()), 400, "bad_request", None),
@@ -36,19 +38,25 @@ fn every_table_refusal() -> Vec<(TableError, u16, &'static str, Option<u64>)> {
         (SpectatorsNotAllowed, 403, "spectators_not_allowed", None),
         (NoSuchTable("t".into()), 404, "not_found", None),
         (StaleState { sent: 1, current: 2 }, 409, "stale_state", None),
-        (Illegal(IllegalAction::DoesNotMatch), 422, "does_not_match", None),
+        (Illegal(IllegalAction::DoesNotMatch.into()), 422, "does_not_match", None),
+        (MalformedJson("x".into()), 400, "malformed_json", None),
+        (InvalidBody("x".into()), 422, "invalid_body", None),
         (NotStarted, 409, "not_started", None),
         (NotFinished, 409, "not_finished", None),
         (GameNotOver, 403, "game_not_over", None),
         (NotKept("t".into()), 404, "not_found", None),
         (InvalidRecord("x".into()), 422, "invalid_record", None),
+        (RecordOverLimits("x".into()), 422, "record_over_limits", None),
         (NoSuchPly { ply: 9, last: 3 }, 404, "no_such_ply", None),
-        (SeatTaken(1), 409, "seat_taken", None),
+        (SeatTaken(uno::Seat(1)), 409, "seat_taken", None),
         (TableFull, 409, "table_full", None),
         (NameTaken, 409, "name_taken", None),
+        (NameOwned, 409, "name_owned", None),
+        (SignInRequired, 401, "sign_in_required", None),
+        (OneSeatEach, 409, "one_seat_each", None),
         (NotOwner, 403, "not_owner", None),
-        (Rules(uno::RulesError::EmptyHands), 422, "invalid_rules", None),
-        (UnknownBot(bot), 422, "unknown_bot", None),
+        (rules, 422, "invalid_rules", None),
+        (bot, 422, "unknown_bot", None),
         (TooManyTables(20), 429, "too_many_tables", None),
         (ServerFull, 503, "server_full", Some(30)),
         (TooManyImports { limit: 60, retry: 7 }, 429, "too_many_imports", Some(7)),
@@ -58,6 +66,7 @@ fn every_table_refusal() -> Vec<(TableError, u16, &'static str, Option<u64>)> {
         (StoreSilent(std::time::Duration::from_secs(2)), 503, "store_unavailable", Some(2)),
         (AnalysisBusy, 503, "analysis_busy", Some(5)),
         (TooManyAnalyses(1), 429, "too_many_analyses", Some(2)),
+        (TooManyPhrases(2), 429, "rate_limited", Some(2)),
         (AnalysisTimeout(60), 503, "analysis_timeout", None),
         (Internal("x".into()), 500, "internal", None),
     ]
@@ -76,19 +85,26 @@ fn variant(e: &TableError) -> &'static str {
         NoSuchTable(_) => "NoSuchTable",
         StaleState { .. } => "StaleState",
         Illegal(_) => "Illegal",
+        MalformedJson(_) => "MalformedJson",
+        InvalidBody(_) => "InvalidBody",
         NotStarted => "NotStarted",
         NotFinished => "NotFinished",
         GameNotOver => "GameNotOver",
         NotKept(_) => "NotKept",
         InvalidRecord(_) => "InvalidRecord",
+        RecordOverLimits(_) => "RecordOverLimits",
         NoSuchPly { .. } => "NoSuchPly",
         SeatTaken(_) => "SeatTaken",
         TableFull => "TableFull",
         NameTaken => "NameTaken",
+        NameOwned => "NameOwned",
+        SignInRequired => "SignInRequired",
+        OneSeatEach => "OneSeatEach",
         NotOwner => "NotOwner",
         Rules(_) => "Rules",
         UnknownBot(_) => "UnknownBot",
         TooManyTables(_) => "TooManyTables",
+        TooManyPhrases(_) => "TooManyPhrases",
         ServerFull => "ServerFull",
         TooManyImports { .. } => "TooManyImports",
         OwnedElsewhere(_) => "OwnedElsewhere",
@@ -102,7 +118,7 @@ fn variant(e: &TableError) -> &'static str {
     }
 }
 
-const TABLE_VARIANTS: usize = 31;
+const TABLE_VARIANTS: usize = 38;
 
 #[test]
 fn every_table_refusal_has_its_status_code_and_retry() {
@@ -154,10 +170,21 @@ fn every_request_and_duel_refusal_has_its_status_and_code() {
         (ApiError::TooManyConnections, 429, "too_many_connections"),
         (ApiError::RateLimited(20), 429, "rate_limited"),
         (ApiError::Internal("x".into()), 500, "internal"),
-        (DuelRefusal::Engine(DuelError::GameOver).into(), 409, DuelError::GameOver.code()),
+        (DuelError::GameOver.into(), 409, DuelError::GameOver.code()),
+        (DuelError::MustAttack.into(), 422, DuelError::MustAttack.code()),
         (DuelRefusal::NoSuchGame("d".into()).into(), 404, "not_found"),
-        (DuelRefusal::GridTooSmall { width: 1, height: 1 }.into(), 422, "too_small"),
         (DuelRefusal::TooManyGames(20).into(), 429, "too_many_tables"),
+        (AccountError::SignInFailed.into(), 401, "sign_in_failed"),
+        (AccountError::NotSignedIn.into(), 401, "not_signed_in"),
+        (AccountError::CrossSite.into(), 403, "cross_site"),
+        (AccountError::TooManyAttempts { retry: 9 }.into(), 429, "too_many_attempts"),
+        (AccountError::NameUnavailable.into(), 409, "name_unavailable"),
+        (AccountError::BadPassword("x".into()).into(), 422, "bad_password"),
+        (AccountError::Unavailable.into(), 503, "accounts_unavailable"),
+        (AccountError::NoSuchPlayer.into(), 404, "not_found"),
+        (AccountError::PasskeyFailed.into(), 401, "passkey_failed"),
+        (AccountError::LastCredential.into(), 409, "last_credential"),
+        (AccountError::NoSuchPasskey.into(), 404, "no_such_passkey"),
     ];
     for (e, status, code) in all {
         assert_eq!((e.status().as_u16(), e.code()), (status, code), "{e:?}");
@@ -182,7 +209,7 @@ fn every_illegal_action_code_is_the_engines_serde_name() {
     let all = every_illegal_action();
     assert!(all.len() >= 34, "only {} reasons found", all.len());
     for (name, i) in &all {
-        let e = ApiError::from(TableError::Illegal(*i));
+        let e = ApiError::from(TableError::Illegal((*i).into()));
         assert_eq!(e.code(), name);
         assert_eq!(e.body().code, name);
         let want = if matches!(i, IllegalAction::GameOver | IllegalAction::RoundOver) {

@@ -49,6 +49,8 @@ pub async fn serve_on_loopback() -> (axum::Router, std::net::SocketAddr) {
 pub mod hidden;
 #[allow(dead_code)]
 mod merge;
+#[allow(dead_code)]
+pub mod people;
 #[allow(unused_imports)]
 pub use merge::merge;
 
@@ -91,13 +93,13 @@ pub async fn stopped_at(
     marked: bool,
 ) {
     let id = &game.id;
-    let new = store::NewGame { id: id.clone(), kind: game.kind, record: game.record.clone(), meta: game.meta.clone() };
+    let new = store::NewGame { id: id.clone(), kind: game.kind, header: game.header.clone(), meta: game.meta.clone() };
     s.create(new).done().await.expect("create");
     for (seq, entry) in game.actions.iter().enumerate() {
         s.append(id, seq as u64, entry.clone()).done().await.expect("append");
     }
     if marked {
-        s.set_status(id, store::Status::Finished).done().await.expect("finished");
+        s.set_standing(id, store::Standing::Finished).done().await.expect("finished");
     }
     if let Some(r) = result {
         let new = store::NewResult {
@@ -110,4 +112,40 @@ pub async fn stopped_at(
         };
         s.add_result(new).done().await.expect("result");
     }
+}
+
+/// One request over a real connection to a server at `addr` (HTTP/1.1, closed after the
+/// answer), with a bearer token and a JSON body when given: the status and the JSON answer.
+#[allow(dead_code)] // not every test binary talks to a real server
+pub async fn http(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut head =
+        format!("{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n", body.len());
+    if let Some(t) = token {
+        head.push_str(&format!("authorization: Bearer {t}\r\n"));
+    }
+    if !body.is_empty() {
+        head.push_str("content-type: application/json\r\n");
+    }
+    s.write_all(format!("{head}\r\n{body}").as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).await.expect("read");
+    let text = String::from_utf8_lossy(&answer);
+    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).expect("a status line");
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    // A chunked answer's JSON is its one chunk.
+    let json = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        rest.split_once("\r\n").map(|(_, r)| r.rsplit_once("\r\n0\r\n").map_or(r, |(j, _)| j)).unwrap_or("")
+    } else {
+        rest
+    };
+    (status, serde_json::from_str(json.trim()).unwrap_or(Value::Null))
 }

@@ -8,7 +8,7 @@ use deadpool_postgres::{Pool, Transaction};
 use super::held::Held;
 use crate::command::{Answer, Write};
 use crate::{
-    now, tallies_from_json, tallies_json, Kind, Meta, NewGame, NewResult, Record, StoreError, Tally, ADD_TALLY,
+    now, tallies_from_json, tallies_json, Header, Kind, Meta, NewGame, NewResult, StoreError, Tally, ADD_TALLY,
     UNTALLIED,
 };
 
@@ -58,7 +58,7 @@ pub(super) async fn run_batch(
                     seen.insert(id.clone(), seq + 1);
                 })
             }
-            Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. }
+            Write::Meta { id, .. } | Write::Standing { id, .. } | Write::Reset { id, .. }
                 if !fence(&tx, held, id).await? =>
             {
                 Err(if exists(&tx, id).await? {
@@ -70,11 +70,11 @@ pub(super) async fn run_batch(
             Write::Meta { id, meta } => {
                 txn.update(id, "UPDATE games SET meta = $2, updated_at = $3 WHERE id = $1", meta.as_json()).await?
             }
-            Write::Status { id, status } => {
-                txn.update(id, "UPDATE games SET status = $2, updated_at = $3 WHERE id = $1", status.as_str()).await?
+            Write::Standing { id, standing } => {
+                txn.update(id, "UPDATE games SET status = $2, updated_at = $3 WHERE id = $1", standing.as_str()).await?
             }
-            Write::Reset { id, record, meta } => {
-                let r = txn.reset(id, record, meta).await?;
+            Write::Reset { id, header, meta } => {
+                let r = txn.reset(id, header, meta).await?;
                 if r.is_ok() {
                     seen.insert(id.clone(), 0);
                     lost.remove(id);
@@ -82,6 +82,7 @@ pub(super) async fn run_batch(
                 r
             }
             Write::Result(r) => txn.result(r).await?,
+            Write::Import { result, budget } => txn.import(result, *budget).await?,
             Write::Tally { kind, game_id, finished_at, tallies } => {
                 txn.tally(*kind, game_id, *finished_at, tallies).await?
             }
@@ -113,7 +114,7 @@ impl Txn<'_, '_> {
                      VALUES ($1, $2, $3, $4, 'active', $5, $5) ON CONFLICT (id) DO NOTHING",
                 )
                 .await?,
-                &[&g.id, &g.kind.as_str(), &g.record.as_json(), &g.meta.as_json(), &self.t],
+                &[&g.id, &g.kind.as_str(), &g.header.as_json(), &g.meta.as_json(), &self.t],
             )
             .await?;
         if n == 0 {
@@ -180,8 +181,8 @@ impl Txn<'_, '_> {
         Ok(touched(n, id))
     }
 
-    /// A rematch: the log emptied, a new record.
-    async fn reset(&self, id: &String, record: &Record, meta: &Meta) -> Result<Each, StoreError> {
+    /// A rematch: the log emptied, a new header.
+    async fn reset(&self, id: &String, header: &Header, meta: &Meta) -> Result<Each, StoreError> {
         let tx = self.tx;
         tx.execute(&tx.prepare_cached("DELETE FROM actions WHERE game_id = $1").await?, &[id]).await?;
         let n = tx
@@ -191,7 +192,7 @@ impl Txn<'_, '_> {
                      WHERE id = $1",
                 )
                 .await?,
-                &[id, &record.as_json(), &meta.as_json(), &self.t],
+                &[id, &header.as_json(), &meta.as_json(), &self.t],
             )
             .await?;
         Ok(touched(n, id))
@@ -199,27 +200,29 @@ impl Txn<'_, '_> {
 
     /// Stores a result and adds its tallies to the totals.
     async fn result(&self, r: &NewResult) -> Result<Each, StoreError> {
+        insert_result(self.tx, r, self.t).await
+    }
+
+    /// An imported record, marked, then the oldest imports past the budget forgotten.
+    async fn import(&self, r: &NewResult, budget: u64) -> Result<Each, StoreError> {
         let tx = self.tx;
-        let (counted, json) = tallies_json(&r.tallies)?;
+        let each = insert_result(tx, r, self.t).await?;
+        tx.execute("UPDATE results SET imported = 1 WHERE id = currval(pg_get_serial_sequence('results', 'id'))", &[])
+            .await?;
         tx.execute(
             &tx.prepare_cached(
-                "INSERT INTO results (game_id, kind, record, actions, result, finished_at, counted, tallies)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                "DELETE FROM results WHERE id IN (
+                     SELECT id FROM (
+                         SELECT id, SUM(octet_length(record)) OVER (ORDER BY id DESC) AS total
+                         FROM results WHERE imported = 1
+                     ) AS kept WHERE total > $1::BIGINT
+                 )",
             )
             .await?,
-            &[
-                &r.game_id,
-                &r.kind.as_str(),
-                &r.record.as_json(),
-                &(r.actions as i64),
-                &r.outcome.as_json(),
-                &self.t,
-                &counted,
-                &json,
-            ],
+            &[&i64::try_from(budget).unwrap_or(i64::MAX)],
         )
         .await?;
-        Ok(add_tallies(tx, r.kind, r.tallies.as_deref().unwrap_or(&[]), 1).await)
+        Ok(each)
     }
 
     /// Tallies a result stored before tallies, once.
@@ -277,6 +280,31 @@ impl Txn<'_, '_> {
     }
 }
 
+/// Stores a result finished at `t` and adds its tallies to the totals (also a rated game's,
+/// `people`).
+pub(crate) async fn insert_result(tx: &Transaction<'_>, r: &NewResult, t: i64) -> Result<Each, StoreError> {
+    let (counted, json) = tallies_json(&r.tallies)?;
+    tx.execute(
+        &tx.prepare_cached(
+            "INSERT INTO results (game_id, kind, record, actions, result, finished_at, counted, tallies)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .await?,
+        &[
+            &r.game_id,
+            &r.kind.as_str(),
+            &r.record.as_json(),
+            &(r.actions as i64),
+            &r.outcome.as_json(),
+            &t,
+            &counted,
+            &json,
+        ],
+    )
+    .await?;
+    Ok(add_tallies(tx, r.kind, r.tallies.as_deref().unwrap_or(&[]), 1).await)
+}
+
 /// Share-locks, in id order, the lease rows of every game the batch writes, before any write:
 /// the fences below would otherwise lock them in the batch's order, and the renewer (which
 /// locks in id order too) could wait on this batch while it waits on the renewer.
@@ -284,10 +312,15 @@ async fn lock_in_order(tx: &Transaction<'_>, held: &Held, batch: &[(Write, Answe
     let mut ids: Vec<&str> = batch
         .iter()
         .filter_map(|(w, _)| match w {
-            Write::Append { id, .. } | Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. } => {
-                held.epoch(id).is_some().then_some(id.as_str())
-            }
-            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } | Write::Tally { .. } => None,
+            Write::Append { id, .. }
+            | Write::Meta { id, .. }
+            | Write::Standing { id, .. }
+            | Write::Reset { id, .. } => held.epoch(id).is_some().then_some(id.as_str()),
+            Write::Create(_)
+            | Write::Result(_)
+            | Write::Import { .. }
+            | Write::ForgetResults { .. }
+            | Write::Tally { .. } => None,
         })
         .collect();
     if ids.is_empty() {

@@ -89,6 +89,29 @@ pub(super) async fn renewer(pool: Pool, held: Weak<Held>) {
     }
 }
 
+/// Ends every lease `held` holds (at its epoch: one another instance took meanwhile is left
+/// alone) and forgets them all, so nothing renews them and every write is refused from now on.
+pub(super) async fn hand_over(pool: &Pool, held: &Held) -> Result<usize, StoreError> {
+    let games = held.snapshot();
+    for (id, _) in &games {
+        held.release(id);
+    }
+    if games.is_empty() {
+        return Ok(0);
+    }
+    let (ids, epochs): (Vec<String>, Vec<i64>) = games.into_iter().unzip();
+    let client = pool.get().await.map_err(|e| StoreError::Connect(super::chain(&e)))?;
+    let n = client
+        .execute(
+            "UPDATE leases l SET expires_at = '-infinity'
+             FROM unnest($1::text[], $2::bigint[]) AS h (id, epoch)
+             WHERE l.game_id = h.id AND l.epoch = h.epoch AND l.owner = $3",
+            &[&ids, &epochs, &held.lease.owner],
+        )
+        .await?;
+    Ok(n as usize)
+}
+
 /// Takes the leases of the active games of `kind` that ran out, or that this owner's name held
 /// before (a restart), at the next epoch; then reads them (all the held ones when `all`).
 pub(super) async fn adopt(
@@ -137,10 +160,15 @@ pub(super) async fn take_back(pool: &Pool, held: &Held, batch: &[(Write, Answer<
     let ids: HashSet<&str> = batch
         .iter()
         .filter_map(|(w, _)| match w {
-            Write::Append { id, .. } | Write::Meta { id, .. } | Write::Status { id, .. } | Write::Reset { id, .. } => {
-                Some(id.as_str())
-            }
-            Write::Create(_) | Write::Result(_) | Write::ForgetResults { .. } | Write::Tally { .. } => None,
+            Write::Append { id, .. }
+            | Write::Meta { id, .. }
+            | Write::Standing { id, .. }
+            | Write::Reset { id, .. } => Some(id.as_str()),
+            Write::Create(_)
+            | Write::Result(_)
+            | Write::Import { .. }
+            | Write::ForgetResults { .. }
+            | Write::Tally { .. } => None,
         })
         .filter(|id| held.may_take_back(id))
         .collect();

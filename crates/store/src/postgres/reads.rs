@@ -3,7 +3,9 @@
 use deadpool_postgres::{GenericClient, Pool};
 
 use crate::command::Cmd;
-use crate::{Entry, GameResult, Kind, Meta, Outcome, Record, Status, StoreError, StoredGame, Tally, TallyPage};
+use crate::{
+    Entry, GameResult, Header, Kind, Meta, Outcome, Record, Standing, StoreError, StoredGame, Tally, TallyPage,
+};
 
 /// Answers a read (a write is not one: it is ignored here).
 pub(super) async fn answer(pool: &Pool, cmd: Cmd) {
@@ -26,7 +28,8 @@ pub(super) async fn answer(pool: &Pool, cmd: Cmd) {
         Cmd::Holder(id, reply) => {
             let _ = reply.send(holder(pool, &id).await);
         }
-        Cmd::Write(..) | Cmd::Adopt(..) | Cmd::Release(_) => {}
+        // Run by the writer itself (`people`).
+        Cmd::Write(..) | Cmd::Adopt(..) | Cmd::Release(_) | Cmd::HandOver(_) | Cmd::People(_) => {}
     }
 }
 
@@ -48,9 +51,9 @@ pub(super) async fn load_where(
         let actions = client.query(&log, &[&id]).await?.into_iter().map(|a| Entry::stored(a.get(0))).collect();
         games.push(StoredGame {
             kind: Kind::parse(r.get(1))?,
-            record: Record::stored(r.get(2)),
+            header: Header::stored(r.get(2)),
             meta: Meta::stored(r.get(3)),
-            status: Status::parse(r.get(4)),
+            standing: Standing::parse(r.get(4)),
             actions,
             created_at: r.get(5),
             updated_at: r.get(6),

@@ -3,7 +3,7 @@
 use crate::StoreError;
 
 /// Migrations, in order; `tabletop_schema.version` counts those applied.
-const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[&str] = &[
     // 1: games, their action logs and their results.
     "CREATE TABLE games (
         id          TEXT PRIMARY KEY,
@@ -59,6 +59,94 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (kind, name)
     );
     CREATE INDEX tallies_rank ON tallies (kind, games DESC, wins DESC, name COLLATE \"C\");",
+    // 5: people (`people`): accounts (a deleted one stays, nameless, for the seats it held),
+    // their credentials, sessions (only a hash of their token), passkey ceremonies under way,
+    // sign-in attempts counted for throttling, ratings per pool with their history, the rated
+    // games (each rated once) and the seats an account held.
+    "CREATE TABLE accounts (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        name_key   TEXT UNIQUE,
+        created_at BIGINT NOT NULL,
+        deleted_at BIGINT
+    );
+    CREATE TABLE credentials (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL CHECK (kind IN ('passkey', 'password')),
+        data       TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        used_at    BIGINT
+    );
+    CREATE INDEX credentials_account ON credentials (account_id);
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        agent      TEXT NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions (account_id);
+    CREATE INDEX sessions_expiry ON sessions (expires_at);
+    CREATE TABLE ceremonies (
+        id         TEXT PRIMARY KEY,
+        kind       TEXT NOT NULL,
+        state      TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+    );
+    CREATE TABLE attempts (
+        key   TEXT PRIMARY KEY,
+        since BIGINT NOT NULL,
+        count BIGINT NOT NULL
+    );
+    CREATE TABLE ratings (
+        account_id  TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        pool        TEXT NOT NULL,
+        mean        DOUBLE PRECISION NOT NULL,
+        deviation   DOUBLE PRECISION NOT NULL,
+        games       BIGINT NOT NULL,
+        last_played BIGINT,
+        PRIMARY KEY (account_id, pool)
+    );
+    CREATE INDEX ratings_board ON ratings (pool, mean DESC);
+    CREATE TABLE rated_games (
+        game_id     TEXT NOT NULL,
+        game        BIGINT NOT NULL,
+        pool        TEXT NOT NULL,
+        finished_at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, game)
+    );
+    CREATE TABLE rating_history (
+        id               BIGSERIAL PRIMARY KEY,
+        account_id       TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        pool             TEXT NOT NULL,
+        game_id          TEXT NOT NULL,
+        game             BIGINT NOT NULL,
+        at               BIGINT NOT NULL,
+        finish           TEXT NOT NULL,
+        seats            BIGINT NOT NULL,
+        mean_before      DOUBLE PRECISION,
+        deviation_before DOUBLE PRECISION,
+        mean             DOUBLE PRECISION NOT NULL,
+        deviation        DOUBLE PRECISION NOT NULL,
+        games            BIGINT NOT NULL
+    );
+    CREATE INDEX rating_history_account ON rating_history (account_id, pool, id);
+    CREATE TABLE seat_links (
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        game_id    TEXT NOT NULL,
+        seat       BIGINT NOT NULL,
+        since      BIGINT NOT NULL,
+        PRIMARY KEY (account_id, game_id, seat)
+    );
+    CREATE INDEX seat_links_game ON seat_links (game_id, seat);
+    CREATE INDEX seat_links_recent ON seat_links (account_id, since DESC);",
+    // 6: imported records are marked, so their budget (`add_import`) forgets the oldest first.
+    "ALTER TABLE results ADD COLUMN imported BIGINT NOT NULL DEFAULT 0;
+    CREATE INDEX results_imported ON results (imported, id);",
+    // 7: passkey ceremonies are counted (a bounded number may be under way) and swept by their
+    // end, on every start of one.
+    "CREATE INDEX ceremonies_expiry ON ceremonies (expires_at);",
 ];
 
 /// Taken (for the transaction) by whoever migrates, so two servers starting together on a new

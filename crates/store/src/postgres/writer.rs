@@ -49,6 +49,15 @@ pub(super) async fn writer(pool: Pool, held: Arc<Held>, mut rx: mpsc::UnboundedR
                     held.release(&id);
                     next.remove(&id);
                 }
+                Some(Cmd::HandOver(reply)) => {
+                    commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
+                    let _ = reply.send(super::lease::hand_over(&pool, &held).await);
+                    next.clear();
+                }
+                Some(Cmd::People(cmd)) => {
+                    commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
+                    super::people::run(&pool, cmd).await;
+                }
                 Some(read) => {
                     commit(&pool, &held, &mut next, &mut lost, &mut batch).await;
                     answer(&pool, read).await;

@@ -5,7 +5,7 @@ use rusqlite::{params, OptionalExtension};
 use crate::command::Write;
 use crate::journal::Journal;
 use crate::{
-    now, tallies_from_json, tallies_json, Kind, NewGame, NewResult, Status, StoreError, Tally, ADD_TALLY, UNTALLIED,
+    now, tallies_from_json, tallies_json, Kind, NewGame, NewResult, Standing, StoreError, Tally, ADD_TALLY, UNTALLIED,
 };
 
 /// Applies one write; an error refuses this write alone (the batch goes on).
@@ -23,29 +23,44 @@ pub(super) fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &W
                 .execute(params![id, meta.as_json(), t])?;
             touched(n, id)
         }
-        Write::Status { id, status } => {
+        Write::Standing { id, standing } => {
             let n = tx
                 .prepare_cached("UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1")?
-                .execute(params![id, status.as_str(), t])?;
+                .execute(params![id, standing.as_str(), t])?;
             touched(n, id)?;
-            if *status != Status::Active {
+            if *standing != Standing::Active {
                 journal.close(tx, id)?;
             }
             Ok(())
         }
-        Write::Reset { id, record, meta } => {
+        Write::Reset { id, header, meta } => {
             tx.prepare_cached("DELETE FROM actions WHERE game_id = ?1")?.execute(params![id])?;
             let n = tx
                 .prepare_cached(
                     "UPDATE games SET record = ?2, meta = ?3, status = 'active', updated_at = ?4, log_from = ?5
                      WHERE id = ?1",
                 )?
-                .execute(params![id, record.as_json(), meta.as_json(), t, journal.fresh_from()])?;
+                .execute(params![id, header.as_json(), meta.as_json(), t, journal.fresh_from()])?;
             touched(n, id)?;
             journal.restart(id);
             Ok(())
         }
         Write::Result(result) => add_result(tx, result, t),
+        Write::Import { result, budget } => {
+            add_result(tx, result, t)?;
+            tx.prepare_cached("UPDATE results SET imported = 1 WHERE id = last_insert_rowid()")?.execute([])?;
+            // The newest imports first: those past the budget are the oldest.
+            tx.prepare_cached(
+                "DELETE FROM results WHERE id IN (
+                     SELECT id FROM (
+                         SELECT id, SUM(length(CAST(record AS BLOB))) OVER (ORDER BY id DESC) AS total
+                         FROM results WHERE imported = 1
+                     ) WHERE total > ?1
+                 )",
+            )?
+            .execute(params![i64::try_from(*budget).unwrap_or(i64::MAX)])?;
+            Ok(())
+        }
         Write::Tally { kind, game_id, finished_at, tallies } => {
             let (counted, json) = tallies_json(tallies)?;
             let n = tx
@@ -65,7 +80,7 @@ pub(super) fn apply(tx: &rusqlite::Transaction<'_>, journal: &mut Journal, w: &W
 
 /// A new game's row, refused if the id is taken.
 fn create(tx: &rusqlite::Transaction<'_>, game: &NewGame, t: i64) -> Result<(), StoreError> {
-    let NewGame { id, kind, record, meta } = game;
+    let NewGame { id, kind, header, meta } = game;
     let taken = tx
         .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
         .query_row(params![id], |_| Ok(()))
@@ -78,12 +93,12 @@ fn create(tx: &rusqlite::Transaction<'_>, game: &NewGame, t: i64) -> Result<(), 
         "INSERT INTO games (id, kind, record, meta, status, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, 'active', ?5, ?5)",
     )?
-    .execute(params![id, kind.as_str(), record.as_json(), meta.as_json(), t])?;
+    .execute(params![id, kind.as_str(), header.as_json(), meta.as_json(), t])?;
     Ok(())
 }
 
-/// A finished game's result, its tallies added to the totals.
-fn add_result(tx: &rusqlite::Transaction<'_>, result: &NewResult, t: i64) -> Result<(), StoreError> {
+/// A finished game's result, its tallies added to the totals (also a rated game's, `people`).
+pub(crate) fn add_result(tx: &rusqlite::Transaction<'_>, result: &NewResult, t: i64) -> Result<(), StoreError> {
     let NewResult { game_id, kind, record, actions, outcome, tallies } = result;
     let (counted, json) = tallies_json(tallies)?;
     tx.prepare_cached(

@@ -4,7 +4,9 @@ use rusqlite::{params, Connection};
 
 use crate::command::Cmd;
 use crate::journal::Journal;
-use crate::{Entry, GameResult, Kind, Meta, Outcome, Record, Status, StoreError, StoredGame, Tally, TallyPage};
+use crate::{
+    Entry, GameResult, Header, Kind, Meta, Outcome, Record, Standing, StoreError, StoredGame, Tally, TallyPage,
+};
 
 /// Answers a read (a write is not one: it is ignored here).
 pub(super) fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
@@ -18,6 +20,8 @@ pub(super) fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
                 drop(reply.send(Err(msg())))
             }
             Cmd::Tallies(.., reply) => drop(reply.send(Err(msg()))),
+            Cmd::People(cmd) => cmd.refuse(msg()),
+            Cmd::HandOver(reply) => drop(reply.send(Ok(0))),
             Cmd::Write(..) | Cmd::Release(_) => {}
         }
         return;
@@ -30,6 +34,7 @@ pub(super) fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
         }
         Cmd::Adopt(_, false, reply) => drop(reply.send(Ok(Vec::new()))),
         Cmd::Holder(_, reply) => drop(reply.send(Ok(None))),
+        Cmd::HandOver(reply) => drop(reply.send(Ok(0))),
         Cmd::Load(id, reply) => {
             let _ = reply.send(load_where(conn, journal, "id = ?1", &id).map(|mut v| v.pop()));
         }
@@ -45,7 +50,8 @@ pub(super) fn answer(conn: &Connection, journal: &mut Journal, cmd: Cmd) {
         Cmd::Tallies(kind, offset, limit, reply) => {
             let _ = reply.send(tallies_page(conn, kind, offset, limit));
         }
-        Cmd::Write(..) | Cmd::Release(_) => {}
+        // Run by the writer itself (`people`).
+        Cmd::Write(..) | Cmd::Release(_) | Cmd::People(_) => {}
     }
 }
 
@@ -68,13 +74,13 @@ fn load_where(conn: &Connection, journal: &Journal, cond: &str, arg: &str) -> Re
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let mut games = Vec::with_capacity(rows.len());
-    for (id, kind, record, meta, status, created_at, updated_at) in rows {
+    for (id, kind, header, meta, standing, created_at, updated_at) in rows {
         games.push(StoredGame {
             id,
             kind: Kind::parse(&kind)?,
-            record: Record::stored(record),
+            header: Header::stored(header),
             meta: Meta::stored(meta),
-            status: Status::parse(&status),
+            standing: Standing::parse(&standing),
             actions: Vec::new(),
             created_at,
             updated_at,

@@ -61,6 +61,94 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (kind, name)
     ) WITHOUT ROWID;
     CREATE INDEX tallies_rank ON tallies (kind, games DESC, wins DESC, name);",
+    // 5: people (`people`): accounts (a deleted one stays, nameless, for the seats it held),
+    // their credentials, sessions (only a hash of their token), passkey ceremonies under way,
+    // sign-in attempts counted for throttling, ratings per pool with their history, the rated
+    // games (each rated once) and the seats an account held.
+    "CREATE TABLE accounts (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        name_key   TEXT UNIQUE,
+        created_at INTEGER NOT NULL,
+        deleted_at INTEGER
+    );
+    CREATE TABLE credentials (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL CHECK (kind IN ('passkey', 'password')),
+        data       TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        used_at    INTEGER
+    );
+    CREATE INDEX credentials_account ON credentials (account_id);
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        agent      TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX sessions_account ON sessions (account_id);
+    CREATE INDEX sessions_expiry ON sessions (expires_at);
+    CREATE TABLE ceremonies (
+        id         TEXT PRIMARY KEY,
+        kind       TEXT NOT NULL,
+        state      TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE attempts (
+        key   TEXT PRIMARY KEY,
+        since INTEGER NOT NULL,
+        count INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE ratings (
+        account_id  TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        pool        TEXT NOT NULL,
+        mean        REAL NOT NULL,
+        deviation   REAL NOT NULL,
+        games       INTEGER NOT NULL,
+        last_played INTEGER,
+        PRIMARY KEY (account_id, pool)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_board ON ratings (pool, mean DESC);
+    CREATE TABLE rated_games (
+        game_id     TEXT NOT NULL,
+        game        INTEGER NOT NULL,
+        pool        TEXT NOT NULL,
+        finished_at INTEGER NOT NULL,
+        PRIMARY KEY (game_id, game)
+    ) WITHOUT ROWID;
+    CREATE TABLE rating_history (
+        id               INTEGER PRIMARY KEY,
+        account_id       TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        pool             TEXT NOT NULL,
+        game_id          TEXT NOT NULL,
+        game             INTEGER NOT NULL,
+        at               INTEGER NOT NULL,
+        finish           TEXT NOT NULL,
+        seats            INTEGER NOT NULL,
+        mean_before      REAL,
+        deviation_before REAL,
+        mean             REAL NOT NULL,
+        deviation        REAL NOT NULL,
+        games            INTEGER NOT NULL
+    );
+    CREATE INDEX rating_history_account ON rating_history (account_id, pool, id);
+    CREATE TABLE seat_links (
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        game_id    TEXT NOT NULL,
+        seat       INTEGER NOT NULL,
+        since      INTEGER NOT NULL,
+        PRIMARY KEY (account_id, game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX seat_links_game ON seat_links (game_id, seat);
+    CREATE INDEX seat_links_recent ON seat_links (account_id, since DESC);",
+    // 6: imported records are marked, so their budget (`add_import`) forgets the oldest first.
+    "ALTER TABLE results ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX results_imported ON results (imported, id);",
+    // 7: passkey ceremonies are counted (a bounded number may be under way) and swept by their
+    // end, on every start of one.
+    "CREATE INDEX ceremonies_expiry ON ceremonies (expires_at);",
 ];
 
 /// Runs the migrations the file has not had yet; refuses a file from a newer version.

@@ -1,7 +1,7 @@
 //! The SQLite backend's own tests (the shared suite is `crate::testing`'s).
 
 use super::*;
-use crate::{now, Kind, Status, Tally};
+use crate::{now, Kind, Standing, Tally};
 
 /// Forgetting old games gives their pages back: the file's page count falls and no free
 /// page is left in it.
@@ -13,11 +13,11 @@ async fn forgetting_shrinks_the_file() {
     let long = "x".repeat(2000);
     for g in 0..40 {
         let id = format!("g{g}");
-        s.create(crate::testing::new_game(&id, Kind::Uno)).await.expect("create");
+        s.create(crate::testing::new_game(&id, Kind::UNO)).await.expect("create");
         for seq in 0..20 {
             s.append(&id, seq, crate::testing::entry(&long)).await.expect("append");
         }
-        s.set_status(&id, Status::Finished).await.expect("status");
+        s.set_standing(&id, Standing::Finished).await.expect("status");
     }
     let pages = |c: &Connection| -> (i64, i64) {
         let n = c.query_row("PRAGMA page_count", [], |r| r.get(0)).expect("pages");
@@ -25,7 +25,7 @@ async fn forgetting_shrinks_the_file() {
         (n, free)
     };
     let (before, _) = pages(&Connection::open(&path).expect("open"));
-    s.forget_results(Kind::Uno, now() + 1).await.expect("forget");
+    s.forget_results(Kind::UNO, now() + 1).await.expect("forget");
     let (after, free) = pages(&Connection::open(&path).expect("open"));
     assert!(after * 4 < before, "{before} pages before, {after} after");
     assert_eq!(free, 0);
@@ -53,16 +53,16 @@ async fn results_from_before_tallies_are_tallied_once() {
         tx.commit().expect("commit");
     }
     let s = SqliteStore::open(&path).expect("open");
-    let old = s.untallied(Kind::Uno).await.expect("untallied");
+    let old = s.untallied(Kind::UNO).await.expect("untallied");
     assert_eq!(old.iter().map(|r| (r.game_id.as_str(), r.finished_at)).collect::<Vec<_>>(), [("old", 5)]);
-    assert_eq!(s.tallies(Kind::Uno, 0, 10).await.expect("tallies").games, 0);
+    assert_eq!(s.tallies(Kind::UNO, 0, 10).await.expect("tallies").games, 0);
     let ann = Tally { name: "ann".into(), games: 1, wins: 1, points: 9, ..Default::default() };
     for _ in 0..2 {
-        s.tally(Kind::Uno, "old", 5, Some(vec![ann.clone()])).await.expect("tally");
+        s.tally(Kind::UNO, "old", 5, Some(vec![ann.clone()])).await.expect("tally");
     }
-    let page = s.tallies(Kind::Uno, 0, 10).await.expect("tallies");
+    let page = s.tallies(Kind::UNO, 0, 10).await.expect("tallies");
     assert_eq!((page.players, page.games, page.page), (1, 1, vec![ann]));
-    assert!(s.untallied(Kind::Uno).await.expect("untallied").is_empty());
+    assert!(s.untallied(Kind::UNO).await.expect("untallied").is_empty());
 }
 
 #[test]

@@ -24,6 +24,10 @@ pub(super) fn writer(mut conn: Connection, mut journal: Journal, rx: mpsc::Recei
         loop {
             match next.take() {
                 Some(Cmd::Write(w, reply)) => batch.push((w, reply)),
+                Some(Cmd::People(cmd)) => {
+                    commit(&mut conn, &mut journal, &mut batch);
+                    super::people::run(&mut conn, cmd);
+                }
                 Some(read) => {
                     commit(&mut conn, &mut journal, &mut batch);
                     answer(&conn, &mut journal, read);
@@ -61,10 +65,10 @@ fn commit(
         let tx = conn.transaction()?;
         let mut each = Vec::with_capacity(batch.len());
         for (w, _) in batch.iter() {
-            // A reset and a change of status (which moves the game's log) write more than one
+            // A reset and a change of standing (which moves the game's log) write more than one
             // statement; any other write is one, which SQLite already undoes on its own when it
             // fails. Three statements fewer per action.
-            let guarded = matches!(w, Write::Reset { .. } | Write::Status { .. });
+            let guarded = matches!(w, Write::Reset { .. } | Write::Standing { .. });
             if guarded {
                 tx.prepare_cached("SAVEPOINT one")?.execute([])?;
             }

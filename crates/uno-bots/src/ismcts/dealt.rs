@@ -28,8 +28,8 @@ impl Dealt {
             self.held.clear();
             self.held.resize(world.players(), [0; Card::KINDS]);
         }
-        for (s, held) in self.held.iter_mut().enumerate() {
-            let seat = Seat(s as u8);
+        for (seat, held) in Seat::all(self.held.len()).zip(self.held.iter_mut()) {
+            let s = seat.index();
             if seat == me || s >= world.players() {
                 continue;
             }

@@ -90,12 +90,70 @@ pub(crate) enum Step {
 /// Whether the replay models these rules: the official turn structure and its usual variants,
 /// not the house rules that move cards between hands, let seats act out of turn or play
 /// several cards in one turn.
+///
+/// Every rule of the sections a turn's order depends on is named here, each choice matched
+/// without a wildcard: a rule added to the rule book fails to compile here until the replay
+/// decides whether it models it.
 pub(crate) fn supported(rules: &Rules) -> bool {
-    rules.stacking() == Stacking::Off
-        && rules.jump_in() == JumpIn::Off
-        && rules.seven_zero() == SevenZero::Off
-        && rules.multi_play() == MultiPlay::Off
-        && rules.draw_rule() != DrawRule::DrawUntilPlayable
+    use uno::rules::{Exhausted, ForcedPlay, PlayConfig, TwoPlayerRule, UnoCall, UnoConfig, WildDrawFourRule};
+    let PlayConfig {
+        draw,
+        forced_play,
+        stacking,
+        wild_draw_four,
+        two_players,
+        jump_in,
+        seven_zero,
+        exhausted_draw_pile,
+        multi_play,
+        turn_cap: _,
+    } = &rules.config().play;
+    let draw = match draw {
+        DrawRule::DrawOneMayPlay | DrawRule::DrawOneMustPlay | DrawRule::DrawOneEndTurn => true,
+        // Several cards arrive in one turn, how many is hidden; a card drawn and played at once
+        // (RLCard's rules) says things about the hand the replay does not read.
+        DrawRule::DrawUntilPlayable | DrawRule::DrawOneAutoPlay => false,
+    };
+    // Which card is the player's business (or the precedence's); the turn's order is the same.
+    let forced = match forced_play {
+        ForcedPlay::Optional | ForcedPlay::Required | ForcedPlay::Precedence => true,
+    };
+    let stacking = match stacking {
+        Stacking::Off => true,
+        Stacking::DrawTwo | Stacking::WildDrawFour | Stacking::Both | Stacking::Cross => false,
+    };
+    // The replay asks the rules' effect tables what a card does; the matching set in the
+    // beliefs holds under each of these.
+    let wd4 = match wild_draw_four {
+        WildDrawFourRule::Unrestricted | WildDrawFourRule::Restricted | WildDrawFourRule::Challenge => true,
+        // Kept for when nothing else plays: a belief about the rest of the hand the replay does not keep.
+        WildDrawFourRule::LastResort => false,
+    };
+    let two = match two_players {
+        TwoPlayerRule::ReverseSkips | TwoPlayerRule::ReverseReverses => true,
+    };
+    let jump_in = match jump_in {
+        JumpIn::Off => true,
+        JumpIn::On => false,
+    };
+    let seven_zero = match seven_zero {
+        SevenZero::Off => true,
+        SevenZero::On => false,
+    };
+    // A reshuffle the replay does not see is a history it cannot explain: beliefs are dropped.
+    let exhausted = match exhausted_draw_pile {
+        Exhausted::Reshuffle | Exhausted::NoReshuffle => true,
+    };
+    let runs = match multi_play {
+        MultiPlay::Off => true,
+        MultiPlay::SameNumber => false,
+    };
+    // A catch or a false call the bot did not see is likewise an unexplained history.
+    let UnoConfig { call, penalty: _, false_call_penalty: _ } = &rules.config().uno;
+    let uno = match call {
+        UnoCall::Off | UnoCall::Required => true,
+    };
+    draw && forced && stacking && wd4 && two && jump_in && seven_zero && exhausted && runs && uno
 }
 
 /// Whether every seat an observation names is one of its seats (the replay indexes by them).
@@ -222,7 +280,8 @@ impl Tracker {
         }
         self.steps = steps;
         self.plays.prune(&obs.hand_sizes, obs.viewer);
-        for (s, g) in self.groups.iter_mut().enumerate() {
+        for (seat, g) in Seat::all(self.groups.len()).zip(self.groups.iter_mut()) {
+            let s = seat.index();
             // Cards the replay could not place (a hand emptied by a reshuffle's short draw,
             // say) leave the beliefs, not the hand.
             let mut excess = g.iter().map(|&(n, _)| n).sum::<usize>().saturating_sub(obs.hand_sizes[s]);
@@ -235,7 +294,7 @@ impl Tracker {
                     g.pop();
                 }
             }
-            if Some(Seat(s as u8)) == obs.viewer {
+            if Some(seat) == obs.viewer {
                 g.clear();
             }
             merge_groups(g);

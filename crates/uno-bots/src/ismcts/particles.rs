@@ -34,7 +34,7 @@ use uno::sample::Sampler;
 use uno::{Card, Color, Game, Observation, Seat};
 
 use super::infer::Step;
-use super::plays::{Past, PastView};
+use super::plays::{Past, PastTurn};
 use crate::heuristic::{self, HeuristicConfig};
 
 /// The weight a particle keeps for each step of the history its hand would not have made,
@@ -176,11 +176,11 @@ impl Particles {
                 }
                 None => world.insert(sampler.sample(rng)),
             };
-            for s in 0..players {
-                let slots = &mut self.slots[p * players + s];
+            for seat in Seat::all(players) {
+                let slots = &mut self.slots[p * players + seat.index()];
                 slots.clear();
-                if Some(Seat(s as u8)) != me {
-                    slots.extend(w.hand(Seat(s as u8)).iter().map(|&card| Slot { card, entry: 0, exit: HELD, not: 0 }));
+                if Some(seat) != me {
+                    slots.extend(w.hand(seat).iter().map(|&card| Slot { card, entry: 0, exit: HELD, not: 0 }));
                 }
             }
         }
@@ -407,7 +407,7 @@ fn misfit(
     match check {
         Check::Drew { mask } => hand.iter().any(|&c| mask & bit(c) != 0),
         Check::Play { card, past: Some((past, color)) } => {
-            !heuristic::could_play(cfg, &PastView { past, color: *color, hand }, *card, past.named)
+            !heuristic::could_play(cfg, &PastTurn { past, color: *color, hand }, *card, past.named)
         }
         Check::Play { past: None, .. } => false,
     }
@@ -496,8 +496,9 @@ fn fit<R: Rng + ?Sized>(
     rng: &mut R,
 ) {
     let mut pool = pool_of(unseen, slots);
-    for (s, slots) in slots.iter_mut().enumerate() {
-        if Some(Seat(s as u8)) == me {
+    for (seat, slots) in Seat::all(slots.len()).zip(slots.iter_mut()) {
+        let s = seat.index();
+        if Some(seat) == me {
             slots.clear();
             continue;
         }

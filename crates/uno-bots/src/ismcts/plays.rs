@@ -15,10 +15,10 @@
 use uno::game::{Game, SimRng};
 use uno::sample::Sampler;
 use uno::{Action, Card, CardSet, Color, Direction, Phase, Seat};
-use uno_nn::observe::Visible;
+use uno_nn::observe::AnyView;
 
+use crate::any_view::{AnyViewExt, ColorList};
 use crate::heuristic::{self, HeuristicConfig};
-use crate::seat_view::{ColorList, Seen};
 
 /// A seat's play from its hand, in the public position it was made in.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,8 +65,9 @@ impl PlayLog {
     /// of that play less that play and the later ones, so it took no card since. The viewer's
     /// own plays are not kept (its hand is no secret to it).
     pub(crate) fn prune(&mut self, sizes: &[usize], viewer: Option<Seat>) {
-        for (s, log) in self.seats.iter_mut().enumerate() {
-            if Some(Seat(s as u8)) == viewer {
+        for (seat, log) in Seat::all(self.seats.len()).zip(self.seats.iter_mut()) {
+            let s = seat.index();
+            if Some(seat) == viewer {
                 log.clear();
                 continue;
             }
@@ -90,16 +91,16 @@ impl PlayLog {
     /// heuristic's rules `cfg`. `hand` is a buffer.
     pub(crate) fn misfits(&self, world: &Game, cfg: &HeuristicConfig, hand: &mut Vec<Card>) -> u32 {
         let mut misfits = 0;
-        for (s, log) in self.seats.iter().enumerate() {
-            if log.is_empty() || s >= world.players() {
+        for (seat, log) in Seat::all(self.seats.len()).zip(self.seats.iter()) {
+            if log.is_empty() || seat.index() >= world.players() {
                 continue;
             }
             hand.clear();
-            hand.extend_from_slice(world.hand(Seat(s as u8)));
+            hand.extend_from_slice(world.hand(seat));
             for p in log.iter().rev() {
                 hand.push(p.card);
                 if let Some(color) = p.color {
-                    if !heuristic::could_play(cfg, &PastView { past: p, color, hand }, p.card, p.named) {
+                    if !heuristic::could_play(cfg, &PastTurn { past: p, color, hand }, p.card, p.named) {
                         misfits += 1;
                     }
                 }
@@ -145,13 +146,13 @@ pub(crate) fn deal_fitting(
 }
 
 /// A past play as its player saw it, with a hand it may have held.
-pub(crate) struct PastView<'a> {
+pub(crate) struct PastTurn<'a> {
     pub(crate) past: &'a Past,
     pub(crate) color: Color,
     pub(crate) hand: &'a [Card],
 }
 
-impl Visible for PastView<'_> {
+impl AnyView for PastTurn<'_> {
     fn seat(&self) -> Seat {
         self.past.seat
     }
@@ -203,7 +204,7 @@ impl Visible for PastView<'_> {
     }
 }
 
-impl Seen for PastView<'_> {
+impl AnyViewExt for PastTurn<'_> {
     fn is_legal(&self, action: Action) -> bool {
         match action {
             Action::Play { card, .. } => self.playable().contains(card),

@@ -16,7 +16,8 @@ pub struct Buffers<'a> {
     pub rewards: &'a mut [f32],
     /// `N`: the round ended this step.
     pub terminated: &'a mut [bool],
-    /// `N`: the episode hit `max_actions` this step.
+    /// `N`: the episode was cut this step: it stalled for `max_stall` engine actions or reached
+    /// `max_actions` (`crate::progress`).
     pub truncated: &'a mut [bool],
     /// `N`: the seat that decides next, -1 for a finished environment without auto-reset.
     pub seat: &'a mut [i32],

@@ -25,6 +25,8 @@ pub enum EnvError {
     Opponents { bot_seats: usize, given: usize },
     #[error("max_actions must be at least 1")]
     MaxActions,
+    #[error("max_stall must be at least 1")]
+    MaxStall,
     #[error("expected {expected} actions (one per environment), got {got}")]
     ActionCount { expected: usize, got: usize },
     #[error("environment {env}: action {action} is outside the action space 0..{count}", count = action::COUNT)]

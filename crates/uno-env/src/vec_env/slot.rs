@@ -8,6 +8,7 @@ use super::buffers::Row;
 use super::Shared;
 use crate::mapping::{decode, has_reaction, legal_mask_bits};
 use crate::observe::write_observation;
+use crate::progress::Progress;
 use crate::space::action;
 
 /// How an environment stands after it played on.
@@ -29,6 +30,8 @@ pub(super) struct Slot {
     pub(super) seat: Seat,
     pub(super) window: bool,
     pub(super) actions: u32,
+    /// How long the round has gone without a hand getting smaller.
+    pub(super) progress: Progress,
     pub(super) finished: bool,
     pub(super) legal: Vec<uno::Action>,
     /// The learner actions taken in this episode, in order: with the episode's seeds they
@@ -52,6 +55,7 @@ impl Slot {
             self.game.apply_unchecked(actor, a);
             self.declined = 0;
             self.actions += 1;
+            self.progress.record(&self.game);
         }
         row.rewards.fill(0.0);
         let stop = self.play_on(shared);
@@ -90,6 +94,7 @@ impl Slot {
             self.legal_bits = None;
             self.declined = 0;
             self.actions = 0;
+            self.progress = Progress::start(&self.game);
             self.finished = false;
             if self.play_on(shared) == Stop::Decide {
                 return;
@@ -102,17 +107,17 @@ impl Slot {
     /// Plays bots and skips declined windows until a learner decides or the episode stops.
     fn play_on(&mut self, shared: &Shared) -> Stop {
         let learners = shared.learners;
-        let max_actions = shared.config.max_actions;
+        let (max_actions, max_stall) = (shared.config.max_actions, shared.config.max_stall);
         let players = self.game.players();
         loop {
             if self.game.is_round_over() {
                 return Stop::Ended;
             }
-            if self.actions >= max_actions {
+            if self.actions >= max_actions || self.progress.stall() >= max_stall {
                 return Stop::Truncated;
             }
             let current = self.game.current();
-            let window = (1..players).map(|k| Seat(((current.index() + k) % players) as u8)).find(|&s| {
+            let window = (1..players).map(|k| current.step(uno::Direction::Clockwise, players, k)).find(|&s| {
                 learners & (1 << s.0) != 0 && self.declined & (1 << s.0) == 0 && has_reaction(&self.game, s)
             });
             if let Some(s) = window {
@@ -133,6 +138,7 @@ impl Slot {
             self.game.apply_unchecked(current, a);
             self.declined = 0;
             self.actions += 1;
+            self.progress.record(&self.game);
         }
     }
 

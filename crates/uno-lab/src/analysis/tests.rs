@@ -175,3 +175,39 @@ fn a_stop_is_heeded_between_worlds() {
     let whole = analyse_until(&record, &config(0, 8), &|_, _| {}, &|| false).expect("analysis");
     assert_eq!(whole, analyse(&record, &config(0, 8), &|_, _| {}).expect("analysis"));
 }
+
+/// The deadline is checked inside the work, not only between actions: a playout of a long
+/// round (the largest deck the engine plays, hands as large as it deals) stops within a few of its steps
+/// once the deadline passes, rather than after the action's every world.
+#[test]
+fn a_deadline_stops_the_work_inside_a_playout() {
+    let mut rules = uno::rules::preset_config("official").expect("preset");
+    rules.deck = uno::RulesConfig::deck_from_counts(8, 8, 16);
+    rules.deal.hand_size = uno::rules::MAX_HAND_SIZE;
+    rules.scoring.target = None;
+    let record = GameRecord {
+        engine_version: uno::ENGINE_VERSION.into(),
+        rules,
+        players: 2,
+        seed: 5,
+        start: None,
+        actions: Vec::new(),
+    };
+    let mut game = record.replay().expect("a long deal");
+    let mut record = record;
+    // Two plies, so seat 0 has a decision to analyse.
+    for _ in 0..2 {
+        let seat = game.current();
+        let action = game.legal_actions_for(seat)[0];
+        game.apply(seat, action).expect("legal");
+        record.actions.push(uno::Move { seat, action });
+    }
+    let seat = record.actions[0].seat;
+    let limit = std::time::Duration::from_millis(50);
+    let start = std::time::Instant::now();
+    let config = AnalysisConfig { seat, samples: 2_000, seed: 1, mistake: 0.05, deadline: Some(start + limit) };
+    let got = analyse(&record, &config, &|_, _| {});
+    let took = start.elapsed();
+    assert!(matches!(got, Err(AnalysisError::OutOfTime { .. })), "{got:?}");
+    assert!(took < limit * 20, "stopped {took:?} after a deadline of {limit:?}");
+}

@@ -67,6 +67,7 @@ impl RandomKernel {
         match self.effect[card as usize & 63].first {
             FirstEffect::None => {}
             FirstEffect::ChooseColor => self.phase = Phase::ChooseColor,
+            FirstEffect::RandomColor => self.color = self.colors[self.rng.gen_range(0..self.colors.len())],
             FirstEffect::Skip => self.current = self.next_seat(1),
             FirstEffect::Reverse => {
                 self.clockwise = !self.clockwise;
@@ -76,6 +77,10 @@ impl RandomKernel {
                 self.give(self.current, 2);
                 self.acted = false;
                 self.current = self.next_seat(1);
+            }
+            FirstEffect::DrawTwoThenPlay => {
+                self.give(self.current, 2);
+                self.acted = false;
             }
         }
     }

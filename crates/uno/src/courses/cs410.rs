@@ -54,7 +54,8 @@ pub enum StartError {
         /// Cards the counts make.
         have: u64,
     },
-    /// A count beyond what the engine accepts (more than 64 copies of one card).
+    /// A count beyond what the engine accepts (more than 64 copies of one card, a deck of more
+    /// than 432 cards, more than 50 cards a player).
     #[error(transparent)]
     Rules(RulesError),
     /// The engine refused to deal.
@@ -67,7 +68,7 @@ pub enum StartError {
 
 /// What a strategy sees when it must choose.
 #[derive(Clone, Copy, Debug)]
-pub struct TurnView<'a> {
+pub struct Choice<'a> {
     /// The player (0-based seat) choosing.
     pub player: usize,
     /// Their hand, in the order the cards were received.
@@ -85,7 +86,7 @@ pub struct TurnView<'a> {
 pub trait Strategy: Send {
     /// One of `view.playable`. Any other answer is ignored and the first playable card is
     /// played instead, so a strategy cannot break the rules.
-    fn choose_card(&mut self, view: &TurnView<'_>) -> Card;
+    fn choose_card(&mut self, view: &Choice<'_>) -> Card;
 
     /// The colour to declare for a wild card (also for a wild turned up as the first card);
     /// `hand` is what the player holds besides the wild. By default the colour they hold most
@@ -100,14 +101,14 @@ pub trait Strategy: Send {
 pub struct FirstPlayable;
 
 impl Strategy for FirstPlayable {
-    fn choose_card(&mut self, view: &TurnView<'_>) -> Card {
+    fn choose_card(&mut self, view: &Choice<'_>) -> Card {
         view.playable[0]
     }
 }
 
 /// Any closure from the view to a card is a strategy (tests pin choices down this way).
-impl<F: FnMut(&TurnView<'_>) -> Card + Send> Strategy for F {
-    fn choose_card(&mut self, view: &TurnView<'_>) -> Card {
+impl<F: FnMut(&Choice<'_>) -> Card + Send> Strategy for F {
+    fn choose_card(&mut self, view: &Choice<'_>) -> Card {
         self(view)
     }
 }
@@ -314,7 +315,7 @@ impl GameState {
         if playable.is_empty() {
             return legal.iter().copied().find(|a| matches!(a, Action::Draw | Action::Pass));
         }
-        let view = TurnView {
+        let view = Choice {
             player: seat.index(),
             hand: &hand,
             playable: &playable,

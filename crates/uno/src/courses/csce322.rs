@@ -27,50 +27,7 @@ use thiserror::Error;
 use crate::card::{Card, Color, Face};
 use crate::courses::notation::{bracketed, card_code, card_text, Entry, Layout};
 
-/// The precedence rule that chose a move (numbered as in the seed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rule {
-    /// 1: put a Wild Draw Four on the Wild Draw Four on top.
-    ExtendWildDrawFour = 1,
-    /// 2: put a Draw Two on the Draw Two on top.
-    ExtendDrawTwo = 2,
-    /// 3: the left-most card whose colour character matches the top's.
-    ColourMatch = 3,
-    /// 4: the left-most Wild Draw Four.
-    WildDrawFour = 4,
-    /// 5: the left-most card whose symbol character matches the top's.
-    SymbolMatch = 5,
-    /// 6: the left-most Wild.
-    Wild = 6,
-    /// 7: draw the deck's first card.
-    Draw = 7,
-}
-
-impl Rule {
-    /// The rule's number in the seed's list, 1 to 7.
-    pub const fn number(self) -> u8 {
-        self as u8
-    }
-
-    /// A few words naming the rule, as traces print it (`colour match`).
-    pub const fn describe(self) -> &'static str {
-        match self {
-            Rule::ExtendWildDrawFour => "extend a Wild Draw Four",
-            Rule::ExtendDrawTwo => "extend a Draw Two",
-            Rule::ColourMatch => "colour match",
-            Rule::WildDrawFour => "Wild Draw Four",
-            Rule::SymbolMatch => "symbol match",
-            Rule::Wild => "Wild",
-            Rule::Draw => "draw",
-        }
-    }
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "rule {}: {}", self.number(), self.describe())
-    }
-}
+pub use crate::rules::precedence::{marker_colour, precedence, Rule};
 
 /// What a turn does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -167,43 +124,6 @@ fn owed(discard: &[Entry], d: Demand) -> usize {
             2 * discard.iter().take_while(|e| matches!(e, Entry::Card(c) if c.face() == Face::DrawTwo)).count()
         }
     }
-}
-
-/// The colour of the left-most non-wild card of `hand` other than the one at `played`: the
-/// seed's marker rule, shared with the engine's `precedence` bot. `None` when only wilds are
-/// left (the seed then declares red, the bot its rules' first colour).
-pub fn marker_colour(hand: &[Card], played: usize) -> Option<Color> {
-    hand.iter().enumerate().filter(|&(i, _)| i != played).find_map(|(_, c)| c.color())
-}
-
-/// Seed 000's precedence (rules 1 to 6): the index of the card it plays from `hand` and the
-/// rule that picked it, or `None` when the hand must draw (rule 7) or, `answering` a draw
-/// penalty, serve it.
-///
-/// The `.uno` operations and the engine's `precedence` bot share this order but judge a match
-/// differently (the notation's characters, markers included, against the engine's colour in
-/// play), so the tests are given: `colour` and `symbol` say whether a card matches the top,
-/// `allowed` whether the rules let it be played now (for the seed: which draw card extends).
-pub fn precedence(
-    hand: &[Card],
-    answering: bool,
-    colour: impl Fn(Card) -> bool,
-    symbol: impl Fn(Card) -> bool,
-    allowed: impl Fn(Card) -> bool,
-) -> Option<(usize, Rule)> {
-    let find = |pred: &dyn Fn(Card) -> bool| hand.iter().position(|&c| allowed(c) && pred(c));
-    let extend: [(Rule, &dyn Fn(Card) -> bool); 2] = [
-        (Rule::ExtendWildDrawFour, &|c| c == Card::WILD_DRAW_FOUR),
-        (Rule::ExtendDrawTwo, &|c| c.face() == Face::DrawTwo),
-    ];
-    let plain: [(Rule, &dyn Fn(Card) -> bool); 4] = [
-        (Rule::ColourMatch, &colour),
-        (Rule::WildDrawFour, &|c| c == Card::WILD_DRAW_FOUR),
-        (Rule::SymbolMatch, &symbol),
-        (Rule::Wild, &|c| c == Card::WILD),
-    ];
-    let order: &[(Rule, &dyn Fn(Card) -> bool)] = if answering { &extend } else { &plain };
-    order.iter().find_map(|&(rule, pred)| find(pred).map(|i| (i, rule)))
 }
 
 /// The entry put on a wild played by rules 1, 4 and 6.
@@ -409,9 +329,10 @@ impl fmt::Display for Stop {
     }
 }
 
-/// The result of an operation: the position it leaves, each turn, and why it stopped.
+/// What an operation did: the position it leaves, each turn, and why it stopped (a trace, not
+/// a game's outcome: the seed's operations stop, they do not decide a game).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Trace {
     /// The position after the last turn.
     pub position: Layout,
     /// Every turn taken, in order.
@@ -428,7 +349,7 @@ enum Turns {
 }
 
 /// Runs `op` on `start` (which is not changed).
-pub fn run(op: Operation, start: &Layout) -> Outcome {
+pub fn run(op: Operation, start: &Layout) -> Trace {
     let mut position = start.clone();
     let (players, turns) = match op {
         Operation::OnePlayerOneMove => (Players::First, Turns::One),
@@ -452,7 +373,7 @@ pub fn run(op: Operation, start: &Layout) -> Outcome {
             }
     };
     if over(&position) {
-        return Outcome { position, steps, stop: Stop::AlreadyOver };
+        return Trace { position, steps, stop: Stop::AlreadyOver };
     }
     let mut player = 0usize;
     let mut ascending = true;
@@ -482,7 +403,7 @@ pub fn run(op: Operation, start: &Layout) -> Outcome {
             (player, ascending) = next_player(player, n, ascending, played);
         }
     }
-    Outcome { position, steps, stop }
+    Trace { position, steps, stop }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 
 use thiserror::Error;
 
-use crate::card::{Direction, Face};
+use crate::card::Face;
 use crate::courses::notation::{Entry, Layout, LayoutError};
 use crate::event::{DrawReason, Event};
 use crate::game::Phase;
@@ -125,12 +125,9 @@ pub fn export(record: &GameRecord, ply: usize) -> Result<Layout, ExportError> {
     }
     let position = game.position();
     let n = position.hands.len();
-    let current = usize::from(position.current.0);
+    // The hands from the seat to play on, in the direction of play: the engine's seat steps.
     let hands = (0..n)
-        .map(|k| match position.direction {
-            Direction::Clockwise => (current + k) % n,
-            Direction::CounterClockwise => (current + n - k % n) % n,
-        })
+        .map(|k| crate::effect::next_seat(position.current.index(), position.direction, n, k))
         .map(|seat| position.hands[seat].clone())
         .collect();
     let deck = position.draw_pile.iter().rev().copied().collect();

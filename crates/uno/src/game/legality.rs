@@ -1,9 +1,9 @@
 //! What is legal: `check`, the legal action lists and the playable cards.
 
 use crate::action::{Action, IllegalAction};
-use crate::card::{Card, Color, Face, Seat};
+use crate::card::{Card, Color, Seat};
 use crate::hand::CardSet;
-use crate::rules::{DrawRule, Exhausted, JumpIn, Rules, Stacking, UnoCall, WildDrawFourRule};
+use crate::rules::{DrawRule, Exhausted, JumpIn, Rules, UnoCall, WildDrawFourRule};
 
 use super::{Game, Phase, Plays};
 
@@ -36,6 +36,7 @@ impl Game {
             }
         };
         let ok = self.playable(seat);
+        let colors = self.colors_to_name(seat);
         let mut seen = CardSet::EMPTY;
         for &card in &self.state.hands[seat.index()] {
             if !ok.contains(card) || seen.contains(card) {
@@ -43,7 +44,7 @@ impl Game {
             }
             seen.insert(card);
             if card.is_wild() {
-                for &c in self.rules.colors() {
+                for &c in colors {
                     out.push(Action::Play { card, color: Some(c) });
                 }
             } else {
@@ -81,9 +82,22 @@ impl Game {
     /// On its turn: in the `Play` phase the cards that match (or, with a penalty pending,
     /// stack on it); after a draw only the drawn card, if it matches; while a Wild Draw Four
     /// waits for an answer the cards that stack on it; in a same-number run the cards of the
-    /// top card's number. Out of turn: a jump-in card.
+    /// top card's number. Out of turn: a jump-in card. Under seed 000's precedence, the
+    /// current seat's one card is the precedence's ([`Game::precedence_move`]).
     #[inline]
     pub fn playable(&self, seat: Seat) -> CardSet {
+        let set = self.playable_by_rules(seat);
+        if self.rules.precedence_decides() {
+            self.precedence_plays(seat, set)
+        } else {
+            set
+        }
+    }
+
+    /// [`Game::playable`] before the precedence narrows it: what the matching, stacking and
+    /// run rules allow.
+    #[inline]
+    pub(super) fn playable_by_rules(&self, seat: Seat) -> CardSet {
         if seat.index() >= self.state.players {
             return CardSet::EMPTY;
         }
@@ -110,9 +124,16 @@ impl Game {
         if self.state.pending > 0 {
             return self.stackable_among(among);
         }
-        let restricted =
-            self.rules.wild_draw_four() == WildDrawFourRule::Restricted && self.holds_color(seat, self.state.color);
-        crate::effect::matching_plays(among, self.top(), self.state.color, restricted)
+        let (top, color) = (self.top(), self.state.color);
+        let refused = match self.rules.wild_draw_four() {
+            WildDrawFourRule::Restricted => self.holds_color(seat, color),
+            // Refused while any other card of the hand could go on the pile.
+            WildDrawFourRule::LastResort => {
+                !crate::effect::matching_plays(self.state.hands[seat.index()].kinds(), top, color, true).is_empty()
+            }
+            WildDrawFourRule::Unrestricted | WildDrawFourRule::Challenge => false,
+        };
+        crate::effect::matching_plays(among, top, color, refused)
     }
 
     /// The cards of `among` that go on with a same-number run: the number just played (the top
@@ -122,15 +143,11 @@ impl Game {
         among.and(CardSet::of_face(self.top().face_index()))
     }
 
+    /// The cards of `among` that may be stacked on the pending penalty: the top card's
+    /// [`CardEffect::stacked_by`](crate::effect::CardEffect) sets.
+    #[inline]
     fn stackable_among(&self, among: CardSet) -> CardSet {
-        let top = self.top();
-        let mut out = CardSet::EMPTY;
-        for c in among.iter() {
-            if self.stackable(c, top) {
-                out.insert(c);
-            }
-        }
-        out
+        crate::effect::stackable(among, self.rules.effect(self.top(), self.state.players), self.state.color)
     }
 
     /// The card a seat out of turn may jump in with: the top card, when it holds it.
@@ -173,20 +190,6 @@ impl Game {
         self.playable_among(self.state.current, CardSet::single(card)).contains(card)
     }
 
-    pub(super) fn stackable(&self, card: Card, top: Card) -> bool {
-        let d2 = card.face() == Face::DrawTwo;
-        let wd4 = card == Card::WILD_DRAW_FOUR;
-        let top_d2 = top.face() == Face::DrawTwo;
-        let top_wd4 = top == Card::WILD_DRAW_FOUR;
-        match self.rules.stacking() {
-            Stacking::Off => false,
-            Stacking::DrawTwo => d2 && top_d2,
-            Stacking::WildDrawFour => wd4 && top_wd4,
-            Stacking::Both => (d2 && top_d2) || (wd4 && top_wd4),
-            Stacking::Cross => wd4 || (d2 && (top_d2 || card.color() == Some(self.state.color))),
-        }
-    }
-
     #[inline]
     pub(super) fn holds_color(&self, seat: Seat, color: Color) -> bool {
         self.state.hands[seat.index()].kinds().intersects(CardSet::of_color(color))
@@ -203,6 +206,20 @@ impl Game {
     /// # Errors
     /// The [`IllegalAction`] that names why `seat` may not take `action` now.
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        self.check_by_rules(seat, action)?;
+        let turn_move = !matches!(action, Action::CallUno | Action::CatchUno { .. } | Action::NextRound);
+        if turn_move && seat == self.state.current && self.rules.precedence_decides() {
+            if let Some(forced) = self.precedence_move() {
+                if forced != action {
+                    return Err(IllegalAction::PrecedencePicksAnother);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Game::check`] before seed 000's precedence has its say.
+    fn check_by_rules(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         if seat.index() >= self.state.players {
             return Err(IllegalAction::NoSuchSeat);
         }
@@ -263,7 +280,7 @@ impl Game {
             return Err(IllegalAction::CardNotInHand);
         }
         check_color(&self.rules, card, color)?;
-        if self.playable(seat).contains(card) {
+        if self.playable_by_rules(seat).contains(card) {
             return Ok(());
         }
         // Refused: name the rule that refuses it.
@@ -277,6 +294,8 @@ impl Game {
             IllegalAction::MustAnswerDrawPenalty
         } else if !card.matches(self.top(), self.state.color) {
             IllegalAction::DoesNotMatch
+        } else if self.rules.wild_draw_four() == WildDrawFourRule::LastResort {
+            IllegalAction::WildDrawFourLastResort
         } else {
             IllegalAction::WildDrawFourNotAllowed
         })
@@ -287,7 +306,7 @@ impl Game {
         match self.state.phase {
             Phase::Play if self.state.pending > 0 => Ok(()),
             Phase::Play => {
-                let playable = !self.playable(seat).is_empty();
+                let playable = !self.playable_by_rules(seat).is_empty();
                 if playable && self.rules.forced_play().must_play() {
                     Err(IllegalAction::MustPlayWhenAble)
                 } else if playable && !self.can_draw() {
@@ -309,7 +328,8 @@ impl Game {
     fn check_pass(&self, seat: Seat) -> Result<(), IllegalAction> {
         match self.state.phase {
             Phase::DrawnCard => {
-                let must = self.rules.draw_rule() == DrawRule::DrawOneMustPlay && !self.playable(seat).is_empty();
+                let must =
+                    self.rules.draw_rule() == DrawRule::DrawOneMustPlay && !self.playable_by_rules(seat).is_empty();
                 if must {
                     Err(IllegalAction::MustPlayDrawnCard)
                 } else {

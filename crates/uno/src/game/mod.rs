@@ -16,7 +16,7 @@
 //! card, the card in play. [`Game::draw_pile`], [`Game::discard_pile`], a [`Deal`], a
 //! [`Position`](crate::Position) (JSON and text) and an [`Observation`](crate::Observation) all
 //! follow it. The course documents' own formats keep the order their documents fix (top card
-//! first: seed 000's `.uno` files, seed 002's `TurnView`, seed 004's printed status); their
+//! first: seed 000's `.uno` files, seed 002's `Choice`, seed 004's printed status); their
 //! modules under [`courses`](crate::courses) convert where they meet the engine.
 
 use std::sync::Arc;
@@ -32,6 +32,8 @@ use crate::players::PlayerCount;
 use crate::rules::{Rules, RulesError};
 
 mod legality;
+mod precedence;
+mod result;
 mod scripted;
 mod state;
 mod transitions;
@@ -40,6 +42,7 @@ mod view;
 pub use crate::phase::Phase;
 use crate::rng::GameRng;
 pub use crate::rng::SimRng;
+pub use result::{HandResult, RoundResult};
 pub(crate) use state::State;
 pub use view::{Plays, View};
 

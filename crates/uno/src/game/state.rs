@@ -27,8 +27,9 @@ pub(crate) struct State {
     pub(crate) drawn: Option<Card>,
     /// Whether the last Wild Draw Four was played while holding the colour in play (hidden).
     pub(crate) wd4_guilty: bool,
-    /// Seats that called UNO for their current low hand, one bit per seat.
-    pub(crate) uno_called: u16,
+    /// Seats that called UNO for their current low hand, one bit per seat. A full word: a load
+    /// wider than the last store to a field cannot be forwarded from the store buffer.
+    pub(crate) uno_called: u32,
     /// The seat that went down to one card without calling, until the next player acts.
     pub(crate) uno_exposed: Option<Seat>,
     /// Something was drawn or played during the current turn (stalemate detection).
@@ -75,10 +76,7 @@ impl State {
         self.players = other.players;
         self.hands.resize_with(other.players, Default::default);
         for (hand, from) in self.hands.iter_mut().zip(&other.hands) {
-            hand.clear();
-            for &c in from.iter() {
-                hand.push(c);
-            }
+            hand.copy_from(from);
         }
         self.draw_pile.clear();
         self.draw_pile.extend_from_slice(&other.draw_pile);

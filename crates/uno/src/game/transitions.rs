@@ -2,7 +2,7 @@
 
 use crate::action::{Action, IllegalAction};
 use crate::card::{Card, Color, Seat};
-use crate::effect::{next_seat, FirstEffect};
+use crate::effect::{next_seat, CardEffect, FirstEffect};
 use crate::event::{DrawReason, EndReason, Event, Mute, Outcome, Sink};
 use crate::hand::Hand;
 use crate::rng::{shuffle, GameRng};
@@ -28,6 +28,13 @@ impl Game {
 
     /// Applies an action known to be legal (from `legal_actions` or `check`), building no
     /// events. An illegal action here leaves the game in an unspecified but safe state.
+    ///
+    /// The contract: after [`Game::check`]`(seat, action)` returned `Ok` on this game, unchanged
+    /// since, `apply_unchecked(seat, action)` leaves the game exactly as [`Game::apply`] would
+    /// (every field, the generators' positions included), without validating a second time and
+    /// without building the events. So a caller that validates and does not need the events
+    /// (`uno sim --checked`) calls `check`, then this. `tests/golden.rs` in `uno-bots` plays
+    /// every rule set both ways and compares the positions.
     #[inline]
     pub fn apply_unchecked(&mut self, seat: Seat, action: Action) {
         self.step(seat, action, &mut Mute);
@@ -101,6 +108,13 @@ impl Game {
     }
 
     pub(super) fn play<S: Sink>(&mut self, seat: Seat, card: Card, color: Option<Color>, sink: &mut S) {
+        let effect = self.rules.effect(card, self.state.players);
+        self.play_with(seat, card, color, effect, sink);
+    }
+
+    /// [`Game::play`] with the effect the card has this time: its own, or none for a wild that
+    /// a draw plays at once (`DrawRule::DrawOneAutoPlay`).
+    fn play_with<S: Sink>(&mut self, seat: Seat, card: Card, color: Option<Color>, effect: CardEffect, sink: &mut S) {
         let jump_in = seat != self.state.current;
         if jump_in {
             self.state.current = seat;
@@ -128,7 +142,6 @@ impl Game {
         if left > 1 {
             self.state.uno_called &= !(1 << seat.0);
         }
-        let effect = self.rules.effect(card, self.state.players);
         if left == 0 {
             // Going out on a draw card still makes the next player draw; those cards score.
             if effect.out_draw > 0 {
@@ -213,6 +226,17 @@ impl Game {
             DrawRule::DrawOneMayPlay => true,
             DrawRule::DrawUntilPlayable | DrawRule::DrawOneMustPlay => self.is_playable(card),
             DrawRule::DrawOneEndTurn => false,
+            DrawRule::DrawOneAutoPlay => {
+                if card.is_wild() {
+                    let color = self.random_color();
+                    self.play_with(seat, card, Some(color), CardEffect::default(), sink);
+                } else if card.color() == Some(self.state.color) {
+                    self.play(seat, card, None, sink);
+                } else {
+                    self.end_turn(0, sink);
+                }
+                return;
+            }
         };
         if decide {
             self.state.drawn = Some(card);
@@ -236,7 +260,8 @@ impl Game {
             self.give(offender, n, DrawReason::ChallengeGuilty, sink);
             self.state.phase = Phase::Play;
         } else {
-            self.give(challenger, n + 2, DrawReason::ChallengeLost, sink);
+            let lost = self.rules.effect(Card::WILD_DRAW_FOUR, self.state.players).challenge_lost;
+            self.give(challenger, n + u32::from(lost), DrawReason::ChallengeLost, sink);
             self.end_turn(0, sink);
         }
     }
@@ -356,7 +381,7 @@ impl Game {
     }
 
     pub(super) fn end_round<S: Sink>(&mut self, winner: Seat, sink: &mut S) {
-        let points: u32 = self.state.hands.iter().flatten().map(|&c| self.rules.points(c)).sum();
+        let points = self.rules.round_points(self.state.hands.iter().map(Hand::as_slice));
         self.state.scores[winner.index()] += points;
         self.state.round_winner = Some(winner);
         self.state.turns += 1;
@@ -424,13 +449,12 @@ impl Game {
 
     pub(crate) fn turn_first_card<S: Sink>(&mut self, sink: &mut S) {
         let players = self.state.players;
-        let rules = std::sync::Arc::clone(&self.rules);
-        let effects = rules.effects(players);
+        let refused_kinds = self.rules.first_refused();
         let card = loop {
             let Some(card) = self.pop_draw() else {
                 return;
             };
-            let refused = |c: Card| effects[c.index()].first_refused;
+            let refused = |c: Card| refused_kinds.contains(c);
             // With a small deck every acceptable card may sit in the hands: then the card
             // stays, or turning cards would never end.
             let back = refused(card) && self.state.draw_pile.iter().any(|&c| !refused(c));
@@ -447,6 +471,11 @@ impl Game {
         match self.rules.effect(card, players).first {
             FirstEffect::None => {}
             FirstEffect::ChooseColor => self.state.phase = Phase::ChooseColor,
+            FirstEffect::RandomColor => {
+                self.state.color = self.random_color();
+                let (seat, color) = (self.state.dealer, self.state.color);
+                sink.emit(|| Event::ColorDeclared { seat, color });
+            }
             FirstEffect::Skip => self.skip_first_player(sink),
             FirstEffect::Reverse => {
                 // The dealer plays first and play goes the other way.
@@ -460,9 +489,20 @@ impl Game {
                 self.state.acted = false;
                 self.skip_first_player(sink);
             }
+            FirstEffect::DrawTwoThenPlay => {
+                self.give(self.state.current, 2, DrawReason::Penalty, sink);
+                self.state.acted = false;
+            }
         }
         let seat = self.state.current;
         sink.emit(|| Event::TurnStarted { seat });
+    }
+
+    /// One of the rules' colours, drawn from the game's generator: the colour of a wild that
+    /// nobody names (RLCard's first card and drawn wilds).
+    fn random_color(&mut self) -> Color {
+        let colors = self.rules.colors();
+        colors[self.rng.gen_range(0..colors.len())]
     }
 
     pub(super) fn skip_first_player<S: Sink>(&mut self, sink: &mut S) {

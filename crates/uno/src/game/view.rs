@@ -155,6 +155,11 @@ impl<'a> View<'a> {
     pub fn playable(&self) -> CardSet {
         self.game.playable(self.seat)
     }
+    /// The colours this seat may name now for a wild: [`Game::colors_to_name`].
+    #[inline]
+    pub fn colors_to_name(&self) -> &'a [Color] {
+        self.game.colors_to_name(self.seat)
+    }
     /// Whether this seat may take `action` now.
     pub fn is_legal(&self, action: Action) -> bool {
         self.game.check(self.seat, action).is_ok()

@@ -42,6 +42,18 @@ pub enum PositionError {
         /// Cards the position has beyond the deck.
         extra: Vec<Card>,
     },
+    /// The position's own deck holds more than a rules deck may: more than
+    /// [`MAX_COPIES`](crate::rules::MAX_COPIES) of one card, or more than
+    /// [`MAX_DECK_CARDS`](crate::rules::MAX_DECK_CARDS) cards in all.
+    #[error("the position's deck holds {value} {what}, more than the limit of {max}")]
+    DeckOverLimit {
+        /// What is counted: `cards`, or `copies of R5`.
+        what: String,
+        /// How many the deck holds.
+        value: usize,
+        /// The limit.
+        max: usize,
+    },
     /// The discard pile is empty although the first card has been turned.
     #[error("the discard pile is empty (say first_card_to_turn if the first card is still to turn)")]
     EmptyDiscard,
@@ -121,4 +133,12 @@ pub enum PositionError {
         /// What is wrong.
         message: String,
     },
+}
+
+impl PositionError {
+    /// Whether the position holds more than the engine plays (a deck of its own past a rules
+    /// deck's limits), rather than a position that could not arise.
+    pub fn is_over_limit(&self) -> bool {
+        matches!(self, PositionError::DeckOverLimit { .. })
+    }
 }

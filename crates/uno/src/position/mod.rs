@@ -29,7 +29,7 @@ use crate::event::{Mute, Outcome};
 use crate::game::{Game, Phase, SimRng};
 use crate::hand::{CardSet, Hand};
 use crate::rng::GameRng;
-use crate::rules::{Rules, SevenZero, Stacking, WildDrawFourRule};
+use crate::rules::{Rules, SevenZero, Stacking, WildDrawFourRule, MAX_COPIES, MAX_DECK_CARDS};
 
 /// Where a game's generator stands, so a restored game draws what the original would.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -349,6 +349,20 @@ impl Position {
     }
 
     fn check_cards(&self, rules: &Rules) -> Result<(), PositionError> {
+        // A deck of the position's own is bounded as a rules deck is (`Rules::new`).
+        if let Some(deck) = &self.deck {
+            let over = |what: String, value: usize, max: usize| PositionError::DeckOverLimit { what, value, max };
+            if deck.len() > MAX_DECK_CARDS {
+                return Err(over("cards".into(), deck.len(), MAX_DECK_CARDS));
+            }
+            let mut copies = [0usize; Card::KINDS];
+            for &c in deck {
+                copies[c.index()] += 1;
+            }
+            if let Some(card) = Card::all().find(|c| copies[c.index()] > MAX_COPIES as usize) {
+                return Err(over(format!("copies of {card}"), copies[card.index()], MAX_COPIES as usize));
+            }
+        }
         let mut counts = [0i32; Card::KINDS];
         for &c in self.deck.as_deref().unwrap_or(rules.deck()) {
             counts[c.index()] += 1;
@@ -469,7 +483,7 @@ impl Game {
         s.pending = p.pending_draw;
         s.drawn = p.drawn_card;
         s.wd4_guilty = p.wd4_guilty;
-        s.uno_called = p.uno_called.iter().fold(0u16, |m, seat| m | (1 << seat.0));
+        s.uno_called = p.uno_called.iter().fold(0u32, |m, seat| m | (1 << seat.0));
         s.uno_exposed = p.uno_exposed;
         s.acted = p.acted;
         s.dead_turns = p.dead_turns;

@@ -284,6 +284,11 @@ pub enum FirstCard {
     /// which is reshuffled (seed 003: "If one is the first card from the Discard Pile, return
     /// them to the Draw Pile, shuffle it, and try to get first card").
     RedrawWilds,
+    /// As RLCard's UNO turns it (`rlcard.games.uno`): a Wild Draw Four goes back into the
+    /// deck, which is reshuffled; a Wild's colour is drawn at random (nobody names it); a
+    /// Draw Two makes the first player draw 2, and they still play; a Skip and a Reverse act
+    /// as under `Official`.
+    Rlcard,
 }
 
 /// What a player who draws on their turn may do.
@@ -299,6 +304,11 @@ pub enum DrawRule {
     DrawOneEndTurn,
     /// Draw until a matching card comes up (or the pile is gone); then play it or keep it.
     DrawUntilPlayable,
+    /// Draw one; a wild, or a card of the colour in play, is played at once (RLCard's UNO):
+    /// a wild names a colour drawn at random and has no effect of its own (a Wild Draw Four
+    /// drawn so makes nobody draw), a coloured card acts as played. Any other card, one
+    /// matching only by number or symbol included, is kept and the turn ends.
+    DrawOneAutoPlay,
 }
 
 /// Whether a player holding a playable card may draw instead.
@@ -311,8 +321,9 @@ pub enum ForcedPlay {
     /// A player holding a playable card must play one.
     Required,
     /// As `Required`, and which card is not the player's choice either: seed 000's precedence
-    /// list picks it (the `csce322` preset). The engine still lists every playable card; the
-    /// front doors hold a person to the precedence's pick and seat the `precedence` bot.
+    /// list picks it (the `csce322` preset). The engine's legal actions are then the
+    /// precedence's move alone ([`Game::precedence_move`](crate::Game::precedence_move)), so
+    /// every player, person or bot, makes it.
     Precedence,
 }
 
@@ -358,6 +369,8 @@ pub enum WildDrawFourRule {
     /// Playable at any time, but the next player may challenge: if the player held a card of
     /// the colour in play they draw 4 instead; otherwise the challenger draws 6 (official).
     Challenge,
+    /// Playable only when no other card of the hand can be played; no challenge (RLCard's UNO).
+    LastResort,
 }
 
 /// What a Reverse does at a table of two.

@@ -23,6 +23,15 @@ pub struct CardEffect {
     pub stacks: bool,
     /// A Wild Draw Four under the challenge rule: the next player may challenge it first.
     pub challenge: bool,
+    /// Under the challenge rule: the cards a challenger who loses draws on top of the penalty
+    /// (the official rules' "draws 6": the 4, and 2 more).
+    pub challenge_lost: u8,
+    /// The kinds that may be stacked on this card while its penalty is pending, whatever the
+    /// colour in play (the stacking rule; empty for a card that asks for no penalty).
+    pub stacked_by: CardSet,
+    /// The kinds that may be stacked on this card while its penalty is pending when they are
+    /// of the colour in play (`cross` stacking: a Draw Two on a Wild Draw Four).
+    pub stacked_by_in_colour: CardSet,
     /// Cards the next player draws when this card empties its player's hand (they score).
     pub out_draw: u8,
     /// Under the 7–0 rule: the player chooses a hand to swap with.
@@ -46,12 +55,16 @@ pub enum FirstEffect {
     None,
     /// A wild: the first player names the colour.
     ChooseColor,
+    /// A wild: its colour is drawn at random (RLCard's first card).
+    RandomColor,
     /// The first player is skipped.
     Skip,
     /// The dealer plays first and play goes the other way.
     Reverse,
     /// The first player draws two and is skipped.
     DrawTwo,
+    /// The first player draws two and still plays (RLCard's first card).
+    DrawTwoThenPlay,
 }
 
 /// The effect tables of one rule set: `[more than two players, two players]`, by card index.
@@ -70,7 +83,28 @@ pub(crate) fn derive(
     let stacks_wd4 = matches!(stacking, Stacking::WildDrawFour | Stacking::Both | Stacking::Cross);
     let challenge = wild_draw_four == WildDrawFourRule::Challenge;
     let seven_zero = seven_zero == SevenZero::On;
-    let first_acts = matches!(first_card, FirstCard::Official | FirstCard::RedrawWilds);
+    let first_acts = matches!(first_card, FirstCard::Official | FirstCard::RedrawWilds | FirstCard::Rlcard);
+    let rlcard_first = first_card == FirstCard::Rlcard;
+    let draw_twos = Card::all().filter(|c| c.face() == Face::DrawTwo).fold(CardSet::EMPTY, |mut set, c| {
+        set.insert(c);
+        set
+    });
+    let wd4 = CardSet::single(Card::WILD_DRAW_FOUR);
+    // What may go on a pending penalty, by the card it was asked by (written once, read by the
+    // engine's legality and every model of it).
+    let stacked_by = |card: Card| -> (CardSet, CardSet) {
+        let is_d2 = card.face() == Face::DrawTwo;
+        let is_wd4 = card == Card::WILD_DRAW_FOUR;
+        let same = |on: bool, kinds: CardSet| if on { kinds } else { CardSet::EMPTY };
+        match stacking {
+            Stacking::Off => (CardSet::EMPTY, CardSet::EMPTY),
+            Stacking::DrawTwo => (same(is_d2, draw_twos), CardSet::EMPTY),
+            Stacking::WildDrawFour => (same(is_wd4, wd4), CardSet::EMPTY),
+            Stacking::Both => (same(is_d2, draw_twos).or(same(is_wd4, wd4)), CardSet::EMPTY),
+            // Any Wild Draw Four on either; a Draw Two on a Draw Two, or of the colour in play.
+            Stacking::Cross => (wd4.or(same(is_d2, draw_twos)), draw_twos),
+        }
+    };
     let mut tables = [[CardEffect::default(); Card::KINDS]; 2];
     for (two, table) in tables.iter_mut().enumerate() {
         let reverse_skips = two == 1 && two_players == TwoPlayerRule::ReverseSkips;
@@ -95,17 +129,30 @@ pub(crate) fn derive(
                 },
                 Face::WildDrawFour => {
                     let stacks = challenge || stacks_wd4;
-                    CardEffect { skip: u8::from(!stacks), penalty: 4, stacks, challenge, out_draw: 4, ..plain }
+                    let challenge_lost = if challenge { 2 } else { 0 };
+                    CardEffect {
+                        skip: u8::from(!stacks),
+                        penalty: 4,
+                        stacks,
+                        challenge,
+                        challenge_lost,
+                        out_draw: 4,
+                        ..plain
+                    }
                 }
             };
             if !first_acts {
                 e.first = FirstEffect::None;
             }
             if card.is_wild() {
-                e.first = FirstEffect::ChooseColor;
+                e.first = if rlcard_first { FirstEffect::RandomColor } else { FirstEffect::ChooseColor };
             }
+            if rlcard_first && e.first == FirstEffect::DrawTwo {
+                e.first = FirstEffect::DrawTwoThenPlay;
+            }
+            (e.stacked_by, e.stacked_by_in_colour) = stacked_by(card);
             e.first_refused = match first_card {
-                FirstCard::Official => card == Card::WILD_DRAW_FOUR,
+                FirstCard::Official | FirstCard::Rlcard => card == Card::WILD_DRAW_FOUR,
                 FirstCard::RedrawUntilNumber => !matches!(card.face(), Face::Digit(_)),
                 FirstCard::NoEffect => false,
                 FirstCard::RedrawWilds => card.is_wild(),
@@ -135,13 +182,22 @@ pub fn next_seat(seat: usize, direction: Direction, players: usize, steps: usize
     }
 }
 
+impl crate::card::Seat {
+    /// The seat `steps` places after this one in `direction`, at a table of `players` seats:
+    /// [`next_seat`] for seats, the one way code outside the engine counts round a table.
+    #[inline]
+    pub fn step(self, direction: Direction, players: usize, steps: usize) -> crate::card::Seat {
+        crate::card::Seat(next_seat(self.index(), direction, players.max(1), steps) as u8)
+    }
+}
+
 /// The kinds of `held` that may go on `top` with `color` in play, no penalty pending: those
 /// of the colour or of the top card's face, and the wilds, less the Wild Draw Four when
 /// `wd4_refused` (the restricted rule, its player holding `color`).
 ///
 /// The one matching rule: [`Game::playable`](crate::Game::playable) asks it, and so do the
-/// bots' models of past positions and the sampler. The simulation kernel reads
-/// [`CardSet::matching`] into a table when it is built and applies the restricted Wild Draw
+/// bots' models of past positions and the sampler. The simulation kernel reads the same table
+/// ([`CardSet::matching_by_index`]) and applies the restricted Wild Draw
 /// Four as `Game::playable` does; `uno-lab/tests/kernel.rs` proves it plays the engine's games.
 #[inline]
 pub fn matching_plays(held: CardSet, top: Card, color: Color, wd4_refused: bool) -> CardSet {
@@ -150,6 +206,13 @@ pub fn matching_plays(held: CardSet, top: Card, color: Color, wd4_refused: bool)
         set.remove(Card::WILD_DRAW_FOUR);
     }
     set
+}
+
+/// The kinds of `held` that may be stacked on a pending penalty asked by a card whose effect is
+/// `on` (the top card's), with `color` in play: the one stacking rule, read from the tables.
+#[inline]
+pub fn stackable(held: CardSet, on: CardEffect, color: Color) -> CardSet {
+    held.and(on.stacked_by.or(on.stacked_by_in_colour.and(CardSet::of_color(color))))
 }
 
 /// Whether a seat may call UNO for itself: it has not called yet, and either it is on its
@@ -217,6 +280,66 @@ mod tests {
             |face: u8| stacked[0].iter().zip(Card::all()).any(|(e, c)| c.face() == Face::Digit(face) && e.same_number);
         assert!(runs(5) && !runs(7) && !runs(0));
         assert!(t[0].iter().all(|e| !e.same_number), "off in the official rules");
+    }
+
+    /// The stacking rule as `Stacking` states it, card by card, against the tables' sets.
+    #[test]
+    fn the_tables_stack_what_each_stacking_rule_says() {
+        for stacking in [Stacking::Off, Stacking::DrawTwo, Stacking::WildDrawFour, Stacking::Both, Stacking::Cross] {
+            let t = derive(
+                FirstCard::Official,
+                stacking,
+                WildDrawFourRule::Challenge,
+                TwoPlayerRule::ReverseSkips,
+                SevenZero::Off,
+                MultiPlay::Off,
+            );
+            for top in Card::all() {
+                for color in Color::ALL {
+                    let set = stackable(CardSet::ALL, t[0][top.index()], color);
+                    for card in Card::all() {
+                        let (d2, wd4) = (card.face() == Face::DrawTwo, card == Card::WILD_DRAW_FOUR);
+                        let (top_d2, top_wd4) = (top.face() == Face::DrawTwo, top == Card::WILD_DRAW_FOUR);
+                        let stated = match stacking {
+                            Stacking::Off => false,
+                            Stacking::DrawTwo => d2 && top_d2,
+                            Stacking::WildDrawFour => wd4 && top_wd4,
+                            Stacking::Both => (d2 && top_d2) || (wd4 && top_wd4),
+                            Stacking::Cross => wd4 || (d2 && (top_d2 || card.color() == Some(color))),
+                        };
+                        assert_eq!(set.contains(card), stated, "{stacking:?}: {card} on {top} in {color:?}");
+                    }
+                }
+            }
+            let wd4 = t[0][Card::WILD_DRAW_FOUR.index()];
+            assert_eq!(wd4.challenge_lost, 2, "the official rules' challenger draws 6");
+        }
+    }
+
+    #[test]
+    fn rlcards_first_card_draws_a_wilds_colour_and_lets_a_draw_two_victim_play() {
+        let t = derive(
+            FirstCard::Rlcard,
+            Stacking::Off,
+            WildDrawFourRule::LastResort,
+            TwoPlayerRule::ReverseReverses,
+            SevenZero::Off,
+            MultiPlay::Off,
+        );
+        let find = |face: Face| Card::all().find(|c| c.face() == face).map(|c| c.index()).unwrap_or(0);
+        for table in &t {
+            assert_eq!(table[Card::WILD.index()].first, FirstEffect::RandomColor);
+            assert!(table[Card::WILD_DRAW_FOUR.index()].first_refused);
+            assert!(!table[Card::WILD.index()].first_refused);
+            assert_eq!(table[find(Face::DrawTwo)].first, FirstEffect::DrawTwoThenPlay);
+            assert_eq!(table[find(Face::Skip)].first, FirstEffect::Skip);
+            assert_eq!(table[find(Face::Reverse)].first, FirstEffect::Reverse);
+        }
+        // Its Wild Draw Four is never challenged: the next player draws 4 at once.
+        let wd4 = t[0][Card::WILD_DRAW_FOUR.index()];
+        assert!(!wd4.challenge && !wd4.stacks && wd4.penalty == 4 && wd4.skip == 1);
+        // Between two players a Reverse only reverses (so the other player is next).
+        assert!(t[1][find(Face::Reverse)].flip && t[1][find(Face::Reverse)].skip == 0);
     }
 
     #[test]

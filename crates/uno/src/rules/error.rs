@@ -81,6 +81,17 @@ pub enum RulesError {
     /// so the match would never end.
     #[error("scoring.target is set, and every card in the deck is worth 0 points: the match could never end")]
     NoPoints,
+    /// A match to a target the deck's points reach only after more than `rounds` rounds even
+    /// if every round's winner scored the whole deck: the match would run for hours or days.
+    #[error("scoring.target {target} needs more than {rounds} rounds: the whole deck is worth {deck_points} points, the most one round can score")]
+    TargetOutOfReach {
+        /// The target given.
+        target: u32,
+        /// What every card of the deck is worth together.
+        deck_points: u64,
+        /// The most rounds a match may need at the least ([`MAX_ROUNDS_TO_TARGET`](crate::rules::MAX_ROUNDS_TO_TARGET)).
+        rounds: u32,
+    },
     /// The official first-card rule returns every Wild Draw Four, and the deck holds nothing else.
     #[error("deal.first_card = official sends every Wild Draw Four back, and the deck has nothing else")]
     OnlyWildDrawFours,
@@ -103,4 +114,84 @@ pub enum RulesError {
         /// The limit.
         max: u64,
     },
+}
+
+impl RulesError {
+    /// Whether the file asks for more than the engine plays (a number, a deck, copies, seats or a
+    /// target past their limits), rather than for something that is no game at all.
+    pub fn is_over_limit(&self) -> bool {
+        match self {
+            RulesError::TooManyCopies { .. } | RulesError::OverLimit { .. } | RulesError::TargetOutOfReach { .. } => {
+                true
+            }
+            RulesError::PlayersOutOfRange { max, .. } => *max as usize > MAX_PLAYERS,
+            _ => false,
+        }
+    }
+
+    /// The setting the error is about, as a rules file names it (`deal.hand_size`,
+    /// `deck.per_color.skip`), so that a reader of the file can point at where it is written;
+    /// `None` for an error about no one setting (the text itself, a preset's name, a table's
+    /// size).
+    pub fn setting(&self) -> Option<String> {
+        let named = match self {
+            RulesError::Syntax(_) | RulesError::UnknownPreset(_) | RulesError::PlayerCount { .. } => return None,
+            RulesError::NoColors | RulesError::DuplicateColor(_) => "deck.colors",
+            RulesError::UnknownColoredFace(face) => return Some(format!("deck.per_color.{face}")),
+            RulesError::UnknownWildFace(face) => return Some(format!("deck.wild.{face}")),
+            RulesError::TooManyCopies { face, .. } => {
+                let section = if face.starts_with("wild") { "wild" } else { "per_color" };
+                return Some(format!("deck.{section}.{face}"));
+            }
+            RulesError::EmptyDeck => "deck",
+            RulesError::PlayersOutOfRange { min, .. } if *min < 2 => "players.min",
+            RulesError::PlayersOutOfRange { .. } => "players.max",
+            RulesError::EmptyHands | RulesError::DeckTooSmall { .. } => "deal.hand_size",
+            RulesError::NoNumberCards | RulesError::OnlyWildDrawFours => "deal.first_card",
+            RulesError::MultiPlayWithoutNumbers => "play.multi_play",
+            RulesError::NoPoints | RulesError::TargetOutOfReach { .. } | RulesError::ZeroTarget => "scoring.target",
+            RulesError::ZeroTurnCap => "play.turn_cap",
+            RulesError::ZeroMaxTurns => "end.max_turns",
+            // `name (characters)` is the setting `name`.
+            RulesError::OverLimit { field, .. } => field.split(' ').next().unwrap_or(field),
+        };
+        Some(named.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Rules, RulesConfig};
+
+    /// Each error about one setting names the setting the file wrote, so that a reader of the
+    /// file can point at it.
+    #[test]
+    fn an_error_names_the_setting_the_file_wrote() {
+        let long_name = format!("name = \"{}\"", "x".repeat(1000));
+        for text in [
+            "[deal]\nhand_size = 0",
+            "[deal]\nhand_size = 60",
+            "[players]\nmin = 1",
+            "[players]\nmax = 99",
+            "[deck]\ncolors = []",
+            "[deck]\ncolors = [\"red\", \"red\"]",
+            "[deck.per_color]\nskip = 1000",
+            "[deck.per_color]\nsmile = 1",
+            "[deck.wild]\nwild = 1000",
+            "[play]\nturn_cap = 0",
+            "[scoring]\ntarget = 0",
+            "[end]\nmax_turns = 0",
+            "[uno]\npenalty = 1000",
+            long_name.as_str(),
+        ] {
+            let config = RulesConfig::from_toml(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let error = Rules::new(config).expect_err(text);
+            let setting = error.setting().unwrap_or_else(|| panic!("{text}: {error} names no setting"));
+            let mut value: toml::Value = toml::from_str(text).expect("TOML");
+            for key in setting.split('.') {
+                value =
+                    value.get(key).unwrap_or_else(|| panic!("{text}: {error} names {setting}, not written")).clone();
+            }
+        }
+    }
 }

@@ -8,6 +8,7 @@ mod config;
 pub mod effect;
 mod error;
 mod limits;
+pub mod precedence;
 mod presets;
 
 pub use config::*;
@@ -26,6 +27,9 @@ pub struct Rules {
     points: [u32; Card::KINDS],
     /// What each card does: `[more than two players, two players]`, by card index.
     effects: Box<crate::effect::EffectTables>,
+    /// The kinds the first-card rule sends back when turned up (`CardEffect::first_refused`,
+    /// gathered as one set so the deal asks it without walking the table).
+    first_refused: crate::hand::CardSet,
 }
 
 impl Rules {
@@ -39,10 +43,16 @@ impl Rules {
         let colors = config.deck.colors.clone();
         let deck = build_deck(&config, &colors)?;
         check_table(&config, &deck)?;
-        check_limits(&config)?;
+        check_limits(&config, deck.len())?;
         let points = card_points(&config.scoring);
-        if config.scoring.target.is_some() && deck.iter().all(|c| points[c.index()] == 0) {
-            return Err(RulesError::NoPoints);
+        if let Some(target) = config.scoring.target {
+            let deck_points: u64 = deck.iter().map(|c| u64::from(points[c.index()])).sum();
+            if deck_points == 0 {
+                return Err(RulesError::NoPoints);
+            }
+            if u64::from(target) > deck_points * u64::from(MAX_ROUNDS_TO_TARGET) {
+                return Err(RulesError::TargetOutOfReach { target, deck_points, rounds: MAX_ROUNDS_TO_TARGET });
+            }
         }
         let p = &config.play;
         let effects = Box::new(crate::effect::derive(
@@ -53,7 +63,11 @@ impl Rules {
             p.seven_zero,
             p.multi_play,
         ));
-        Ok(Rules { config, deck, colors, points, effects })
+        // The first-card rule does not depend on the table's size.
+        let first_refused = crate::hand::CardSet::from_bits(
+            Card::all().filter(|c| effects[0][c.index()].first_refused).fold(0, |m, c| m | 1 << c.index()),
+        );
+        Ok(Rules { config, deck, colors, points, effects, first_refused })
     }
 
     /// A named preset (see [`PRESET_NAMES`]).
@@ -68,6 +82,13 @@ impl Rules {
     #[inline]
     pub fn effect(&self, card: Card, players: usize) -> crate::effect::CardEffect {
         self.effects[usize::from(players == 2)][card.index()]
+    }
+
+    /// The kinds the first-card rule sends back into the deck when one is turned up (each
+    /// kind's [`CardEffect::first_refused`](crate::effect::CardEffect), as a set).
+    #[inline]
+    pub fn first_refused(&self) -> crate::hand::CardSet {
+        self.first_refused
     }
 
     /// Every card kind's effect at a table of `players`, by card index.
@@ -184,6 +205,15 @@ impl Rules {
     #[inline]
     pub fn points(&self, card: Card) -> u32 {
         self.points[card.index()]
+    }
+    /// What a hand left at a round's end is worth to the round's winner: the scoring table,
+    /// card by card.
+    pub fn hand_points(&self, hand: &[Card]) -> u32 {
+        hand.iter().map(|&c| self.points(c)).sum()
+    }
+    /// What a round's winner scores: every card left in the hands (the winner's is empty).
+    pub fn round_points<'a>(&self, hands: impl IntoIterator<Item = &'a [Card]>) -> u32 {
+        hands.into_iter().map(|h| self.hand_points(h)).sum()
     }
     /// `players` as a checked count, if these rules seat that many and the deck can deal them.
     ///
@@ -329,8 +359,8 @@ fn card_points(s: &ScoringConfig) -> [u32; Card::KINDS] {
     points
 }
 
-/// The bounds on every number and text a rules file may hold.
-fn check_limits(config: &RulesConfig) -> Result<(), RulesError> {
+/// The bounds on every number and text a rules file may hold, and on the deck it makes (`cards`).
+fn check_limits(config: &RulesConfig, cards: usize) -> Result<(), RulesError> {
     let over = |field: &'static str, value: u64, max: u64| {
         if value > max {
             Err(RulesError::OverLimit { field, value, max })
@@ -338,6 +368,8 @@ fn check_limits(config: &RulesConfig) -> Result<(), RulesError> {
             Ok(())
         }
     };
+    over("deck (cards)", cards as u64, MAX_DECK_CARDS as u64)?;
+    over("deal.hand_size", config.deal.hand_size.into(), MAX_HAND_SIZE.into())?;
     over("name (characters)", config.name.chars().count() as u64, MAX_NAME_CHARS as u64)?;
     over("description (characters)", config.description.chars().count() as u64, MAX_DESCRIPTION_CHARS as u64)?;
     over("scoring.target", config.scoring.target.unwrap_or(0).into(), MAX_TARGET.into())?;
@@ -404,9 +436,36 @@ mod tests {
         assert_eq!(Rules::new(c.clone()).map(|_| ()), Err(RulesError::NoPoints));
         c.scoring.target = None;
         assert!(Rules::new(c.clone()).is_ok(), "one round ends without points");
-        c.scoring.target = Some(500);
+        c.scoring.target = Some(4 * MAX_ROUNDS_TO_TARGET);
         c.scoring.wild = 1;
-        assert!(Rules::new(c).is_ok(), "one card worth a point is enough");
+        assert!(Rules::new(c).is_ok(), "one card worth a point is enough for a target it can reach");
+    }
+
+    /// A target the deck's points reach only after thousands of rounds is refused: a round's
+    /// winner scores at most the whole deck, so the target is at most `MAX_ROUNDS_TO_TARGET`
+    /// times that (one Wild worth 1 point, the rest nothing, target 10,000: 2,500 rounds at least).
+    #[test]
+    fn a_target_the_deck_reaches_only_in_thousands_of_rounds_is_refused() {
+        let mut c = crate::rules::preset_config("official").expect("preset");
+        c.scoring.digits = DigitPoints::Fixed(0);
+        for p in [&mut c.scoring.skip, &mut c.scoring.reverse, &mut c.scoring.draw_two, &mut c.scoring.wild_draw_four] {
+            *p = 0;
+        }
+        c.scoring.wild = 1;
+        c.scoring.target = Some(MAX_TARGET);
+        let err = Rules::new(c.clone()).map(|_| ()).expect_err("2,500 rounds at least");
+        assert_eq!(
+            err,
+            RulesError::TargetOutOfReach { target: MAX_TARGET, deck_points: 4, rounds: MAX_ROUNDS_TO_TARGET }
+        );
+        assert_eq!(err.setting().as_deref(), Some("scoring.target"));
+        assert!(err.to_string().contains("4 points"), "{err}");
+        c.scoring.target = Some(4 * MAX_ROUNDS_TO_TARGET + 1);
+        assert!(Rules::new(c.clone()).is_err(), "one point past the bound");
+        let official = crate::rules::preset_config("official").expect("preset");
+        let mut far = official.clone();
+        far.scoring.target = Some(MAX_TARGET);
+        assert!(Rules::new(far).is_ok(), "the official deck (1,240 points) reaches the highest target");
     }
 
     #[test]
@@ -443,6 +502,27 @@ mod tests {
         let r = Rules::new(RulesConfig { deck: RulesConfig::deck_from_counts(1, 0, 0), ..RulesConfig::default() })
             .expect("valid");
         assert_eq!(r.deck().len(), 40);
+    }
+
+    /// A deck and hands a game can be played with in a game's time: 64 copies of every card
+    /// (3,456 cards) dealt 300 a hand, rules made to make every playout long, are refused.
+    #[test]
+    fn the_deck_and_the_hands_are_bounded() {
+        let rules = |deck: DeckConfig, hand_size: u32| {
+            let mut c = RulesConfig { deck, ..RulesConfig::default() };
+            c.deal.hand_size = hand_size;
+            Rules::new(c)
+        };
+        let huge = rules(RulesConfig::deck_from_counts(64, 64, 64), 300);
+        assert!(matches!(huge, Err(RulesError::OverLimit { field: "deck (cards)", value: 3_392, .. })), "{huge:?}");
+        // 4 colours of 10 digits and 3 specials, 8 copies each, and 16 wilds: the most a deck holds.
+        let most = RulesConfig::deck_from_counts(8, 8, 16);
+        assert_eq!(rules(most.clone(), MAX_HAND_SIZE).map(|r| r.deck().len()), Ok(MAX_DECK_CARDS));
+        let hands = rules(most, MAX_HAND_SIZE + 1);
+        assert!(matches!(hands, Err(RulesError::OverLimit { field: "deal.hand_size", .. })), "{hands:?}");
+        let mut more = RulesConfig::deck_from_counts(8, 8, 16);
+        more.wild.insert("wild_draw_four".into(), 1);
+        assert!(matches!(rules(more, 7), Err(RulesError::OverLimit { field: "deck (cards)", .. })));
     }
 
     #[test]

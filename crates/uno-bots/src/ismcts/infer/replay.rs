@@ -23,7 +23,7 @@ pub(super) struct Public {
 
 impl Public {
     fn next(&self, steps: usize) -> Seat {
-        Seat(uno::next_seat(self.current.index(), self.direction, self.sizes.len(), steps) as u8)
+        self.current.step(self.direction, self.sizes.len(), steps)
     }
 
     fn end_turn(&mut self, skip: usize) {
@@ -68,7 +68,8 @@ pub(super) fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[C
             let mut q = p;
             q.sizes[me.index()] += 1;
             match rules.draw_rule() {
-                DrawRule::DrawOneEndTurn => q.end_turn(0),
+                // `supported` refuses the auto-play draw: it never gets here.
+                DrawRule::DrawOneEndTurn | DrawRule::DrawOneAutoPlay => q.end_turn(0),
                 // The drawn card, unknown when the bot drew, is played at once if it matches
                 // (the bot decides next), else the turn is over: both are tried.
                 DrawRule::DrawOneMustPlay => {
@@ -96,7 +97,7 @@ pub(super) fn starts(prev: &Observation, action: Action, rules: &Rules, new: &[C
         }
         Action::Challenge => {
             if let Some(offender) = challenge {
-                out.extend(after_own_challenge(p, me, offender));
+                out.extend(after_own_challenge(p, me, offender, rules));
             }
         }
         Action::DeclareColor { color } => {
@@ -144,14 +145,15 @@ fn after_own_play(
 }
 
 /// The two public states after the bot challenged `offender`'s Wild Draw Four: the offender
-/// guilty (it takes the cards, the bot plays on), or innocent (the bot takes two more).
-fn after_own_challenge(p: Public, me: Seat, offender: Seat) -> [Public; 2] {
+/// guilty (it takes the cards, the bot plays on), or innocent (the bot takes the rules' lost-challenge cards more).
+fn after_own_challenge(p: Public, me: Seat, offender: Seat, rules: &Rules) -> [Public; 2] {
+    let lost = rules.effect(Card::WILD_DRAW_FOUR, p.sizes.len()).challenge_lost;
     let mut guilty = p.clone();
     guilty.sizes[offender.index()] += guilty.pending as usize;
     guilty.pending = 0;
     guilty.challenge = None;
     let mut innocent = p;
-    innocent.sizes[me.index()] += innocent.pending as usize + 2;
+    innocent.sizes[me.index()] += innocent.pending as usize + usize::from(lost);
     innocent.pending = 0;
     innocent.challenge = None;
     innocent.end_turn(0);

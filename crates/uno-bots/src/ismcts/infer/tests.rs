@@ -54,38 +54,9 @@ fn step_truth(step: &Step) -> Option<Truth> {
     }
 }
 
-/// Every preset, and house rules of the official preset that change what the replay walks.
+/// Every rule set of the shared list (`uno::testing::rule_sets`): every preset, every house rule.
 fn every_rule_set() -> Vec<(String, Arc<Rules>)> {
-    use uno::rules::{Exhausted, FirstCard, FirstPlayer, ForcedPlay, TwoPlayerRule, UnoCall, WildDrawFourRule};
-    use uno::RulesConfig;
-    let house = |what: &str, f: &dyn Fn(&mut RulesConfig)| {
-        let mut config = uno::rules::preset_config("official").expect("preset");
-        f(&mut config);
-        (what.to_string(), Arc::new(Rules::new(config).expect("valid house rules")))
-    };
-    let mut out: Vec<(String, Arc<Rules>)> =
-        uno::PRESET_NAMES.iter().map(|n| (n.to_string(), Arc::new(Rules::preset(n).expect("preset")))).collect();
-    out.extend([
-        house("draw one, must play", &|c| c.play.draw = DrawRule::DrawOneMustPlay),
-        house("draw one, end turn", &|c| c.play.draw = DrawRule::DrawOneEndTurn),
-        house("draw until playable", &|c| c.play.draw = DrawRule::DrawUntilPlayable),
-        house("forced play", &|c| c.play.forced_play = ForcedPlay::Required),
-        house("stacking both", &|c| c.play.stacking = Stacking::Both),
-        house("jump-in", &|c| c.play.jump_in = JumpIn::On),
-        house("7-0", &|c| c.play.seven_zero = SevenZero::On),
-        house("same-number runs", &|c| c.play.multi_play = MultiPlay::SameNumber),
-        house("restricted wd4", &|c| c.play.wild_draw_four = WildDrawFourRule::Restricted),
-        house("unrestricted wd4", &|c| c.play.wild_draw_four = WildDrawFourRule::Unrestricted),
-        house("reverse reverses", &|c| c.play.two_players = TwoPlayerRule::ReverseReverses),
-        house("no reshuffle", &|c| c.play.exhausted_draw_pile = Exhausted::NoReshuffle),
-        house("first card no effect", &|c| c.deal.first_card = FirstCard::NoEffect),
-        house("seat 0 first", &|c| c.deal.first_player = FirstPlayer::Seat0),
-        house("no uno calls", &|c| c.uno.call = UnoCall::Off),
-        house("false calls", &|c| c.uno.false_call_penalty = 2),
-        house("counter-clockwise", &|c| c.deal.direction = Direction::CounterClockwise),
-        house("turn cap", &|c| c.play.turn_cap = Some(40)),
-    ]);
-    out
+    uno::testing::rule_sets().into_iter().map(|s| (s.name, s.rules)).collect()
 }
 
 /// The replay is a copy of the public side of the turn (who plays after whom, what a card

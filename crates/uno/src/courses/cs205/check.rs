@@ -15,8 +15,10 @@
 
 use super::{card_text, direction_text, player_name, step, Status, Transcript, Violation};
 use crate::card::{Card, Color, Direction};
-use crate::rules::UnoCall;
-use crate::rules::{DrawRule, Exhausted, FirstCard, FirstPlayer, JumpIn, MultiPlay, Rules, SevenZero, Stacking};
+use crate::rules::{
+    DealConfig, DrawRule, Exhausted, FirstCard, FirstPlayer, ForcedPlay, JumpIn, MultiPlay, PlayConfig, Rules,
+    SevenZero, Stacking, TwoPlayerRule, UnoCall, UnoConfig,
+};
 
 impl Transcript {
     /// Checks every block and every turn against `rules` (a rule set without wild cards in
@@ -109,18 +111,75 @@ impl Transcript {
     /// from the discard pile. Everything else a rule set says (players, hand size, direction,
     /// first player, forced play, the two-player Reverse, points, caps) it reads from the rules.
     pub fn rule_refused(rules: &Rules) -> Option<&'static str> {
-        let refused = [
-            (rules.deck().iter().any(|c| c.is_wild()), "wild cards (the format cannot write them)"),
-            (rules.first_card() != FirstCard::NoEffect, "a first-card effect (deal.first_card)"),
-            (rules.draw_rule() != DrawRule::DrawOneEndTurn, "a draw that does not end the turn (play.draw)"),
-            (rules.stacking() != Stacking::Off, "stacking (play.stacking)"),
-            (rules.jump_in() != JumpIn::Off, "jump-ins (play.jump_in)"),
-            (rules.seven_zero() != SevenZero::Off, "the 7-0 rule (play.seven_zero)"),
-            (rules.multi_play() != MultiPlay::Off, "same-number runs (play.multi_play)"),
-            (rules.uno_call() != UnoCall::Off, "UNO calls (uno.call)"),
-            (rules.exhausted() != Exhausted::Reshuffle, "a draw pile that is not rebuilt (play.exhausted_draw_pile)"),
-        ];
-        refused.into_iter().find_map(|(refuse, what)| refuse.then_some(what))
+        // Every rule of the sections a turn depends on, each choice matched without a
+        // wildcard: a rule added to the rule book fails to compile here until the checker
+        // decides whether it knows it.
+        let DealConfig { hand_size: _, first_player, direction: _, first_card } = &rules.config().deal;
+        let PlayConfig {
+            draw,
+            forced_play,
+            stacking,
+            wild_draw_four: _,
+            two_players,
+            jump_in,
+            seven_zero,
+            exhausted_draw_pile,
+            multi_play,
+            turn_cap: _,
+        } = &rules.config().play;
+        let UnoConfig { call, penalty: _, false_call_penalty: _ } = &rules.config().uno;
+        // Read from the rules, whatever they say (the deal's checks, `must_play`, the effect tables).
+        match first_player {
+            FirstPlayer::AfterDealer | FirstPlayer::Seat0 => {}
+        }
+        match forced_play {
+            ForcedPlay::Optional | ForcedPlay::Required | ForcedPlay::Precedence => {}
+        }
+        match two_players {
+            TwoPlayerRule::ReverseSkips | TwoPlayerRule::ReverseReverses => {}
+        }
+        let first_card = match first_card {
+            FirstCard::NoEffect => None,
+            FirstCard::Official | FirstCard::RedrawUntilNumber | FirstCard::RedrawWilds | FirstCard::Rlcard => {
+                Some("a first-card effect (deal.first_card)")
+            }
+        };
+        let draw = match draw {
+            DrawRule::DrawOneEndTurn => None,
+            DrawRule::DrawOneMayPlay
+            | DrawRule::DrawOneMustPlay
+            | DrawRule::DrawUntilPlayable
+            | DrawRule::DrawOneAutoPlay => Some("a draw that does not end the turn (play.draw)"),
+        };
+        let stacking = match stacking {
+            Stacking::Off => None,
+            Stacking::DrawTwo | Stacking::WildDrawFour | Stacking::Both | Stacking::Cross => {
+                Some("stacking (play.stacking)")
+            }
+        };
+        let jump_in = match jump_in {
+            JumpIn::Off => None,
+            JumpIn::On => Some("jump-ins (play.jump_in)"),
+        };
+        let seven_zero = match seven_zero {
+            SevenZero::Off => None,
+            SevenZero::On => Some("the 7-0 rule (play.seven_zero)"),
+        };
+        let runs = match multi_play {
+            MultiPlay::Off => None,
+            MultiPlay::SameNumber => Some("same-number runs (play.multi_play)"),
+        };
+        let calls = match call {
+            UnoCall::Off => None,
+            UnoCall::Required => Some("UNO calls (uno.call)"),
+        };
+        let rebuilt = match exhausted_draw_pile {
+            Exhausted::Reshuffle => None,
+            Exhausted::NoReshuffle => Some("a draw pile that is not rebuilt (play.exhausted_draw_pile)"),
+        };
+        // Wild cards need no rule: a Wild Draw Four's rule only matters where there are wilds.
+        let wilds = rules.deck().iter().any(|c| c.is_wild()).then_some("wild cards (the format cannot write them)");
+        [wilds, first_card, draw, stacking, jump_in, seven_zero, runs, calls, rebuilt].into_iter().flatten().next()
     }
 
     /// Checks how the game ended after `turns` turns (`stalemate`: the last round of turns had
@@ -136,7 +195,7 @@ impl Transcript {
         }
         match last.hands.iter().position(Vec::is_empty) {
             Some(w) => {
-                let points: u32 = last.hands.iter().flatten().map(|&c| rules.points(c)).sum();
+                let points = rules.round_points(last.hands.iter().map(Vec::as_slice));
                 if self.winner != Some((w, points)) {
                     return Err(fail(format!("the last line must be '{} ({points})'", player_name(w))));
                 }

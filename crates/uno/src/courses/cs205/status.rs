@@ -86,7 +86,7 @@ fn after_last_card(game: &Game, winner: usize) -> (usize, Direction) {
 pub fn winner_line(game: &Game) -> String {
     match (game.round_winner(), game.outcome()) {
         (Some(w), _) => {
-            let points: u32 = game.hands().iter().flatten().map(|&c| game.rules().points(c)).sum();
+            let points = game.round_result().map_or(0, |r| r.points);
             format!("{} ({points})", player_name(w.index()))
         }
         _ => String::new(),

@@ -1,0 +1,71 @@
+//! Who is asking, as the host sees it: a guest, or a signed-in person with an account
+//! ([`Person`]). The HTTP side reads it from the session cookie (`crate::accounts`); the host
+//! uses it to seat people under their own names, to keep an account's name its own, and to
+//! rate tables whose every seat is a signed-in person.
+
+use super::seats::{name_key, same_name};
+use super::{TableError, Tables};
+
+/// A signed-in person: their account's id and name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignedIn {
+    pub id: String,
+    pub name: String,
+}
+
+/// Who a request is from: a guest (no session, or one that ended), or a signed-in person.
+/// Routes take it as an extractor (`crate::accounts`): a request without a session cookie is
+/// a guest's at no cost.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Person {
+    #[default]
+    Guest,
+    Account(SignedIn),
+}
+
+impl Person {
+    /// The signed-in person, if any.
+    pub fn account(&self) -> Option<&SignedIn> {
+        match self {
+            Person::Guest => None,
+            Person::Account(a) => Some(a),
+        }
+    }
+
+    /// The account's id, if signed in.
+    pub fn id(&self) -> Option<&str> {
+        self.account().map(|a| a.id.as_str())
+    }
+}
+
+impl Tables {
+    /// Refuses `name` for `person` when it is another account's name (case and invisible
+    /// characters aside): a signed-in person's name is theirs. A store that keeps no people
+    /// has no accounts.
+    pub(crate) async fn check_name_free(&self, name: &str, person: &Person) -> Result<(), TableError> {
+        if person.account().is_some_and(|a| same_name(&a.name, name)) {
+            return Ok(());
+        }
+        let Some(people) = self.store().people() else { return Ok(()) };
+        match super::store_read(people.account_named(&name_key(name))).await? {
+            Some(a) if Some(a.id.as_str()) != person.id() => Err(TableError::NameOwned),
+            _ => Ok(()),
+        }
+    }
+
+    /// Notes that an account holds seat `seat` of table `id` (its profile's games). A failure
+    /// is logged: the seat is taken all the same.
+    pub(crate) async fn link_seat(&self, account: &str, id: &str, seat: super::Seat) {
+        let Some(people) = self.store().people() else { return };
+        let at = crate::host::person::now_ms();
+        if let Err(e) = people.link_seat(account, id, seat.index() as i64, at).await {
+            tracing::warn!(error = %e, table = id, "an account's seat was not linked");
+        }
+    }
+}
+
+/// Now, in Unix milliseconds (the store's clock for people).
+pub(crate) fn now_ms() -> i64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}

@@ -1,0 +1,2 @@
+"""RLCard's own UNO environment tests, copied with their licence, run against
+``tabletop.rlcard.faithful`` (a package so that their relative import works)."""
