@@ -32,4 +32,25 @@ case "$target_dir" in /*) ;; *) target_dir="$root/$target_dir" ;; esac
 export TABLETOP_BIN="${TABLETOP_BIN:-$target_dir/debug/tabletop}"
 export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 mkdir -p ../../test-artifacts/screenshots
-node --test --test-concurrency=1 ./*.test.mjs
+# One file at a time, each in its own run, so a failure names its file. A file that fails is run
+# once more: a browser on a loaded machine can miss a deadline once. Failing twice fails the run;
+# failing once and then passing is said here and kept in test-artifacts/e2e-flaky.txt, so it is
+# seen and fixed rather than hidden.
+failed=()
+for f in ./*.test.mjs; do
+  node --test --test-concurrency=1 "$f" || failed+=("$f")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "browser tests that failed: ${failed[*]}; running each once more"
+  still=()
+  for f in "${failed[@]}"; do
+    node --test --test-concurrency=1 "$f" || still+=("$f")
+  done
+  if [ ${#still[@]} -gt 0 ]; then
+    echo "browser tests that failed twice: ${still[*]}"
+    exit 1
+  fi
+  printf '%s\n' "${failed[@]}" > ../../test-artifacts/e2e-flaky.txt
+  echo "FLAKY: failed once and passed on the second run: ${failed[*]} (test-artifacts/e2e-flaky.txt)"
+fi
+echo "browser tests: every file passed"

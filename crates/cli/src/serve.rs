@@ -90,6 +90,10 @@ pub struct Args {
     /// port (open the site as `http://localhost:8080`, not `127.0.0.1`, to use passkeys).
     #[arg(long, value_name = "URL", value_parser = parse_origin)]
     public_origin: Option<server::accounts::passkeys::PublicOrigin>,
+    /// A leaderboard lists players with at least this many rated games in its pool (and one in
+    /// the last 30 days).
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=100_000))]
+    leaderboard_min_games: i64,
 }
 
 /// `--public-origin`: an origin passkeys can be bound to.
@@ -155,7 +159,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     };
     // Never the URL as given: it may hold a password.
     let location = store.location();
-    let config = server::Config {
+    let mut config = server::Config {
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         idle_timeout: Duration::from_secs(args.idle_secs),
         finished_ttl: Duration::from_secs(args.finished_secs),
@@ -173,6 +177,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         public_origin: args.public_origin.clone().unwrap_or_default(),
         ..server::Config::default()
     };
+    config.accounts.board_min_games = args.leaderboard_min_games;
     let state = server::AppState::new(store, config).await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let cluster = match &args.nats {
         Some(url) => Some(

@@ -55,6 +55,18 @@ pub struct Occupant {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub account: Option<String>,
+    /// At a rated table, the signed-in person's rating in its pool when they sat down (or when
+    /// its current game was dealt, for a rematch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rating: Option<SeatRating>,
+}
+
+/// A seat's rating as the lobby and the table show it: `1523`, or `1500?` while provisional.
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRating {
+    pub points: i32,
+    pub provisional: bool,
 }
 
 /// The table as one viewer sees it: `GET /api/tables/{id}`, the answer to an action, and every

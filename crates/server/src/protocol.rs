@@ -12,15 +12,15 @@ use uno::rules::{
 use uno::{Action, Color, Direction, DrawReason, EndReason, Event, Move, Observation, Outcome, Phase};
 
 use crate::messages::{
-    CreateTable, HandResult, LiveGames, LoggedEvent, Occupant, Progress, RoundResult, SeatKind, SeatSpec, StartFrom,
-    StartedFrom, TableList, TableStatus, TableSummary, TableView,
+    CreateTable, HandResult, LiveGames, LoggedEvent, Occupant, Progress, RoundResult, SeatKind, SeatRating, SeatSpec,
+    StartFrom, StartedFrom, TableList, TableStatus, TableSummary, TableView,
 };
 
 use crate::accounts::passkeys::{PasskeyChallenge, PasskeyFinish, PasskeySignUp, PasskeyView, Passkeys};
 use crate::accounts::players::{
     BoardEntry, BotEntry, HistoryPoint, Leaderboard, PlayerView, PoolView, RecentGame, ShownRating,
 };
-use crate::accounts::{AccountDeleted, AccountView, Me, PasswordRequest, SignedOut};
+use crate::accounts::{AccountDeleted, AccountView, ClaimRequest, Claimed, HeldSeat, Me, PasswordRequest, SignedOut};
 use crate::api::{JoinRequest, Options as UnoOptions, PhraseRequest};
 use crate::arena::{ArenaJoined, ArenaLine, ArenaList, ArenaSeat, ArenaTableView, ArenaView, CreateArena, JoinArena};
 use crate::error::{ErrorBody, ServerCode};
@@ -96,6 +96,7 @@ fn declarations() -> String {
         decl::<SeatKind>(&cfg),
         decl::<TableStatus>(&cfg),
         decl::<Occupant>(&cfg),
+        decl::<SeatRating>(&cfg),
         decl::<HandResult>(&cfg),
         decl::<RoundResult>(&cfg),
         decl::<LoggedEvent>(&cfg),
@@ -172,6 +173,9 @@ fn declarations() -> String {
         decl::<PasswordRequest>(&cfg),
         decl::<SignedOut>(&cfg),
         decl::<AccountDeleted>(&cfg),
+        decl::<HeldSeat>(&cfg),
+        decl::<ClaimRequest>(&cfg),
+        decl::<Claimed>(&cfg),
         // Passkeys (accounts/passkeys.rs): a ceremony's start and finish, the list.
         decl::<PasskeySignUp>(&cfg),
         decl::<PasskeyChallenge>(&cfg),

@@ -348,3 +348,51 @@ async fn sign_up_refuses_taken_names_and_short_passwords() {
         assert_eq!((a.status.as_u16(), a.body["code"].as_str()), (status, Some(code)), "{body}");
     }
 }
+
+#[tokio::test]
+async fn a_guest_who_signs_up_keeps_the_games_their_browser_played() {
+    let (app, _dir) = server(server::Config::default()).await;
+    let two = json!({"name": "Cleo", "seats": [{"kind": "human"}, {"kind": "human"}]});
+    // As a guest: a table with a seat of Cleo's, and a seat of another guest's.
+    let t = send(&app, ME, "POST", "/api/tables", &[], Some(two.clone())).await;
+    assert_eq!(t.status, StatusCode::CREATED, "{}", t.body);
+    let (table, cleo) =
+        (t.body["id"].as_str().expect("id").to_string(), t.body["token"].as_str().expect("t").to_string());
+    let j = send(&app, ME, "POST", &format!("/api/tables/{table}/join"), &[], Some(json!({"name": "Dan"}))).await;
+    assert_eq!(j.status, StatusCode::OK, "{}", j.body);
+    // A guest has nothing to claim under.
+    let seats = json!({"seats": [{"table": table, "token": cleo}]});
+    let refused = send(&app, ME, "POST", "/api/account/claim", &[], Some(seats.clone())).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+
+    let cookie = sign_up(&app, "Cleo", "pass word 1").await;
+    let with = [("cookie", cookie.as_str())];
+    let claim = json!({"seats": [
+        {"table": table, "token": cleo},
+        {"table": table, "token": "not a token"},
+        {"table": "feedfeedfeedfeed", "token": cleo},
+    ]});
+    let c = send(&app, ME, "POST", "/api/account/claim", &with, Some(claim.clone())).await;
+    assert_eq!((c.status, &c.body), (StatusCode::OK, &json!({"seats": 1})));
+    let id = me(&app, &cookie).await["id"].as_str().expect("id").to_string();
+    let p = send(&app, ME, "GET", &format!("/api/players/{id}"), &[], None).await;
+    assert_eq!(p.body["recent"].as_array().map(Vec::len), Some(1), "{}", p.body);
+    assert_eq!(p.body["recent"][0]["game_id"], table.as_str());
+    assert_eq!(p.body["recent"][0]["seat"], 0);
+    // Claimed again: still one game.
+    let again = send(&app, ME, "POST", "/api/account/claim", &with, Some(claim)).await;
+    assert_eq!(again.body, json!({"seats": 1}));
+    let p = send(&app, ME, "GET", &format!("/api/players/{id}"), &[], None).await;
+    assert_eq!(p.body["recent"].as_array().map(Vec::len), Some(1), "{}", p.body);
+
+    // A signed-in person's seat is theirs: its token claims nothing for another account.
+    let ann = sign_up(&app, "Ann", "pass word 2").await;
+    let a = send(&app, ME, "POST", "/api/tables", &[("cookie", &ann)], Some(two)).await;
+    let (ann_table, ann_token) = (a.body["id"].as_str().expect("id"), a.body["token"].as_str().expect("t"));
+    let theirs = json!({"seats": [{"table": ann_table, "token": ann_token}]});
+    assert_eq!(send(&app, ME, "POST", "/api/account/claim", &with, Some(theirs)).await.body, json!({"seats": 0}));
+    // A claim is bounded.
+    let many: Vec<Value> = (0..201).map(|_| json!({"table": table, "token": "x"})).collect();
+    let big = send(&app, ME, "POST", "/api/account/claim", &with, Some(json!({ "seats": many }))).await;
+    assert_eq!((big.status, big.body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_body")));
+}

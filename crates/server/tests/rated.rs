@@ -148,6 +148,11 @@ async fn a_rated_game_s_end_rates_its_players_and_shows_on_profile_and_leaderboa
     let app = server().await;
     let (ann, bob) = (player(&app, "Ann").await, player(&app, "Bob").await);
     let (id, ta, tb) = seated(&app, &ann, &bob).await;
+    // Each seat shows the rating its person sat down with: newcomers, provisional.
+    let (_, view) = send(&app, None, "GET", &format!("/api/tables/{id}"), None, None).await;
+    for seat in view["seats"].as_array().expect("seats") {
+        assert_eq!(seat["rating"], json!({"points": 1500, "provisional": true}), "{view}");
+    }
     let end = play(&app, &id, &[&ta, &tb], 20_000).await;
     assert_eq!(end["status"], "finished", "{end}");
     let winner = end["round_result"]["match_winner"].as_u64().or(end["round_result"]["winner"].as_u64());
@@ -179,6 +184,11 @@ async fn a_rated_game_s_end_rates_its_players_and_shows_on_profile_and_leaderboa
     // A rematch is the table's next game: rated too.
     let (s, _) = send(&app, None, "POST", &format!("/api/tables/{id}/rematch"), Some(&ta), None).await;
     assert_eq!(s, StatusCode::OK);
+    // The rematch's seats show the ratings the first game left, in the lobby's list too.
+    let (_, list) = send(&app, None, "GET", "/api/tables", None, None).await;
+    let listed = list["tables"].as_array().and_then(|t| t.iter().find(|t| t["id"] == id.as_str())).expect("listed");
+    assert_eq!(listed["seats"][0]["rating"]["points"], a, "{listed}");
+    assert_eq!(listed["seats"][1]["rating"]["points"], b, "{listed}");
     let end = play(&app, &id, &[&ta, &tb], 20_000).await;
     assert_eq!(end["status"], "finished");
     assert_eq!(profile(&app, &ann).await["ratings"][0]["rating"]["games"], 2);
@@ -267,6 +277,11 @@ async fn a_casual_table_of_signed_in_people_rates_nothing() {
         send(&app, Some(&bob.cookie), "POST", &format!("/api/tables/{id}/join"), None, Some(json!({"name": "x"})))
             .await;
     let (ta, tb) = (t["token"].as_str().expect("t").to_string(), j["token"].as_str().expect("t").to_string());
+    // Its seats say who sits there (their accounts) but show no rating.
+    let seats = j["table"]["seats"].as_array().cloned().expect("seats");
+    assert_eq!(seats[0]["account"], ann.id.as_str());
+    assert_eq!(seats[1]["account"], bob.id.as_str());
+    assert!(seats.iter().all(|s| s.get("rating").is_none()), "{seats:?}");
     assert_eq!(play(&app, &id, &[&ta, &tb], 20_000).await["status"], "finished");
     assert_eq!(profile(&app, &ann).await["ratings"], json!([]));
     assert_eq!(profile(&app, &ann).await["recent"][0]["game_id"], id.as_str());

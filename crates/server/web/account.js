@@ -5,6 +5,7 @@
 import { $, el, field, request, showError } from './api.js';
 import { dateTime, t } from './i18n.js';
 import { errorText } from './refusals.js';
+import { heldSeats } from './seatstore.js';
 
 /** @typedef {import('./protocol').Me} Me */
 /** @typedef {import('./protocol').SignedOut} SignedOut */
@@ -147,6 +148,26 @@ async function listPasskeys() {
   }
 }
 
+/**
+ * A guest who just signed up keeps the games they played in this browser: its seats are claimed
+ * for the new account (its profile's games).
+ * @param {Me} me
+ */
+async function upgraded(me) {
+  draw(me);
+  if (!me.account) return;
+  let n = 0;
+  const seats = heldSeats();
+  if (seats.length) {
+    try {
+      n = /** @type {import('./protocol').Claimed} */ (await request('POST', '/api/account/claim', { seats })).seats;
+    } catch {
+      /* signed up all the same; the games stay playable by their seat tokens */
+    }
+  }
+  $('account-status').textContent = n ? t('account.claimed', { name: me.account.name, n }) : t('account.status.in', { name: me.account.name });
+}
+
 /** @param {Me} me */
 function signedIn(me) {
   draw(me);
@@ -164,7 +185,7 @@ $('passkey-sign-up-form').addEventListener('submit', (e) => {
   passkeyAttempt(async () => {
     const name = field('passkey-sign-up-name').value;
     const challenge = /** @type {PasskeyChallenge} */ (await request('POST', '/api/account/passkey/sign-up/start', { name }));
-    signedIn(/** @type {Me} */ (await request('POST', '/api/account/passkey/sign-up/finish', await create(challenge))));
+    await upgraded(/** @type {Me} */ (await request('POST', '/api/account/passkey/sign-up/finish', await create(challenge))));
   });
 });
 $('passkey-add').addEventListener('click', () =>
@@ -213,7 +234,9 @@ $('sign-in-form').addEventListener('submit', (e) => {
 });
 $('sign-up-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  attempt(() => withPassword('/api/account/sign-up', field('sign-up-name').value, field('sign-up-password').value));
+  attempt(async () =>
+    upgraded(/** @type {Me} */ (await request('POST', '/api/account/sign-up', { name: field('sign-up-name').value, password: field('sign-up-password').value }))),
+  );
 });
 $('sign-out').addEventListener('click', () =>
   attempt(async () => {

@@ -5,6 +5,7 @@ import { $, capitalize, el, field, request, showError } from './api.js';
 import { num, t } from './i18n.js';
 import { setupQuickMatch } from './quick.js';
 import { errorText } from './refusals.js';
+import { listedSeat } from './seats.js';
 import { saveName, savedName, saveSeat } from './seatstore.js';
 
 /** @typedef {import('./protocol').TableSummary} TableSummary */
@@ -165,7 +166,7 @@ async function listLive() {
   $('live-empty').hidden = games.length > 0;
   $('live-list').replaceChildren(
     ...games.map((g) => {
-      const players = g.seats.map((s) => (s.kind === 'bot' ? t('live.bot', { bot: s.bot ?? '' }) : s.name || t('lobby.openSeat'))).join(', ');
+      const players = g.seats.map(listedSeat).join(', ');
       const p = g.progress;
       const scores = p && p.target ? t('live.scores', { scores: p.scores.map(num).join('–'), target: p.target }) : '';
       const progress = p ? `${t('live.progress', { round: p.round, turn: p.turns + 1 })}${scores}` : '';
@@ -192,7 +193,7 @@ async function listTables() {
   $('tables-empty').hidden = open.length > 0;
   $('table-list').replaceChildren(
     ...open.map((r) => {
-      const people = r.seats.map((s) => (s.kind === 'bot' ? t('live.bot', { bot: s.bot ?? '' }) : s.name || t('lobby.openSeat'))).join(', ');
+      const people = r.seats.map(listedSeat).join(', ');
       return el(
         'li',
         {},
@@ -286,6 +287,7 @@ async function createTable(e) {
   };
   const turnTime = field('turn-time').value;
   if (turnTime) body.turn_seconds = Number(turnTime);
+  if (field('rated').checked) body.rated = true;
   const seed = new URLSearchParams(location.search).get('seed');
   if (seed && /^\d+$/.test(seed)) body.seed = seed; // as a string: a 64-bit seed loses digits as a number
   field('create').disabled = true;

@@ -601,7 +601,17 @@ replaced: string | null,
  * The account of the signed-in person at this seat (its profile: `/player.html?id=…`);
  * `null` for a guest and a bot.
  */
-account?: string, };
+account?: string, 
+/**
+ * At a rated table, the signed-in person's rating in its pool when they sat down (or when
+ * its current game was dealt, for a rematch).
+ */
+rating?: SeatRating, };
+
+/**
+ * A seat's rating as the lobby and the table show it: `1523`, or `1500?` while provisional.
+ */
+export type SeatRating = { points: number, provisional: boolean, };
 
 /**
  * One seat's hand at a round's end.
@@ -1430,6 +1440,21 @@ export type SignedOut = { sessions: number, };
  * The answer to `POST /api/account/delete`: what went with the account.
  */
 export type AccountDeleted = { sessions: number, credentials: number, ratings: number, };
+
+/**
+ * A seat a guest's browser holds: its table and its token.
+ */
+export type HeldSeat = { table: string, token: string, };
+
+/**
+ * The body of `POST /api/account/claim`: the seats this browser held as a guest.
+ */
+export type ClaimRequest = { seats: Array<HeldSeat>, };
+
+/**
+ * The answer to `POST /api/account/claim`: how many of the seats are the account's now.
+ */
+export type Claimed = { seats: number, };
 
 /**
  * The body of `POST /api/account/passkey/sign-up/start`: the new account's name.

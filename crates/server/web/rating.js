@@ -5,7 +5,7 @@
 
 /**
  * A rating as text: `1523`, `1500?` while provisional.
- * @param {ShownRating} r
+ * @param {ShownRating | import('./protocol').SeatRating} r
  * @returns {string}
  */
 export function ratingText(r) {

@@ -44,6 +44,26 @@ export function forgetSeat(table, game = 'uno') {
     /* nothing kept */
   }
 }
+/**
+ * Every seat this browser holds, at any game's table: what a guest who signs up claims.
+ * @returns {{ table: string, token: string }[]}
+ */
+export function heldSeats() {
+  /** @type {{ table: string, token: string }[]} */
+  const held = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) || '';
+      const m = /^tabletop\.([a-z0-9-]+)\.([0-9a-f]+)$/.exec(key);
+      if (!m) continue;
+      const seat = savedSeat(m[2], m[1]);
+      if (seat) held.push({ table: m[2], token: seat.token });
+    }
+  } catch {
+    /* nothing kept */
+  }
+  return held.slice(-200);
+}
 export function savedName() {
   try {
     return localStorage.getItem('tabletop.name') || '';

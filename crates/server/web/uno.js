@@ -22,6 +22,7 @@ import { setupTurnSound, turnChanged } from './sound.js';
 import { mergeUpdate, names, setOffline } from './tablefacts.js';
 import { createLog } from './tablelog.js';
 import { createTableView } from './tableview.js';
+import { ratingText } from './rating.js';
 
 /** @typedef {import('./protocol').TableView} TableView */
 /** @typedef {import('./protocol').Action} Action */
@@ -69,8 +70,18 @@ async function copyInvite(input) {
 function seatTags(s) {
   if (s.kind === 'bot') return s.replaced ? [t('seat.resignedBot', { name: s.replaced })] : [];
   if (!s.taken) return [t('players.openSeat')];
-  if (s.away) return [t('seat.away')];
-  return s.timeouts ? [t('seat.timedOut')] : [];
+  const rating = s.rating ? [ratingText(s.rating)] : [];
+  if (s.away) return [...rating, t('seat.away')];
+  return s.timeouts ? [...rating, t('seat.timedOut')] : rating;
+}
+
+/**
+ * A signed-in person's seat links to their profile.
+ * @param {import('./protocol').Occupant} s
+ */
+function profileLink(s) {
+  if (s.kind === 'bot' || !s.taken || !s.account) return null;
+  return el('a', { class: 'profile-link', href: `player.html?id=${encodeURIComponent(s.account)}` }, t('seat.profile'));
 }
 
 /** @param {Phase} phase */
@@ -466,6 +477,7 @@ function openTable(id) {
         me: me === i,
         uno: !!o && o.uno_called[i],
         tags: seatTags(s),
+        after: profileLink(s),
       })),
       o ? o.direction : null,
     );

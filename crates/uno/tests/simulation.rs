@@ -180,16 +180,26 @@ fn run_dealt(rules: &Rules, players: usize, seed: u64, dealt: Dealt) -> usize {
 #[test]
 fn random_games_keep_every_invariant_on_every_preset() {
     let games = games_per_config();
-    let mut total = 0;
-    for name in PRESET_NAMES {
-        let rules = Rules::preset(name).expect("preset");
-        for players in rules.min_players()..=rules.max_players() {
-            for g in 0..games {
-                let seed = (players as u64) << 32 | g;
-                total += run(&rules, players, seed);
-            }
-        }
-    }
+    // A thread per preset: the presets' games are independent, and this is the slowest test.
+    let total: usize = std::thread::scope(|scope| {
+        let runs: Vec<_> = PRESET_NAMES
+            .iter()
+            .map(|name| {
+                scope.spawn(move || {
+                    let rules = Rules::preset(name).expect("preset");
+                    let mut steps = 0;
+                    for players in rules.min_players()..=rules.max_players() {
+                        for g in 0..games {
+                            let seed = (players as u64) << 32 | g;
+                            steps += run(&rules, players, seed);
+                        }
+                    }
+                    steps
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().expect("a preset's games panicked")).sum()
+    });
     assert!(total > 0);
 }
 

@@ -11,6 +11,7 @@
 //! | `GET /api/account` | `{account}`: the signed-in person's [`AccountView`], or `null` |
 //! | `GET /api/account/data` | everything kept about the account, as a JSON download |
 //! | `POST /api/account/delete` | the account deleted, its games kept (200) |
+//! | `POST /api/account/claim` `{seats: [{table, token}]}` | a guest's seats, now the account's games (200 `{seats}`) |
 //! | `/api/account/passkey/…`, `/api/account/passkeys` | passkeys: see [`passkeys`] |
 //!
 //! A session is a cookie ([`session::COOKIE`], HttpOnly, SameSite=Lax, Secure off loopback);
@@ -55,6 +56,7 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/account/sign-out-everywhere", post(sign_out_everywhere))
         .route("/api/account/data", get(data))
         .route("/api/account/delete", post(delete))
+        .route("/api/account/claim", post(claim))
         .merge(passkeys::routes())
         .with_state(state.clone())
         .merge(players::routes(state))
@@ -330,6 +332,44 @@ async fn delete(State(app): State<AppState>, signed: Signed, headers: HeaderMap)
     let d = people.delete_account(&signed.who.id).await?;
     let answer = AccountDeleted { sessions: d.sessions, credentials: d.credentials, ratings: d.ratings };
     Ok((StatusCode::OK, [session::clear_cookie(&headers)], Json(answer)).into_response())
+}
+
+/// A seat a guest's browser holds: its table and its token.
+#[derive(Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct HeldSeat {
+    pub table: String,
+    pub token: String,
+}
+
+/// The body of `POST /api/account/claim`: the seats this browser held as a guest.
+#[derive(Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    pub seats: Vec<HeldSeat>,
+}
+
+/// The answer to `POST /api/account/claim`: how many of the seats are the account's now.
+#[derive(Serialize, ts_rs::TS)]
+pub struct Claimed {
+    pub seats: u32,
+}
+
+/// A guest turned into an account in place: the games they played in this browser (its seat
+/// tokens) become the account's, on its profile. Their records keep the names typed then.
+async fn claim(
+    State(app): State<AppState>,
+    signed: Signed,
+    req: Result<Json<ClaimRequest>, JsonRejection>,
+) -> Result<Json<Claimed>, ApiError> {
+    let req = body(req)?;
+    let max = crate::host::person::MAX_CLAIMED_SEATS;
+    if req.seats.len() > max {
+        return Err(ApiError::InvalidBody(format!("at most {max} seats in one claim")));
+    }
+    let seats: Vec<(String, String)> = req.seats.into_iter().map(|s| (s.table, s.token)).collect();
+    let n = app.tables().claim_seats(&signed.who.id, &seats).await;
+    Ok(Json(Claimed { seats: n as u32 }))
 }
 
 #[cfg(test)]

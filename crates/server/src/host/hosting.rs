@@ -137,6 +137,8 @@ pub(crate) trait Hosting: Send + Sync + 'static {
     fn rematch<'a>(self: Arc<Self>, host: &'a Tables, token: Option<&'a str>) -> Boxed<'a, Result<Text, TableError>>;
     /// Who `token` is here, and the seat's holder generation (a socket's upgrade).
     fn resolve<'a>(&'a self, token: Option<&'a str>) -> Boxed<'a, Result<(Viewer, u64), TableError>>;
+    /// The seat `token` holds and the account at it (`None`: a guest's), if it holds one.
+    fn holder<'a>(&'a self, token: &'a str) -> Boxed<'a, Option<(Seat, Option<String>)>>;
     /// Opens a socket for `viewer` (resolved at `epoch`): counted, subscribed and its first
     /// state rendered under one lock, so no change is missed or sent twice. `None`: the seat
     /// changed hands since.
@@ -262,6 +264,14 @@ impl<G: Hosted> Hosting for Table<G> {
             let st = self.state.lock().await;
             let viewer = st.meta.viewer(token)?;
             Ok((viewer, self.seat_epoch(viewer)))
+        })
+    }
+
+    fn holder<'a>(&'a self, token: &'a str) -> Boxed<'a, Option<(Seat, Option<String>)>> {
+        Box::pin(async move {
+            let st = self.state.lock().await;
+            let seat = st.meta.seat_of(token)?;
+            Some((seat, st.meta.seats.get(seat.index())?.account.clone()))
         })
     }
 

@@ -133,7 +133,7 @@ pub(crate) async fn open<G: Hosted>(
         }
     }
     host.check_capacity(client, G::KIND, None)?;
-    let meta = Meta {
+    let mut meta = Meta {
         seats,
         spectators: o.spectators,
         turn_seconds: o.turn_seconds,
@@ -146,6 +146,9 @@ pub(crate) async fn open<G: Hosted>(
         rated_early: None,
         game: o.settings,
     };
+    if let (Some(s), Some(a)) = (creator_seat, person.account()) {
+        meta.seats[s.index()].rating = super::rated::seat_rating::<G>(host, &meta, &a.id).await;
+    }
     let bots = make_bots::<G>(&meta)?;
     let id = seats::random_hex(8);
     let new = NewGame { id: id.clone(), kind: G::KIND, header: G::stored_setup(&o.setup)?, meta: stored_meta(&meta)? };
@@ -300,6 +303,10 @@ impl<G: Hosted> Table<G> {
         meta.seats[i.index()].token_hash = Some(hash);
         meta.seats[i.index()].name = Some(name);
         meta.seats[i.index()].account = person.id().map(str::to_string);
+        meta.seats[i.index()].rating = match person.id() {
+            Some(a) => super::rated::seat_rating::<G>(host, &meta, a).await,
+            None => None,
+        };
         self.store_seats(host, &mut st, meta).await?;
         if let Some(a) = person.account() {
             host.link_seat(&a.id, &self.id, i).await;
@@ -324,6 +331,7 @@ impl<G: Hosted> Table<G> {
         meta.seats[i.index()].token_hash = None;
         meta.seats[i.index()].name = None;
         meta.seats[i.index()].account = None;
+        meta.seats[i.index()].rating = None;
         // The creator who leaves gives the right to close up: whoever sits there next did not
         // create the table, so nobody may close it then.
         if meta.owner_seat == Some(i) {
@@ -540,6 +548,7 @@ impl<G: Hosted> Table<G> {
         let setup = game.rematch(&mut meta.game)?;
         meta.version_base = st.version() + 1;
         meta.generation += 1;
+        super::rated::mark_seats::<G>(host, &mut meta).await;
         if meta.seated() {
             let (game, deal, meta) = self.deal(host, &setup, meta).await?;
             st.recent.clear();

@@ -64,6 +64,31 @@ impl Tables {
     }
 }
 
+/// The most seats one claim may name (`POST /api/account/claim`).
+pub const MAX_CLAIMED_SEATS: usize = 200;
+
+impl Tables {
+    /// A guest who became `account` claims the seats their browser holds, `(table, token)`
+    /// pairs: each guest's seat whose token matches is linked to the account (its profile's
+    /// games). A seat another account holds, a token that holds no seat, and a table this
+    /// instance cannot read now are passed over. Answers how many seats are the account's.
+    pub(crate) async fn claim_seats(&self, account: &str, seats: &[(String, String)]) -> usize {
+        let mut claimed = 0;
+        for (id, token) in seats.iter().take(MAX_CLAIMED_SEATS) {
+            let Ok(table) = self.table(id).await else { continue };
+            match table.holder(token).await {
+                Some((seat, None)) => {
+                    self.link_seat(account, id, seat).await;
+                    claimed += 1;
+                }
+                Some((_, Some(a))) if a == account => claimed += 1,
+                _ => {}
+            }
+        }
+        claimed
+    }
+}
+
 /// Now, in Unix milliseconds (the store's clock for people).
 pub(crate) fn now_ms() -> i64 {
     use std::time::{SystemTime, UNIX_EPOCH};

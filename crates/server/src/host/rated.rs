@@ -18,6 +18,7 @@ use store::people::{RatedGame, RatedSeat, Rater, RatingState};
 
 use super::seats::Meta;
 use super::{Hosted, Seat};
+use crate::messages::SeatRating;
 
 /// A rated table's turn limit when its creator gives none: a player who walks away is played
 /// for (drawing, passing) until the game ends, and finishes where that leaves them.
@@ -91,6 +92,44 @@ pub(crate) fn rated<G: Hosted>(id: &str, meta: &Meta<G::Settings>, finishes: Vec
         seats,
         rater: rater(finishes, super::person::now_ms()),
     })
+}
+
+/// What a seat of a rated table shows of `account`'s rating in the table's pool, as of `now`
+/// (a newcomer to the pool: the starting rating, provisional). `None` at a casual table, for
+/// a store that keeps no people, or when the store cannot be read: the seat is taken all the
+/// same, without its mark.
+pub(crate) async fn seat_rating<G: Hosted>(
+    host: &super::Tables,
+    meta: &Meta<G::Settings>,
+    account: &str,
+) -> Option<SeatRating> {
+    let pool = pool::<G>(meta)?;
+    let people = host.store().people()?;
+    let ratings = match super::store_read(people.ratings(account)).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(error = %e, "a seat's rating was not read");
+            return None;
+        }
+    };
+    let rating = match ratings.into_iter().find(|r| r.pool == pool) {
+        Some(r) => rating_of(&r.rating).ok()?,
+        None => Rating::default(),
+    };
+    let now = Time::from_millis(super::person::now_ms().max(0) as u64);
+    let shown = Model::FITTED.shown(&rating, now);
+    Some(SeatRating { points: shown.points.0, provisional: shown.provisional })
+}
+
+/// Every signed-in seat's mark as of now (a rematch's deal: the last game moved them).
+pub(crate) async fn mark_seats<G: Hosted>(host: &super::Tables, meta: &mut Meta<G::Settings>) {
+    for i in 0..meta.seats.len() {
+        let rating = match meta.seats[i].account.clone() {
+            Some(a) => seat_rating::<G>(host, meta, &a).await,
+            None => None,
+        };
+        meta.seats[i].rating = rating;
+    }
 }
 
 /// The finishes of a game over: its places.

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Seat, TableError};
 use crate::limits;
-use crate::messages::{Occupant, SeatKind};
+use crate::messages::{Occupant, SeatKind, SeatRating};
 
 /// Who is asking at a table: a seat (by its token) or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +57,9 @@ pub struct SeatMeta {
     /// guest's seat and a bot's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<String>,
+    /// At a rated table, that person's rating in its pool as of the current game's seating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
 }
 
 /// The turns in a row a person's time runs out before a bot plays their seat for them.
@@ -84,6 +87,7 @@ impl SeatMeta {
             timeouts: 0,
             replaced: None,
             account: None,
+            rating: None,
         }
     }
 
@@ -100,6 +104,7 @@ impl SeatMeta {
             timeouts: 0,
             replaced: None,
             account: None,
+            rating: None,
         }
     }
 
@@ -125,6 +130,7 @@ impl SeatMeta {
             timeouts: self.timeouts,
             replaced: self.replaced.clone(),
             account: self.account.clone(),
+            rating: self.rating,
         }
     }
 }

@@ -59,7 +59,8 @@ const RECORD_FIELDS: &[&str] = &[
     "imported",
 ];
 /// The fields of a seat in a record file (an export's `Occupant`; only `name` and `bot` are read).
-const SEAT_FIELDS: &[&str] = &["seat", "kind", "name", "taken", "bot", "away", "timeouts", "replaced", "account"];
+const SEAT_FIELDS: &[&str] =
+    &["seat", "kind", "name", "taken", "bot", "away", "timeouts", "replaced", "account", "rating"];
 
 impl ImportRecord {
     /// Reads a record file's JSON, refusing what a record file never holds: a field no export
@@ -201,7 +202,18 @@ pub(crate) async fn import_record(tables: &Tables, import: ImportRecord) -> Resu
             // A bot is one the server knows, kept under its canonical name, as at a table.
             let bot = bot.map(|b| b.parse::<uno_bots::BotSpec>().map(|spec| spec.to_string())).transpose()?;
             let kind = if bot.is_some() { SeatKind::Bot } else { SeatKind::Human };
-            Ok(Occupant { seat, kind, name, taken: true, bot, away: false, timeouts: 0, replaced: None, account: None })
+            Ok(Occupant {
+                seat,
+                kind,
+                name,
+                taken: true,
+                bot,
+                away: false,
+                timeouts: 0,
+                replaced: None,
+                account: None,
+                rating: None,
+            })
         })
         .collect::<Result<_, _>>()?;
     let moved = record.clone();
@@ -286,6 +298,7 @@ mod tests {
             timeouts: 0,
             replaced: None,
             account: Some("a1".into()),
+            rating: Some(crate::messages::SeatRating { points: 1500, provisional: true }),
         };
         let v = serde_json::to_value(&seat).expect("json");
         for key in v.as_object().expect("an object").keys() {
