@@ -279,7 +279,7 @@ describe('Duel page', () => {
     await page.close();
   });
 
-  test('the API answers errors as {code, message} and the page shows a missing game inline', async () => {
+  test('the API answers errors as {code, message, fields} and the page shows a missing game inline', async () => {
     const r = await fetch(`${env.server.base}/api/duel`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -289,6 +289,7 @@ describe('Duel page', () => {
     assert.deepEqual(await r.json(), {
       code: 'bad_size',
       message: 'The grid must be 1 to 26 cells in each direction (asked for 30x6).',
+      fields: { error: 'bad_size', width: 30, height: 6 },
     });
     const page = await env.browser.newPage();
     await page.goto(`${env.server.base}/duel.html?game=nope`);

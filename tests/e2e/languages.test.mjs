@@ -126,6 +126,25 @@ describe('the pages in six languages', () => {
     await ctx.close();
   });
 
+  test('the replay page’s file button is in the page’s language, by keyboard too', async () => {
+    const ctx = await env.browser.newContext({ locale: 'ja-JP' });
+    const page = await ctx.newPage();
+    await page.goto(`${env.server.base}/replay.html`);
+    await page.waitForSelector('label[for="import-file"]');
+    // The browser's own button (its words are the browser's) is not what a person sees.
+    const input = await page.locator('#import-file').boundingBox();
+    assert.ok(input && input.width <= 1 && input.height <= 1, JSON.stringify(input));
+    assert.equal(await page.textContent('label[for="import-file"]'), '記録ファイルを開く');
+    assert.equal(await page.textContent('#import-file-name'), 'ファイルが選ばれていません');
+    // The keyboard reaches it: the focus lands on the input, which opens the picker.
+    for (let i = 0; i < 20 && (await page.evaluate(() => document.activeElement?.id)) !== 'import-file'; i++) await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'import-file');
+    // A file chosen is named in place of "no file".
+    await page.setInputFiles('#import-file', { name: 'メモ.json', mimeType: 'application/json', buffer: Buffer.from('{"players": 2}') });
+    await page.waitForFunction(() => document.getElementById('import-file-name')?.textContent === 'メモ.json');
+    await ctx.close();
+  });
+
   test('every key of the English catalogue is used by a page', () => {
     const catalogue = readFileSync(`${WEB}i18n-en.js`, 'utf8');
     const keys = [...catalogue.matchAll(/^\s+'([a-zA-Z0-9_.]+)':/gm)].map((m) => m[1]);
@@ -135,7 +154,10 @@ describe('the pages in six languages', () => {
       .map((f) => readFileSync(`${WEB}${f}`, 'utf8'))
       .join('\n');
     // A refusal's key is made from its code (refusals.js); the type check ties those to the codes.
-    const unused = keys.filter((k) => !k.startsWith('refusal.') && !sources.includes(`'${k}'`) && !sources.includes(`"${k}"`) && !sources.includes(`:${k}"`));
+    // A Duel refusal's (`duel.refusal.CODE`) is made from the codes the Duel pages word, each
+    // checked against the server's sentence by duel_words.test.mjs; a direction's from its name.
+    const made = (k) => k.startsWith('refusal.') || k.startsWith('duel.refusal.') || k.startsWith('duel.dir.');
+    const unused = keys.filter((k) => !made(k) && !sources.includes(`'${k}'`) && !sources.includes(`"${k}"`) && !sources.includes(`:${k}"`));
     assert.deepEqual(unused, []);
   });
 });

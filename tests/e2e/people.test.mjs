@@ -1,7 +1,7 @@
 // People in a real Chromium against the real server: a guest plays, signs up in place and finds
-// that game on their new profile; two signed-in people open a rated table in the lobby, see each
-// other's rating marks at the table, play it out, and see their ratings move on their profiles
-// and on the leaderboard. (The server lists players after one rated game here:
+// that game on their new profile; two signed-in people (one signed out and in again with a
+// password) open a rated table in the lobby, see each other's rating marks at the table, play it
+// out, and see their ratings move on their profiles, on the leaderboard and in the statistics. (The server lists players after one rated game here:
 // `--leaderboard-min-games 1`.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -93,6 +93,14 @@ describe('people', () => {
     const [a, b] = [await ctxA.newPage(), await ctxB.newPage()];
     await signUp(a, base, 'Ines');
     await signUp(b, base, 'Jon');
+    // Jon signs out, and in again with his password.
+    await b.click('#sign-out');
+    await b.waitForSelector('#signed-out:not([hidden])');
+    await b.fill('#sign-in-name', 'jon');
+    await b.fill('#sign-in-password', 'pass word 1');
+    await b.click('#sign-in-form button[type="submit"]');
+    await b.waitForSelector('#signed-in:not([hidden])');
+    assert.equal(await b.textContent('#account-name'), 'Jon');
 
     // Ines opens a rated table for two people in the lobby (the seed-004 rules: a short game).
     await a.goto(`${base}/uno.html`);
@@ -153,6 +161,14 @@ describe('people', () => {
     const top = points.Ines > points.Jon ? 'Ines' : 'Jon';
     assert.match(rows[0], new RegExp(top));
     await noSeriousA11yViolations(a, 'the leaderboard with two players');
+
+    // The statistics count the accounts: each name links to its profile.
+    await a.goto(`${base}/stats.html`);
+    await a.waitForSelector('#stats:not([hidden])');
+    for (const name of ['Ines', 'Jon']) {
+      const href = await a.getAttribute(`#stats-rows th a:text-is("${name}")`, 'href');
+      assert.match(href || '', /^player\.html\?id=[0-9a-f-]{36}$/, `${name}: ${href}`);
+    }
     await ctxA.close();
     await ctxB.close();
   });

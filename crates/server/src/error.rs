@@ -205,6 +205,11 @@ impl ServerCode {
 pub struct ErrorBody {
     pub code: &'static str,
     pub message: String,
+    /// What the sentence names (a game's refusal that a page words in the reader's language:
+    /// Duel's), absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, unknown>")]
+    pub fields: Option<serde_json::Value>,
 }
 
 impl ApiError {
@@ -268,7 +273,13 @@ impl ApiError {
             }
             _ => bounded(self.to_string()),
         };
-        ErrorBody { code: self.code(), message }
+        let fields = match self {
+            ApiError::Table(TableError::Illegal(r)) => r.fields().cloned().map(bounded_fields),
+            ApiError::Duel(DuelRefusal::NoSuchGame(id)) => Some(serde_json::json!({ "id": bounded(id.clone()) })),
+            ApiError::Duel(DuelRefusal::TooManyGames(n)) => Some(serde_json::json!({ "n": n })),
+            _ => None,
+        };
+        ErrorBody { code: self.code(), message, fields }
     }
 }
 
@@ -394,6 +405,15 @@ fn duel_code(e: &DuelRefusal) -> &'static str {
 /// The most characters of a refusal's message: a message may quote what the client sent (a
 /// rules file's line, a JSON reader's words), and a refusal is no echo of a 60 KB body.
 pub const MAX_MESSAGE_CHARS: usize = 500;
+
+/// A refusal's fields with every text bounded as its sentence is (a key or a cell a client typed).
+fn bounded_fields(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::String(s) => serde_json::Value::String(bounded(s)),
+        serde_json::Value::Object(o) => o.into_iter().map(|(k, v)| (k, bounded_fields(v))).collect(),
+        other => other,
+    }
+}
 
 fn bounded(message: String) -> String {
     match message.char_indices().nth(MAX_MESSAGE_CHARS) {

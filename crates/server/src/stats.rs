@@ -1,7 +1,9 @@
-//! Statistics per player name at this server (`GET /api/stats`, documented in docs/api.md),
-//! from the finished UNO games kept: games, wins, points, Wild Draw Four challenges won and
-//! missed UNO calls (caught). People only: a bot is a kind, not a player (three heuristic seats
-//! at one table would count three games).
+//! Statistics per player at this server (`GET /api/stats`, documented in docs/api.md), from
+//! the finished UNO games kept: games, wins, points, Wild Draw Four challenges won and missed
+//! UNO calls (caught). People only: a bot is a kind, not a player (three heuristic seats at one
+//! table would count three games). A signed-in person's games count for their account, shown
+//! under its name now (a deleted one's as "deleted player"), with a link to its profile; a
+//! guest's for the name typed at the table, marked as a guest's (anyone may type it).
 //!
 //! Kept as totals in the store (`store::Tally`): a game's share is worked out once, when it
 //! ends, and written with its result in one transaction; forgetting a result takes its share
@@ -23,11 +25,16 @@ use crate::{ApiError, AppState};
 /// Players per page unless asked otherwise.
 const DEFAULT_PAGE: usize = 50;
 
+use crate::host::person::ACCOUNT_TALLY;
+
 /// One player's totals.
 /// (Counts far below 2^53: numbers on the wire and in the pages' types.)
 #[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PlayerStats {
+    /// The account's name now, or the name a guest typed.
     pub name: String,
+    /// The signed-in person's account (their profile: `player.html?id=…`); `null` for a guest.
+    pub account: Option<String>,
     #[ts(type = "number")]
     pub games: u64,
     #[ts(type = "number")]
@@ -48,6 +55,7 @@ impl From<store::Tally> for PlayerStats {
         let n = |v: i64| u64::try_from(v).unwrap_or(0);
         PlayerStats {
             name: t.name,
+            account: None,
             games: n(t.games),
             wins: n(t.wins),
             points: n(t.points),
@@ -73,6 +81,27 @@ pub(crate) struct Page {
     #[ts(type = "number")]
     computed_at: i64,
     players: Vec<PlayerStats>,
+}
+
+/// The page's tallies as players: an account's under its name now.
+async fn named(app: &AppState, page: Vec<store::Tally>) -> Result<Vec<PlayerStats>, ApiError> {
+    let mut out = Vec::with_capacity(page.len());
+    for t in page {
+        let account = t.name.strip_prefix(ACCOUNT_TALLY).map(str::to_string);
+        let mut p = PlayerStats::from(t);
+        if let Some(id) = account {
+            let live = match app.store().people() {
+                Some(people) => crate::host::store_read(people.account(&id)).await?.filter(|a| a.deleted_at.is_none()),
+                None => None,
+            };
+            match live {
+                Some(a) => (p.name, p.account) = (a.name, Some(id)),
+                None => p.name = crate::host::person::DELETED_NAME.to_string(),
+            }
+        }
+        out.push(p);
+    }
+    Ok(out)
 }
 
 fn store_now() -> i64 {
@@ -107,7 +136,7 @@ async fn stats(
         offset,
         limit,
         computed_at: store_now(),
-        players: page.page.into_iter().map(PlayerStats::from).collect(),
+        players: named(&app, page.page).await?,
     };
     serde_json::to_value(answer).map(Json).map_err(|e| ApiError::Internal(e.to_string()))
 }

@@ -396,3 +396,74 @@ async fn a_guest_who_signs_up_keeps_the_games_their_browser_played() {
     let big = send(&app, ME, "POST", "/api/account/claim", &with, Some(json!({ "seats": many }))).await;
     assert_eq!((big.status, big.body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_body")));
 }
+
+/// Plays first legal actions (a UNO call only when nothing else is legal) at table `id` until
+/// it is finished.
+async fn play_out(app: &axum::Router, id: &str, tokens: &[&str]) {
+    for _ in 0..20_000 {
+        let mut acted = false;
+        for t in tokens {
+            let auth = format!("Bearer {t}");
+            let v = send(app, ME, "GET", &format!("/api/tables/{id}"), &[("authorization", &auth)], None).await.body;
+            if v["status"] == "finished" {
+                return;
+            }
+            let legal = v["legal_actions"].as_array().cloned().unwrap_or_default();
+            let Some(a) = legal.iter().find(|a| a["type"] != "call_uno").or(legal.first()) else { continue };
+            let body = json!({"action": a, "version": v["version"]});
+            let r =
+                send(app, ME, "POST", &format!("/api/tables/{id}/actions"), &[("authorization", &auth)], Some(body))
+                    .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+            acted = true;
+            break;
+        }
+        assert!(acted, "nobody could act");
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn statistics_count_an_account_s_games_for_it_and_a_deleted_one_s_seats_say_deleted_player() {
+    let (app, _dir) = server(server::Config::default()).await;
+    let ann = sign_up(&app, "Ann", "pass word 1").await;
+    let ann_id = me(&app, &ann).await["id"].as_str().expect("id").to_string();
+    let one_round = json!({"house_rules": {"match_target": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let t = send(&app, ME, "POST", "/api/tables", &[("cookie", &ann)], Some(one_round)).await;
+    assert_eq!(t.status, StatusCode::CREATED, "{}", t.body);
+    let id = t.body["id"].as_str().expect("id").to_string();
+    let j = send(&app, ME, "POST", &format!("/api/tables/{id}/join"), &[], Some(json!({"name": "Bo"}))).await;
+    assert_eq!(j.status, StatusCode::OK, "{}", j.body);
+    let (ta, tb) = (t.body["token"].as_str().expect("t").to_string(), j.body["token"].as_str().expect("t").to_string());
+    play_out(&app, &id, &[&ta, &tb]).await;
+
+    let stats = send(&app, ME, "GET", "/api/stats", &[], None).await.body;
+    let rows = stats["players"].as_array().cloned().expect("players");
+    let row = |name: &str| rows.iter().find(|r| r["name"] == name).cloned().unwrap_or(Value::Null);
+    assert_eq!(rows.len(), 2, "{stats}");
+    assert_eq!(row("Ann")["account"], ann_id.as_str(), "{stats}");
+    assert_eq!(row("Ann")["games"], 1);
+    assert_eq!(row("Bo")["account"], Value::Null, "a guest's row names no account: {stats}");
+
+    // Deleted, the account's games stay counted, under "deleted player", linking nowhere.
+    assert_eq!(send(&app, ME, "POST", "/api/account/delete", &[("cookie", &ann)], None).await.status, StatusCode::OK);
+    let stats = send(&app, ME, "GET", "/api/stats", &[], None).await.body;
+    let rows = stats["players"].as_array().cloned().expect("players");
+    let gone = rows.iter().find(|r| r["name"] == "deleted player").cloned().expect("the deleted account's row");
+    assert_eq!((gone["games"].as_i64(), &gone["account"]), (Some(1), &Value::Null), "{stats}");
+    assert!(!rows.iter().any(|r| r["name"] == "Ann"), "{stats}");
+    // The game stays, its seat under "deleted player": at the table, in its record and replay.
+    let view = send(&app, ME, "GET", &format!("/api/tables/{id}"), &[], None).await.body;
+    assert_eq!(
+        (&view["seats"][0]["name"], view["seats"][0].get("account")),
+        (&json!("deleted player"), None),
+        "{view}"
+    );
+    assert_eq!(view["seats"][1]["name"], "Bo");
+    let record = send(&app, ME, "GET", &format!("/api/games/{id}/record"), &[], None).await.body;
+    assert_eq!(record["seats"][0]["name"], "deleted player", "{record}");
+    assert_eq!(record["seats"][0].get("account"), None);
+    let frame = send(&app, ME, "GET", &format!("/api/games/{id}/replay?ply=0"), &[], None).await.body;
+    assert_eq!(frame["seats"][0]["name"], "deleted player", "{frame}");
+    assert!(!frame.to_string().contains(&ann_id), "the replay names the deleted account: {frame}");
+}

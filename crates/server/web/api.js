@@ -12,11 +12,13 @@ export class ApiError extends Error {
    * @param {number} status
    * @param {string} code
    * @param {string} message
+   * @param {Record<string, unknown> | null} [fields] what the sentence names (Duel's refusals)
    */
-  constructor(status, code, message) {
+  constructor(status, code, message, fields = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -84,7 +86,8 @@ async function send(method, url, json, token, minimal = false) {
     // Every refusal's body (crates/server/src/error.rs); a proxy's page may be anything else.
     const refusal = /** @type {Partial<ErrorBody> | null} */ (data && typeof data === 'object' ? data : null);
     const message = refusal?.message || text || `The server answered ${res.status}.`;
-    throw new ApiError(res.status, refusal?.code || 'http', message);
+    const fields = refusal?.fields && typeof refusal.fields === 'object' ? refusal.fields : null;
+    throw new ApiError(res.status, refusal?.code || 'http', message, fields);
   }
   return data;
 }

@@ -1323,7 +1323,12 @@ over: boolean, };
  * The body of every refusal: `code` one of [`ServerCode`], or a game's own (`uno::IllegalAction`,
  * Duel's codes).
  */
-export type ErrorBody = { code: string, message: string, };
+export type ErrorBody = { code: string, message: string, 
+/**
+ * What the sentence names (a game's refusal that a page words in the reader's language:
+ * Duel's), absent otherwise.
+ */
+fields?: Record<string, unknown>, };
 
 /**
  * Every `code` the server's own refusals carry (a refused move adds its game's: the UNO
@@ -1377,7 +1382,15 @@ export type SocketError = { "type": "error", code: string, message: string, };
  * One player's totals.
  * (Counts far below 2^53: numbers on the wire and in the pages' types.)
  */
-export type PlayerStats = { name: string, games: number, wins: number, 
+export type PlayerStats = { 
+/**
+ * The account's name now, or the name a guest typed.
+ */
+name: string, 
+/**
+ * The signed-in person's account (their profile: `player.html?id=…`); `null` for a guest.
+ */
+account: string | null, games: number, wins: number, 
 /**
  * Points won (the game's final scores).
  */

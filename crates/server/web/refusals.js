@@ -76,12 +76,53 @@ const DUEL_WORDED = new Set([
 ]);
 
 /**
- * Anything thrown while talking to the Duel routes, in a sentence for people.
+ * What a cell holds as the server describes it (`duel::Cell::describe`: "nothing", "a block",
+ * "a red 5"), in the page's words.
+ * @param {string} holds
+ */
+function holdsWords(holds) {
+  if (holds === 'nothing') return t('duel.holds.nothing');
+  if (holds === 'a block') return t('duel.holds.block');
+  const piece = /^a (red|black) (\d+)$/.exec(holds);
+  if (!piece) return holds;
+  return t(piece[1] === 'black' ? 'duel.holds.black' : 'duel.holds.red', { rank: piece[2] });
+}
+
+/**
+ * The words a Duel refusal's sentence takes from its fields: each field as sent, and the words
+ * for its side, direction and what a cell holds.
+ * @param {Record<string, unknown>} f
+ * @returns {Record<string, string | number>}
+ */
+function duelWords(f) {
+  /** @type {Record<string, string | number>} */
+  const words = {};
+  for (const [k, v] of Object.entries(f)) if (typeof v === 'string' || typeof v === 'number') words[k] = v;
+  const black = f.side === 'black';
+  words.pieces = t(black ? 'duel.what.black' : 'duel.what.red');
+  words.piece = f.limit !== undefined && f.limit !== 1 ? words.pieces : t(black ? 'duel.sidePiece.black' : 'duel.sidePiece.red');
+  words.side = t(black ? 'duel.turnSide.black' : 'duel.turnSide.red');
+  if (typeof f.holds === 'string') words.holds = holdsWords(f.holds);
+  if (f.dir === 'up' || f.dir === 'down' || f.dir === 'left' || f.dir === 'right') words.dir = t(`duel.dir.${f.dir}`);
+  return words;
+}
+
+/**
+ * Anything thrown while talking to the Duel routes, in a sentence for people: a Duel refusal in
+ * the page's language from the fields it carries (the server's sentence when the page has no
+ * words for it, as for a position file's reason).
  * @param {unknown} err
  * @returns {string}
  */
 export function duelErrorText(err) {
-  if (err instanceof ApiError && DUEL_WORDED.has(err.code) && err.message) return err.message;
+  if (err instanceof ApiError && DUEL_WORDED.has(err.code)) {
+    const key = `duel.refusal.${err.code}`;
+    if (isKey(key)) {
+      const text = t(key, duelWords(err.fields || {}));
+      if (!/\{\w+\}/.test(text)) return text;
+    }
+    if (err.message) return err.message;
+  }
   return errorText(err);
 }
 

@@ -4,6 +4,7 @@
 // new table at the position shown).
 import { ApiError, el, request, requestText, showError } from './api.js';
 import { errorText } from './refusals.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('./protocol').Occupant} Occupant */
 /** @typedef {import('./protocol').CreateTable} CreateTable */
@@ -60,6 +61,8 @@ export async function playFromHere(w) {
 export async function importFile() {
   const input = /** @type {HTMLInputElement} */ (document.getElementById('import-file'));
   const file = input.files?.[0];
+  const chosen = document.getElementById('import-file-name');
+  if (chosen) chosen.textContent = file ? file.name : t('replay.noFile');
   if (!file) return;
   // The file goes as it is: parsing and writing it again would round a seed above 2^53.
   const text = await file.text();

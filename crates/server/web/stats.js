@@ -22,7 +22,8 @@ async function show() {
         el(
           'tr',
           {},
-          el('th', { scope: 'row' }, p.name),
+          // An account's row links to its profile; a guest's is the name typed at the table.
+          el('th', { scope: 'row' }, p.account ? el('a', { href: `player.html?id=${encodeURIComponent(p.account)}` }, p.name) : el('span', { class: 'guest-name' }, p.name)),
           el('td', {}, num(p.games)),
           el('td', {}, num(p.wins)),
           el('td', {}, num(p.points)),

@@ -44,8 +44,7 @@ use crate::host::{store_read, Person};
 use crate::{limits, AccountError, ApiError, AppState};
 use session::Signed;
 
-/// The name every deleted account's seats are shown under.
-pub const DELETED_NAME: &str = "deleted player";
+pub use crate::host::person::DELETED_NAME;
 
 pub fn routes(state: AppState) -> Router {
     Router::new()
@@ -329,7 +328,11 @@ pub struct AccountDeleted {
 
 async fn delete(State(app): State<AppState>, signed: Signed, headers: HeaderMap) -> Result<Response, ApiError> {
     let people = people(&app)?;
+    let games: Vec<String> =
+        store_read(people.seat_links(&signed.who.id, 100_000)).await?.into_iter().map(|l| l.game_id).collect();
     let d = people.delete_account(&signed.who.id).await?;
+    // Its finished tables are read again from the store, their seats under "deleted player".
+    app.tables().forget_finished_of(&games).await;
     let answer = AccountDeleted { sessions: d.sessions, credentials: d.credentials, ratings: d.ratings };
     Ok((StatusCode::OK, [session::clear_cookie(&headers)], Json(answer)).into_response())
 }

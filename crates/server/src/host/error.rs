@@ -10,11 +10,25 @@ pub struct Refusal {
     code: &'static str,
     over: bool,
     message: String,
+    /// What the sentence names (a cell, a side, a key), for a page that words it in the
+    /// reader's language; `None` when the sentence names nothing a page needs.
+    fields: Option<serde_json::Value>,
 }
 
 impl Refusal {
     pub fn new(code: &'static str, over: bool, message: String) -> Refusal {
-        Refusal { code, over, message }
+        Refusal { code, over, message, fields: None }
+    }
+
+    /// The refusal with what its sentence names.
+    pub fn with_fields(mut self, fields: Option<serde_json::Value>) -> Refusal {
+        self.fields = fields;
+        self
+    }
+
+    /// What the sentence names, if a page may need it.
+    pub fn fields(&self) -> Option<&serde_json::Value> {
+        self.fields.as_ref()
     }
 
     pub fn code(&self) -> &'static str {

@@ -137,6 +137,8 @@ pub(crate) trait Hosting: Send + Sync + 'static {
     fn rematch<'a>(self: Arc<Self>, host: &'a Tables, token: Option<&'a str>) -> Boxed<'a, Result<Text, TableError>>;
     /// Who `token` is here, and the seat's holder generation (a socket's upgrade).
     fn resolve<'a>(&'a self, token: Option<&'a str>) -> Boxed<'a, Result<(Viewer, u64), TableError>>;
+    /// Whether its game is over (finished or closed): nothing more happens at it.
+    fn finished<'a>(&'a self) -> Boxed<'a, bool>;
     /// The seat `token` holds and the account at it (`None`: a guest's), if it holds one.
     fn holder<'a>(&'a self, token: &'a str) -> Boxed<'a, Option<(Seat, Option<String>)>>;
     /// Opens a socket for `viewer` (resolved at `epoch`): counted, subscribed and its first
@@ -265,6 +267,12 @@ impl<G: Hosted> Hosting for Table<G> {
             let viewer = st.meta.viewer(token)?;
             Ok((viewer, self.seat_epoch(viewer)))
         })
+    }
+
+    fn finished<'a>(&'a self) -> Boxed<'a, bool> {
+        Box::pin(
+            async move { matches!(self.state.lock().await.life, Lifecycle::Finished { .. } | Lifecycle::Closed(_)) },
+        )
     }
 
     fn holder<'a>(&'a self, token: &'a str) -> Boxed<'a, Option<(Seat, Option<String>)>> {

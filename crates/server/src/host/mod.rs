@@ -255,11 +255,15 @@ pub type Restored<G> = (G, Vec<(u64, <G as Hosted>::Event)>);
 pub trait GameRefusal {
     fn code(&self) -> &'static str;
     fn says_over(&self) -> bool;
+    /// What the sentence names, for pages that word it themselves (in the reader's language).
+    fn fields(&self) -> Option<serde_json::Value> {
+        None
+    }
 }
 
 impl<E: GameRefusal + std::fmt::Display> From<E> for Refusal {
     fn from(e: E) -> Refusal {
-        Refusal::new(e.code(), e.says_over(), e.to_string())
+        Refusal::new(e.code(), e.says_over(), e.to_string()).with_fields(e.fields())
     }
 }
 

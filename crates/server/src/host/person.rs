@@ -64,6 +64,64 @@ impl Tables {
     }
 }
 
+/// What the statistics' tally of an account's games is kept under (`crate::stats`): a name no
+/// seat can have (seat names hold no control characters), so no guest's is counted as one.
+pub(crate) const ACCOUNT_TALLY: &str = "\u{1}account:";
+
+/// The tally key of `account`'s games.
+pub(crate) fn account_tally(account: &str) -> String {
+    format!("{ACCOUNT_TALLY}{account}")
+}
+
+/// The name every deleted account's seats are shown under (a name nobody can take).
+pub const DELETED_NAME: &str = "deleted player";
+
+impl Tables {
+    /// The seats of stored game `id` that a since-deleted account held: shown under
+    /// [`DELETED_NAME`], with no account. None when the store keeps no people or cannot be read
+    /// now (the names kept are shown then).
+    pub(crate) async fn deleted_seats(&self, id: &str) -> Vec<usize> {
+        let Some(people) = self.store().people() else { return Vec::new() };
+        match super::store_read(people.seat_holders(id)).await {
+            Ok(holders) => holders
+                .into_iter()
+                .filter(|(_, a)| a.deleted_at.is_some())
+                .filter_map(|(seat, _)| usize::try_from(seat).ok())
+                .collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, table = id, "a game's seat holders were not read");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Forgets the finished tables in memory where `account` sat, so they are read again from
+    /// the store (with its seats under [`DELETED_NAME`]) once it is deleted.
+    pub(crate) async fn forget_finished_of(&self, game_ids: &[String]) {
+        for id in game_ids {
+            if let Some(t) = self.in_memory(id) {
+                if t.finished().await {
+                    self.remove(id);
+                }
+            }
+        }
+    }
+}
+
+/// A stored table's meta with the seats `deleted` under [`DELETED_NAME`] and no account.
+pub(crate) fn anonymised(meta: &store::Meta, deleted: &[usize]) -> Option<store::Meta> {
+    let mut v: serde_json::Value = serde_json::from_str(meta.as_json()).ok()?;
+    let seats = v.get_mut("seats")?.as_array_mut()?;
+    for &i in deleted {
+        if let Some(serde_json::Value::Object(seat)) = seats.get_mut(i) {
+            seat.insert("name".into(), serde_json::Value::String(DELETED_NAME.into()));
+            seat.remove("account");
+            seat.remove("rating");
+        }
+    }
+    store::Meta::new(&v).ok()
+}
+
 /// The most seats one claim may name (`POST /api/account/claim`).
 pub const MAX_CLAIMED_SEATS: usize = 200;
 

@@ -294,6 +294,12 @@ impl Tables {
         if g.standing != Standing::Finished {
             return Err(missing());
         }
+        // Seats a since-deleted account held are shown under "deleted player".
+        let deleted = self.deleted_seats(&g.id).await;
+        let mut g = g;
+        if let Some(meta) = (!deleted.is_empty()).then(|| super::person::anonymised(&g.meta, &deleted)).flatten() {
+            g.meta = meta;
+        }
         let rebuilt = match game.rebuild(&g) {
             Ok(r) => r,
             Err(e) => {

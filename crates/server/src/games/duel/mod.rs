@@ -60,14 +60,26 @@ impl GameRefusal for DuelError {
     fn says_over(&self) -> bool {
         matches!(self, DuelError::GameOver)
     }
+
+    /// The error's own fields (its cell, side, key...): the Duel pages word seed 001's
+    /// sentences in the reader's language from them.
+    fn fields(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(self).ok()
+    }
 }
 
 /// A grid with no room for a red and a black piece.
 fn too_small(width: u8, height: u8) -> TableError {
+    too_small_refusal(width, height)
+}
+
+/// [`too_small`]'s refusal (its sentence and what it names).
+pub(crate) fn too_small_refusal(width: u8, height: u8) -> TableError {
     let message = format!(
         "A {width}x{height} grid has no room for a red and a black piece: make it at least 2 cells (for example 1x2)."
     );
-    TableError::Illegal(Refusal::new("too_small", false, message))
+    let fields = serde_json::json!({ "width": width, "height": height });
+    TableError::Illegal(Refusal::new("too_small", false, message).with_fields(Some(fields)))
 }
 
 /// Who took a logged action, by seat.
@@ -397,3 +409,6 @@ impl Hosted for Duel {
 pub(crate) fn cell(game: &DuelGame, c: Coord) -> Cell {
     game.cell(c).unwrap_or(Cell::Empty)
 }
+
+#[cfg(test)]
+mod refusal_samples;

@@ -147,8 +147,17 @@ fn whole(kept: &KeptGame, r: &store::GameResult) -> bool {
 /// game is still played answers `game_not_over` unless an earlier game is asked for: its
 /// record (the seed) would tell every hidden card.
 pub(crate) async fn kept_game(tables: &Tables, id: &str, game: Option<usize>) -> Result<RecordExport, TableError> {
-    let KeptResult { game, record, outcome, finished_at } = kept_one::<Uno, KeptGame>(tables, id, game, whole).await?;
+    let KeptResult { game, mut record, outcome, finished_at } =
+        kept_one::<Uno, KeptGame>(tables, id, game, whole).await?;
     let result = outcome.decode().map_err(|e| TableError::Internal(e.to_string()))?;
+    // Seats a since-deleted account held are shown under "deleted player".
+    for i in tables.deleted_seats(id).await {
+        if let Some(s) = record.seats.get_mut(i) {
+            s.name = Some(crate::host::person::DELETED_NAME.to_string());
+            s.account = None;
+            s.rating = None;
+        }
+    }
     Ok(RecordExport { id: id.to_string(), game, kept: record, result, finished_at })
 }
 
@@ -253,9 +262,12 @@ pub(crate) fn share(kept: &KeptGame, outcome: &uno::Outcome) -> Result<Vec<store
         .seats
         .iter()
         .map(|s| {
-            let name = match s.kind {
-                SeatKind::Human => s.name.clone().unwrap_or_default(),
-                SeatKind::Bot => String::new(),
+            // A signed-in person's games count for their account (whatever it is named now);
+            // a guest's for the name they typed.
+            let name = match (s.kind, &s.account) {
+                (SeatKind::Human, Some(account)) => crate::host::person::account_tally(account),
+                (SeatKind::Human, None) => s.name.clone().unwrap_or_default(),
+                (SeatKind::Bot, _) => String::new(),
             };
             let won = outcome.winner == Some(s.seat);
             let points = outcome.scores.get(s.seat.index()).copied().unwrap_or(0);
