@@ -467,3 +467,29 @@ async fn statistics_count_an_account_s_games_for_it_and_a_deleted_one_s_seats_sa
     assert_eq!(frame["seats"][0]["name"], "deleted player", "{frame}");
     assert!(!frame.to_string().contains(&ann_id), "the replay names the deleted account: {frame}");
 }
+
+#[tokio::test]
+async fn sessions_that_ran_out_are_swept_from_the_store() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = store::SqliteStore::open(dir.path().join("t.db")).expect("store");
+    let mut config = server::Config::default();
+    config.accounts.session = std::time::Duration::from_secs(1);
+    config.accounts.sweep_every = std::time::Duration::from_millis(100);
+    let state = server::AppState::new(store, config).await.expect("state");
+    let people = state.store().people().expect("a store that keeps people");
+    let app = server::app(state);
+    let cookie = sign_up(&app, "Ann", "pass word 1").await;
+    let id = me(&app, &cookie).await["id"].as_str().expect("id").to_string();
+    // Read as of time 0, every session kept is listed, run out or not.
+    assert_eq!(people.sessions(&id, 0).await.expect("sessions").len(), 1);
+    let mut left = 1;
+    for _ in 0..100 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        left = people.sessions(&id, 0).await.expect("sessions").len();
+        if left == 0 {
+            break;
+        }
+    }
+    assert_eq!(left, 0, "the session that ran out is still stored");
+    assert_eq!(me(&app, &cookie).await, Value::Null);
+}

@@ -93,6 +93,9 @@ pub struct AccountLimits {
     /// once in the whole store, each for at most `passkeys::CEREMONY_LIFE`; past that, starting
     /// one is refused (429) until some finish or run out.
     pub passkey_ceremonies: i64,
+    /// How often the store forgets the sessions and passkey ceremonies that ran out and the
+    /// sign-in attempts whose window is over (one instance's sweep serves a whole cluster's store).
+    pub sweep_every: Duration,
 }
 
 impl Default for AccountLimits {
@@ -107,6 +110,7 @@ impl Default for AccountLimits {
             board_min_games: 10,
             board_active: Duration::from_secs(30 * 24 * 3600),
             passkey_ceremonies: 10_000,
+            sweep_every: Duration::from_secs(600),
         }
     }
 }
@@ -175,6 +179,7 @@ impl Tables {
         };
         tables.restore().await?;
         tables.spawn_janitor();
+        tables.spawn_people_sweep();
         tables.spawn_adopter();
         tables.spawn_record_keeper();
         Ok(tables)
@@ -398,6 +403,34 @@ impl Tables {
             self.inner.tables.remove_if_same(t.id(), &t);
             self.inner.store.release(t.id());
         }
+    }
+
+    /// Forgets, every `sweep_every`, what ran out in the people's store: sessions, ceremonies,
+    /// and attempts past the longest of the limits' windows (so no window is cut short).
+    fn spawn_people_sweep(&self) {
+        let Some(people) = self.inner.store.people() else { return };
+        let a = self.inner.config.accounts;
+        let window =
+            a.sign_in_per_name.window_ms.max(a.sign_in_per_address.window_ms).max(a.sign_up_per_address.window_ms);
+        let every = a.sweep_every.max(Duration::from_millis(10));
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                if weak.upgrade().is_none() {
+                    return;
+                }
+                match super::store_read(people.sweep(super::person::now_ms(), window)).await {
+                    Ok(s) => tracing::debug!(
+                        sessions = s.sessions,
+                        ceremonies = s.ceremonies,
+                        attempts = s.attempts,
+                        "people swept"
+                    ),
+                    Err(e) => tracing::warn!(error = %e, "the people's store was not swept"),
+                }
+            }
+        });
     }
 
     fn spawn_janitor(&self) {
