@@ -1,6 +1,6 @@
 // People in a real Chromium against the real server: a guest plays, signs up in place and finds
-// that game on their new profile; two signed-in people (one signed out and in again with a
-// password) open a rated table in the lobby, see each other's rating marks at the table, play it
+// that game on their new profile; two signed-in people (one signed up with a passkey, the other
+// with a password, each signed out and in again) open a rated table in the lobby, see each other's rating marks at the table, play it
 // out, and see their ratings move on their profiles, on the leaderboard and in the statistics. (The server lists players after one rated game here:
 // `--leaderboard-min-games 1`.)
 import assert from 'node:assert/strict';
@@ -19,6 +19,31 @@ async function signUp(page, base, name) {
   await page.waitForSelector('#signed-in:not([hidden])');
   await page.waitForFunction(() => (document.getElementById('account-status')?.textContent || '') !== '');
   return page.textContent('#account-status');
+}
+
+/**
+ * Signs up on the account page with a passkey made by a virtual authenticator of the page's
+ * own (Chromium's DevTools `WebAuthn` domain), signs out, and signs in again with it.
+ */
+async function passkeyUpSignOutAndIn(page, base, name) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await page.goto(`${base}/account.html`);
+  await page.waitForSelector('#signed-out:not([hidden])');
+  await page.fill('#passkey-sign-up-name', name);
+  await page.click('#passkey-sign-up');
+  await page.waitForSelector('#signed-in:not([hidden])');
+  await page.click('#sign-out');
+  await page.waitForSelector('#signed-out:not([hidden])');
+  await page.click('#passkey-sign-in');
+  await page.waitForSelector('#signed-in:not([hidden])');
+  assert.equal(await page.textContent('#account-name'), name);
+  const me = await page.evaluate(() => fetch('/api/account').then((r) => r.json()));
+  assert.equal(me.account.passkeys, 1);
+  assert.equal(me.account.password, false);
 }
 
 /** The seat token this page's browser keeps for table `id`. */
@@ -91,7 +116,8 @@ describe('people', () => {
     const base = `http://localhost:${env.server.port}`;
     const [ctxA, ctxB] = [await env.browser.newContext(), await env.browser.newContext()];
     const [a, b] = [await ctxA.newPage(), await ctxB.newPage()];
-    await signUp(a, base, 'Ines');
+    // Ines signs up with a passkey, signs out and in again with it.
+    await passkeyUpSignOutAndIn(a, base, 'Ines');
     await signUp(b, base, 'Jon');
     // Jon signs out, and in again with his password.
     await b.click('#sign-out');
