@@ -1,8 +1,8 @@
 //! The random policies: `random` (the peers' policy, the speed benchmark's) and `uniform`.
 
 use rand::SeedableRng;
-use uno::game::{SimRng, View};
-use uno::{Action, Color, Observation, Phase, Seat};
+use uno::game::{SimRng, TurnPolicy, View};
+use uno::{Action, Card, CardSet, Color, Observation, Phase, Seat};
 
 use crate::any_view::AnyViewExt;
 use crate::Bot;
@@ -130,6 +130,29 @@ impl Bot for RandomBot {
 
     fn policy(&self, view: &View<'_>) -> Option<Vec<(Action, f64)>> {
         Some(distribution(view, || view.legal_actions().first().copied().unwrap_or(Action::Draw)))
+    }
+}
+
+/// The same policy, a turn at a time ([`uno::Game::play_turn`]): it calls UNO whenever it may,
+/// plays a uniformly random playable kind (one random number, then one for a wild's colour)
+/// and draws when it has none, as [`decide`] does.
+impl TurnPolicy for RandomBot {
+    #[inline]
+    fn decide(&mut self, view: &View<'_>) -> Action {
+        self.choose_view(view)
+    }
+    #[inline]
+    fn call_uno(&mut self, _view: &View<'_>) -> bool {
+        true
+    }
+    #[inline]
+    fn pick(&mut self, _view: &View<'_>, playable: CardSet) -> Option<Card> {
+        playable.nth(self.rng.below(playable.len()))
+    }
+    #[inline]
+    fn color(&mut self, view: &View<'_>, _card: Card) -> Color {
+        let colors = view.colors_to_name();
+        colors[self.rng.below(colors.len())]
     }
 }
 

@@ -95,12 +95,32 @@ fn engine_block(rules: &Arc<Rules>, players: usize, games: u64, checked: bool) -
     turns
 }
 
-/// Path `i` of `kernel`, `engine`, `checked`: the turns of its rounds.
+fn turn_block(rules: &Arc<Rules>, players: usize, games: u64) -> u64 {
+    let mut game = Game::new_fast(rules.clone(), players, 0).expect("a valid table");
+    let mut bots: Vec<RandomBot> = (0..players).map(|_| RandomBot::new(0)).collect();
+    let mut turns = 0;
+    for g in 0..games {
+        let seed = seeding::sim_game_seed(1, g);
+        game.restart(seed);
+        for (s, bot) in bots.iter_mut().enumerate() {
+            bot.reseed(seeding::sim_bot_seed(seed, s));
+        }
+        while !game.is_round_over() {
+            let seat = game.current();
+            game.play_turn(&mut bots[seat.index()]);
+        }
+        turns += u64::from(game.turns());
+    }
+    turns
+}
+
+/// Path `i` of `kernel`, `engine`, `checked`, `turn`: the turns of its rounds.
 fn run(i: usize, rules: &Arc<Rules>, a: &Args) -> u64 {
     match i {
         0 => kernel_block(rules, a.players, a.games),
         1 => engine_block(rules, a.players, a.games, false),
-        _ => engine_block(rules, a.players, a.games, true),
+        2 => engine_block(rules, a.players, a.games, true),
+        _ => turn_block(rules, a.players, a.games),
     }
 }
 
@@ -118,7 +138,7 @@ fn main() {
     let a = args();
     let rules = Arc::new(Rules::preset(&a.preset).expect("a shipped preset"));
     let start = Instant::now();
-    let names = ["kernel", "engine", "checked"];
+    let names = ["kernel", "engine", "checked", "turn"];
     if let Some(only) = &a.only {
         let i = names.iter().position(|n| n == only).expect("--only kernel, engine or checked");
         for _ in 0..a.reps {
@@ -129,28 +149,28 @@ fn main() {
         }
         return;
     }
-    let mut rates: [Vec<f64>; 3] = Default::default();
-    let mut ratios: [Vec<f64>; 3] = Default::default();
+    let mut rates: [Vec<f64>; 4] = Default::default();
+    let mut ratios: [Vec<f64>; 4] = Default::default();
     println!("{} with {} random players, {} games a run, {} repetitions", a.preset, a.players, a.games, a.reps);
     for rep in 0..a.reps {
-        let mut turns = [0u64; 3];
-        let mut secs = [0f64; 3];
+        let mut turns = [0u64; 4];
+        let mut secs = [0f64; 4];
         for (i, t) in turns.iter_mut().enumerate() {
             let t0 = cpu_ns(start);
             *t = run(i, &rules, &a);
             secs[i] = (cpu_ns(start) - t0) as f64 / 1e9;
         }
         assert!(turns.iter().all(|&t| t == turns[0]), "the paths played different games: {turns:?}");
-        for i in 0..3 {
+        for i in 0..4 {
             rates[i].push(a.games as f64 / secs[i]);
             ratios[i].push(secs[0] / secs[i]);
         }
         println!(
-            "rep {rep}: kernel {:.0}  engine {:.0} ({:.3}x)  checked {:.0} ({:.3}x) games/s",
-            rates[0][rep], rates[1][rep], ratios[1][rep], rates[2][rep], ratios[2][rep]
+            "rep {rep}: kernel {:.0}  engine {:.0} ({:.3}x)  checked {:.0} ({:.3}x)  turn {:.0} ({:.3}x) games/s",
+            rates[0][rep], rates[1][rep], ratios[1][rep], rates[2][rep], ratios[2][rep], rates[3][rep], ratios[3][rep]
         );
     }
-    for i in 0..3 {
+    for i in 0..4 {
         println!(
             "{:<8} median {:>10.0} games/s  {:.3}x the kernel (median of the repetitions' ratios)",
             names[i],

@@ -37,6 +37,7 @@ mod result;
 mod scripted;
 mod state;
 mod transitions;
+mod turn;
 mod view;
 
 pub use crate::phase::Phase;
@@ -44,6 +45,7 @@ use crate::rng::GameRng;
 pub use crate::rng::SimRng;
 pub use result::{HandResult, RoundResult};
 pub(crate) use state::State;
+pub use turn::TurnPolicy;
 pub use view::{Plays, View};
 
 /// Why a game cannot be set up.

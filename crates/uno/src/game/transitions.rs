@@ -78,10 +78,7 @@ impl Game {
             }
             Action::CallUno | Action::CatchUno { .. } => match self.uno_meaning(seat, action) {
                 Ok(UnoMeaning::Own) => {
-                    self.state.uno_called |= 1 << seat.0;
-                    if self.state.uno_exposed == Some(seat) {
-                        self.state.uno_exposed = None;
-                    }
+                    self.call_own_uno(seat);
                     sink.emit(|| Event::UnoCalled { seat });
                 }
                 Ok(UnoMeaning::Catch(v)) => {
@@ -100,6 +97,15 @@ impl Game {
                     self.start_round(sink);
                 }
             }
+        }
+    }
+
+    /// `seat` calls UNO for itself (the call known to be its own and legal).
+    #[inline]
+    pub(super) fn call_own_uno(&mut self, seat: Seat) {
+        self.state.uno_called |= 1 << seat.0;
+        if self.state.uno_exposed == Some(seat) {
+            self.state.uno_exposed = None;
         }
     }
 
