@@ -34,8 +34,9 @@
 //! `random` and against itself (see `docs/bots.md`).
 
 use serde::{Deserialize, Serialize};
-use uno::game::View;
-use uno::{Action, Card, Color, Face, Observation, Phase, Seat};
+use uno::game::{TurnPolicy, View};
+use uno::rules::MAX_DECK_CARDS;
+use uno::{Action, Card, CardSet, Color, Face, Game, Observation, Phase, Seat};
 
 use crate::any_view::AnyViewExt;
 use crate::Bot;
@@ -102,7 +103,7 @@ impl Default for HeuristicConfig {
 }
 
 /// The official point value of a card: what the heuristic believes a card costs.
-pub fn casual_points(card: Card) -> u32 {
+pub const fn casual_points(card: Card) -> u32 {
     match card.face() {
         Face::Digit(d) => d as u32,
         Face::Skip | Face::Reverse | Face::DrawTwo => 20,
@@ -116,6 +117,8 @@ const OFFICIAL_PER_COLOUR: usize = 25;
 
 pub struct HeuristicBot {
     config: HeuristicConfig,
+    /// The colour a fused turn's `pick` chose with its wild ([`TurnPolicy`]).
+    pending_color: Option<Color>,
 }
 
 impl HeuristicBot {
@@ -124,7 +127,7 @@ impl HeuristicBot {
     }
 
     pub fn with_config(config: HeuristicConfig) -> HeuristicBot {
-        HeuristicBot { config }
+        HeuristicBot { config, pending_color: None }
     }
 
     pub fn config(&self) -> &HeuristicConfig {
@@ -142,7 +145,155 @@ impl Bot for HeuristicBot {
     }
 
     fn choose_view(&mut self, view: &View<'_>) -> Action {
-        decide(&self.config, view, || view.legal_actions().first().copied().unwrap_or(Action::Draw))
+        decide(&self.config, view, || first_legal(view))
+    }
+
+    fn play_turn(&mut self, game: &mut Game) -> u32 {
+        game.play_turn(self)
+    }
+}
+
+/// The heuristic a turn at a time ([`uno::Game::play_turn`]), for the weights `cfg`: it calls
+/// UNO and catches whenever it may, plays its best-scoring card (naming the colour it scored it
+/// with) and draws only when it has none, as [`decide`] does; `fallback` answers where
+/// [`decide`] asks its own (a seat out of turn), so a playout that falls back on a random bot
+/// keeps drawing that bot's numbers in the same order.
+pub struct HeuristicTurn<'a, F> {
+    cfg: &'a HeuristicConfig,
+    fallback: F,
+    /// The colour `pick` scored the wild it picked with, for `color`.
+    color: Option<Color>,
+}
+
+impl<'a, F: FnMut(&View<'_>) -> Action> HeuristicTurn<'a, F> {
+    pub fn new(cfg: &'a HeuristicConfig, fallback: F) -> Self {
+        HeuristicTurn { cfg, fallback, color: None }
+    }
+}
+
+impl<F: FnMut(&View<'_>) -> Action> TurnPolicy for HeuristicTurn<'_, F> {
+    fn decide(&mut self, view: &View<'_>) -> Action {
+        decide(self.cfg, view, || (self.fallback)(view))
+    }
+    #[inline]
+    fn call_uno(&mut self, _view: &View<'_>) -> bool {
+        true
+    }
+    #[inline]
+    fn catch_uno(&mut self, _view: &View<'_>, _victim: Seat) -> bool {
+        true
+    }
+    /// `playable` is what [`View::playable`] answers in a fused turn's state (the fused turn
+    /// never asks under seed 000's precedence), so it is not asked again.
+    fn pick(&mut self, view: &View<'_>, playable: CardSet) -> Option<Card> {
+        let play = match view.phase() {
+            Phase::DrawnCard => {
+                let play = view.drawn_card().and_then(|c| best_play(self.cfg, view, playable.and(CardSet::single(c))));
+                match play {
+                    Some(Action::Play { card, .. })
+                        if view.is_legal(Action::Pass) && card.is_wild() && !spend_wild(self.cfg, view, card) =>
+                    {
+                        None
+                    }
+                    play => play,
+                }
+            }
+            _ => best_play(self.cfg, view, playable),
+        };
+        let Some(Action::Play { card, color }) = play else {
+            return None;
+        };
+        self.color = color;
+        Some(card)
+    }
+    fn color(&mut self, view: &View<'_>, _card: Card) -> Color {
+        self.color.take().unwrap_or_else(|| best_colour(view, view.hand(), usize::MAX))
+    }
+}
+
+/// The bot itself, a turn at a time: [`HeuristicTurn`] with its weights.
+impl TurnPolicy for HeuristicBot {
+    fn decide(&mut self, view: &View<'_>) -> Action {
+        self.choose_view(view)
+    }
+    fn call_uno(&mut self, _view: &View<'_>) -> bool {
+        true
+    }
+    fn catch_uno(&mut self, _view: &View<'_>, _victim: Seat) -> bool {
+        true
+    }
+    fn pick(&mut self, view: &View<'_>, playable: CardSet) -> Option<Card> {
+        let (card, color) = {
+            let mut turn = HeuristicTurn::new(&self.config, first_legal);
+            (turn.pick(view, playable), turn.color)
+        };
+        self.pending_color = color;
+        card
+    }
+    fn color(&mut self, view: &View<'_>, _card: Card) -> Color {
+        self.pending_color.take().unwrap_or_else(|| best_colour(view, view.hand(), usize::MAX))
+    }
+}
+
+/// [`HeuristicBot`]'s answer where the heuristic has none of its own: the first legal action.
+fn first_legal(view: &View<'_>) -> Action {
+    view.legal_actions().first().copied().unwrap_or(Action::Draw)
+}
+
+/// A hand's cards and points per colour (by `Color::index`) and its wilds.
+struct Tally {
+    counts: [usize; 4],
+    points: [u32; 4],
+    wilds: usize,
+}
+
+/// Bits per colour's count in [`COUNT_LANES`]' words, and where the wilds' count starts.
+const COUNT_BITS: usize = 12;
+const WILD_LANE: usize = 4 * COUNT_BITS;
+/// Bits per colour's points in [`POINT_LANES`]' words.
+const POINT_BITS: usize = 16;
+
+/// Each kind's one card as lanes of a word, a count per colour and the wilds'
+/// ([`COUNT_BITS`] each), so that a hand's counts are one sum: a deck of at most
+/// `MAX_DECK_CARDS` (432) cards never carries from one lane into the next.
+const COUNT_LANES: [u64; Card::KINDS] = lanes(false);
+/// Each kind's [`casual_points`] in its colour's lane ([`POINT_BITS`] each; 432 cards of 20
+/// points at most fit); wilds add none.
+const POINT_LANES: [u64; Card::KINDS] = lanes(true);
+const _: () = assert!(MAX_DECK_CARDS < 1 << COUNT_BITS && MAX_DECK_CARDS * 20 < 1 << POINT_BITS);
+
+const fn lanes(points: bool) -> [u64; Card::KINDS] {
+    let mut out = [0; Card::KINDS];
+    let mut i = 0;
+    while i < Card::KINDS {
+        if let Some(card) = Card::from_index(i) {
+            out[i] = match (card.color(), points) {
+                (Some(c), false) => 1 << (COUNT_BITS * c.index()),
+                (None, false) => 1 << WILD_LANE,
+                (Some(c), true) => (casual_points(card) as u64) << (POINT_BITS * c.index()),
+                (None, true) => 0,
+            };
+        }
+        i += 1;
+    }
+    out
+}
+
+impl Tally {
+    /// Two sums of table words over the hand (no stores to a counter per card).
+    #[inline]
+    fn of(hand: &[Card]) -> Tally {
+        let (mut n, mut p) = (0u64, 0u64);
+        for c in hand {
+            n += COUNT_LANES[c.index()];
+            p += POINT_LANES[c.index()];
+        }
+        let lane = |w: u64, bits: usize, k: usize| (w >> (bits * k)) & ((1 << bits) - 1);
+        Tally {
+            counts: std::array::from_fn(|k| lane(n, COUNT_BITS, k) as usize),
+            points: std::array::from_fn(|k| lane(p, POINT_BITS, k) as u32),
+            wilds: (n >> WILD_LANE) as usize,
+        }
     }
 }
 
@@ -226,12 +377,12 @@ pub(crate) fn decide<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, fallback: impl
     }
     let hand = s.hand();
     match phase {
-        Phase::Play => match best_play(cfg, s, None) {
+        Phase::Play => match best_play(cfg, s, s.playable()) {
             Some(a) => a,
             None => [Action::Draw, Action::Pass].into_iter().find(|&a| s.is_legal(a)).unwrap_or_else(fallback),
         },
         Phase::Challenge { offender } => {
-            if let Some(a) = best_play(cfg, s, None) {
+            if let Some(a) = best_play(cfg, s, s.playable()) {
                 return a;
             }
             let challenge = guilt_chance(s, offender).is_some_and(|p| p >= cfg.challenge_threshold);
@@ -244,7 +395,7 @@ pub(crate) fn decide<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, fallback: impl
             }
         }
         Phase::DrawnCard => {
-            let play = s.drawn_card().and_then(|c| best_play(cfg, s, Some(c)));
+            let play = s.drawn_card().and_then(|c| best_play(cfg, s, s.playable().and(CardSet::single(c))));
             let can_keep = s.is_legal(Action::Pass);
             match play {
                 Some(a @ Action::Play { card, .. }) if !can_keep || !card.is_wild() || spend_wild(cfg, s, card) => a,
@@ -256,7 +407,7 @@ pub(crate) fn decide<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, fallback: impl
         Phase::SameNumber => {
             // The worst-scoring card first: the best one goes last, as it sets the colour.
             let mut worst: Option<(f64, Action)> = None;
-            score_plays(cfg, s, None, |score, action| {
+            score_plays(cfg, s, s.playable(), |score, action| {
                 if worst.is_none_or(|(w, _)| score < w) {
                     worst = Some((score, action));
                 }
@@ -279,10 +430,16 @@ fn spend_wild<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, card: Card) -> bool {
     s.hand().len() <= cfg.play_drawn_wild_at && !bluff
 }
 
-/// The best-scoring legal play (of `only`, if given), with its colour.
-fn best_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) -> Option<Action> {
+/// The best-scoring play of `candidates` (kinds the seat may play now), with its colour.
+fn best_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, candidates: CardSet) -> Option<Action> {
+    // One coloured card to play is the best one, whatever it scores.
+    if let (1, Some(card)) = (candidates.len(), candidates.nth(0)) {
+        if !card.is_wild() {
+            return Some(Action::Play { card, color: None });
+        }
+    }
     let mut best: Option<(f64, Action)> = None;
-    score_plays(cfg, s, only, |score, action| {
+    score_plays(cfg, s, candidates, |score, action| {
         if best.is_none_or(|(b, _)| score > b) {
             best = Some((score, action));
         }
@@ -297,7 +454,7 @@ fn best_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, only: Option<Card>) ->
 pub(crate) fn could_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, card: Card, named: Option<Color>) -> bool {
     let mut best = f64::NEG_INFINITY;
     let mut mine = None;
-    score_plays(cfg, s, None, |score, action| {
+    score_plays(cfg, s, s.playable(), |score, action| {
         best = best.max(score);
         if let Action::Play { card: c, color } = action {
             if c == card && (named.is_none() || color == named) {
@@ -308,8 +465,9 @@ pub(crate) fn could_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, card: Card
     mine.is_some_and(|m| m >= best)
 }
 
-/// Every legal play (of `only`, if given), once per kind, with its colour and its score.
-fn score_plays<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, mut each: impl FnMut(f64, Action)) {
+/// Every play of `candidates` (kinds the seat may play now), once per kind in the hand's
+/// order, with its colour and its score.
+fn score_plays<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, candidates: CardSet, mut each: impl FnMut(f64, Action)) {
     let hand = s.hand();
     let me = s.seat();
     let next = s.after_current(1);
@@ -322,30 +480,16 @@ fn score_plays<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, 
     let per_point = cfg.points + if someone_close { cfg.points_under_threat } else { 0.0 };
     // The whole hand's cards and points per colour, and its wilds, counted once: without
     // one card they are these less that card's own (a wild has no colour to take away).
-    let mut counts = [0usize; 4];
-    let mut points = [0u32; 4];
-    let mut wilds = 0;
-    for c in hand {
-        match c.color() {
-            Some(col) => {
-                counts[col.index()] += 1;
-                points[col.index()] += casual_points(*c);
-            }
-            None => wilds += 1,
-        }
-    }
+    let Tally { counts, points, wilds } = Tally::of(hand);
     let holds_colour = s.color().is_some_and(|col| counts[col.index()] > 0);
-    let playable = s.playable();
-    let mut seen = 0u64;
+    // The candidates not yet scored: each kind once, at its left-most copy.
+    let mut left = candidates.bits();
     for &card in hand {
         let bit = 1u64 << card.index();
-        if seen & bit != 0 || only.is_some_and(|o| o != card) {
+        if left & bit == 0 {
             continue;
         }
-        seen |= bit;
-        if !playable.contains(card) {
-            continue;
-        }
+        left &= !bit;
         let (colour, depth) = match card.color() {
             Some(own) => (own, counts[own.index()] - 1),
             None => {
@@ -377,5 +521,8 @@ fn score_plays<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, only: Option<Card>, 
             score -= cfg.bluff_risk;
         }
         each(score, Action::Play { card, color: card.is_wild().then_some(colour) });
+        if left == 0 {
+            break;
+        }
     }
 }

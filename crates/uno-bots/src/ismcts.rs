@@ -54,10 +54,10 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use uno::game::{SimRng, View};
 use uno::sample::Sampler;
-use uno::{Action, Card, Game, Observation, Phase, Rules, Seat};
+use uno::{Action, Card, Game, Observation, Phase, Rules, Seat, TURN_DECISIONS};
 
 use crate::any_view::AnyViewExt;
-use crate::heuristic::{self, HeuristicConfig};
+use crate::heuristic::{self, HeuristicConfig, HeuristicTurn};
 use crate::{Bot, RandomBot};
 
 pub use config::{IsmctsConfig, Playout, FLAT_ITERATIONS};
@@ -507,13 +507,28 @@ impl IsmctsBot {
         }
     }
 
+    /// Plays `world` out with the playout policy, a whole turn at a time ([`Game::play_turn`],
+    /// the same game as [`IsmctsBot::policy_move`] one decision at a time) while the cap is
+    /// more than a turn away, then one decision at a time up to the cap.
     fn play_out(&mut self, world: &mut Game) {
+        let cap = self.config.playout_cap;
         let mut n = 0;
-        while !world.is_round_over() && n < self.config.playout_cap {
-            let seat = world.current();
-            let a = self.policy_move(world);
-            world.apply_unchecked(seat, a);
-            n += 1;
+        while !world.is_round_over() && n < cap {
+            if n + TURN_DECISIONS > cap {
+                let seat = world.current();
+                let a = self.policy_move(world);
+                world.apply_unchecked(seat, a);
+                n += 1;
+                continue;
+            }
+            n += match self.config.playout {
+                Playout::Random => world.play_turn(&mut self.playout),
+                Playout::Heuristic => {
+                    let playout = &mut self.playout;
+                    let cfg = if world.current() == self.me { &self.own } else { &self.heuristic };
+                    world.play_turn(&mut HeuristicTurn::new(cfg, |view: &View<'_>| playout.choose_view(view)))
+                }
+            };
         }
     }
 

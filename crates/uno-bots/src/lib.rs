@@ -15,7 +15,7 @@ pub mod precedence;
 pub mod random;
 
 use uno::game::View;
-use uno::{Action, Observation};
+use uno::{Action, Game, Observation};
 
 pub use bot_spec::{BotSpec, BotSpecError, BOT_FORMS, BOT_NAMES, MAX_ISMCTS_ITERATIONS};
 pub use heuristic::{HeuristicBot, HeuristicConfig};
@@ -47,6 +47,16 @@ pub trait Bot: Send {
     fn policy(&self, _view: &View<'_>) -> Option<Vec<(Action, f64)>> {
         None
     }
+    /// Plays the current seat's next decisions in `game`; returns how many (at most
+    /// [`uno::TURN_DECISIONS`]). A bot that is a [`uno::TurnPolicy`] plays a whole turn at a
+    /// time ([`Game::play_turn`]); the others, one decision. Either way the game after it is
+    /// the game after those decisions through `choose_view` and `Game::apply_unchecked`.
+    fn play_turn(&mut self, game: &mut Game) -> u32 {
+        let seat = game.current();
+        let action = self.choose_view(&game.view(seat));
+        game.apply_unchecked(seat, action);
+        1
+    }
 }
 
 /// A boxed bot is a bot: tables and runners hold `Box<dyn Bot>`.
@@ -67,6 +77,10 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
     fn policy(&self, view: &View<'_>) -> Option<Vec<(Action, f64)>> {
         (**self).policy(view)
     }
+    #[inline]
+    fn play_turn(&mut self, game: &mut Game) -> u32 {
+        (**self).play_turn(game)
+    }
 }
 
 /// Always the first legal action: plays before draws, the engine's listing order.
@@ -84,13 +98,11 @@ impl Bot for FirstLegalBot {
 }
 
 /// Plays a round to its end with one bot per seat; returns the number of decisions taken.
-pub fn play_out(game: &mut uno::Game, bots: &mut [Box<dyn Bot>]) -> usize {
+pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> usize {
     let mut decisions = 0;
     while !game.is_round_over() {
         let seat = game.current();
-        let action = bots[seat.index()].choose_view(&game.view(seat));
-        game.apply_unchecked(seat, action);
-        decisions += 1;
+        decisions += bots[seat.index()].play_turn(game) as usize;
     }
     decisions
 }

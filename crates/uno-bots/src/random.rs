@@ -2,7 +2,7 @@
 
 use rand::SeedableRng;
 use uno::game::{SimRng, TurnPolicy, View};
-use uno::{Action, Card, CardSet, Color, Observation, Phase, Seat};
+use uno::{Action, Card, CardSet, Color, Game, Observation, Phase, Seat};
 
 use crate::any_view::AnyViewExt;
 use crate::Bot;
@@ -128,6 +128,11 @@ impl Bot for RandomBot {
         self.rng = SimRng::seed_from_u64(seed);
     }
 
+    #[inline]
+    fn play_turn(&mut self, game: &mut Game) -> u32 {
+        game.play_turn(self)
+    }
+
     fn policy(&self, view: &View<'_>) -> Option<Vec<(Action, f64)>> {
         Some(distribution(view, || view.legal_actions().first().copied().unwrap_or(Action::Draw)))
     }
@@ -144,6 +149,11 @@ impl TurnPolicy for RandomBot {
     #[inline]
     fn call_uno(&mut self, _view: &View<'_>) -> bool {
         true
+    }
+    /// It never catches: it plays instead.
+    #[inline]
+    fn catch_uno(&mut self, _view: &View<'_>, _victim: Seat) -> bool {
+        false
     }
     #[inline]
     fn pick(&mut self, _view: &View<'_>, playable: CardSet) -> Option<Card> {

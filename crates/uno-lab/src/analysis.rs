@@ -28,7 +28,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use uno::{Action, Game, GameRecord, Observation, Phase, ReplayError, Seat};
+use uno::{Action, Game, GameRecord, Observation, Phase, ReplayError, Seat, TURN_DECISIONS};
 
 use crate::moments::Z95;
 use uno_bots::{Bot, HeuristicBot};
@@ -237,13 +237,21 @@ fn playouts(
         let mut world = world_after(&obs, seat, action, world_seed)?;
         let mut bots: Vec<HeuristicBot> =
             (0..players).map(|s| HeuristicBot::new(world_seed.wrapping_add(s as u64))).collect();
-        let mut steps = 0;
+        let (mut steps, mut check_at) = (0, CHECK_EVERY);
         while !world.is_round_over() && steps < MAX_PLAYOUT {
             let current = world.current();
-            let choice = bots[current.index()].choose_view(&world.view(current));
-            world.apply_unchecked(current, choice);
-            steps += 1;
-            if steps % CHECK_EVERY == 0 {
+            let bot = &mut bots[current.index()];
+            // A whole turn at a time while the cap is more than a turn away: the same game
+            // (`Game::play_turn`), stopped where the decisions one by one would stop.
+            if steps + TURN_DECISIONS as usize <= MAX_PLAYOUT {
+                steps += world.play_turn(bot) as usize;
+            } else {
+                let choice = bot.choose_view(&world.view(current));
+                world.apply_unchecked(current, choice);
+                steps += 1;
+            }
+            if steps >= check_at {
+                check_at += CHECK_EVERY;
                 watch.in_time()?;
             }
         }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use uno::{Game, Rules};
+use uno::{Game, Rules, TURN_DECISIONS};
 
 pub use crate::moments::Moments;
 pub use crate::ratings::MatchGame;
@@ -203,9 +203,15 @@ pub fn play_deal_with_luck(config: &MatchConfig, seatings: &[Vec<usize>], deal: 
                 break;
             }
             let seat = game.current();
-            let action = bots[seat.index()].choose_view(&game.view(seat));
-            game.apply_unchecked(seat, action);
-            decisions += 1;
+            let bot = &mut bots[seat.index()];
+            // A whole turn at a time while the cap is more than a turn away (the same game).
+            if decisions + TURN_DECISIONS <= MAX_DECISIONS {
+                decisions += bot.play_turn(&mut game);
+            } else {
+                let action = bot.choose_view(&game.view(seat));
+                game.apply_unchecked(seat, action);
+                decisions += 1;
+            }
         }
         let winner = if stuck { None } else { game.round_winner().map(|w| w.index()) };
         let points = winner.map_or(0, |w| game.scores()[w]);

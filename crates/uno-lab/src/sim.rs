@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use uno::{Game, Rules, RulesError, Seat, SetupError};
+use uno::{Game, Rules, RulesError, Seat, SetupError, TURN_DECISIONS};
 
 use crate::kernel::{RandomKernel, Round};
 use crate::MAX_DECISIONS;
@@ -240,6 +240,15 @@ fn play_block<B: Bot>(config: &SimConfig, range: std::ops::Range<u64>, bots: &mu
             }
             let seat = game.current();
             let before = game.turns();
+            // Unchecked, a whole turn at a time while the cap is more than a turn away: the
+            // same game (`Game::play_turn`); a turn ends once, so the seat's count is the same.
+            if !config.checked && decisions + TURN_DECISIONS <= MAX_DECISIONS {
+                decisions += bots[seat.index()].play_turn(game);
+                if game.turns() != before {
+                    out.seats[seat.index()].turns += 1;
+                }
+                continue;
+            }
             let action = bots[seat.index()].choose_view(&game.view(seat));
             // Checked: validated once, then applied without the events nobody reads
             // (`Game::apply_unchecked`'s contract: the same game as `apply`).

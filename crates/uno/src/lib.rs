@@ -81,7 +81,7 @@ pub use effect::{next_seat, CardEffect, FirstEffect};
 #[doc(inline)]
 pub use event::{DrawReason, EndReason, Event, Outcome};
 #[doc(inline)]
-pub use game::{Deal, Game, HandResult, Phase, RoundResult, SetupError, TurnPolicy};
+pub use game::{Deal, Game, HandResult, Phase, RoundResult, SetupError, TurnPolicy, TURN_DECISIONS};
 #[doc(inline)]
 pub use hand::{CardSet, Hand};
 #[doc(inline)]

@@ -45,7 +45,7 @@ use crate::rng::GameRng;
 pub use crate::rng::SimRng;
 pub use result::{HandResult, RoundResult};
 pub(crate) use state::State;
-pub use turn::TurnPolicy;
+pub use turn::{TurnPolicy, TURN_DECISIONS};
 pub use view::{Plays, View};
 
 /// Why a game cannot be set up.

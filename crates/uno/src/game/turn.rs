@@ -18,11 +18,16 @@ use crate::hand::CardSet;
 
 use super::{Game, Phase, View};
 
+/// The most decisions one [`Game::play_turn`] takes: a loop with a cap on decisions fuses a
+/// turn only while this many more stay within it, so it stops where the one-by-one loop stops.
+pub const TURN_DECISIONS: u32 = 5;
+
 /// A policy that answers a turn's questions one by one ([`Game::play_turn`]).
 ///
 /// The contract that makes a fused turn the same game as the decisions taken one by one: asked
 /// in the state `decide` would see, `call_uno` answers `true` exactly when `decide` would call
-/// UNO, `pick` picks the card `decide` would play (or `None` where it would draw or pass), and
+/// UNO, `catch_uno` when it would catch (asked after the call, as `decide` answers in that
+/// order), `pick` picks the card `decide` would play (or `None` where it would draw or pass), and
 /// `color` the colour it would name with it, each drawing the policy's random numbers in the
 /// order `decide` draws them.
 pub trait TurnPolicy {
@@ -32,6 +37,9 @@ pub trait TurnPolicy {
     /// Whether the seat calls UNO for itself now. Asked only when that call is its own and
     /// legal ([`View::can_call_own_uno`]).
     fn call_uno(&mut self, view: &View<'_>) -> bool;
+    /// Whether the seat, on its turn and before its card, catches `victim` for not calling
+    /// UNO. Asked only when the catch is legal.
+    fn catch_uno(&mut self, view: &View<'_>, victim: Seat) -> bool;
     /// The card to play among `playable` (never empty: the kinds [`Game::playable`] allows),
     /// or `None` to draw (in the `Play` phase) or keep the drawn card (after a draw).
     fn pick(&mut self, view: &View<'_>, playable: CardSet) -> Option<Card>;
@@ -41,8 +49,8 @@ pub trait TurnPolicy {
 
 impl Game {
     /// Plays the current seat's next decisions with `policy`: from the `Play` phase the whole
-    /// turn (UNO call, card or draw, UNO call, the drawn card), otherwise one decision through
-    /// [`TurnPolicy::decide`]. Returns how many decisions that was (1 to 4), the count
+    /// turn (UNO call, a catch, card or draw, UNO call, the drawn card), otherwise one decision
+    /// through [`TurnPolicy::decide`]. Returns how many decisions that was (1 to [`TURN_DECISIONS`]), the count
     /// [`Game::apply_unchecked`] would have been called.
     ///
     /// The contract: for a policy that keeps [`TurnPolicy`]'s, the game after `play_turn` is
@@ -56,7 +64,7 @@ impl Game {
             self.step(seat, action, &mut Mute);
             return 1;
         }
-        let mut decisions = 1 + self.ask_uno(seat, policy);
+        let mut decisions = 1 + self.ask_uno(seat, policy) + self.ask_catch(seat, policy);
         if let Some(card) = self.ask_card(seat, policy) {
             let color = card.is_wild().then(|| policy.color(&self.view(seat), card));
             self.play(seat, card, color, &mut Mute);
@@ -85,6 +93,21 @@ impl Game {
             return 0;
         }
         self.call_own_uno(seat);
+        1
+    }
+
+    /// Asks `policy` whether `seat` catches the seat exposed without its UNO call, when it may;
+    /// applies the catch. Returns the decisions it took (0 or 1).
+    #[inline]
+    fn ask_catch<P: TurnPolicy>(&mut self, seat: Seat, policy: &mut P) -> u32 {
+        let Some(victim) = self.state.uno_exposed.filter(|&v| v != seat) else {
+            return 0;
+        };
+        let catch = Action::CatchUno { seat: victim };
+        if self.check(seat, catch).is_err() || !policy.catch_uno(&self.view(seat), victim) {
+            return 0;
+        }
+        self.step(seat, catch, &mut Mute);
         1
     }
 
