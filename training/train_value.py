@@ -5,8 +5,13 @@
     python training/train_value.py --train runs/value-train.bin --valid runs/value-valid.bin \\
         --out crates/uno-nn/model/uno-value.safetensors --epochs 6 --seed 1
 
+Several table sizes train one network: ``value_data ... --players K`` writes a size's records,
+and each ``--train``/``--valid`` file is named as ``PATH:K`` (``K`` its seats; 4 when left out),
+so that the figures normalise each moment's ``K`` seats together; the file's ``seats`` entry
+lists the sizes. ``docs/model.md`` has the command that made the shipped file.
+
 The data are rounds of cheap bots (``heuristic`` mostly, ``random``, ``uniform``,
-``precedence``) under the official rules at four seats, written by the Rust generator
+``precedence``) under the official rules (at four seats unless told otherwise), written by the Rust generator
 ``crates/uno-lab/examples/value_data.rs``: records of ``OBS_SIZE`` bytes (the observation of
 one seat at a moment of the round) and one byte (1 if that seat won the round). The network is
 an MLP over ``obs * input_scale`` ending in one logit; it is fitted by logistic loss (Adam) and
@@ -37,10 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from netlib import OBS_LAYOUT, Adam, Mlp, check_versions, load_safetensors, save_safetensors  # noqa: E402
 
 OBS_SIZE = 283
-PLAYERS = 4
 # With --full, each record also holds the other seats' hands (54 counts each, by relative seat
-# 1..3): what the lab sees, not the seat.
-FULL_SIZE = OBS_SIZE + (PLAYERS - 1) * 54
+# 1..3): what the lab sees, not the seat. Four seats only.
+FULL_SIZE = OBS_SIZE + 3 * 54
 FORMAT = "tabletop-uno-value-1"
 
 
@@ -79,9 +83,26 @@ def read(path, inputs=OBS_SIZE):
     return raw[:, :inputs], raw[:, inputs].astype(np.float32)
 
 
-def figures(net, obs, won):
-    """Log loss, Brier score, calibration by tenths, and the same after normalising the four
-    seats of each moment to sum to one (records come four at a time, seat 0 to 3)."""
+def sized(spec):
+    """``PATH`` or ``PATH:SEATS``: the file and the seats of its tables (4 when left out)."""
+    path, _, seats = str(spec).rpartition(":")
+    if not path or not seats.isdigit():
+        return Path(spec), 4
+    return Path(path), int(seats)
+
+
+def read_all(specs, inputs):
+    """Every file's records, concatenated, and each file's (seats, records) in order."""
+    parts = [(read(path, inputs), seats) for path, seats in map(sized, specs)]
+    obs = np.concatenate([o for (o, _), _ in parts])
+    won = np.concatenate([w for (_, w), _ in parts])
+    return obs, won, [(seats, len(w)) for (_, w), seats in parts]
+
+
+def figures(net, obs, won, players=4):
+    """Log loss, Brier score, calibration by tenths, and the same after normalising the
+    ``players`` seats of each moment to sum to one (records come a moment at a time, seat 0
+    first)."""
     p = np.concatenate([net.win(obs[i : i + 65536].astype(np.float32)) for i in range(0, len(obs), 65536)])
     p = np.clip(p, 1e-6, 1 - 1e-6)
     out = {
@@ -90,9 +111,9 @@ def figures(net, obs, won):
         "brier": float(np.mean((p - won) ** 2)),
         "brier_constant": float(np.mean((won.mean() - won) ** 2)),
     }
-    q = (p.reshape(-1, PLAYERS) / p.reshape(-1, PLAYERS).sum(axis=1, keepdims=True)).reshape(-1)
+    q = (p.reshape(-1, players) / p.reshape(-1, players).sum(axis=1, keepdims=True)).reshape(-1)
     out["brier_normalised"] = float(np.mean((q - won) ** 2))
-    out["top_seat_wins"] = float(np.mean(np.argmax(p.reshape(-1, PLAYERS), axis=1) == np.argmax(won.reshape(-1, PLAYERS), axis=1)))
+    out["top_seat_wins"] = float(np.mean(np.argmax(p.reshape(-1, players), axis=1) == np.argmax(won.reshape(-1, players), axis=1)))
     bins = []
     for lo in np.arange(0, 1, 0.1):
         sel = (q >= lo) & (q < lo + 0.1)
@@ -106,8 +127,9 @@ def train(args):
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
     inputs = FULL_SIZE if args.full else OBS_SIZE
-    obs, won = read(args.train, inputs)
-    vobs, vwon = read(args.valid, inputs)
+    obs, won, train_sizes = read_all(args.train, inputs)
+    vobs, vwon, valid_sizes = read_all(args.valid, inputs)
+    seats = sorted({k for k, _ in train_sizes})
     scale = (1.0 / np.maximum(1.0, obs.max(axis=0).astype(np.float32))).astype(np.float32)
     net = ValueNet(tuple(args.hidden), seed=args.seed, input_scale=scale, inputs=inputs)
     opt = Adam(net.mlp.params, lr=args.lr)
@@ -125,16 +147,25 @@ def train(args):
             total += float(-np.sum(y * np.log(p + 1e-7) + (1 - y) * np.log(1 - p + 1e-7)))
             opt.step(net.mlp.params, net.mlp.backward(acts, (p - y) / len(y)))
         opt.lr *= args.decay
-        f = figures(net, vobs, vwon)
+        f = by_size(net, vobs, vwon, valid_sizes)[0][1]
         print(f"epoch {epoch + 1}: train log loss {total / n:.4f}  valid {f['log_loss']:.4f}  "
               f"brier {f['brier']:.4f} (normalised {f['brier_normalised']:.4f}, constant {f['brier_constant']:.4f})  "
               f"{time.time() - t0:.0f}s", flush=True)
-    f = figures(net, vobs, vwon)
+    sizes = by_size(net, vobs, vwon, valid_sizes)
     meta = {"seed": args.seed, "epochs": args.epochs, "full": int(args.full), "hidden": ",".join(map(str, args.hidden)),
-            "train_records": n, "wall_s": round(time.time() - t0)}
+            "train_records": n, "wall_s": round(time.time() - t0), "seats": ",".join(map(str, seats))}
     net.save(args.out, meta)
-    print(json.dumps(f, indent=1))
+    print(json.dumps({f"{k} seats": f for k, f in sizes}, indent=1))
     print(f"wrote {args.out} in {time.time() - t0:.0f}s")
+
+
+def by_size(net, obs, won, sizes):
+    """The figures of each validation file, with its seats, in order."""
+    out, start = [], 0
+    for seats, count in sizes:
+        out.append((seats, figures(net, obs[start : start + count], won[start : start + count], seats)))
+        start += count
+    return out
 
 
 def fixture(out):
@@ -154,8 +185,8 @@ def fixture(out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--train", help="training records (value_data's output)")
-    ap.add_argument("--valid", help="validation records, from another seed")
+    ap.add_argument("--train", nargs="+", help="training records (value_data's output), each PATH or PATH:SEATS")
+    ap.add_argument("--valid", nargs="+", help="validation records, from other seeds, each PATH or PATH:SEATS")
     ap.add_argument("--out", default="uno-value.safetensors")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--batch", type=int, default=1024)

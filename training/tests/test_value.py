@@ -11,7 +11,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from train_value import FORMAT, OBS_SIZE, ValueNet, read  # noqa: E402
+from train_value import FORMAT, OBS_SIZE, ValueNet, read, sized  # noqa: E402
+from netlib import load_safetensors  # noqa: E402
 
 
 def test_a_saved_network_reads_back_the_same(tmp_path):
@@ -49,3 +50,27 @@ def test_training_learns_an_input_that_decides_the_result(tmp_path):
     accuracy = np.mean((p > 0.5) == (won == 1))
     assert accuracy > 0.95, accuracy
     assert FORMAT == "tabletop-uno-value-1"
+
+
+def test_several_table_sizes_train_one_network_that_lists_them(tmp_path):
+    rng = np.random.default_rng(5)
+
+    def records(moments, seats, path):
+        obs = rng.integers(0, 3, (moments * seats, OBS_SIZE)).astype(np.uint8)
+        won = np.zeros(moments * seats, np.uint8)
+        won[np.arange(moments) * seats + rng.integers(0, seats, moments)] = 1
+        np.concatenate([obs, won[:, None]], axis=1).tofile(path)
+
+    for seats in (2, 6):
+        records(300, seats, tmp_path / f"train{seats}.bin")
+        records(50, seats, tmp_path / f"valid{seats}.bin")
+    out = tmp_path / "v.safetensors"
+    run = subprocess.run([sys.executable, str(ROOT / "train_value.py"),
+                          "--train", f"{tmp_path / 'train2.bin'}:2", f"{tmp_path / 'train6.bin'}:6",
+                          "--valid", f"{tmp_path / 'valid2.bin'}:2", f"{tmp_path / 'valid6.bin'}:6",
+                          "--out", str(out), "--epochs", "1", "--hidden", "8", "--batch", "64"],
+                         check=True, capture_output=True, text=True)
+    assert '"2 seats"' in run.stdout and '"6 seats"' in run.stdout, run.stdout
+    _, meta = load_safetensors(out)
+    assert meta["seats"] == "2,6"
+    assert sized("a/b.bin:5") == (Path("a/b.bin"), 5) and sized("a/b.bin") == (Path("a/b.bin"), 4)

@@ -12,11 +12,13 @@
 //! (trained where a late call was still possible) won 1.5% against three `heuristic` bots
 //! (`docs/model.md`); the distilled model never decides either (`flat` does not search them).
 //!
-//! A third holds at table sizes the model was not trained at ([`QNet::trained_seats`]): there it
-//! does not draw or pass when it can play a card, and the network chooses the rest. Its values there are out of range
-//! (the shipped model, trained at four seats, rates every action near a certain loss at six),
-//! and drawing won on noise: at two, five and six seats it drew instead of playing at about 40% of
-//! the turns it could play, and six of ten rounds of six `net` bots passed 3,000 actions.
+//! It plays the model trained at its table's size: the shipped four-seat model, or the one of the
+//! other sizes (two, three, five and six seats; [`uno_nn::shipped_models`]). A third rule holds at
+//! table sizes no model was trained at ([`QNet::trained_seats`]): there it does not draw or pass
+//! when it can play a card, and the network chooses the rest. Its values there are out of range
+//! (the four-seat model rates every action near a certain loss at six seats), and drawing won on
+//! noise: at two, five and six seats it drew instead of playing at about 40% of the turns it
+//! could play, and six of ten rounds of six `net` bots passed 3,000 actions.
 
 use std::sync::Arc;
 
@@ -28,11 +30,12 @@ use uno_nn::{obs, QNet};
 
 use crate::Bot;
 
-/// The network bot; every copy of the shipped model shares one set of weights.
+/// The network bot; every copy of a shipped model shares one set of weights.
 pub struct NetBot {
-    net: Arc<QNet>,
-    /// The table sizes the model was trained at (none: it does not say, trusted everywhere).
-    trained: Option<Vec<usize>>,
+    /// The models it may play, the default first ([`uno_nn::trained_at`] chooses by table size).
+    nets: Arc<[Arc<QNet>]>,
+    /// Each model's table sizes (none: it does not say, trusted everywhere).
+    trained: Vec<Option<Vec<usize>>>,
     obs: Vec<f32>,
     legal: Vec<Action>,
     indices: Vec<usize>,
@@ -41,16 +44,22 @@ pub struct NetBot {
 }
 
 impl NetBot {
-    /// The bot over the shipped model (`uno_nn::shipped`).
+    /// The bot over the shipped models (`uno_nn::shipped_models`).
     pub fn new() -> NetBot {
-        NetBot::with_net(uno_nn::shipped())
+        NetBot::with_nets(uno_nn::shipped_models())
     }
 
-    /// The bot over any model.
+    /// The bot over any model, at every table size.
     pub fn with_net(net: Arc<QNet>) -> NetBot {
+        NetBot::with_nets(Arc::from([net]))
+    }
+
+    /// The bot over a list of models: at each table size the first trained at it, else the
+    /// first (with the rule for sizes no model learned).
+    pub fn with_nets(nets: Arc<[Arc<QNet>]>) -> NetBot {
         NetBot {
-            trained: net.trained_seats(),
-            net,
+            trained: nets.iter().map(|n| n.trained_seats()).collect(),
+            nets,
             obs: vec![0.0; obs::SIZE],
             legal: Vec::with_capacity(64),
             indices: Vec::with_capacity(64),
@@ -78,10 +87,14 @@ impl NetBot {
                 self.candidates.push(action);
             }
         }
-        self.net.q_values(&self.obs, &self.indices, &mut self.q);
-        if self.trained.as_ref().is_some_and(|seats| !seats.contains(&players))
-            && self.candidates.iter().any(|a| matches!(a, Action::Play { .. }))
-        {
+        let model = uno_nn::trained_at(&self.trained, players);
+        let Some(net) = self.nets.get(model.unwrap_or(0)) else {
+            self.q.clear();
+            self.q.resize(self.candidates.len(), 0.0);
+            return;
+        };
+        net.q_values(&self.obs, &self.indices, &mut self.q);
+        if model.is_none() && self.candidates.iter().any(|a| matches!(a, Action::Play { .. })) {
             // Outside its table sizes it does not draw or pass when it can play (module doc).
             for (q, a) in self.q.iter_mut().zip(&self.candidates) {
                 if matches!(a, Action::Draw | Action::Pass) {

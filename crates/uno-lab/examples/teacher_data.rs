@@ -3,12 +3,12 @@
 //!
 //! ```text
 //! cargo run --release -p uno-lab --example teacher_data -- --out DIR [--games N] [--seed S]
-//!     [--playouts P] [--all-flat-every K] [--threads T] [--minutes M]
+//!     [--playouts P] [--all-flat-every K] [--threads T] [--minutes M] [--players SEATS]
 //! ```
 //!
-//! plays `N` official-rules games of four seats, as `tabletop uno match` plays them (each seat
-//! decides on its own turn only): in game `g`, the seat `g % 4` is `flat:P` and the others are
-//! `heuristic`, except that every `K`-th game (`g % K == K - 1`) seats four `flat:P` bots, so the
+//! plays `N` official-rules games of `SEATS` seats (4 by default), as `tabletop uno match` plays
+//! them (each seat decides on its own turn only): in game `g`, the seat `g % SEATS` is `flat:P` and
+//! the others are `heuristic`, except that every `K`-th game (`g % K == K - 1`) seats only `flat:P` bots, so the
 //! data is not only one matchup. For every decision a `flat` bot searched (two or more moves; UNO
 //! calls, catches and forced moves are not searched) it keeps the deciding seat's observation
 //! (`uno_nn::observe`, as the `net` bot writes it), every move the search compared (its index in
@@ -52,7 +52,6 @@ use uno_nn::mapping::encode_at;
 use uno_nn::obs;
 use uno_nn::observe::write_view_observation;
 
-const PLAYERS: usize = 4;
 /// Decisions after which a game is cut off (no winner), as matches do.
 const MAX_DECISIONS: u32 = 5000;
 
@@ -64,6 +63,8 @@ struct Args {
     all_flat_every: u64,
     threads: usize,
     minutes: Option<f64>,
+    /// Seats at the table (`--players`).
+    players: usize,
 }
 
 fn parse() -> Result<Args, String> {
@@ -75,6 +76,7 @@ fn parse() -> Result<Args, String> {
         all_flat_every: 10,
         threads: 1,
         minutes: None,
+        players: 4,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -89,6 +91,7 @@ fn parse() -> Result<Args, String> {
             "--minutes" => {
                 args.minutes = Some(value.parse::<f64>().map_err(|_| format!("--minutes: not a number: {value}"))?)
             }
+            "--players" => args.players = usize::try_from(num(&value)?).map_err(|e| e.to_string())?,
             "--threads" => args.threads = usize::try_from(num(&value)?).map_err(|e| e.to_string())?,
             _ => return Err(format!("unknown flag {flag}")),
         }
@@ -122,8 +125,10 @@ enum Player {
 
 impl Records {
     /// One decision: the observation in `row`, each compared move with its share, the worlds.
+    #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
+        players: usize,
         g: u64,
         seat: Seat,
         row: &[f32],
@@ -132,7 +137,7 @@ impl Records {
         played: Action,
     ) -> Result<(), String> {
         let index = |a| {
-            encode_at(PLAYERS, seat, a)
+            encode_at(players, seat, a)
                 .and_then(|i| u8::try_from(i).ok())
                 .ok_or_else(|| format!("game {g}: no action index for {a:?}"))
         };
@@ -171,13 +176,14 @@ impl Records {
 
 fn play(rules: &Arc<Rules>, args: &Args, g: u64) -> Result<Records, String> {
     let seed = seeding::sim_game_seed(args.seed, g);
-    let mut game = Game::new_fast(rules.clone(), PLAYERS, seed).map_err(|e| e.to_string())?;
+    let players = args.players;
+    let mut game = Game::new_fast(rules.clone(), players, seed).map_err(|e| e.to_string())?;
     let all_flat = g % args.all_flat_every == args.all_flat_every - 1;
     let flat = BotSpec::Flat { iterations: args.playouts.max(1) }.ismcts_config().unwrap_or_default();
-    let mut bots: Vec<Player> = (0..PLAYERS)
+    let mut bots: Vec<Player> = (0..players)
         .map(|s| {
             let bot_seed = seeding::sim_bot_seed(seed, s);
-            if !(all_flat || s as u64 == g % PLAYERS as u64) {
+            if !(all_flat || s as u64 == g % players as u64) {
                 Player::Other(HeuristicBot::new(bot_seed))
             } else if args.playouts == 0 {
                 Player::Teacher(HeuristicBot::new(bot_seed))
@@ -211,7 +217,7 @@ fn play(rules: &Arc<Rules>, args: &Args, g: u64) -> Result<Records, String> {
                 );
                 if moves.len() >= 2 && moves.iter().any(|m| m.0 == action) {
                     write_view_observation(&view, false, &mut row);
-                    rec.push(g, seat, &row, &moves, 1, action)?;
+                    rec.push(players, g, seat, &row, &moves, 1, action)?;
                 }
                 action
             }
@@ -219,7 +225,7 @@ fn play(rules: &Arc<Rules>, args: &Args, g: u64) -> Result<Records, String> {
                 write_view_observation(&view, false, &mut row);
                 let action = bot.choose_view(&view);
                 if let Some((estimates, worlds)) = bot.estimates() {
-                    rec.push(g, seat, &row, estimates, worlds, action)?;
+                    rec.push(players, g, seat, &row, estimates, worlds, action)?;
                 }
                 action
             }
@@ -303,9 +309,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     write_npy(dir, &all)?;
     let secs = t0.elapsed().as_secs_f64();
     let meta = format!(
-        "{{\"format\": \"tabletop-uno-teacher-1\", \"games\": {}, \"seats\": {PLAYERS}, \"seed\": {}, \"playouts\": {}, \
+        "{{\"format\": \"tabletop-uno-teacher-1\", \"games\": {}, \"seats\": {}, \"seed\": {}, \"playouts\": {}, \
          \"all_flat_every\": {}, \"threads\": {}, \"decisions\": {n}, \"moves\": {}, \"seconds\": {secs:.1}}}\n",
         played,
+        args.players,
         args.seed,
         args.playouts,
         args.all_flat_every,

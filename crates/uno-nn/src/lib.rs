@@ -21,40 +21,73 @@ pub use value::ValueNet;
 
 use std::sync::{Arc, OnceLock};
 
-/// The shipped model's file (`model/uno-dmc.safetensors`; its card is `docs/model.md`).
+/// The shipped model's file (`model/uno-dmc.safetensors`; its card is `docs/model.md`): the
+/// model of four-seat tables.
 pub const SHIPPED_MODEL: &[u8] = include_bytes!("../model/uno-dmc.safetensors");
 
+/// The shipped model of the other table sizes it was trained at (`model/uno-dmc-sizes.safetensors`,
+/// its `seats` entry lists them; `docs/model.md`, "Table sizes").
+pub const SHIPPED_SIZES_MODEL: &[u8] = include_bytes!("../model/uno-dmc-sizes.safetensors");
+
 /// The environment variable that, when set, names a model file (`training/`'s output) to use
-/// instead of the shipped one: how checkpoints are measured with `tabletop uno match --bots net,…`
-/// without a rebuild.
+/// instead of the shipped ones, at every table size: how checkpoints are measured with
+/// `tabletop uno match --bots net,…` without a rebuild.
 pub const MODEL_ENV: &str = "TABLETOP_NET_MODEL";
 
-/// The model the `net` bot plays, read once: the file named by [`MODEL_ENV`] when it is set
-/// and loads (a file that does not is reported on standard error, and the shipped model is
-/// used), else the shipped model. The shipped file is part of the build and a test reads it
-/// (`tests/model.rs`), so it cannot fail to load at run time.
-pub fn shipped() -> Arc<QNet> {
-    static MODEL: OnceLock<Arc<QNet>> = OnceLock::new();
-    MODEL
+/// The models the `net` bot plays, read once, the one for four seats first: the file named by
+/// [`MODEL_ENV`] alone when it is set and loads (a file that does not is reported on standard
+/// error, and the shipped models are used), else the shipped models. The shipped files are
+/// part of the build and a test reads them (`tests/model.rs`), so they cannot fail to load at
+/// run time.
+pub fn shipped_models() -> Arc<[Arc<QNet>]> {
+    static MODELS: OnceLock<Arc<[Arc<QNet>]>> = OnceLock::new();
+    MODELS
         .get_or_init(|| {
             if let Some(path) = std::env::var_os(MODEL_ENV) {
                 let loaded = std::fs::read(&path)
                     .map_err(|e| e.to_string())
                     .and_then(|bytes| QNet::from_safetensors(&bytes).map_err(|e| e.to_string()));
                 match loaded {
-                    Ok(net) => return Arc::new(net),
+                    Ok(net) => return Arc::from([Arc::new(net)]),
                     Err(e) => eprintln!("{MODEL_ENV}={}: {e}; playing the shipped model", path.to_string_lossy()),
                 }
             }
-            Arc::new(shipped_model())
+            Arc::from([Arc::new(shipped_model()), Arc::new(shipped_sizes_model())])
         })
         .clone()
 }
 
-/// The shipped model, parsed.
+/// The model of four-seat tables that the `net` bot plays ([`shipped_models`]'s first).
+pub fn shipped() -> Arc<QNet> {
+    shipped_for(4)
+}
+
+/// The model the `net` bot plays at a table of `players` seats: the first of
+/// [`shipped_models`] trained at that size, else the first (whose values are then out of the
+/// range it learned: the bot's rule for that, `uno_bots::NetBot`).
+#[allow(clippy::expect_used)]
+pub fn shipped_for(players: usize) -> Arc<QNet> {
+    let models = shipped_models();
+    let trained: Vec<_> = models.iter().map(|m| m.trained_seats()).collect();
+    models[trained_at(&trained, players).unwrap_or(0)].clone()
+}
+
+/// Which of the models whose table sizes are `trained` ([`QNet::trained_seats`] of each) was
+/// trained at `players` seats: the first that was (or that does not say), or `None`.
+pub fn trained_at(trained: &[Option<Vec<usize>>], players: usize) -> Option<usize> {
+    trained.iter().position(|t| t.as_ref().is_none_or(|seats| seats.contains(&players)))
+}
+
+/// The shipped model of four-seat tables, parsed.
 #[allow(clippy::expect_used)]
 pub fn shipped_model() -> QNet {
     QNet::from_safetensors(SHIPPED_MODEL).expect("the shipped model loads")
+}
+
+/// The shipped model of the other table sizes, parsed.
+#[allow(clippy::expect_used)]
+pub fn shipped_sizes_model() -> QNet {
+    QNet::from_safetensors(SHIPPED_SIZES_MODEL).expect("the shipped model of other table sizes loads")
 }
 
 /// The shipped value network's file (`model/uno-value.safetensors`; its card is `docs/model.md`,

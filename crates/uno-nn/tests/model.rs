@@ -65,9 +65,25 @@ fn broken_files_are_refused_with_their_reason() {
 }
 
 #[test]
-fn the_shipped_model_says_the_table_sizes_it_was_trained_at() {
-    // Its teacher data was played at four seats (`uno-lab/examples/teacher_data.rs`).
+fn the_shipped_models_say_the_table_sizes_they_were_trained_at() {
+    // Their teacher data was played at those sizes (`uno-lab/examples/teacher_data.rs --players`).
     assert_eq!(uno_nn::shipped_model().trained_seats(), Some(vec![4]));
+    assert_eq!(uno_nn::shipped_sizes_model().trained_seats(), Some(vec![2, 3, 5, 6]));
+}
+
+#[test]
+fn each_table_size_plays_the_model_trained_at_it() {
+    let seats = |players| uno_nn::shipped_for(players).trained_seats();
+    assert_eq!(seats(4), Some(vec![4]));
+    for players in [2, 3, 5, 6] {
+        assert_eq!(seats(players), Some(vec![2, 3, 5, 6]), "{players} seats");
+    }
+    // No model learned seven seats: the first one plays, with the bot's rule for that.
+    assert_eq!(seats(7), Some(vec![4]));
+    let trained = [Some(vec![4]), None];
+    assert_eq!(uno_nn::trained_at(&trained, 4), Some(0));
+    assert_eq!(uno_nn::trained_at(&trained, 9), Some(1), "a model that does not say is trusted everywhere");
+    assert_eq!(uno_nn::trained_at(&[Some(vec![4])], 9), None);
 }
 
 /// The same file with its metadata's `key` set to `value` (or removed).

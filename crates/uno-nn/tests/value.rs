@@ -61,6 +61,22 @@ fn the_shipped_value_loads_and_the_table_sums_to_one() {
     assert!(table.iter().all(|p| *p > 0.05 && *p < 0.95), "a fresh deal is nobody's yet: {table:?}");
 }
 
+/// Trained at every table size the official rules allow (`value_data --players`), and it says so.
+#[test]
+fn the_shipped_value_was_trained_at_every_table_size() {
+    let net = uno_nn::shipped_value();
+    assert_eq!(net.metadata().get("seats").map(String::as_str), Some("2,3,4,5,6,7,8,9,10"));
+    let rules = Arc::new(Rules::preset("official").expect("preset"));
+    for players in 2..=10 {
+        let game = Game::new_fast(rules.clone(), players, 7).expect("a game");
+        let mut table = Vec::new();
+        net.table(&game, &mut table);
+        assert_eq!(table.len(), players);
+        assert!((table.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{players} seats: {table:?}");
+        assert!(table.iter().all(|p| *p > 0.0 && *p < 0.9), "{players} seats, a fresh deal: {table:?}");
+    }
+}
+
 #[test]
 fn a_q_network_file_is_not_a_value_network() {
     let q_file = include_bytes!("fixtures/tiny.safetensors");

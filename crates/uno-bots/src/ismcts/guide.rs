@@ -7,7 +7,10 @@ use uno::{Action, Observation};
 
 /// The learned network that guides a search, with its buffers.
 pub(super) struct NetGuide {
-    net: Arc<uno_nn::QNet>,
+    /// The shipped models and the table sizes each was trained at: the one of the table's
+    /// size scores (as the `net` bot chooses it).
+    nets: Arc<[Arc<uno_nn::QNet>]>,
+    trained: Vec<Option<Vec<usize>>>,
     obs: Vec<f32>,
     indices: Vec<usize>,
     scored: Vec<(f32, Action)>,
@@ -16,8 +19,10 @@ pub(super) struct NetGuide {
 
 impl NetGuide {
     pub(super) fn new() -> NetGuide {
+        let nets = uno_nn::shipped_models();
         NetGuide {
-            net: uno_nn::shipped(),
+            trained: nets.iter().map(|n| n.trained_seats()).collect(),
+            nets,
             obs: vec![0.0; uno_nn::obs::SIZE],
             indices: Vec::new(),
             scored: Vec::new(),
@@ -38,7 +43,11 @@ impl NetGuide {
                 self.scored.push((0.0, a));
             }
         }
-        self.net.q_values(&self.obs, &self.indices, &mut self.q);
+        let model = uno_nn::trained_at(&self.trained, obs.players).unwrap_or(0);
+        match self.nets.get(model) {
+            Some(net) => net.q_values(&self.obs, &self.indices, &mut self.q),
+            None => self.q = vec![0.0; self.indices.len()],
+        }
         for (s, &q) in self.scored.iter_mut().zip(&self.q) {
             s.0 = q;
         }
