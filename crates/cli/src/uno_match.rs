@@ -57,8 +57,8 @@ pub struct Args {
     beta: f64,
     /// Also report the luck-adjusted difference: each card drawn counts for what it was worth
     /// against what the draw pile could have given, as the shipped value network judges
-    /// (unbiased whatever the rules; most useful under the official rules at four seats, where
-    /// the network was trained). The games are the same; the run is slower.
+    /// (unbiased whatever the rules; most useful under the official rules, at two to ten seats,
+    /// where the network was trained). The games are the same; the run is slower.
     #[arg(long)]
     adjust: bool,
     /// Also write the results as JSON to this file (`-`: standard output).
