@@ -52,6 +52,17 @@ impl Progress {
         self.stall
     }
 
+    /// Records `actions` engine actions applied to `game` of which only the last can make a
+    /// hand smaller (a bot's whole turn: its UNO calls and its draw come before its card);
+    /// the same stall as [`Progress::record`] after each of them. Returns the stall after them.
+    #[inline]
+    pub fn record_turn(&mut self, game: &Game, actions: u32) -> u32 {
+        if self.record(game) > 0 {
+            self.stall = self.stall.saturating_add(actions.saturating_sub(1));
+        }
+        self.stall
+    }
+
     /// Engine actions since the last progress.
     pub fn stall(&self) -> u32 {
         self.stall

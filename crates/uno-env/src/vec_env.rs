@@ -63,6 +63,12 @@ pub struct EnvConfig {
 struct Shared {
     config: EnvConfig,
     learners: u16,
+    /// Whether only an exposed seat can open a reaction window under these rules
+    /// ([`crate::mapping::reactions_need_exposure`]).
+    exposure_only: bool,
+    /// Whether a bot's turn is played in one call where no window can open inside it (off
+    /// only in the test that compares the two ways).
+    fuse_turns: bool,
 }
 
 /// Environments per task when a step runs on several threads: fewer would cost more in
@@ -85,6 +91,12 @@ impl VecEnv {
     /// number of opponents that is neither one nor one per bot seat, `max_actions` or
     /// `max_stall` of 0.
     pub fn new(num_envs: usize, config: EnvConfig) -> Result<VecEnv, EnvError> {
+        VecEnv::build(num_envs, config, true)
+    }
+
+    /// [`VecEnv::new`], with bots' turns played whole where they can be (`fuse_turns`) or one
+    /// decision at a time (the test that compares the two).
+    fn build(num_envs: usize, config: EnvConfig, fuse_turns: bool) -> Result<VecEnv, EnvError> {
         if num_envs == 0 {
             return Err(EnvError::NoEnvironments);
         }
@@ -138,7 +150,8 @@ impl VecEnv {
                 taken: Vec::new(),
             });
         }
-        let shared = Shared { config, learners };
+        let exposure_only = crate::mapping::reactions_need_exposure(&config.rules);
+        let shared = Shared { config, learners, exposure_only, fuse_turns };
         for slot in &mut slots {
             slot.start_episode(&shared, 0);
         }
@@ -341,5 +354,71 @@ impl VecEnv {
             slot.step(shared, index, row);
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// A batch after one step: every buffer, and its snapshot (each environment's episode and
+    /// learner actions).
+    type After = (OwnedBuffers, Vec<(u64, Vec<u8>)>);
+
+    /// The batch after each random learner step, bots' turns fused or not.
+    fn run(cfg: &EnvConfig, fuse: bool, steps: usize) -> Vec<After> {
+        let n = 6;
+        let mut env = VecEnv::build(n, cfg.clone(), fuse).expect("a batch the rules allow");
+        let mut buf = OwnedBuffers::new(n);
+        env.reset(None, &mut buf.as_buffers()).expect("reset");
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let mut out = Vec::new();
+        for _ in 0..steps {
+            let actions: Vec<i64> = (0..n)
+                .map(|i| {
+                    let legal = buf.legal(i);
+                    legal[rng.gen_range(0..legal.len())] as i64
+                })
+                .collect();
+            env.step(&actions, &mut buf.as_buffers()).expect("legal actions");
+            out.push((buf.clone(), env.snapshot()));
+        }
+        out
+    }
+
+    #[test]
+    fn a_bots_turn_played_whole_gives_the_episodes_of_its_decisions_one_by_one() {
+        let mut fused_rule_sets = 0;
+        for (k, set) in uno::testing::core_rule_sets().into_iter().enumerate() {
+            let players = (2 + k % 3).clamp(set.rules.min_players(), set.rules.max_players());
+            for (bot, learners, caps) in [
+                (BotSpec::Random, vec![Seat(0)], (DEFAULT_MAX_ACTIONS, crate::DEFAULT_MAX_STALL)),
+                (BotSpec::Heuristic, vec![Seat(1)], (DEFAULT_MAX_ACTIONS, crate::DEFAULT_MAX_STALL)),
+                // Caps a few decisions apart, so that turns start near them.
+                (BotSpec::Random, vec![Seat(0)], (53, 9)),
+                (BotSpec::Heuristic, vec![Seat(0), Seat(1)], (41, 7)),
+            ] {
+                if learners.len() >= players {
+                    continue;
+                }
+                let cfg = EnvConfig {
+                    rules: set.rules.clone(),
+                    players,
+                    learners,
+                    opponents: vec![bot],
+                    seed: 40 + k as u64,
+                    max_actions: caps.0,
+                    max_stall: caps.1,
+                    auto_reset: true,
+                };
+                let one_by_one = run(&cfg, false, 150);
+                assert!(run(&cfg, true, 150) == one_by_one, "{} with {bot:?} bots, caps {caps:?}", set.name);
+            }
+            fused_rule_sets += usize::from(crate::mapping::reactions_need_exposure(&set.rules));
+        }
+        assert!(fused_rule_sets >= 5, "{fused_rule_sets} rule sets fuse turns");
     }
 }

@@ -113,6 +113,14 @@ pub fn legal_mask_bits(game: &Game, seat: Seat, window: bool, legal: &mut Vec<Ac
     bits
 }
 
+/// Whether, under `rules`, a seat whose turn it is not can react only while a seat is exposed
+/// without its UNO call: no jump-in, and no false-call penalty (under which the engine takes a
+/// call from anyone). Then no window opens while [`Game::uno_exposed`] is `None` — what lets a
+/// batched step play a bot's whole turn at once when it starts with nobody exposed.
+pub fn reactions_need_exposure(rules: &uno::Rules) -> bool {
+    rules.jump_in() == uno::rules::JumpIn::Off && rules.false_call_penalty() == 0
+}
+
 /// Whether `seat`, whose turn it is not, has something to react with now: a jump-in, its own
 /// late UNO call, or a catch. A false call alone opens no window (it can only cost cards).
 pub fn has_reaction(game: &Game, seat: Seat) -> bool {
@@ -123,9 +131,11 @@ pub fn has_reaction(game: &Game, seat: Seat) -> bool {
     // can pass the checks below, and a jump-in needs a copy of the top card in hand. Answering
     // from that spares three rule checks per bot move, the bulk of a batched step.
     if game.uno_exposed().is_none() && game.rules().false_call_penalty() == 0 {
+        if reactions_need_exposure(game.rules()) {
+            return false;
+        }
         let top = game.top();
         return !top.is_wild()
-            && game.rules().jump_in() != uno::rules::JumpIn::Off
             && game.hand(seat).contains(&top)
             && game.check(seat, Action::Play { card: top, color: None }).is_ok();
     }

@@ -1,7 +1,7 @@
 //! One environment: its game, its bots, its episode, and how it plays on to a learner's decision.
 
 use uno::game::Game;
-use uno::Seat;
+use uno::{Seat, TURN_DECISIONS};
 use uno_bots::Bot;
 
 use super::buffers::Row;
@@ -117,13 +117,19 @@ impl Slot {
                 return Stop::Truncated;
             }
             let current = self.game.current();
-            let window = (1..players).map(|k| current.step(uno::Direction::Clockwise, players, k)).find(|&s| {
-                learners & (1 << s.0) != 0 && self.declined & (1 << s.0) == 0 && has_reaction(&self.game, s)
-            });
-            if let Some(s) = window {
-                self.seat = s;
-                self.window = true;
-                return Stop::Decide;
+            // Under rules where only an exposed seat opens a window, a turn that starts with
+            // nobody exposed opens none until its card is down (its UNO calls and its draw
+            // expose nobody, and its card is its last decision).
+            let quiet = shared.exposure_only && self.game.uno_exposed().is_none();
+            if !quiet {
+                let window = (1..players).map(|k| current.step(uno::Direction::Clockwise, players, k)).find(|&s| {
+                    learners & (1 << s.0) != 0 && self.declined & (1 << s.0) == 0 && has_reaction(&self.game, s)
+                });
+                if let Some(s) = window {
+                    self.seat = s;
+                    self.window = true;
+                    return Stop::Decide;
+                }
             }
             if learners & (1 << current.0) != 0 {
                 self.seat = current;
@@ -134,11 +140,23 @@ impl Slot {
                 // Every seat is a learner or a bot: unreachable, but stop rather than spin.
                 return Stop::Truncated;
             };
-            let a = bot.choose_view(&self.game.view(current));
-            self.game.apply_unchecked(current, a);
+            // The whole turn at once where no window can open inside it and the caps are
+            // more than a turn away (so it stops where the decisions one by one would).
+            let room = shared.fuse_turns
+                && quiet
+                && self.actions.saturating_add(TURN_DECISIONS) <= max_actions
+                && self.progress.stall().saturating_add(TURN_DECISIONS) <= max_stall;
             self.declined = 0;
-            self.actions += 1;
-            self.progress.record(&self.game);
+            if room {
+                let n = bot.play_turn(&mut self.game);
+                self.actions += n;
+                self.progress.record_turn(&self.game, n);
+            } else {
+                let a = bot.choose_view(&self.game.view(current));
+                self.game.apply_unchecked(current, a);
+                self.actions += 1;
+                self.progress.record(&self.game);
+            }
         }
     }
 
