@@ -191,6 +191,9 @@ impl<G: Hosted> Hosting for Table<G> {
     fn read<'a>(&'a self, token: Option<&'a str>) -> Boxed<'a, Result<Text, TableError>> {
         Box::pin(async move {
             let mut st = self.state.lock().await;
+            if let Some(gone) = st.life.gone(&self.id) {
+                return Err(gone);
+            }
             let viewer = st.meta.viewer(token)?;
             if let Viewer::Seat(s) = viewer {
                 st.claim(s);

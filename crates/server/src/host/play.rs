@@ -58,8 +58,8 @@ impl<G: Hosted> Table<G> {
         version: Option<u64>,
         in_request: bool,
     ) -> Result<Vec<Logged<G::Event>>, TableError> {
-        if st.life.closed().is_some() {
-            return Err(TableError::NoSuchTable(self.id.clone()));
+        if let Some(gone) = st.life.gone(&self.id) {
+            return Err(gone);
         }
         if st.in_doubt {
             self.reread_log(host, st).await?;

@@ -55,6 +55,17 @@ impl<G: Hosted> Lifecycle<G> {
         }
     }
 
+    /// What a request that reached table `id` as it closed is told: what it would be told
+    /// after the table left memory. One that moved is played on by its new owner, so a retry
+    /// reaches it there (a `503` with `Retry-After`); any other closed table is gone. Never
+    /// its state: a closed table has no game, and a read of it showed version 0, finished.
+    pub fn gone(&self, id: &str) -> Option<super::TableError> {
+        match self.closed()? {
+            Closing::Moved => Some(super::TableError::OwnerUnavailable(id.to_string())),
+            Closing::Owner | Closing::Idle => Some(super::TableError::NoSuchTable(id.to_string())),
+        }
+    }
+
     /// Whether the table counts against its creator's limit (not over, not closed).
     pub fn unfinished(&self) -> bool {
         matches!(self, Lifecycle::Waiting(_) | Lifecycle::Playing(_))

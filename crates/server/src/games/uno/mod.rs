@@ -475,3 +475,5 @@ impl Hosted for Uno {
 
 #[cfg(test)]
 mod bot_panic_tests;
+#[cfg(test)]
+mod closed_tests;
