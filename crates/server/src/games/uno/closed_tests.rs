@@ -27,7 +27,7 @@ async fn table() -> (Tables, Arc<crate::host::table::Table<Uno>>, String) {
 
 #[tokio::test]
 async fn a_table_that_moved_tells_a_read_and_an_action_to_ask_again() {
-    let (_app, table, token) = table().await;
+    let (app, table, token) = table().await;
     let text = Hosting::read(&*table, Some(&token)).await.expect("a table in play is read");
     let read: serde_json::Value = serde_json::from_slice(&text.into_bytes()).expect("json");
     assert_eq!(read["status"], "playing");
@@ -37,7 +37,7 @@ async fn a_table_that_moved_tells_a_read_and_an_action_to_ask_again() {
         Hosting::read(&*table, Some(&token)).await.map(|t| String::from_utf8_lossy(&t.into_bytes()).into_owned());
     assert!(matches!(again, Err(TableError::OwnerUnavailable(_))), "{again:?}");
     let body = serde_json::json!({"action": {"type": "draw"}, "version": read["version"]}).to_string();
-    let acted = table.clone().act(&_app, &token, body.as_bytes(), true).await.map(|_| ());
+    let acted = table.clone().act(&app, &token, body.as_bytes(), true).await.map(|_| ());
     assert!(matches!(acted, Err(TableError::OwnerUnavailable(_))), "{acted:?}");
 }
 
