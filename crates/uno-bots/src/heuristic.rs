@@ -452,52 +452,95 @@ fn best_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, candidates: CardSet) -
 /// decides it. A wild's colour, when `named` gives it, must be the one the heuristic would
 /// name. What an observer who knows a player follows these rules learns from its play.
 pub(crate) fn could_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, card: Card, named: Option<Color>) -> bool {
-    let mut best = f64::NEG_INFINITY;
-    let mut mine = None;
-    score_plays(cfg, s, s.playable(), |score, action| {
-        best = best.max(score);
-        if let Action::Play { card: c, color } = action {
-            if c == card && (named.is_none() || color == named) {
-                mine = Some(score);
-            }
+    let held = s.hand().iter().fold(0u64, |m, c| m | 1 << c.index());
+    let candidates = s.playable().bits() & held;
+    if candidates & (1 << card.index()) == 0 {
+        return false;
+    }
+    let scorer = Scorer::new(cfg, s);
+    let (mine, colour) = scorer.score(card);
+    if named.is_some() && card.is_wild().then_some(colour) != named {
+        return false;
+    }
+    // It scores as well as its best play when no other play scores more: the first that does
+    // settles it.
+    let mut others = candidates & !(1 << card.index());
+    while others != 0 {
+        let k = others.trailing_zeros() as usize;
+        others &= others - 1;
+        if Card::from_index(k).is_some_and(|c| scorer.score(c).0 > mine) {
+            return false;
         }
-    });
-    mine.is_some_and(|m| m >= best)
+    }
+    true
 }
 
 /// Every play of `candidates` (kinds the seat may play now), once per kind in the hand's
 /// order, with its colour and its score.
 fn score_plays<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, candidates: CardSet, mut each: impl FnMut(f64, Action)) {
-    let hand = s.hand();
-    let me = s.seat();
-    let next = s.after_current(1);
-    let threatened = next != me && s.hand_size(next) <= cfg.threat_cards;
-    let prev_threat = {
-        let prev = s.after_current(s.players().saturating_sub(1));
-        prev != me && s.hand_size(prev) <= cfg.threat_cards
-    };
-    let someone_close = Seat::all(s.players()).any(|o| o != me && s.hand_size(o) <= cfg.threat_cards);
-    let per_point = cfg.points + if someone_close { cfg.points_under_threat } else { 0.0 };
-    // The whole hand's cards and points per colour, and its wilds, counted once: without
-    // one card they are these less that card's own (a wild has no colour to take away).
-    let Tally { counts, points, wilds } = Tally::of(hand);
-    let holds_colour = s.color().is_some_and(|col| counts[col.index()] > 0);
+    let scorer = Scorer::new(cfg, s);
     // The candidates not yet scored: each kind once, at its left-most copy.
     let mut left = candidates.bits();
-    for &card in hand {
+    for &card in s.hand() {
         let bit = 1u64 << card.index();
         if left & bit == 0 {
             continue;
         }
         left &= !bit;
+        let (score, colour) = scorer.score(card);
+        each(score, Action::Play { card, color: card.is_wild().then_some(colour) });
+        if left == 0 {
+            break;
+        }
+    }
+}
+
+/// What a play's score reads of the position, worked out once for every card scored in it.
+struct Scorer<'a, S> {
+    cfg: &'a HeuristicConfig,
+    s: &'a S,
+    threatened: bool,
+    prev_threat: bool,
+    per_point: f64,
+    /// The whole hand's cards and points per colour, and its wilds: without one card they are
+    /// these less that card's own (a wild has no colour to take away).
+    tally: Tally,
+    holds_colour: bool,
+    hand_len: usize,
+}
+
+impl<'a, S: AnyViewExt> Scorer<'a, S> {
+    #[inline]
+    fn new(cfg: &'a HeuristicConfig, s: &'a S) -> Scorer<'a, S> {
+        let hand = s.hand();
+        let me = s.seat();
+        let next = s.after_current(1);
+        let threatened = next != me && s.hand_size(next) <= cfg.threat_cards;
+        let prev_threat = {
+            let prev = s.after_current(s.players().saturating_sub(1));
+            prev != me && s.hand_size(prev) <= cfg.threat_cards
+        };
+        let someone_close = Seat::all(s.players()).any(|o| o != me && s.hand_size(o) <= cfg.threat_cards);
+        let per_point = cfg.points + if someone_close { cfg.points_under_threat } else { 0.0 };
+        let tally = Tally::of(hand);
+        let holds_colour = s.color().is_some_and(|col| tally.counts[col.index()] > 0);
+        Scorer { cfg, s, threatened, prev_threat, per_point, tally, holds_colour, hand_len: hand.len() }
+    }
+
+    /// The score of playing `card` (held, playable) and the colour it is scored with: its own,
+    /// or the one a wild would name.
+    #[inline]
+    fn score(&self, card: Card) -> (f64, Color) {
+        let (cfg, s) = (self.cfg, self.s);
+        let Tally { counts, points, wilds } = &self.tally;
         let (colour, depth) = match card.color() {
             Some(own) => (own, counts[own.index()] - 1),
             None => {
-                let colour = best_colour_of(s, &counts, &points);
+                let colour = best_colour_of(s, counts, points);
                 (colour, counts[colour.index()])
             }
         };
-        let mut score = per_point * casual_points(card) as f64 + cfg.colour_depth * depth as f64;
+        let mut score = self.per_point * casual_points(card) as f64 + cfg.colour_depth * depth as f64;
         score -= match card.face() {
             Face::Skip | Face::Reverse | Face::DrawTwo => cfg.keep_action,
             Face::Wild => cfg.keep_wild,
@@ -505,24 +548,21 @@ fn score_plays<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, candidates: CardSet,
             _ => 0.0,
         };
         // Another card of the two is a wild: this one is not.
-        if hand.len() == 2 && !card.is_wild() && wilds > 0 {
+        if self.hand_len == 2 && !card.is_wild() && *wilds > 0 {
             score += cfg.last_card_wild;
         }
-        if threatened {
+        if self.threatened {
             score += match card.face() {
                 Face::Skip => cfg.attack_skip,
-                Face::Reverse if s.players() > 2 && !prev_threat => cfg.attack_skip,
+                Face::Reverse if s.players() > 2 && !self.prev_threat => cfg.attack_skip,
                 Face::DrawTwo => cfg.attack_draw_two,
                 Face::WildDrawFour => cfg.attack_wild_draw_four,
                 _ => 0.0,
             };
         }
-        if card == Card::WILD_DRAW_FOUR && holds_colour && s.pending_draw() == 0 {
+        if card == Card::WILD_DRAW_FOUR && self.holds_colour && s.pending_draw() == 0 {
             score -= cfg.bluff_risk;
         }
-        each(score, Action::Play { card, color: card.is_wild().then_some(colour) });
-        if left == 0 {
-            break;
-        }
+        (score, colour)
     }
 }

@@ -281,3 +281,46 @@ fn beliefs_shape_the_hands_while_the_deck_allows_and_give_way_when_not() {
         assert_eq!(world.all_cards(), rules.deck().to_vec());
     }
 }
+
+/// The hidden hands are uniform over what the beliefs allow: seat 1 is believed to hold no red
+/// in three of its cards, so its copies of each kind, over many worlds, average what three
+/// cards dealt from the unseen non-red ones and four from what they left would give; seats 2
+/// and 3, dealt after it, what seven cards from the rest would. A deal that took the allowed
+/// cards in the pool's order, or left a part of the pool in deck order, fails it.
+#[test]
+fn hidden_hands_are_uniform_over_what_the_beliefs_allow() {
+    use uno::{Card, Color};
+    let rules = Arc::new(Rules::preset("official").expect("a preset"));
+    let game = Game::new(rules, 4, 3).expect("four seats");
+    let obs = game.view(Seat(0)).observation();
+    let mut sampler = Sampler::new(&obs).expect("a dealable observation");
+    let red = Card::all().filter(|c| c.color() == Some(Color::Red)).fold(0u64, |m, c| m | 1 << c.index());
+    sampler.set_beliefs(Seat(1), &[(3, red)]);
+    let unseen = sampler.unseen().to_vec();
+    let copies = |k: Card| unseen.iter().filter(|&&c| c == k).count() as f64;
+    let n = unseen.len() as f64;
+    let allowed = unseen.iter().filter(|c| c.color() != Some(Color::Red)).count() as f64;
+    let worlds = 40_000;
+    let mut held = vec![[0u32; Card::KINDS]; 4];
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..worlds {
+        let world = sampler.sample(&mut rng);
+        for (s, counts) in held.iter_mut().enumerate().skip(1) {
+            for c in world.hand(Seat(s as u8)) {
+                counts[c.index()] += 1;
+            }
+        }
+    }
+    for k in Card::all().filter(|&k| copies(k) > 0.0) {
+        let c = copies(k);
+        let in_group = if k.color() == Some(Color::Red) { 0.0 } else { 3.0 * c / allowed };
+        let seat1 = in_group + 4.0 * (c - in_group) / (n - 3.0);
+        let rest = (c - seat1) / (n - 7.0) * 7.0;
+        for (s, want) in [(1, seat1), (2, rest), (3, rest)] {
+            let got = f64::from(held[s][k.index()]) / f64::from(worlds);
+            // Five standard errors of a mean of counts of at most two copies.
+            let tolerance = 5.0 * (want.max(0.01) / f64::from(worlds)).sqrt();
+            assert!((got - want).abs() < tolerance, "seat {s}, {k}: {got:.4} copies a world, expected {want:.4}");
+        }
+    }
+}

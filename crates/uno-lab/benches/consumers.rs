@@ -4,7 +4,9 @@
 //! match`) in games per second.
 //!
 //! `cargo bench -p uno-lab --bench consumers -- [--only flat|analyse|match] [--reps R]
-//! [--deals D]` (the match's deals, 5000 by default, four games each); each
+//! [--deals D] [--decisions N]` (the match's deals, 5000 by default, four games each; the flat
+//! seat's decisions a repetition, 12 by default: more where two builds decide differently,
+//! so that both are timed over many positions); each
 //! figure is the median over the repetitions, and a digest of what was decided is printed
 //! beside it, so two builds compared side by side can be seen to play the same games.
 
@@ -110,12 +112,14 @@ fn main() {
     let mut only = None;
     let mut reps = 5;
     let mut deals = 5000;
+    let mut decisions = 12;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--only" => only = args.next(),
             "--reps" => reps = args.next().and_then(|r| r.parse().ok()).unwrap_or(reps),
             "--deals" => deals = args.next().and_then(|r| r.parse().ok()).unwrap_or(deals),
+            "--decisions" => decisions = args.next().and_then(|r| r.parse().ok()).unwrap_or(decisions),
             _ => {}
         }
     }
@@ -125,7 +129,7 @@ fn main() {
         let mut ms = Vec::new();
         let mut digests = Vec::new();
         for rep in 0..reps {
-            let (secs, digest) = flat(start, rep, 12);
+            let (secs, digest) = flat(start, rep, decisions);
             ms.push(secs * 1e3);
             digests.push(format!("{digest:016x}"));
         }

@@ -4,12 +4,15 @@
 //! order of the draw pile. It searches many *possible* games instead, each dealt from what its
 //! [`Observation`] allows: its own hand, the discard pile and every public count and flag stay
 //! as they are; the cards it has not seen (the deck, less its hand, less the discard pile) are
-//! shuffled and dealt to the other hands, at their known sizes, and to the draw pile.
+//! dealt at random to the other hands, at their known sizes, and the rest is the draw pile.
 //!
 //! The sampled game's observation for the same viewer equals the original one, field for
 //! field. What no observation shows is filled in as follows:
 //!
-//! * the other hands and the draw pile: uniformly at random from the unseen cards;
+//! * the other hands: uniformly at random from the unseen cards, each hand's cards chosen from
+//!   those the hands before it left; the draw pile: the cards left over, in no order that means
+//!   anything (a sampled game runs on a [`SimRng`](crate::game::SimRng), whose draws take a
+//!   uniformly random card of the pile, so only the pile's cards matter, not their order);
 //! * another seat deciding about a card it just drew: that card is the last of its hand (where
 //!   the engine puts it), and, when the rules let a player decide only about a playable card,
 //!   a playable one whenever the unseen cards have one;
@@ -137,7 +140,7 @@ pub struct Sampler {
     rules: Arc<Rules>,
     world: State,
     viewer: Option<Seat>,
-    /// The cards the viewer has not seen, in deck order; shuffled in place by each sample.
+    /// The cards the viewer has not seen; each sample moves the cards it deals to the front.
     unseen: Vec<Card>,
     /// How many cards each seat holds that the viewer cannot see.
     hidden: Vec<usize>,
@@ -280,7 +283,6 @@ impl Sampler {
     }
 
     fn deal<R: Rng + ?Sized>(&mut self, rng: &mut R) {
-        shuffle(&mut self.unseen, rng);
         let (order, len) = self.deal_order();
         // The colour in play before a pending Wild Draw Four, and, when a prior decides it,
         // whether the offender held it.
@@ -306,7 +308,7 @@ impl Sampler {
     }
 
     /// The seats to deal, the viewer's left out: they are dealt one after the other from the
-    /// front of the shuffled pool, first the ones whose hands carry a condition (a challenge's
+    /// front of the pool, first the ones whose hands carry a condition (a challenge's
     /// guilt, a drawn card, beliefs).
     #[inline]
     fn deal_order(&self) -> ([usize; crate::rules::MAX_PLAYERS], usize) {
@@ -397,10 +399,11 @@ impl Sampler {
         Some(self.unseen[next])
     }
 
-    /// Puts seat `s`'s `need` hidden cards at `unseen[share..share + need]`, honouring its
-    /// belief groups and avoiding the kinds in `extra`. With `wanted` (a guilty offender's
-    /// colour), redeals its share until it holds the colour: a hand of one card holds a given
-    /// colour about a quarter of the time, so a few tries nearly always do.
+    /// Puts seat `s`'s `need` hidden cards at `unseen[share..share + need]`, chosen at random
+    /// from `unseen[share..]`, honouring its belief groups and avoiding the kinds in `extra`.
+    /// With `wanted` (a guilty offender's colour), redeals its share until it holds the colour:
+    /// a hand of one card holds a given colour about a quarter of the time, so a few tries
+    /// nearly always do.
     #[inline]
     fn deal_share<R: Rng + ?Sized>(
         &mut self,
@@ -416,16 +419,15 @@ impl Sampler {
             let mut left = need;
             for &(count, kinds) in &self.groups[s] {
                 let count = count.min(left);
-                take(&mut self.unseen[at..], count, kinds | extra, rng);
+                choose(&mut self.unseen[at..], count, kinds | extra, rng);
                 at += count;
                 left -= count;
             }
-            take(&mut self.unseen[at..], left, extra, rng);
+            choose(&mut self.unseen[at..], left, extra, rng);
             let ok = wanted.is_none_or(|c| self.unseen[share..share + need].iter().any(|x| x.color() == Some(c)));
             if ok || attempt == 63 {
                 break;
             }
-            shuffle(&mut self.unseen[share..], rng);
         }
     }
 }
@@ -508,30 +510,66 @@ fn colour_mask(colour: Color) -> u64 {
     Card::all().filter(|c| c.color() == Some(colour)).fold(0, |m, c| m | bit(c))
 }
 
-/// Moves to the front of the shuffled `pool` its first `n` cards outside `mask` (a uniformly
-/// random such choice), then, if there are not enough of them, the first of the others: a
-/// belief gives way to the cards there are. The rest is reshuffled when cards were passed
-/// over, or the next seat dealt would get more of them.
-fn take<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
+/// Moves to the front of `pool` `n` of its cards outside `mask`, chosen uniformly at random,
+/// then, if there are not enough of them, as many of the others, chosen the same way: a
+/// belief gives way to the cards there are. Only the cards chosen get random numbers, not the
+/// whole pool: what is left behind is chosen from by the next call, or is the draw pile.
+fn choose<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
+    let n = n.min(pool.len());
     if mask == 0 {
+        pick_front(pool, n, rng);
         return;
     }
-    let mut filled = 0;
+    // A belief keeps a few kinds out, so a random card of the rest is nearly always allowed:
+    // draw one, and draw again when it is not (still uniform over the allowed ones). A run of
+    // misses means few are allowed, and one pass over the rest settles it.
+    let len = pool.len();
+    let (mut k, mut misses) = (0, 0);
+    while k < n {
+        let j = k + rng.gen_range(0..(len - k) as u32) as usize;
+        if mask & bit(pool[j]) == 0 {
+            pool.swap(k, j);
+            k += 1;
+            misses = 0;
+        } else if misses == 8 {
+            choose_by_pass(&mut pool[k..], n - k, mask, rng);
+            return;
+        } else {
+            misses += 1;
+        }
+    }
+}
+
+/// [`choose`] by one pass over the pool: the allowed cards to the front, then the choice.
+fn choose_by_pass<R: Rng + ?Sized>(pool: &mut [Card], n: usize, mask: u64, rng: &mut R) {
+    // Whether a card is allowed is a coin toss to the branch predictor, so both stores are
+    // made either way (a card swapped with itself when it stays).
+    let mut allowed = 0;
     for i in 0..pool.len() {
-        if filled == n {
-            break;
-        }
-        if mask & bit(pool[i]) == 0 {
-            pool.swap(filled, i);
-            filled += 1;
-        }
+        let (here, front) = (pool[i], pool[allowed]);
+        let ok = mask & bit(here) == 0;
+        pool[allowed] = if ok { here } else { front };
+        pool[i] = if ok { front } else { here };
+        allowed += usize::from(ok);
     }
-    // Too few allowed cards: the passed-over ones (now right behind) complete the share.
-    let n = n.min(pool.len());
-    if filled < n {
-        filled = n;
+    if allowed >= n {
+        pick_front(&mut pool[..allowed], n, rng);
+    } else {
+        // Every allowed card, in random order (a hand's order matters to some rules and
+        // bots), then the others chosen.
+        pick_front(&mut pool[..allowed], allowed, rng);
+        pick_front(&mut pool[allowed..], n - allowed, rng);
     }
-    shuffle(&mut pool[filled..], rng);
+}
+
+/// The first `n` steps of Fisher–Yates from the front: `pool[..n]` becomes a uniformly random
+/// choice of `n` of its cards, in random order.
+fn pick_front<R: Rng + ?Sized>(pool: &mut [Card], n: usize, rng: &mut R) {
+    let len = pool.len();
+    for k in 0..n.min(len.saturating_sub(1)) {
+        let j = k + rng.gen_range(0..(len - k) as u32) as usize;
+        pool.swap(k, j);
+    }
 }
 
 impl Observation {
@@ -542,12 +580,5 @@ impl Observation {
     /// As [`Sampler::new`].
     pub fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Game, SampleError> {
         Ok(Sampler::new(self)?.sample(rng))
-    }
-}
-
-/// Fisher–Yates over any generator (the engine's own shuffle wants a sized one).
-fn shuffle<R: Rng + ?Sized>(cards: &mut [Card], rng: &mut R) {
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, rng.gen_range(0..=i));
     }
 }
