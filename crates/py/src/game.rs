@@ -245,7 +245,7 @@ impl Game {
         let mut o = vec![0.0; obs::SIZE];
         let mut m = vec![0; action::COUNT];
         write_observation(&self.game, seat, window, &mut o);
-        legal_mask(&self.game, seat, window, &mut Vec::new(), &mut m);
+        legal_mask(&self.game, seat, window, &mut m);
         Ok((PyArray1::from_vec(py, o), PyArray1::from_vec(py, m)))
     }
 
@@ -266,7 +266,7 @@ impl Game {
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let seat = seat_arg(&self.game, seat)?;
         let mut mask = vec![0; action::COUNT];
-        legal_mask(&self.game, seat, window, &mut Vec::new(), &mut mask);
+        legal_mask(&self.game, seat, window, &mut mask);
         Ok(PyArray1::from_vec(py, mask))
     }
 
@@ -291,7 +291,7 @@ impl Game {
     fn legal_indices(&self, seat: Option<usize>) -> PyResult<Vec<usize>> {
         let seat = seat_arg(&self.game, seat)?;
         let mut mask = [0; action::COUNT];
-        legal_mask(&self.game, seat, false, &mut Vec::new(), &mut mask);
+        legal_mask(&self.game, seat, false, &mut mask);
         Ok((0..action::COUNT).filter(|&i| mask[i] != 0).collect())
     }
 
@@ -406,7 +406,7 @@ impl Game {
         if decline_only {
             m[action::DECLINE] = 1;
         } else {
-            legal_mask(&self.game, seat, window, &mut Vec::new(), &mut m);
+            legal_mask(&self.game, seat, window, &mut m);
         }
         let bytes: Vec<u8> = m.iter().map(|&x| u8::from(x != 0)).collect();
         Ok((PyArray1::from_vec(py, o), PyArray1::from_vec(py, m), PyBytes::new(py, &bytes)))

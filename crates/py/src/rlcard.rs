@@ -52,7 +52,7 @@ pub(crate) fn state<'py>(py: Python<'py>, game: &Engine, seat: Seat, capped: boo
     let mut legal = Vec::new();
     if !capped && seat == game.current() && !game.is_round_over() {
         let mut mask = [0; a::COUNT];
-        let bits = legal_mask_bits(game, seat, false, &mut Vec::new(), &mut mask);
+        let bits = legal_mask_bits(game, seat, false, &mut mask);
         legal.extend((0..a::COUNT).filter(|&i| bits >> i & 1 == 1));
     }
     let names = python_names(py);

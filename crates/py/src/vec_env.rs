@@ -372,7 +372,7 @@ impl UnoVecEnv {
         let mut o = vec![0.0; obs::SIZE];
         let mut m = vec![0; action::COUNT];
         write_observation(game, seat, window, &mut o);
-        legal_mask(game, seat, window, &mut Vec::new(), &mut m);
+        legal_mask(game, seat, window, &mut m);
         Ok((PyArray1::from_vec(py, o), PyArray1::from_vec(py, m)))
     }
 

@@ -145,7 +145,6 @@ impl VecEnv {
                 actions: 0,
                 progress: Progress::default(),
                 finished: false,
-                legal: Vec::with_capacity(64),
                 legal_bits: None,
                 taken: Vec::new(),
             });

@@ -19,7 +19,7 @@ fn rules(name: &str) -> Arc<Rules> {
 
 fn mask_of(game: &Game, seat: Seat, window: bool) -> Vec<i8> {
     let mut mask = vec![0; action::COUNT];
-    legal_mask(game, seat, window, &mut Vec::new(), &mut mask);
+    legal_mask(game, seat, window, &mut mask);
     mask
 }
 

@@ -1,5 +1,6 @@
 //! The shortcuts of a batched step answer as the general checks do: the legal bits are the
-//! mask, every listed index passes `is_legal`, and `has_reaction` agrees with asking the engine
+//! mask, the mask (read from the engine's sets) is its listing encoded, every listed index
+//! passes `is_legal`, and `has_reaction` agrees with asking the engine
 //! about every reaction, on every preset, the house rules and a false-call penalty.
 
 use std::sync::Arc;
@@ -9,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use uno::game::Game;
 use uno::{Action, Rules, Seat};
 use uno_env::action;
-use uno_env::mapping::{has_reaction, is_legal, legal_mask, legal_mask_bits};
+use uno_env::mapping::{encode, has_reaction, is_legal, legal_mask, legal_mask_bits};
 
 /// The shared list's presets and house-rule mixes (`uno::testing::core_rule_sets`).
 fn rule_sets() -> Vec<Arc<Rules>> {
@@ -58,9 +59,18 @@ fn the_shortcuts_agree_with_the_engine() {
                     for window in [false, true] {
                         let mut mask = vec![0; action::COUNT];
                         let mut plain = vec![0; action::COUNT];
-                        let bits = legal_mask_bits(&game, seat, window, &mut legal, &mut mask);
-                        legal_mask(&game, seat, window, &mut legal, &mut plain);
+                        let bits = legal_mask_bits(&game, seat, window, &mut mask);
+                        legal_mask(&game, seat, window, &mut plain);
                         assert_eq!(mask, plain);
+                        // The mask is the engine's listing, encoded: nothing more, nothing less.
+                        let mut listed = vec![0; action::COUNT];
+                        for &a in &legal_for(&game, seat, &mut legal) {
+                            if let Some(i) = encode(&game, seat, a) {
+                                listed[i] = 1;
+                            }
+                        }
+                        listed[action::DECLINE] = i8::from(window);
+                        assert_eq!(mask, listed, "{} deal {deal} seat {s} at {:?}", rules.name(), game.phase());
                         for (i, &m) in mask.iter().enumerate() {
                             assert_eq!(bits >> i & 1 == 1, m == 1);
                             if m == 1 {
@@ -77,4 +87,10 @@ fn the_shortcuts_agree_with_the_engine() {
         }
     }
     assert!(reactions > 0, "no reaction window was ever open: the comparison proved little");
+}
+
+/// The engine's listing of `seat`'s actions, into `scratch`.
+fn legal_for(game: &Game, seat: Seat, scratch: &mut Vec<Action>) -> Vec<Action> {
+    game.legal_actions_into(seat, scratch);
+    scratch.clone()
 }

@@ -67,51 +67,70 @@ fn is_false_call(game: &Game, seat: Seat, action: Action) -> bool {
 }
 
 /// Fills `mask` (length `action::COUNT`) with 1 for every legal index, 0 elsewhere.
-pub fn legal_mask(game: &Game, seat: Seat, window: bool, legal: &mut Vec<Action>, mask: &mut [i8]) {
-    legal_mask_bits(game, seat, window, legal, mask);
+pub fn legal_mask(game: &Game, seat: Seat, window: bool, mask: &mut [i8]) {
+    legal_mask_bits(game, seat, window, mask);
 }
 
-/// [`legal_mask`], also returning the legal indices as bits (bit `i` for index `i`).
-pub fn legal_mask_bits(game: &Game, seat: Seat, window: bool, legal: &mut Vec<Action>, mask: &mut [i8]) -> u128 {
-    mask.fill(0);
-    let mut bits = 0u128;
-    let mut set = |i: usize| {
-        mask[i] = 1;
-        bits |= 1 << i;
-    };
-    game.legal_actions_into(seat, legal);
-    for &action in legal.iter() {
-        match action {
-            Action::Play { card, color } => {
-                let i = match (card.is_wild(), color) {
-                    (false, _) => card.index(),
-                    (true, Some(c)) if card == Card::WILD => a::PLAY_WILD + c.index(),
-                    (true, Some(c)) => a::PLAY_WILD_DRAW_FOUR + c.index(),
-                    (true, None) => continue,
-                };
-                set(i);
+/// [`legal_mask`], also returning the legal indices as bits (bit `i` for index `i`). It reads
+/// [`Game::legal_moves`], the sets the engine's listing puts in order: a coloured kind's index
+/// is its card index, so the plays are one word.
+pub fn legal_mask_bits(game: &Game, seat: Seat, window: bool, mask: &mut [i8]) -> u128 {
+    const _: () = assert!(a::COUNT.is_multiple_of(8));
+    let moves = game.legal_moves(seat);
+    let colored = moves.plays.bits() & ((1 << COLORED_KINDS) - 1);
+    let mut bits = u128::from(colored) << a::PLAY;
+    for (wild, base) in [(Card::WILD, a::PLAY_WILD), (Card::WILD_DRAW_FOUR, a::PLAY_WILD_DRAW_FOUR)] {
+        if moves.plays.contains(wild) {
+            for c in moves.colors {
+                bits |= 1 << (base + c.index());
             }
-            Action::Draw => set(a::DRAW),
-            Action::Pass => set(a::PASS),
-            Action::Challenge => set(a::CHALLENGE),
-            Action::Accept => set(a::ACCEPT),
-            Action::DeclareColor { color } => set(a::DECLARE_COLOR + color.index()),
-            Action::SwapHands { with } => set(a::SWAP + offset_of(game, seat, with) - 1),
-            Action::CallUno => set(a::CALL_UNO),
+        }
+    }
+    for &action in moves.others() {
+        let i = match action {
+            Action::Draw => a::DRAW,
+            Action::Pass => a::PASS,
+            Action::Challenge => a::CHALLENGE,
+            Action::Accept => a::ACCEPT,
+            Action::DeclareColor { color } => a::DECLARE_COLOR + color.index(),
+            Action::SwapHands { with } => a::SWAP + offset_of(game, seat, with) - 1,
+            Action::CallUno => a::CALL_UNO,
             Action::CatchUno { seat: target } => {
-                if let Some(k) = offset_of(game, seat, target).checked_sub(1).filter(|&k| k + 1 < MAX_SEATS) {
-                    set(a::CATCH + k);
+                match offset_of(game, seat, target).checked_sub(1).filter(|&k| k + 1 < MAX_SEATS) {
+                    Some(k) => a::CATCH + k,
+                    None => continue,
                 }
             }
             // Rounds are episodes: the environment deals anew instead of asking for this.
-            Action::NextRound => {}
-        }
+            Action::NextRound | Action::Play { .. } => continue,
+        };
+        bits |= 1 << i;
     }
     if window {
-        set(a::DECLINE);
+        bits |= 1 << a::DECLINE;
+    }
+    // Eight entries a byte of the bits, through the table (the space is 11 words of 8).
+    for (k, chunk) in mask[..a::COUNT].chunks_exact_mut(8).enumerate() {
+        let bytes = SPREAD[((bits >> (8 * k)) & 0xff) as usize].to_le_bytes();
+        chunk.copy_from_slice(&bytes.map(|b| b as i8));
     }
     bits
 }
+
+/// For each byte, its eight bits as eight bytes of 0 or 1 (the lowest bit first).
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[byte] |= ((byte as u64 >> bit) & 1) << (8 * bit);
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 /// Whether, under `rules`, a seat whose turn it is not can react only while a seat is exposed
 /// without its UNO call: no jump-in, and no false-call penalty (under which the engine takes a

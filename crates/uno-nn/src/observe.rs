@@ -9,7 +9,7 @@ use uno::game::{Game, View};
 use uno::{Card, Color, Direction, Observation, Phase, Seat};
 
 use crate::mapping::offset;
-use crate::space::obs as o;
+use crate::space::{obs as o, KINDS, MAX_SEATS};
 
 /// The index of a phase in the `PHASE` block.
 pub fn phase_index(phase: Phase) -> usize {
@@ -66,6 +66,14 @@ pub trait AnyView {
     /// Bottom card first.
     fn discard(&self) -> &[Card];
     fn draw_pile_size(&self) -> usize;
+    /// Copies of each kind in the seat's own hand, by `Card::index`.
+    fn hand_counts(&self) -> [u8; KINDS] {
+        let mut counts = [0u8; KINDS];
+        for &card in self.hand() {
+            counts[card.index()] = counts[card.index()].saturating_add(1);
+        }
+        counts
+    }
 }
 
 impl AnyView for View<'_> {
@@ -128,6 +136,10 @@ impl AnyView for View<'_> {
     #[inline]
     fn draw_pile_size(&self) -> usize {
         View::draw_pile_size(self)
+    }
+    #[inline]
+    fn hand_counts(&self) -> [u8; KINDS] {
+        *View::hand_counts(self)
     }
 }
 
@@ -195,35 +207,55 @@ impl AnyView for Observation {
 }
 
 fn write_from(view: &impl AnyView, window: bool, out: &mut [f32]) {
-    out.fill(0.0);
+    // No clearing pass over the whole row: the count blocks are written whole, the blocks
+    // between them cleared once and their entries set. Counts are made on the stack, where
+    // adding to a repeated kind is cheap, and converted in one sweep.
+    let out = &mut out[..o::SIZE];
     let seat = view.seat();
-    let players = view.players();
-    for &card in view.hand() {
-        out[o::HAND + card.index()] += 1.0;
+    let players = view.players().min(MAX_SEATS);
+    let mut discard = [0u16; KINDS];
+    for &card in view.discard() {
+        discard[card.index()] += 1;
     }
-    out[o::TOP + view.top().index()] = 1.0;
-    if let Some(color) = view.color() {
-        out[o::COLOR + color.index()] = 1.0;
-    }
-    for other in Seat::all(players) {
-        let k = offset(players, seat, other);
-        out[o::HAND_SIZES + k] = view.hand_size(other) as f32;
-        out[o::UNO_CALLED + k] = f32::from(u8::from(view.uno_called(other)));
+    let offset_of = |other: Seat| offset(players, seat, other);
+    counts(&mut out[o::HAND..o::TOP], &view.hand_counts());
+    out[o::TOP..o::DISCARD].fill(0.0);
+    set(out, o::TOP, Some(view.top().index()));
+    set(out, o::COLOR, view.color().map(Color::index));
+    // The seat at offset `k`, walked round the table from the viewer.
+    let mut other = seat.index();
+    for k in 0..players {
+        let s = Seat(other as u8);
+        out[o::HAND_SIZES + k] = view.hand_size(s) as f32;
+        out[o::UNO_CALLED + k] = f32::from(u8::from(view.uno_called(s)));
         out[o::SEATED + k] = 1.0;
+        other = if other + 1 == players { 0 } else { other + 1 };
     }
-    if let Some(exposed) = view.uno_exposed() {
-        out[o::UNO_EXPOSED + offset(players, seat, exposed)] = 1.0;
-    }
-    out[o::CURRENT + offset(players, seat, view.current())] = 1.0;
+    set(out, o::UNO_EXPOSED, view.uno_exposed().map(offset_of));
+    set(out, o::CURRENT, Some(offset_of(view.current())));
     out[o::DIRECTION] = f32::from(u8::from(view.direction() == Direction::Clockwise));
     out[o::PENDING] = view.pending_draw() as f32;
-    out[o::PHASE + phase_index(view.phase())] = 1.0;
-    out[o::ROLE + usize::from(window)] = 1.0;
-    if let Some(card) = view.drawn_card() {
-        out[o::DRAWN + card.index()] = 1.0;
-    }
-    for &card in view.discard() {
-        out[o::DISCARD + card.index()] += 1.0;
-    }
+    set(out, o::PHASE, Some(phase_index(view.phase())));
+    set(out, o::ROLE, Some(usize::from(window)));
+    set(out, o::DRAWN, view.drawn_card().map(Card::index));
+    counts(&mut out[o::DISCARD..o::DRAW_PILE], &discard);
     out[o::DRAW_PILE] = view.draw_pile_size() as f32;
+}
+
+/// Sets entry `hot` of the block at `block` to 1 (nothing for `None`).
+#[inline]
+fn set(out: &mut [f32], block: usize, hot: Option<usize>) {
+    if let Some(x) = hot.and_then(|i| out.get_mut(block + i)) {
+        *x = 1.0;
+    }
+}
+
+/// A block of per-kind counts.
+#[inline(always)]
+fn counts<T: Copy + Into<f32>>(block: &mut [f32], counts: &[T; KINDS]) {
+    // A block of known length: the conversion goes by vector lanes.
+    let block = &mut block[..KINDS];
+    for (x, &n) in block.iter_mut().zip(counts) {
+        *x = n.into();
+    }
 }

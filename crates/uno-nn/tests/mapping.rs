@@ -2,7 +2,8 @@
 //! hand) before it asks the rule book; here it is proven equal to the rule book's own answer
 //! (some out-of-turn play, UNO call or catch among `legal_actions_into` of the seat) at every
 //! state of random games of every preset and of the house rules, for every seat. The encoder's
-//! owned-observation path is checked against the view path on the same states.
+//! owned-observation path is checked against the view path on the same states, and both against
+//! a plain reading of the layout (`reference_observation`), written over a row of garbage.
 
 use std::sync::Arc;
 
@@ -10,10 +11,10 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use uno::game::Game;
-use uno::{Action, Rules, Seat};
+use uno::{Action, Direction, Rules, Seat};
 use uno_nn::mapping::{encode, encode_at, has_reaction};
 use uno_nn::obs;
-use uno_nn::observe::{write_observation, write_owned_observation};
+use uno_nn::observe::{phase_index, write_observation, write_owned_observation};
 
 /// The shared list's presets and house-rule mixes (`uno::testing::core_rule_sets`).
 fn rule_sets() -> Vec<Arc<Rules>> {
@@ -98,4 +99,64 @@ fn the_owned_observation_encodes_as_the_view_does_and_actions_alike() {
             }
         }
     });
+}
+
+/// The observation as `uno_nn::space::obs` describes it, block by block, from a cleared row:
+/// the plain reading the encoder's one-pass writer must agree with.
+fn reference_observation(game: &Game, seat: Seat, window: bool) -> Vec<f32> {
+    let mut out = vec![0.0; obs::SIZE];
+    let players = game.players();
+    let relative = |other: Seat| (other.index() + players - seat.index()) % players;
+    for &card in game.hand(seat) {
+        out[obs::HAND + card.index()] += 1.0;
+    }
+    out[obs::TOP + game.top().index()] = 1.0;
+    if let Some(color) = game.color() {
+        out[obs::COLOR + color.index()] = 1.0;
+    }
+    for s in 0..players {
+        let other = Seat(s as u8);
+        out[obs::HAND_SIZES + relative(other)] = game.hand(other).len() as f32;
+        out[obs::UNO_CALLED + relative(other)] = if game.uno_called(other) { 1.0 } else { 0.0 };
+        out[obs::SEATED + relative(other)] = 1.0;
+    }
+    if let Some(exposed) = game.uno_exposed() {
+        out[obs::UNO_EXPOSED + relative(exposed)] = 1.0;
+    }
+    out[obs::CURRENT + relative(game.current())] = 1.0;
+    out[obs::DIRECTION] = if game.direction() == Direction::Clockwise { 1.0 } else { 0.0 };
+    out[obs::PENDING] = game.pending_draw() as f32;
+    out[obs::PHASE + phase_index(game.phase())] = 1.0;
+    out[obs::ROLE + usize::from(window)] = 1.0;
+    if let Some(card) = game.view(seat).drawn_card() {
+        out[obs::DRAWN + card.index()] = 1.0;
+    }
+    for &card in game.discard_pile() {
+        out[obs::DISCARD + card.index()] += 1.0;
+    }
+    out[obs::DRAW_PILE] = game.draw_pile().len() as f32;
+    out
+}
+
+#[test]
+fn the_encoder_writes_every_entry_as_the_layout_says() {
+    let mut row = vec![0.0; obs::SIZE];
+    let mut states = 0;
+    each_state(6, |game| {
+        for s in 0..game.players() {
+            let seat = Seat(s as u8);
+            for window in [false, true] {
+                let expected = reference_observation(game, seat, window);
+                // A row left as garbage: an entry the encoder does not write shows.
+                row.fill(f32::NAN);
+                write_observation(game, seat, window, &mut row);
+                assert_eq!(row, expected, "seat {s} at {:?} under {}", game.phase(), game.rules().name());
+                row.fill(7.0);
+                write_owned_observation(&game.view(seat).observation(), window, &mut row);
+                assert_eq!(row, expected, "owned, seat {s} at {:?} under {}", game.phase(), game.rules().name());
+                states += 1;
+            }
+        }
+    });
+    assert!(states > 10_000, "{states} states");
 }

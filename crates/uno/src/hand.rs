@@ -243,6 +243,12 @@ impl Hand {
         usize::from(self.counts[card.index()])
     }
 
+    /// How many copies of each kind the hand holds, by [`Card::index`].
+    #[inline]
+    pub fn counts(&self) -> &[u8; Card::KINDS] {
+        &self.counts
+    }
+
     /// The cards, left-most (oldest) first; also reachable through `Deref`.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {

@@ -80,6 +80,19 @@ fn action() -> impl Strategy<Value = (u8, Action)> {
     (0u8..12, act)
 }
 
+/// Every move but the UNO calls at a table of `players`, well formed or not.
+fn every_move(players: usize) -> Vec<Action> {
+    let mut moves = vec![Action::Draw, Action::Pass, Action::Challenge, Action::Accept, Action::NextRound];
+    for i in 0..Card::KINDS {
+        let card = Card::from_index(i).unwrap_or(Card::WILD);
+        moves.push(Action::Play { card, color: None });
+        moves.extend(Color::ALL.iter().map(|&c| Action::Play { card, color: Some(c) }));
+    }
+    moves.extend(Color::ALL.iter().map(|&color| Action::DeclareColor { color }));
+    moves.extend((0..=players as u8).map(|s| Action::SwapHands { with: Seat(s) }));
+    moves
+}
+
 static PLAYED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 /// Moves that left a same-number run going: the strategy's rule sets reach that phase.
 static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -123,6 +136,15 @@ proptest! {
                 let s = game.current();
                 game.legal_actions_into(s, &mut legal);
                 prop_assert!(!legal.is_empty());
+                // The list holds every move the rule book takes, UNO calls aside (a false call
+                // is taken under some rules and never listed).
+                let turn_move = |a: &Action| !matches!(a, Action::CallUno | Action::CatchUno { .. });
+                let mut listed: Vec<Action> = legal.iter().copied().filter(turn_move).collect();
+                let mut accepted: Vec<Action> =
+                    every_move(players).into_iter().filter(|&a| game.check(s, a).is_ok()).collect();
+                listed.sort_by_key(|a| format!("{a:?}"));
+                accepted.sort_by_key(|a| format!("{a:?}"));
+                prop_assert_eq!(listed, accepted);
                 let a = legal[seat as usize % legal.len()];
                 prop_assert!(game.apply(s, a).is_ok());
             }

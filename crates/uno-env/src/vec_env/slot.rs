@@ -33,7 +33,6 @@ pub(super) struct Slot {
     /// How long the round has gone without a hand getting smaller.
     pub(super) progress: Progress,
     pub(super) finished: bool,
-    pub(super) legal: Vec<uno::Action>,
     /// The learner actions taken in this episode, in order: with the episode's seeds they
     /// rebuild the environment exactly ([`VecEnv::snapshot`](super::VecEnv::snapshot)).
     pub(super) taken: Vec<u8>,
@@ -169,7 +168,7 @@ impl Slot {
             return;
         }
         write_observation(&self.game, self.seat, self.window, row.obs);
-        self.legal_bits = Some(legal_mask_bits(&self.game, self.seat, self.window, &mut self.legal, row.mask));
+        self.legal_bits = Some(legal_mask_bits(&self.game, self.seat, self.window, row.mask));
         *row.seat = i32::from(self.seat.0);
     }
 }

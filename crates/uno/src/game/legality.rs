@@ -7,6 +7,36 @@ use crate::rules::{DrawRule, Exhausted, JumpIn, Rules, UnoCall, WildDrawFourRule
 
 use super::{Game, Phase, Plays};
 
+/// The most moves besides plays a seat can have at once: a swap with each other seat of the
+/// largest table, or the colours, or the turn's moves, with an UNO call and a catch.
+const MAX_OTHERS: usize = crate::players::MAX_PLAYERS + 1;
+
+/// What a seat may do now ([`Game::legal_moves`]): the kinds it may play, each wild once with
+/// every colour of `colors`, and its other moves in the listing's order, UNO calls last.
+#[derive(Clone, Copy, Debug)]
+pub struct LegalMoves<'a> {
+    /// The kinds the seat may play (all held).
+    pub plays: CardSet,
+    /// The colours a wild it plays may name.
+    pub colors: &'a [Color],
+    others: [Action; MAX_OTHERS],
+    len: u8,
+}
+
+impl LegalMoves<'_> {
+    /// The moves besides plays, in the listing's order.
+    pub fn others(&self) -> &[Action] {
+        &self.others[..usize::from(self.len)]
+    }
+
+    fn push(&mut self, action: Action) {
+        if let Some(slot) = self.others.get_mut(usize::from(self.len)) {
+            *slot = action;
+            self.len += 1;
+        }
+    }
+}
+
 impl Game {
     /// The actions the current player may take.
     pub fn legal_actions(&self) -> Vec<Action> {
@@ -24,56 +54,77 @@ impl Game {
     }
 
     /// Fills `out` (cleared first) with the legal actions of `seat`, without allocating when
-    /// `out` has room.
+    /// `out` has room: [`Game::legal_moves`] in order, the plays in hand order (the left-most
+    /// copy of each kind, a wild once with each colour it may name) and the other moves after.
     pub fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
         out.clear();
-        if seat.index() >= self.state.players || self.state.phase == Phase::GameOver {
-            return;
+        let moves = self.legal_moves(seat);
+        if !moves.plays.is_empty() {
+            let mut seen = CardSet::EMPTY;
+            for &card in &self.state.hands[seat.index()] {
+                if !moves.plays.contains(card) || seen.contains(card) {
+                    continue;
+                }
+                seen.insert(card);
+                if card.is_wild() {
+                    for &c in moves.colors {
+                        out.push(Action::Play { card, color: Some(c) });
+                    }
+                } else {
+                    out.push(Action::Play { card, color: None });
+                }
+            }
         }
-        let consider = |a: Action, out: &mut Vec<Action>| {
+        out.extend_from_slice(moves.others());
+    }
+
+    /// What `seat` may do now, as sets, before a listing puts the plays in hand order: the one
+    /// answer [`Game::legal_actions_into`] lists and a batched environment's mask reads.
+    pub fn legal_moves(&self, seat: Seat) -> LegalMoves<'_> {
+        let mut moves = LegalMoves { plays: CardSet::EMPTY, colors: &[], others: [Action::Draw; MAX_OTHERS], len: 0 };
+        if seat.index() >= self.state.players || self.state.phase == Phase::GameOver {
+            return moves;
+        }
+        moves.plays = self.playable(seat);
+        moves.colors = self.colors_to_name(seat);
+        let mut consider = |a: Action| {
             if self.check(seat, a).is_ok() {
-                out.push(a);
+                moves.push(a);
             }
         };
-        let ok = self.playable(seat);
-        let colors = self.colors_to_name(seat);
-        let mut seen = CardSet::EMPTY;
-        for &card in &self.state.hands[seat.index()] {
-            if !ok.contains(card) || seen.contains(card) {
-                continue;
-            }
-            seen.insert(card);
-            if card.is_wild() {
-                for &c in colors {
-                    out.push(Action::Play { card, color: Some(c) });
-                }
-            } else {
-                out.push(Action::Play { card, color: None });
-            }
-        }
-        for a in [Action::Draw, Action::Pass, Action::Challenge, Action::Accept, Action::NextRound] {
-            consider(a, out);
+        // Of the turn's other moves, only those the phase allows can pass `check_by_rules`'s
+        // first test (the phase): the rest are not asked. The order stays the listing's.
+        let turn: &[Action] = match self.state.phase {
+            Phase::Play => &[Action::Draw],
+            Phase::DrawnCard | Phase::SameNumber => &[Action::Pass],
+            Phase::Challenge { .. } => &[Action::Challenge, Action::Accept],
+            Phase::RoundOver => &[Action::NextRound],
+            Phase::ChooseColor | Phase::ChooseSwap | Phase::GameOver => &[],
+        };
+        for &a in turn {
+            consider(a);
         }
         if self.state.phase == Phase::ChooseColor {
             for &c in self.rules.colors() {
-                consider(Action::DeclareColor { color: c }, out);
+                consider(Action::DeclareColor { color: c });
             }
         }
         if self.state.phase == Phase::ChooseSwap {
             for s in 0..self.state.players {
-                consider(Action::SwapHands { with: Seat(s as u8) }, out);
+                consider(Action::SwapHands { with: Seat(s as u8) });
             }
         }
         // Last, so "the first legal action" always moves the game on. False calls are never
         // listed: `apply` takes them under rules that punish them, but no player wants one.
         if self.own_uno(seat).is_ok() && self.check(seat, Action::CallUno).is_ok() {
-            out.push(Action::CallUno);
+            moves.push(Action::CallUno);
         }
         if let Some(target) = self.state.uno_exposed.filter(|_| self.rules.uno_call() != UnoCall::Off) {
             if target != seat && self.check(seat, Action::CatchUno { seat: target }).is_ok() {
-                out.push(Action::CatchUno { seat: target });
+                moves.push(Action::CatchUno { seat: target });
             }
         }
+        moves
     }
 
     /// The kinds `seat` may play now, as a set (card-index order): the one answer to "which

@@ -43,6 +43,7 @@ mod view;
 pub use crate::phase::Phase;
 use crate::rng::GameRng;
 pub use crate::rng::SimRng;
+pub use legality::LegalMoves;
 pub use result::{HandResult, RoundResult};
 pub(crate) use state::State;
 pub use turn::{TurnPolicy, TURN_DECISIONS};

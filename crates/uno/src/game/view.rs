@@ -2,7 +2,7 @@
 
 use crate::action::Action;
 use crate::card::{Card, Color, Direction, Seat};
-use crate::hand::CardSet;
+use crate::hand::{CardSet, Hand};
 use crate::observation::Observation;
 use crate::rules::Rules;
 
@@ -74,6 +74,11 @@ impl<'a> View<'a> {
     /// This seat's own hand.
     pub fn hand(&self) -> &'a [Card] {
         self.game.hand(self.seat)
+    }
+    /// How many copies of each kind this seat's hand holds, by [`Card::index`].
+    pub fn hand_counts(&self) -> &'a [u8; Card::KINDS] {
+        const NONE: [u8; Card::KINDS] = [0; Card::KINDS];
+        self.game.hands().get(self.seat.index()).map_or(&NONE, Hand::counts)
     }
     /// How many cards `seat` holds (public; 0 past the table).
     pub fn hand_size(&self, seat: Seat) -> usize {
