@@ -253,7 +253,7 @@ fn set(out: &mut [f32], block: usize, hot: Option<usize>) {
 /// A block of per-kind counts.
 #[inline(always)]
 fn counts<T: Copy + Into<f32>>(block: &mut [f32], counts: &[T; KINDS]) {
-    // A block of known length: the conversion goes by vector lanes.
+    // A block of known length: no bounds check an entry.
     let block = &mut block[..KINDS];
     for (x, &n) in block.iter_mut().zip(counts) {
         *x = n.into();
