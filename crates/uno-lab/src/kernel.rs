@@ -224,7 +224,7 @@ impl RandomKernel {
             uno_calls: rules.uno_call() != UnoCall::Off,
             reshuffle: rules.exhausted() == Exhausted::Reshuffle,
             // Both end the game without a winner; the kernel does not tell the reasons apart.
-            turn_cap: rules.turn_cap().unwrap_or(u32::MAX).min(rules.max_turns()),
+            turn_cap: rules.turn_limit(),
             advance: [Direction::CounterClockwise, Direction::Clockwise]
                 .map(|d| [0, 1, 2].map(|steps| uno::next_seat(0, d, players, steps))),
             rng: SimRng::seed_from_u64(0),

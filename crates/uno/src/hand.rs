@@ -249,6 +249,19 @@ impl Hand {
         &self.counts
     }
 
+    /// How many cards the hand holds: the count kept beside the cards, read without going
+    /// through the slice (which would check it against the buffer first).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the hand holds no card.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The cards, left-most (oldest) first; also reachable through `Deref`.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {
@@ -267,59 +280,43 @@ impl Hand {
         self.counts[card.index()] += 1;
     }
 
-    /// Cards `8 w .. 8 w + 8` as a word, the first in the lowest byte.
-    #[inline]
-    fn word(&self, w: usize) -> u64 {
-        match self.cards.get(w * LANE..w * LANE + LANE) {
-            Some(c) => u64::from_le_bytes(std::array::from_fn(|k| c[k].index() as u8)),
-            None => 0,
-        }
-    }
-
-    #[inline]
-    fn set_word(&mut self, w: usize, word: u64) {
-        if let Some(c) = self.cards.get_mut(w * LANE..w * LANE + LANE) {
-            for (slot, byte) in c.iter_mut().zip(word.to_le_bytes()) {
-                *slot = Card::from_byte(byte);
-            }
-        }
-    }
-
     /// Takes out the left-most copy of `card`; false if the hand has none.
     #[inline]
     pub(crate) fn take(&mut self, card: Card) -> bool {
         if !self.kinds.contains(card) {
             return false;
         }
+        // The hand as words of eight cards, the first in the lowest byte; the padding past
+        // `len` (valid cards) fills the last one.
         let words = self.len.div_ceil(LANE);
+        let (chunks, _) = self.cards.as_chunks_mut::<LANE>();
+        let Some(chunks) = chunks.get_mut(..words) else {
+            return false;
+        };
+        let word = |c: &[Card; LANE]| u64::from_le_bytes(c.map(|c| c.index() as u8));
+        let cards = |w: u64| w.to_le_bytes().map(Card::from_byte);
         let wanted = ONES * card.index() as u64;
         // The first word holding the card, and the card's byte in it: a zero byte of
-        // `word ^ wanted`, the lowest one found exactly by the borrow trick.
-        let mut w = 0;
-        let (word, at) = loop {
-            let word = self.word(w);
-            let x = word ^ wanted;
+        // `word ^ wanted`, the lowest one found exactly by the borrow trick. The kinds say the
+        // hand holds it, so it is found before the padding.
+        let Some((w, at)) = chunks.iter().enumerate().find_map(|(w, c)| {
+            let x = word(c) ^ wanted;
             let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-            if zero != 0 {
-                break (word, zero.trailing_zeros() as usize / 8);
-            }
-            w += 1;
-            if w >= words {
-                return false;
-            }
+            (zero != 0).then(|| (w, zero.trailing_zeros() as usize / 8))
+        }) else {
+            return false;
         };
         // Close the gap: the bytes above `at` move down one, and each later word's first
-        // card moves into the word before.
+        // card moves into the word before (the last word's top byte becomes card 0, padding).
         let keep = (1u64 << (8 * at)) - 1;
-        let mut next = if w + 1 < words { self.word(w + 1) } else { 0 };
-        self.set_word(w, (word & keep) | ((word >> 8) & !keep) | (next << 56));
-        w += 1;
-        while w < words {
-            let word = next;
-            next = if w + 1 < words { self.word(w + 1) } else { 0 };
-            self.set_word(w, (word >> 8) | (next << 56));
-            w += 1;
+        let first = word(&chunks[w]);
+        let mut low = (first & keep) | ((first >> 8) & !keep);
+        for i in w + 1..words {
+            let next = word(&chunks[i]);
+            chunks[i - 1] = cards(low | (next << 56));
+            low = next >> 8;
         }
+        chunks[words - 1] = cards(low);
         self.len -= 1;
         let count = &mut self.counts[card.index()];
         *count -= 1;

@@ -85,10 +85,13 @@ impl Game {
         if seat.index() >= self.state.players || self.state.phase == Phase::GameOver {
             return moves;
         }
-        moves.plays = self.playable(seat);
+        // `playable` in two steps, so that `check` is told the rules' set instead of asking
+        // for it again.
+        let by_rules = self.playable_by_rules(seat);
+        moves.plays = if self.rules.precedence_decides() { self.precedence_plays(seat, by_rules) } else { by_rules };
         moves.colors = self.colors_to_name(seat);
         let mut consider = |a: Action| {
-            if self.check(seat, a).is_ok() {
+            if self.check_knowing(seat, a, by_rules).is_ok() {
                 moves.push(a);
             }
         };
@@ -116,11 +119,11 @@ impl Game {
         }
         // Last, so "the first legal action" always moves the game on. False calls are never
         // listed: `apply` takes them under rules that punish them, but no player wants one.
-        if self.own_uno(seat).is_ok() && self.check(seat, Action::CallUno).is_ok() {
+        if self.own_uno(seat).is_ok() && self.check_knowing(seat, Action::CallUno, by_rules).is_ok() {
             moves.push(Action::CallUno);
         }
         if let Some(target) = self.state.uno_exposed.filter(|_| self.rules.uno_call() != UnoCall::Off) {
-            if target != seat && self.check(seat, Action::CatchUno { seat: target }).is_ok() {
+            if target != seat && self.check_knowing(seat, Action::CatchUno { seat: target }, by_rules).is_ok() {
                 moves.push(Action::CatchUno { seat: target });
             }
         }
@@ -257,7 +260,14 @@ impl Game {
     /// # Errors
     /// The [`IllegalAction`] that names why `seat` may not take `action` now.
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
-        self.check_by_rules(seat, action)?;
+        let by_rules = self.playable_by_rules(seat);
+        self.check_knowing(seat, action, by_rules)
+    }
+
+    /// [`Game::check`] told `by_rules`, what [`Game::playable_by_rules`] answers for `seat`
+    /// now (the legal moves have it at hand): the same answer, without asking for it again.
+    fn check_knowing(&self, seat: Seat, action: Action, by_rules: CardSet) -> Result<(), IllegalAction> {
+        self.check_by_rules(seat, action, by_rules)?;
         let turn_move = !matches!(action, Action::CallUno | Action::CatchUno { .. } | Action::NextRound);
         if turn_move && seat == self.state.current && self.rules.precedence_decides() {
             if let Some(forced) = self.precedence_move() {
@@ -270,7 +280,7 @@ impl Game {
     }
 
     /// [`Game::check`] before seed 000's precedence has its say.
-    fn check_by_rules(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+    fn check_by_rules(&self, seat: Seat, action: Action, by_rules: CardSet) -> Result<(), IllegalAction> {
         if seat.index() >= self.state.players {
             return Err(IllegalAction::NoSuchSeat);
         }
@@ -285,10 +295,10 @@ impl Game {
         match action {
             Action::NextRound => Err(IllegalAction::RoundNotOver),
             Action::CallUno | Action::CatchUno { .. } => self.check_uno(seat, action),
-            Action::Play { card, color } => self.check_play(seat, card, color),
+            Action::Play { card, color } => self.check_play(seat, card, color, by_rules),
             _ if !is_current => Err(IllegalAction::NotYourTurn),
-            Action::Draw => self.check_draw(seat),
-            Action::Pass => self.check_pass(seat),
+            Action::Draw => self.check_draw(by_rules),
+            Action::Pass => self.check_pass(by_rules),
             Action::DeclareColor { color } => {
                 if self.state.phase != Phase::ChooseColor {
                     Err(IllegalAction::NoColorToDeclare)
@@ -316,7 +326,7 @@ impl Game {
 
     /// [`Game::check`] for a card played by `seat`: out of turn a jump-in, on its turn the
     /// card must be held and playable, and a refusal names the rule that refuses it.
-    fn check_play(&self, seat: Seat, card: Card, color: Option<Color>) -> Result<(), IllegalAction> {
+    fn check_play(&self, seat: Seat, card: Card, color: Option<Color>, by_rules: CardSet) -> Result<(), IllegalAction> {
         let hand = &self.state.hands[seat.index()];
         if seat != self.state.current {
             return self.check_jump_in(seat, card, color);
@@ -331,7 +341,7 @@ impl Game {
             return Err(IllegalAction::CardNotInHand);
         }
         check_color(&self.rules, card, color)?;
-        if self.playable_by_rules(seat).contains(card) {
+        if by_rules.contains(card) {
             return Ok(());
         }
         // Refused: name the rule that refuses it.
@@ -352,12 +362,12 @@ impl Game {
         })
     }
 
-    /// [`Game::check`] for a draw by the current player.
-    fn check_draw(&self, seat: Seat) -> Result<(), IllegalAction> {
+    /// [`Game::check`] for a draw by the current player, who may play `by_rules` by the rules.
+    fn check_draw(&self, by_rules: CardSet) -> Result<(), IllegalAction> {
         match self.state.phase {
             Phase::Play if self.state.pending > 0 => Ok(()),
             Phase::Play => {
-                let playable = !self.playable_by_rules(seat).is_empty();
+                let playable = !by_rules.is_empty();
                 if playable && self.rules.forced_play().must_play() {
                     Err(IllegalAction::MustPlayWhenAble)
                 } else if playable && !self.can_draw() {
@@ -375,12 +385,11 @@ impl Game {
         }
     }
 
-    /// [`Game::check`] for a pass by the current player.
-    fn check_pass(&self, seat: Seat) -> Result<(), IllegalAction> {
+    /// [`Game::check`] for a pass by the current player, who may play `by_rules` by the rules.
+    fn check_pass(&self, by_rules: CardSet) -> Result<(), IllegalAction> {
         match self.state.phase {
             Phase::DrawnCard => {
-                let must =
-                    self.rules.draw_rule() == DrawRule::DrawOneMustPlay && !self.playable_by_rules(seat).is_empty();
+                let must = self.rules.draw_rule() == DrawRule::DrawOneMustPlay && !by_rules.is_empty();
                 if must {
                     Err(IllegalAction::MustPlayDrawnCard)
                 } else {
@@ -414,6 +423,7 @@ impl Game {
 
     /// Whether `seat` may call UNO for itself now: on its turn with two cards or fewer, or
     /// exposed with one card. `Err` names why not; a repeated call is refused, never punished.
+    #[inline]
     pub(super) fn own_uno(&self, seat: Seat) -> Result<(), IllegalAction> {
         if seat.index() >= self.state.players {
             return Err(IllegalAction::NoSuchSeat);

@@ -159,18 +159,9 @@ impl Game {
             self.end_round(seat, sink);
             return;
         }
-        if effect.same_number && !self.same_number_among(self.state.hands[seat.index()].kinds()).is_empty() {
-            self.state.phase = Phase::SameNumber;
+        // The house rules' effects of number cards, behind one test.
+        if (effect.same_number | effect.swap | effect.rotate) && self.number_effect(seat, effect, sink) {
             return;
-        }
-        if effect.swap {
-            self.state.phase = Phase::ChooseSwap;
-            return;
-        }
-        if effect.rotate {
-            self.rotate_hands();
-            let direction = self.state.direction;
-            sink.emit(|| Event::HandsRotated { direction });
         }
         if effect.flip {
             self.state.direction = self.state.direction.flipped();
@@ -194,6 +185,27 @@ impl Game {
             }
         }
         self.end_turn(usize::from(effect.skip), sink);
+    }
+
+    /// A number card's house-rule effect, after `seat` played it and kept cards: a run of the
+    /// same number opens, a 7 asks for a hand to swap with (true: the turn goes on in that
+    /// phase), or a 0 passes every hand on (false: the turn ends as usual).
+    #[cold]
+    fn number_effect<S: Sink>(&mut self, seat: Seat, effect: CardEffect, sink: &mut S) -> bool {
+        if effect.same_number && !self.same_number_among(self.state.hands[seat.index()].kinds()).is_empty() {
+            self.state.phase = Phase::SameNumber;
+            return true;
+        }
+        if effect.swap {
+            self.state.phase = Phase::ChooseSwap;
+            return true;
+        }
+        if effect.rotate {
+            self.rotate_hands();
+            let direction = self.state.direction;
+            sink.emit(|| Event::HandsRotated { direction });
+        }
+        false
     }
 
     pub(super) fn draw<S: Sink>(&mut self, sink: &mut S) {
@@ -359,31 +371,38 @@ impl Game {
         self.state.turns += 1;
         self.state.phase = Phase::Play;
         self.state.drawn = None;
-        if self.state.acted {
-            self.state.dead_turns = 0;
-        } else {
-            self.state.dead_turns += 1;
-        }
+        // A turn without a draw or a play counts on; any other starts the count again. Without
+        // a branch: whether a random seat drew or played is a coin toss to the predictor.
+        self.state.dead_turns = (self.state.dead_turns + 1) * usize::from(!self.state.acted);
         self.state.acted = false;
-        for k in 1..=skip {
-            let skipped = self.next_seat(k);
-            sink.emit(|| Event::PlayerSkipped { seat: skipped });
+        if S::RECORDS {
+            for k in 1..=skip {
+                let skipped = self.next_seat(k);
+                sink.emit(|| Event::PlayerSkipped { seat: skipped });
+            }
         }
         self.state.current = self.next_seat(1 + skip);
-        if self.state.dead_turns >= self.state.players {
-            self.finish(None, EndReason::Stalemate, sink);
-            return;
-        }
-        if self.rules.turn_cap().is_some_and(|cap| self.state.turns >= cap) {
-            self.finish(None, EndReason::TurnCap, sink);
-            return;
-        }
-        if self.state.turns >= self.rules.max_turns() {
-            self.finish(None, EndReason::MaxTurns, sink);
+        // One test on the common path: the limits are rarely reached.
+        if self.state.dead_turns >= self.state.players || self.state.turns >= self.rules.turn_limit() {
+            self.end_without_winner(sink);
             return;
         }
         let seat = self.state.current;
         sink.emit(|| Event::TurnStarted { seat });
+    }
+
+    /// The round stops at the end of a turn without a winner: a stalemate first, then the
+    /// rules' turn cap, then the engine's limit of turns.
+    #[cold]
+    fn end_without_winner<S: Sink>(&mut self, sink: &mut S) {
+        let reason = if self.state.dead_turns >= self.state.players {
+            EndReason::Stalemate
+        } else if self.rules.turn_cap().is_some_and(|cap| self.state.turns >= cap) {
+            EndReason::TurnCap
+        } else {
+            EndReason::MaxTurns
+        };
+        self.finish(None, reason, sink);
     }
 
     pub(super) fn end_round<S: Sink>(&mut self, winner: Seat, sink: &mut S) {

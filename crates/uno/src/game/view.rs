@@ -82,7 +82,7 @@ impl<'a> View<'a> {
     }
     /// How many cards `seat` holds (public; 0 past the table).
     pub fn hand_size(&self, seat: Seat) -> usize {
-        self.game.hand(seat).len()
+        self.game.hands().get(seat.index()).map_or(0, Hand::len)
     }
     /// The card in play.
     pub fn top(&self) -> Card {

@@ -25,11 +25,15 @@ pub struct Rules {
     deck: Vec<Card>,
     colors: Vec<Color>,
     points: [u32; Card::KINDS],
-    /// What each card does: `[more than two players, two players]`, by card index.
-    effects: Box<crate::effect::EffectTables>,
+    /// What each card does: `[more than two players, two players]`, by card index. Kept in
+    /// the rules themselves, not behind a pointer of its own: every play reads it.
+    effects: crate::effect::EffectTables,
     /// The kinds the first-card rule sends back when turned up (`CardEffect::first_refused`,
     /// gathered as one set so the deal asks it without walking the table).
     first_refused: crate::hand::CardSet,
+    /// The turns after which a round stops without a winner: the turn cap, or the
+    /// engine's `end.max_turns` where that comes first ([`Rules::turn_limit`]).
+    turn_limit: u32,
 }
 
 impl Rules {
@@ -55,19 +59,20 @@ impl Rules {
             }
         }
         let p = &config.play;
-        let effects = Box::new(crate::effect::derive(
+        let effects = crate::effect::derive(
             config.deal.first_card,
             p.stacking,
             p.wild_draw_four,
             p.two_players,
             p.seven_zero,
             p.multi_play,
-        ));
+        );
         // The first-card rule does not depend on the table's size.
         let first_refused = crate::hand::CardSet::from_bits(
             Card::all().filter(|c| effects[0][c.index()].first_refused).fold(0, |m, c| m | 1 << c.index()),
         );
-        Ok(Rules { config, deck, colors, points, effects, first_refused })
+        let turn_limit = p.turn_cap.map_or(config.end.max_turns, |cap| cap.min(config.end.max_turns));
+        Ok(Rules { config, deck, colors, points, effects, first_refused, turn_limit })
     }
 
     /// A named preset (see [`PRESET_NAMES`]).
@@ -184,6 +189,12 @@ impl Rules {
     /// Turns after which a round ends the game as a stalemate (see [`EndConfig::max_turns`]).
     pub fn max_turns(&self) -> u32 {
         self.config.end.max_turns
+    }
+    /// The turns after which a round stops without a winner: the smaller of
+    /// [`Rules::turn_cap`] (when there is one) and [`Rules::max_turns`].
+    #[inline]
+    pub fn turn_limit(&self) -> u32 {
+        self.turn_limit
     }
     /// Whether players call UNO, and how a missed call is punished.
     pub fn uno_call(&self) -> UnoCall {
@@ -406,6 +417,22 @@ mod tests {
             assert_eq!(RulesConfig::from_toml(&toml).as_ref(), Ok(rules.config()), "{name}");
             let json = serde_json::to_string(rules.config()).expect("json");
             assert_eq!(RulesConfig::parse(&json).as_ref(), Ok(rules.config()), "{name}");
+        }
+    }
+
+    /// The one limit a turn tests is the smaller of the two the rules name.
+    #[test]
+    fn the_turn_limit_is_the_cap_or_the_engines_limit_whichever_comes_first() {
+        for (cap, max, limit) in [(None, 60, 60), (Some(100), 60, 60), (Some(40), 60, 40), (Some(60), 60, 60)] {
+            let mut config = preset_config("official").expect("official");
+            config.play.turn_cap = cap;
+            config.end.max_turns = max;
+            let rules = Rules::new(config).expect("valid");
+            assert_eq!(rules.turn_limit(), limit, "cap {cap:?}, max_turns {max}");
+        }
+        for name in PRESET_NAMES {
+            let rules = Rules::preset(name).expect("preset");
+            assert_eq!(rules.turn_limit(), rules.turn_cap().map_or(rules.max_turns(), |c| c.min(rules.max_turns())));
         }
     }
 

@@ -189,7 +189,7 @@ impl Transcript {
         let end = self.blocks.len() - 1;
         let fail = |reason: String| Violation { block: end, reason };
         // The engine ends a round at the rules' turn cap, or at the guard `end.max_turns`.
-        let cap = rules.turn_cap().map_or(rules.max_turns(), |c| c.min(rules.max_turns())) as usize;
+        let cap = rules.turn_limit() as usize;
         if turns > cap {
             return Err(fail(format!("{turns} turns were played, the cap is {cap}")));
         }
