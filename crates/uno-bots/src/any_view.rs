@@ -56,6 +56,20 @@ pub struct ColorList {
 }
 
 impl ColorList {
+    /// Every colour, in index order.
+    pub(crate) const ALL: ColorList =
+        ColorList { colors: [Some(Color::Red), Some(Color::Yellow), Some(Color::Green), Some(Color::Blue)] };
+
+    /// The first four of `colors`, known to be distinct (the rules' colours, or one of them):
+    /// copied without a test for repeats.
+    pub(crate) fn of_distinct(colors: &[Color]) -> ColorList {
+        let mut out = ColorList::default();
+        for (slot, &c) in out.colors.iter_mut().zip(colors) {
+            *slot = Some(c);
+        }
+        out
+    }
+
     pub(crate) fn push(&mut self, c: Color) {
         if self.colors.contains(&Some(c)) {
             return;
@@ -129,6 +143,7 @@ impl AnyViewExt for View<'_> {
         View::playable(self)
     }
     fn wild_colors(&self) -> ColorList {
-        self.colors_to_name().iter().copied().collect()
+        // The rules' colours are distinct (`Rules::new` refuses repeats), and so is one of them.
+        ColorList::of_distinct(self.colors_to_name())
     }
 }

@@ -103,13 +103,49 @@ impl Default for HeuristicConfig {
 }
 
 /// The official point value of a card: what the heuristic believes a card costs.
+#[inline]
 pub const fn casual_points(card: Card) -> u32 {
-    match card.face() {
-        Face::Digit(d) => d as u32,
-        Face::Skip | Face::Reverse | Face::DrawTwo => 20,
-        Face::Wild | Face::WildDrawFour => 50,
-    }
+    CASUAL_POINTS[card.index() & 63]
 }
+
+// Every kind's index fits six bits, so `index() & 63` is the index itself.
+const _: () = assert!(Card::KINDS <= 64);
+
+/// [`casual_points`] by card index, 64 entries so a masked index needs no bounds check.
+const CASUAL_POINTS: [u32; 64] = {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < Card::KINDS {
+        if let Some(card) = Card::from_index(i) {
+            t[i] = match card.face() {
+                Face::Digit(d) => d as u32,
+                Face::Skip | Face::Reverse | Face::DrawTwo => 20,
+                Face::Wild | Face::WildDrawFour => 50,
+            };
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Which of [`HeuristicConfig`]'s keep weights a kind has, by card index: 0 none (a number),
+/// 1 an action card, 2 the Wild, 3 the Wild Draw Four.
+const KEEP_CLASS: [u8; 64] = {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < Card::KINDS {
+        if let Some(card) = Card::from_index(i) {
+            t[i] = match card.face() {
+                Face::Skip | Face::Reverse | Face::DrawTwo => 1,
+                Face::Wild => 2,
+                Face::WildDrawFour => 3,
+                Face::Digit(_) => 0,
+            };
+        }
+        i += 1;
+    }
+    t
+};
 
 /// Coloured cards of one colour in the official deck (one 0, two of 1–9, Skip, Reverse,
 /// Draw Two).
@@ -256,14 +292,15 @@ const POINT_BITS: usize = 16;
 /// Each kind's one card as lanes of a word, a count per colour and the wilds'
 /// ([`COUNT_BITS`] each), so that a hand's counts are one sum: a deck of at most
 /// `MAX_DECK_CARDS` (432) cards never carries from one lane into the next.
-const COUNT_LANES: [u64; Card::KINDS] = lanes(false);
+const COUNT_LANES: [u64; 64] = lanes(false);
 /// Each kind's [`casual_points`] in its colour's lane ([`POINT_BITS`] each; 432 cards of 20
 /// points at most fit); wilds add none.
-const POINT_LANES: [u64; Card::KINDS] = lanes(true);
+const POINT_LANES: [u64; 64] = lanes(true);
 const _: () = assert!(MAX_DECK_CARDS < 1 << COUNT_BITS && MAX_DECK_CARDS * 20 < 1 << POINT_BITS);
 
-const fn lanes(points: bool) -> [u64; Card::KINDS] {
-    let mut out = [0; Card::KINDS];
+/// 64 entries, so that a card index masked to six bits needs no bounds check.
+const fn lanes(points: bool) -> [u64; 64] {
+    let mut out = [0; 64];
     let mut i = 0;
     while i < Card::KINDS {
         if let Some(card) = Card::from_index(i) {
@@ -285,8 +322,8 @@ impl Tally {
     fn of(hand: &[Card]) -> Tally {
         let (mut n, mut p) = (0u64, 0u64);
         for c in hand {
-            n += COUNT_LANES[c.index()];
-            p += POINT_LANES[c.index()];
+            n += COUNT_LANES[c.index() & 63];
+            p += POINT_LANES[c.index() & 63];
         }
         let lane = |w: u64, bits: usize, k: usize| (w >> (bits * k)) & ((1 << bits) - 1);
         Tally {
@@ -452,8 +489,8 @@ fn best_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, candidates: CardSet) -
 /// decides it. A wild's colour, when `named` gives it, must be the one the heuristic would
 /// name. What an observer who knows a player follows these rules learns from its play.
 pub(crate) fn could_play<S: AnyViewExt>(cfg: &HeuristicConfig, s: &S, card: Card, named: Option<Color>) -> bool {
-    let held = s.hand().iter().fold(0u64, |m, c| m | 1 << c.index());
-    let candidates = s.playable().bits() & held;
+    // Playable kinds are held ones (`AnyViewExt::playable`): no walk of the hand to know them.
+    let candidates = s.playable().bits();
     if candidates & (1 << card.index()) == 0 {
         return false;
     }
@@ -541,12 +578,9 @@ impl<'a, S: AnyViewExt> Scorer<'a, S> {
             }
         };
         let mut score = self.per_point * casual_points(card) as f64 + cfg.colour_depth * depth as f64;
-        score -= match card.face() {
-            Face::Skip | Face::Reverse | Face::DrawTwo => cfg.keep_action,
-            Face::Wild => cfg.keep_wild,
-            Face::WildDrawFour => cfg.keep_wild_draw_four,
-            _ => 0.0,
-        };
+        // What keeping the card is worth, by its kind's class: a load, not a match on the face.
+        score -=
+            [0.0, cfg.keep_action, cfg.keep_wild, cfg.keep_wild_draw_four][usize::from(KEEP_CLASS[card.index() & 63])];
         // Another card of the two is a wild: this one is not.
         if self.hand_len == 2 && !card.is_wild() && *wilds > 0 {
             score += cfg.last_card_wild;

@@ -31,7 +31,7 @@
 
 use rand::Rng;
 use uno::sample::Sampler;
-use uno::{Card, Color, Game, Observation, Seat};
+use uno::{Card, CardSet, Color, Game, Observation, Seat};
 
 use super::infer::Step;
 use super::plays::{Past, PastTurn};
@@ -407,7 +407,11 @@ fn misfit(
     match check {
         Check::Drew { mask } => hand.iter().any(|&c| mask & bit(c) != 0),
         Check::Play { card, past: Some((past, color)) } => {
-            !heuristic::could_play(cfg, &PastTurn { past, color: *color, hand }, *card, past.named)
+            let held = hand.iter().fold(CardSet::EMPTY, |mut set, &c| {
+                set.insert(c);
+                set
+            });
+            !heuristic::could_play(cfg, &PastTurn { past, color: *color, hand, held }, *card, past.named)
         }
         Check::Play { past: None, .. } => false,
     }

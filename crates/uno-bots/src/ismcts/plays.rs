@@ -97,10 +97,13 @@ impl PlayLog {
             }
             hand.clear();
             hand.extend_from_slice(world.hand(seat));
+            // The kinds held, grown with the hand rather than gathered from it at each play.
+            let mut held = world.hands()[seat.index()].kinds();
             for p in log.iter().rev() {
                 hand.push(p.card);
+                held.insert(p.card);
                 if let Some(color) = p.color {
-                    if !heuristic::could_play(cfg, &PastTurn { past: p, color, hand }, p.card, p.named) {
+                    if !heuristic::could_play(cfg, &PastTurn { past: p, color, hand, held }, p.card, p.named) {
                         misfits += 1;
                     }
                 }
@@ -150,6 +153,8 @@ pub(crate) struct PastTurn<'a> {
     pub(crate) past: &'a Past,
     pub(crate) color: Color,
     pub(crate) hand: &'a [Card],
+    /// The kinds of `hand`.
+    pub(crate) held: CardSet,
 }
 
 impl AnyView for PastTurn<'_> {
@@ -214,17 +219,9 @@ impl AnyViewExt for PastTurn<'_> {
     fn playable(&self) -> CardSet {
         // The rule book's matching rule on the hand as it was; a past position is one where
         // the seat played from its hand, so no penalty was pending.
-        let held = self.hand.iter().fold(CardSet::EMPTY, |mut set, &c| {
-            set.insert(c);
-            set
-        });
-        uno::effect::matching_plays(held, self.past.top, self.color, false)
+        uno::effect::matching_plays(self.held, self.past.top, self.color, false)
     }
     fn wild_colors(&self) -> ColorList {
-        let mut out = ColorList::default();
-        for c in Color::ALL {
-            out.push(c);
-        }
-        out
+        ColorList::ALL
     }
 }

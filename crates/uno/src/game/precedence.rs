@@ -63,7 +63,7 @@ impl Game {
     /// The colours `seat` may name now, for a wild it plays or a first-card Wild: the rules'
     /// colours, in their order, or under seed 000's precedence the marker colour alone.
     pub fn colors_to_name(&self, seat: Seat) -> &[Color] {
-        if seat == self.state.current {
+        if seat == self.state.current && self.rules.precedence_decides() {
             if let Some(Action::Play { color: Some(c), .. } | Action::DeclareColor { color: c }) =
                 self.precedence_move()
             {
