@@ -56,9 +56,11 @@ pub struct ColorList {
 }
 
 impl ColorList {
-    /// Every colour, in index order.
-    pub(crate) const ALL: ColorList =
-        ColorList { colors: [Some(Color::Red), Some(Color::Yellow), Some(Color::Green), Some(Color::Blue)] };
+    /// Every colour, in [`Color::ALL`]'s order.
+    pub(crate) const ALL: ColorList = {
+        let [a, b, c, d] = Color::ALL;
+        ColorList { colors: [Some(a), Some(b), Some(c), Some(d)] }
+    };
 
     /// The first four of `colors`, known to be distinct (the rules' colours, or one of them):
     /// copied without a test for repeats.
