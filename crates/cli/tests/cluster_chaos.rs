@@ -436,11 +436,20 @@ impl Cluster {
                                 standstill(&self.world, id, signalled, signalled + first + Duration::from_secs(2));
                             stalls.push((first.max(still), first, still));
                             if first.max(still) > RESTART_STALL_LIMIT {
+                                // Who wrote its actions from a second before the signal: the
+                                // instance and epoch of each, and when.
+                                let to = signalled_ms + (first.max(still) + Duration::from_secs(1)).as_millis() as i64;
+                                let writes = self
+                                    .rt
+                                    .block_on(audit::writes_between(&self.db, id, signalled_ms - 1_000, to))
+                                    .unwrap_or_default();
                                 violations.push(format!(
-                                    "{f}: {id} answered actions at a new owner {:.2} s after {node}'s SIGTERM and stood still {:.2} s at most (limit {:.1} s)",
+                                    "{f}: {id} (held at epoch {}) answered actions at a new owner {:.2} s after {node}'s SIGTERM and stood still {:.2} s at most (limit {:.1} s); its actions from 1 s before (seq writer@epoch +ms): {}",
+                                    held[id],
                                     first.as_secs_f64(),
                                     still.as_secs_f64(),
-                                    RESTART_STALL_LIMIT.as_secs_f64()
+                                    RESTART_STALL_LIMIT.as_secs_f64(),
+                                    writes.join(", ")
                                 ));
                             }
                         }

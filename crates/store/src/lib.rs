@@ -573,6 +573,8 @@ mod tests {
         // Two instances on one database, each with its lease.
         let url = pg.create_database("two_writers").await.expect("create database");
         testing::a_stale_owner_is_fenced(&url).await;
+        let url = pg.create_database("handed_over").await.expect("create database");
+        testing::a_handed_over_lease_stays_ended(&url).await;
         let url = pg.create_database("busy").await.expect("create database");
         testing::busy_appends_and_renewals_never_fail(&url).await;
         // The database goes away and comes back.

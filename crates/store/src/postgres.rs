@@ -82,6 +82,9 @@ pub struct PgStore {
     tx: mpsc::UnboundedSender<Cmd>,
     location: String,
     held: Arc<Held>,
+    /// For a renewal the tests start by hand (`renewal_begun_now`).
+    #[cfg(any(test, feature = "testing"))]
+    pool: Pool,
 }
 
 impl PgStore {
@@ -119,15 +122,33 @@ impl PgStore {
             games: Mutex::new(HashMap::new()),
             lost: Mutex::new(HashSet::new()),
             fresh: Mutex::new(HashMap::new()),
+            handed_over: Default::default(),
         });
         tokio::spawn(lease::renewer(pool.clone(), Arc::downgrade(&held)));
+        #[cfg(any(test, feature = "testing"))]
+        let for_tests = pool.clone();
         tokio::spawn(writer::writer(pool, held.clone(), rx));
-        Ok(PgStore { tx, location, held })
+        Ok(PgStore {
+            tx,
+            location,
+            held,
+            #[cfg(any(test, feature = "testing"))]
+            pool: for_tests,
+        })
     }
 
     /// The owner name this store holds its games under.
     pub fn owner(&self) -> &str {
         &self.held.lease.owner
+    }
+
+    /// A renewal of the leases held now, as the renewer begins one, to be awaited later: what
+    /// the renewer does when its statement reaches the database after something else (a
+    /// hand-over) changed the leases.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn renewal_begun_now(&self) -> impl std::future::Future<Output = ()> {
+        let (pool, held, games) = (self.pool.clone(), self.held.clone(), self.held.snapshot());
+        async move { lease::renew(&pool, &held, games).await }
     }
 }
 

@@ -539,6 +539,33 @@ async fn a_game_read_on_demand_is_taken_over_by_a_write(url: &str, b: &PgStore) 
     assert_eq!(b.load("on demand").await.expect("load").expect("stored").actions, entries(&["d 0", "b 1"]));
 }
 
+/// A stopping instance hands its games over (their leases end at once) and takes none again: a
+/// renewal that began before the hand-over and reaches the database after it leaves them ended,
+/// and neither its adopter, a late write nor a creation takes a game, so another instance adopts
+/// them now rather than a whole lease later.
+pub async fn a_handed_over_lease_stays_ended(url: &str) {
+    let long = Duration::from_secs(60);
+    let e = PgStore::connect_with(url, Lease { owner: "e".into(), duration: long }).await.expect("connect e");
+    let f = PgStore::connect_with(url, Lease { owner: "f".into(), duration: long }).await.expect("connect f");
+    e.create(new_game("handed", Kind::UNO)).await.expect("create");
+    e.append("handed", 0, entry("e 0")).await.expect("e appends");
+    assert!(f.adopt(Kind::UNO).await.expect("adopt").is_empty(), "e's lease runs");
+    let late = e.renewal_begun_now();
+    assert_eq!(e.hand_over().await.expect("hand over"), 1);
+    late.await;
+    assert!(!e.holds("handed") && !e.fresh("handed"));
+    // Nor does the stopping store take anything again: not its own games by adopting (its
+    // name holds them), not by a late write, not by creating one.
+    assert!(e.adopt(Kind::UNO).await.expect("adopt").is_empty());
+    assert!(matches!(e.append("handed", 1, entry("e late")).await, Err(StoreError::Fenced { .. })));
+    assert!(matches!(e.create(new_game("too late", Kind::UNO)).await, Err(StoreError::Closed)));
+    assert!(!e.holds("handed") && !e.holds("too late"));
+    let adopted = f.adopt(Kind::UNO).await.expect("adopt");
+    assert_eq!(adopted.len(), 1, "the handed-over game is adopted at once");
+    assert_eq!(adopted[0].actions, entries(&["e 0"]));
+    f.append("handed", 1, entry("f 1")).await.expect("f appends after adopting");
+}
+
 /// While the database is down, every write is refused (so never acknowledged) and reads fail;
 /// once it is back, the same writes go through and nothing refused is in the log. `down` and
 /// `up` stop and start the database behind `s`.

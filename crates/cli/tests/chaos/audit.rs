@@ -85,6 +85,31 @@ pub async fn held_by(url: &str, owner: &str) -> Result<HashMap<String, i64>, tok
     Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
 }
 
+/// The actions stored to `id` from `from_ms` to `to_ms`, each as `seq writer@epoch +ms` (ms
+/// after `from_ms`): who wrote a stalled table's actions around a fault, for its report.
+pub async fn writes_between(
+    url: &str,
+    id: &str,
+    from_ms: i64,
+    to_ms: i64,
+) -> Result<Vec<String>, tokio_postgres::Error> {
+    let c = connect(url).await?;
+    let rows = c
+        .query(
+            "SELECT seq, writer, epoch, at_ms FROM chaos_writes
+             WHERE game_id = $1 AND at_ms BETWEEN $2 AND $3 ORDER BY at_ms, seq LIMIT 40",
+            &[&id, &from_ms, &to_ms],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let (seq, writer, epoch, at): (i64, String, Option<i64>, i64) = (r.get(0), r.get(1), r.get(2), r.get(3));
+            format!("{seq} {writer}@{} +{}", epoch.unwrap_or(-1), at - from_ms)
+        })
+        .collect())
+}
+
 /// For each table of `held` (id → the epoch its owner held it at), when the first action at a
 /// later epoch (a new owner's) was stored at or after `since_ms`.
 pub async fn first_new_owner_write(

@@ -292,7 +292,10 @@ impl Inner {
                     Err(e) => return Err(ApiError::Internal(format!("a malformed answer from another instance: {e}"))),
                 },
                 Err(e) if e.kind() == RequestErrorKind::NoResponders => true,
-                Err(_) => again,
+                Err(e) => {
+                    tracing::warn!(table, owner = %owner, error = %e, "a request to the table's owner got no answer");
+                    again
+                }
             };
             if !retry || Instant::now() >= deadline {
                 return Err(unavailable());

@@ -106,6 +106,10 @@ struct Txn<'a, 't> {
 impl Txn<'_, '_> {
     /// Creates a game and takes its lease at epoch 1.
     async fn create(&self, g: &NewGame, seen: &mut HashMap<String, i64>) -> Result<Each, StoreError> {
+        if self.held.is_handed_over() {
+            // Stopping: a game made now would be held for a lease by a process about to exit.
+            return Ok(Err(StoreError::Closed));
+        }
         let tx = self.tx;
         let n = tx
             .execute(

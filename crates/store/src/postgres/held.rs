@@ -1,6 +1,7 @@
 //! The games a store holds, at which epoch, and until when it knows its leases to be its own.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -18,6 +19,10 @@ pub(super) struct Held {
     /// lease may have lapsed and been adopted elsewhere while this process was paused or cut
     /// off, so what it holds of the game may be stale (`fresh`).
     pub(super) fresh: Mutex<HashMap<String, Instant>>,
+    /// Set by `hand_over` (the instance is stopping): from then on no game is taken, neither
+    /// adopted nor taken back by a late write, so none is held again for a lease by a process
+    /// about to exit.
+    pub(super) handed_over: AtomicBool,
 }
 
 impl Held {
@@ -31,10 +36,12 @@ impl Held {
         let now = Instant::now();
         self.renewed(std::iter::once(id), now.checked_sub(self.lease.duration / 10).unwrap_or(now));
     }
-    /// The leases of `ids` were found ours by a statement sent at `sent`.
+    /// The leases of `ids` were found ours by a statement sent at `sent`; one released
+    /// meanwhile (handed over) stays released.
     pub(super) fn renewed<'a>(&self, ids: impl Iterator<Item = &'a str>, sent: Instant) {
+        let Ok(games) = self.games.lock() else { return };
         if let Ok(mut f) = self.fresh.lock() {
-            for id in ids {
+            for id in ids.filter(|id| games.contains_key(*id)) {
                 f.insert(id.to_string(), sent + self.lease.duration);
             }
         }
@@ -75,7 +82,19 @@ impl Held {
         self.unfresh(id);
     }
     pub(super) fn may_take_back(&self, id: &str) -> bool {
-        self.epoch(id).is_none() && self.lost.lock().map(|l| !l.contains(id)).unwrap_or(false)
+        !self.is_handed_over() && self.epoch(id).is_none() && self.lost.lock().map(|l| !l.contains(id)).unwrap_or(false)
+    }
+    /// Ends holding for good (see `handed_over`) and answers what was held, each at its epoch.
+    pub(super) fn hand_over(&self) -> Vec<(String, i64)> {
+        self.handed_over.store(true, Ordering::Release);
+        let games = self.snapshot();
+        for (id, _) in &games {
+            self.release(id);
+        }
+        games
+    }
+    pub(super) fn is_handed_over(&self) -> bool {
+        self.handed_over.load(Ordering::Acquire)
     }
     pub(super) fn snapshot(&self) -> Vec<(String, i64)> {
         self.games.lock().map(|g| g.iter().map(|(k, v)| (k.clone(), *v)).collect()).unwrap_or_default()

@@ -32,59 +32,68 @@ pub(super) async fn renewer(pool: Pool, held: Weak<Held>) {
         tokio::time::sleep(every).await;
         let Some(held) = held.upgrade() else { return };
         let games = held.snapshot();
-        if games.is_empty() {
-            continue;
+        if !games.is_empty() {
+            renew(&pool, &held, games).await;
         }
-        let (ids, epochs): (Vec<String>, Vec<i64>) = games.iter().cloned().unzip();
-        let sent = Instant::now();
-        let renewed = async {
-            let mut client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
-            let tx = client.transaction().await?;
-            // The rows are locked in id order first, as every write batch locks them (see
-            // `lock_in_order`): two transactions that lock in one order never wait on each other
-            // in a circle, which PostgreSQL would break by failing one (a renewal that fails
-            // again and again lets every lease run out under load).
-            let rows = tx
-                .query(
-                    "SELECT game_id, owner, epoch FROM leases WHERE game_id = ANY ($1::text[])
-                     ORDER BY game_id FOR UPDATE",
-                    &[&ids],
-                )
-                .await?;
-            tx.execute(
-                "UPDATE leases l SET expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
-                 FROM unnest($1::text[], $2::bigint[]) AS h (id, epoch)
-                 WHERE l.game_id = h.id AND l.epoch = h.epoch AND l.owner = $4",
-                &[&ids, &epochs, &held.millis(), &held.lease.owner],
+    }
+}
+
+/// One renewal of `games` (what `held` held when it began: a hand-over may have ended some
+/// since, and those stay ended).
+pub(super) async fn renew(pool: &Pool, held: &Held, games: Vec<(String, i64)>) {
+    let (ids, epochs): (Vec<String>, Vec<i64>) = games.iter().cloned().unzip();
+    let sent = Instant::now();
+    let renewed = async {
+        let mut client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
+        let tx = client.transaction().await?;
+        // The rows are locked in id order first, as every write batch locks them (see
+        // `lock_in_order`): two transactions that lock in one order never wait on each other
+        // in a circle, which PostgreSQL would break by failing one (a renewal that fails
+        // again and again lets every lease run out under load).
+        let rows = tx
+            .query(
+                "SELECT game_id, owner, epoch FROM leases WHERE game_id = ANY ($1::text[])
+                 ORDER BY game_id FOR UPDATE",
+                &[&ids],
             )
             .await?;
-            tx.commit().await?;
-            let found = rows.into_iter().map(|r| (r.get::<_, String>(0), (r.get::<_, String>(1), r.get::<_, i64>(2))));
-            Ok::<_, StoreError>(found.collect::<HashMap<String, (String, i64)>>())
-        }
-        .await;
-        match renewed {
-            Ok(found) => {
-                // A game whose lease row is not there yet is being created (its batch has not
-                // committed; a failed creation leaves no game to write): only a row naming
-                // another owner or epoch means the game was taken.
-                let mut ours = Vec::with_capacity(games.len());
-                for (id, epoch) in games {
-                    match found.get(&id) {
-                        Some((owner, e)) if *owner != held.lease.owner || *e != epoch => held.lose(&id, epoch),
-                        Some(_) => ours.push(id),
-                        None => {}
-                    }
+        // A lease ended by `hand_over` ('-infinity', at this owner and epoch still) is not
+        // renewed: a renewal that began before the hand-over and reached the database after it
+        // would otherwise give the table back to a stopping instance for a whole lease.
+        tx.execute(
+            "UPDATE leases l SET expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
+             FROM unnest($1::text[], $2::bigint[]) AS h (id, epoch)
+             WHERE l.game_id = h.id AND l.epoch = h.epoch AND l.owner = $4
+               AND l.expires_at <> '-infinity'",
+            &[&ids, &epochs, &held.millis(), &held.lease.owner],
+        )
+        .await?;
+        tx.commit().await?;
+        let found = rows.into_iter().map(|r| (r.get::<_, String>(0), (r.get::<_, String>(1), r.get::<_, i64>(2))));
+        Ok::<_, StoreError>(found.collect::<HashMap<String, (String, i64)>>())
+    }
+    .await;
+    match renewed {
+        Ok(found) => {
+            // A game whose lease row is not there yet is being created (its batch has not
+            // committed; a failed creation leaves no game to write): only a row naming
+            // another owner or epoch means the game was taken.
+            let mut ours = Vec::with_capacity(games.len());
+            for (id, epoch) in games {
+                match found.get(&id) {
+                    Some((owner, e)) if *owner != held.lease.owner || *e != epoch => held.lose(&id, epoch),
+                    Some(_) => ours.push(id),
+                    None => {}
                 }
-                held.renewed(ours.iter().map(String::as_str), sent);
-                RENEWALS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
-            // The database is away: the leases may run out meanwhile, and then the writes are
-            // refused by the epoch when it is back.
-            Err(e) => {
-                RENEWALS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                tracing::warn!(error = %e, "renewing leases failed")
-            }
+            held.renewed(ours.iter().map(String::as_str), sent);
+            RENEWALS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        // The database is away: the leases may run out meanwhile, and then the writes are
+        // refused by the epoch when it is back.
+        Err(e) => {
+            RENEWALS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tracing::warn!(error = %e, "renewing leases failed")
         }
     }
 }
@@ -92,10 +101,7 @@ pub(super) async fn renewer(pool: Pool, held: Weak<Held>) {
 /// Ends every lease `held` holds (at its epoch: one another instance took meanwhile is left
 /// alone) and forgets them all, so nothing renews them and every write is refused from now on.
 pub(super) async fn hand_over(pool: &Pool, held: &Held) -> Result<usize, StoreError> {
-    let games = held.snapshot();
-    for (id, _) in &games {
-        held.release(id);
-    }
+    let games = held.hand_over();
     if games.is_empty() {
         return Ok(0);
     }
@@ -120,6 +126,10 @@ pub(super) async fn adopt(
     kind: Kind,
     all: bool,
 ) -> Result<(Vec<StoredGame>, Vec<String>), StoreError> {
+    if held.is_handed_over() {
+        // Stopping: its own games (under its name) would be taken back for a whole lease.
+        return Ok((Vec::new(), Vec::new()));
+    }
     let client = pool.get().await.map_err(|e| StoreError::Connect(e.to_string()))?;
     let mine: Vec<String> = held.snapshot().into_iter().map(|(id, _)| id).collect();
     // Run alone, this statement commits before the log is read: an old owner's append still in
