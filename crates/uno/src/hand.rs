@@ -271,13 +271,22 @@ impl Hand {
     /// Adds a card at the back (the right-most place).
     #[inline]
     pub(crate) fn push(&mut self, card: Card) {
-        if self.len == self.cards.len() {
-            self.cards.extend_from_slice(&[Card::WILD; LANE]);
+        // One test: the place past the last card is in the buffer, or the buffer grows.
+        match self.cards.get_mut(self.len) {
+            Some(slot) => *slot = card,
+            None => self.grow(card),
         }
-        self.cards[self.len] = card;
         self.len += 1;
         self.kinds.insert(card);
         self.counts[card.index()] += 1;
+    }
+
+    /// The buffer is full: room for a word of cards more, `card` first.
+    #[cold]
+    fn grow(&mut self, card: Card) {
+        self.cards.truncate(self.len);
+        self.cards.push(card);
+        self.cards.extend_from_slice(&[Card::WILD; LANE - 1]);
     }
 
     /// Takes out the left-most copy of `card`; false if the hand has none.
@@ -299,17 +308,23 @@ impl Hand {
         // The first word holding the card, and the card's byte in it: a zero byte of
         // `word ^ wanted`, the lowest one found exactly by the borrow trick. The kinds say the
         // hand holds it, so it is found before the padding.
-        let Some((w, at)) = chunks.iter().enumerate().find_map(|(w, c)| {
-            let x = word(c) ^ wanted;
+        let mut w = 0;
+        let (first, zero) = loop {
+            let Some(c) = chunks.get(w) else {
+                return false;
+            };
+            let first = word(c);
+            let x = first ^ wanted;
             let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-            (zero != 0).then(|| (w, zero.trailing_zeros() as usize / 8))
-        }) else {
-            return false;
+            if zero != 0 {
+                break (first, zero);
+            }
+            w += 1;
         };
-        // Close the gap: the bytes above `at` move down one, and each later word's first
+        // Close the gap: the bytes above the card move down one, and each later word's first
         // card moves into the word before (the last word's top byte becomes card 0, padding).
-        let keep = (1u64 << (8 * at)) - 1;
-        let first = word(&chunks[w]);
+        // `zero`'s lowest set bit is the top bit of the card's byte: the bytes below it stay.
+        let keep = ((zero & zero.wrapping_neg()) >> 7).wrapping_sub(1);
         let mut low = (first & keep) | ((first >> 8) & !keep);
         for i in w + 1..words {
             let next = word(&chunks[i]);

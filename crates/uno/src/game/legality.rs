@@ -174,7 +174,7 @@ impl Game {
     /// The cards of `among` that may go on the pile now for `seat`, on its turn: the matching
     /// rule (with the restricted Wild Draw Four) or, with a penalty pending, the stacking rule.
     #[inline]
-    fn playable_among(&self, seat: Seat, among: CardSet) -> CardSet {
+    pub(super) fn playable_among(&self, seat: Seat, among: CardSet) -> CardSet {
         if self.state.pending > 0 {
             return self.stackable_among(among);
         }
@@ -198,10 +198,10 @@ impl Game {
     }
 
     /// The cards of `among` that may be stacked on the pending penalty: the top card's
-    /// [`CardEffect::stacked_by`](crate::effect::CardEffect) sets.
+    /// [`Rules::stacked_by`](crate::Rules::stacked_by) sets.
     #[inline]
     fn stackable_among(&self, among: CardSet) -> CardSet {
-        crate::effect::stackable(among, self.rules.effect(self.top(), self.state.players), self.state.color)
+        crate::effect::stackable(among, self.rules.stacked_by(self.top()), self.state.color)
     }
 
     /// The card a seat out of turn may jump in with: the top card, when it holds it.

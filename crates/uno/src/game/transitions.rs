@@ -44,19 +44,7 @@ impl Game {
         match action {
             Action::Play { card, color } => self.play(seat, card, color, sink),
             Action::Draw => self.draw(sink),
-            Action::Pass => {
-                // A player who went down to one card during a same-number run stays open to
-                // a catch until the next player acts, not until they themselves pass.
-                if self.state.uno_exposed != Some(seat) {
-                    self.close_uno_window();
-                }
-                if self.state.phase == Phase::SameNumber {
-                    sink.emit(|| Event::RunEnded { seat });
-                } else {
-                    sink.emit(|| Event::Passed { seat });
-                }
-                self.end_turn(0, sink);
-            }
+            Action::Pass => self.pass(seat, sink),
             Action::DeclareColor { color } => {
                 self.state.color = color;
                 self.state.phase = Phase::Play;
@@ -100,6 +88,22 @@ impl Game {
         }
     }
 
+    /// `seat` passes: keeps the drawn card, or ends a same-number run.
+    #[inline]
+    pub(super) fn pass<S: Sink>(&mut self, seat: Seat, sink: &mut S) {
+        // A player who went down to one card during a same-number run stays open to a catch
+        // until the next player acts, not until they themselves pass.
+        if self.state.uno_exposed != Some(seat) {
+            self.close_uno_window();
+        }
+        if self.state.phase == Phase::SameNumber {
+            sink.emit(|| Event::RunEnded { seat });
+        } else {
+            sink.emit(|| Event::Passed { seat });
+        }
+        self.end_turn(0, sink);
+    }
+
     /// `seat` calls UNO for itself (the call known to be its own and legal).
     #[inline]
     pub(super) fn call_own_uno(&mut self, seat: Seat) {
@@ -113,6 +117,7 @@ impl Game {
         self.state.uno_exposed = None;
     }
 
+    #[inline]
     pub(super) fn play<S: Sink>(&mut self, seat: Seat, card: Card, color: Option<Color>, sink: &mut S) {
         let effect = self.rules.effect(card, self.state.players);
         self.play_with(seat, card, color, effect, sink);
@@ -208,6 +213,7 @@ impl Game {
         false
     }
 
+    #[inline(always)]
     pub(super) fn draw<S: Sink>(&mut self, sink: &mut S) {
         self.close_uno_window();
         let seat = self.state.current;
@@ -308,19 +314,31 @@ impl Game {
         sink.emit(|| Event::CardsDrawn { seat, count, cards, reason });
     }
 
+    #[inline]
     pub(super) fn draw_one<S: Sink>(&mut self, sink: &mut S) -> Option<Card> {
-        if self.state.draw_pile.is_empty() {
-            if self.rules.exhausted() != Exhausted::Reshuffle || self.state.discard.len() < 2 {
-                return None;
-            }
-            let top = self.state.discard.pop()?;
-            std::mem::swap(&mut self.state.draw_pile, &mut self.state.discard);
-            self.state.discard.push(top);
-            self.shuffle_draw_pile();
-            let cards = self.state.draw_pile.len() as u32;
-            sink.emit(|| Event::DeckReshuffled { cards });
+        if self.state.draw_pile.is_empty() && !self.reshuffle(sink) {
+            return None;
         }
         self.pop_draw()
+    }
+
+    /// The draw pile ran dry: the discard pile under its top card becomes the draw pile, where
+    /// the rules say so and there is one. Returns whether there is a pile to draw from now.
+    #[cold]
+    #[inline(never)]
+    fn reshuffle<S: Sink>(&mut self, sink: &mut S) -> bool {
+        if self.rules.exhausted() != Exhausted::Reshuffle || self.state.discard.len() < 2 {
+            return false;
+        }
+        let Some(top) = self.state.discard.pop() else {
+            return false;
+        };
+        std::mem::swap(&mut self.state.draw_pile, &mut self.state.discard);
+        self.state.discard.push(top);
+        self.shuffle_draw_pile();
+        let cards = self.state.draw_pile.len() as u32;
+        sink.emit(|| Event::DeckReshuffled { cards });
+        true
     }
 
     /// Shuffles the draw pile. A fast game leaves it unordered instead: see [`Game::pop_draw`].
@@ -405,6 +423,9 @@ impl Game {
         self.finish(None, reason, sink);
     }
 
+    /// Once a round, out of the turn's way.
+    #[cold]
+    #[inline(never)]
     pub(super) fn end_round<S: Sink>(&mut self, winner: Seat, sink: &mut S) {
         let points = self.rules.round_points(self.state.hands.iter().map(Hand::as_slice));
         self.state.scores[winner.index()] += points;

@@ -13,8 +13,10 @@
 
 use crate::action::Action;
 use crate::card::{Card, Color, Seat};
+use crate::effect::may_call_uno;
 use crate::event::Mute;
 use crate::hand::CardSet;
+use crate::rules::UnoCall;
 
 use super::{Game, Phase, View};
 
@@ -65,22 +67,23 @@ impl Game {
             return 1;
         }
         let mut decisions = 1 + self.ask_uno(seat, policy) + self.ask_catch(seat, policy);
-        if let Some(card) = self.ask_card(seat, policy) {
+        let held = self.state.hands[seat.index()].kinds();
+        if let Some(card) = self.ask_card(seat, held, policy) {
             let color = card.is_wild().then(|| policy.color(&self.view(seat), card));
             self.play(seat, card, color, &mut Mute);
             return decisions;
         }
         self.draw(&mut Mute);
-        if self.state.phase != Phase::DrawnCard {
+        let (Phase::DrawnCard, Some(drawn)) = (self.state.phase, self.state.drawn) else {
             return decisions;
-        }
+        };
         decisions += 1 + self.ask_uno(seat, policy);
-        match self.ask_card(seat, policy) {
+        match self.ask_card(seat, CardSet::single(drawn), policy) {
             Some(card) => {
                 let color = card.is_wild().then(|| policy.color(&self.view(seat), card));
                 self.play(seat, card, color, &mut Mute);
             }
-            None => self.step(seat, Action::Pass, &mut Mute),
+            None => self.pass(seat, &mut Mute),
         }
         decisions
     }
@@ -89,7 +92,7 @@ impl Game {
     /// decisions it took (0 or 1).
     #[inline]
     fn ask_uno<P: TurnPolicy>(&mut self, seat: Seat, policy: &mut P) -> u32 {
-        if self.own_uno(seat).is_err() || !policy.call_uno(&self.view(seat)) {
+        if !self.may_call_on_turn(seat) || !policy.call_uno(&self.view(seat)) {
             return 0;
         }
         self.call_own_uno(seat);
@@ -111,10 +114,29 @@ impl Game {
         1
     }
 
-    /// The card `policy` plays now, if the seat has one to play and the policy plays it.
+    /// Whether the seat to move may call UNO for itself, on its turn in the `Play` or
+    /// `DrawnCard` phase: [`Game::own_uno`] told what the fused turn knows (the seat is at the
+    /// table, it is its own turn), so it asks only what can change.
     #[inline]
-    fn ask_card<P: TurnPolicy>(&self, seat: Seat, policy: &mut P) -> Option<Card> {
-        let playable = self.playable_by_rules(seat);
+    fn may_call_on_turn(&self, seat: Seat) -> bool {
+        let may = self.rules.uno_call() != UnoCall::Off
+            && may_call_uno(
+                self.state.uno_called & (1 << seat.0) != 0,
+                true,
+                self.state.hands[seat.index()].len(),
+                self.state.uno_exposed == Some(seat),
+            );
+        debug_assert_eq!(may, self.own_uno(seat).is_ok(), "the fused turn's UNO call is the rule book's");
+        may
+    }
+
+    /// The card `policy` plays now, among `held` (the hand's kinds in the `Play` phase, the
+    /// drawn card after a draw), if one may go and the policy plays it. The seat is the
+    /// current one, on its turn: the rule is [`Game::playable_by_rules`]' for that phase.
+    #[inline]
+    fn ask_card<P: TurnPolicy>(&self, seat: Seat, held: CardSet, policy: &mut P) -> Option<Card> {
+        let playable = self.playable_among(seat, held);
+        debug_assert_eq!(playable, self.playable_by_rules(seat), "the fused turn's plays are the rule book's");
         if playable.is_empty() {
             return None;
         }

@@ -26,12 +26,6 @@ pub struct CardEffect {
     /// Under the challenge rule: the cards a challenger who loses draws on top of the penalty
     /// (the official rules' "draws 6": the 4, and 2 more).
     pub challenge_lost: u8,
-    /// The kinds that may be stacked on this card while its penalty is pending, whatever the
-    /// colour in play (the stacking rule; empty for a card that asks for no penalty).
-    pub stacked_by: CardSet,
-    /// The kinds that may be stacked on this card while its penalty is pending when they are
-    /// of the colour in play (`cross` stacking: a Draw Two on a Wild Draw Four).
-    pub stacked_by_in_colour: CardSet,
     /// Cards the next player draws when this card empties its player's hand (they score).
     pub out_draw: u8,
     /// Under the 7–0 rule: the player chooses a hand to swap with.
@@ -45,6 +39,19 @@ pub struct CardEffect {
     pub first: FirstEffect,
     /// Whether the first-card rule sends this card back into the deck when it is turned up.
     pub first_refused: bool,
+}
+
+/// What may be stacked on one card kind while the penalty it asked for is pending: the
+/// stacking rule, card by card. Kept apart from [`CardEffect`], which every play reads and
+/// which is small enough to travel in registers without these two sets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StackedBy {
+    /// The kinds that may be stacked whatever the colour in play (empty for a card that asks
+    /// for no penalty).
+    pub any: CardSet,
+    /// The kinds that may be stacked when they are of the colour in play (`cross` stacking: a
+    /// Draw Two on a Wild Draw Four).
+    pub in_colour: CardSet,
 }
 
 /// What the first card turned up does to the start of the round.
@@ -70,7 +77,8 @@ pub enum FirstEffect {
 /// The effect tables of one rule set: `[more than two players, two players]`, by card index.
 pub(crate) type EffectTables = [[CardEffect; Card::KINDS]; 2];
 
-/// Derives every card kind's effect from the rule choices that decide it.
+/// Derives every card kind's effect, and what may be stacked on it (the same at every table
+/// size), from the rule choices that decide them.
 pub(crate) fn derive(
     first_card: FirstCard,
     stacking: Stacking,
@@ -78,7 +86,7 @@ pub(crate) fn derive(
     two_players: TwoPlayerRule,
     seven_zero: SevenZero,
     multi_play: MultiPlay,
-) -> EffectTables {
+) -> (EffectTables, [StackedBy; Card::KINDS]) {
     let stacks_d2 = matches!(stacking, Stacking::DrawTwo | Stacking::Both | Stacking::Cross);
     let stacks_wd4 = matches!(stacking, Stacking::WildDrawFour | Stacking::Both | Stacking::Cross);
     let challenge = wild_draw_four == WildDrawFourRule::Challenge;
@@ -92,18 +100,19 @@ pub(crate) fn derive(
     let wd4 = CardSet::single(Card::WILD_DRAW_FOUR);
     // What may go on a pending penalty, by the card it was asked by (written once, read by the
     // engine's legality and every model of it).
-    let stacked_by = |card: Card| -> (CardSet, CardSet) {
+    let stacked_by = |card: Card| -> StackedBy {
         let is_d2 = card.face() == Face::DrawTwo;
         let is_wd4 = card == Card::WILD_DRAW_FOUR;
         let same = |on: bool, kinds: CardSet| if on { kinds } else { CardSet::EMPTY };
-        match stacking {
+        let (any, in_colour) = match stacking {
             Stacking::Off => (CardSet::EMPTY, CardSet::EMPTY),
             Stacking::DrawTwo => (same(is_d2, draw_twos), CardSet::EMPTY),
             Stacking::WildDrawFour => (same(is_wd4, wd4), CardSet::EMPTY),
             Stacking::Both => (same(is_d2, draw_twos).or(same(is_wd4, wd4)), CardSet::EMPTY),
             // Any Wild Draw Four on either; a Draw Two on a Draw Two, or of the colour in play.
             Stacking::Cross => (wd4.or(same(is_d2, draw_twos)), draw_twos),
-        }
+        };
+        StackedBy { any, in_colour }
     };
     let mut tables = [[CardEffect::default(); Card::KINDS]; 2];
     for (two, table) in tables.iter_mut().enumerate() {
@@ -150,7 +159,6 @@ pub(crate) fn derive(
             if rlcard_first && e.first == FirstEffect::DrawTwo {
                 e.first = FirstEffect::DrawTwoThenPlay;
             }
-            (e.stacked_by, e.stacked_by_in_colour) = stacked_by(card);
             e.first_refused = match first_card {
                 FirstCard::Official | FirstCard::Rlcard => card == Card::WILD_DRAW_FOUR,
                 FirstCard::RedrawUntilNumber => !matches!(card.face(), Face::Digit(_)),
@@ -160,7 +168,11 @@ pub(crate) fn derive(
             table[card.index()] = e;
         }
     }
-    tables
+    let stacking = Card::all().fold([StackedBy::default(); Card::KINDS], |mut t, card| {
+        t[card.index()] = stacked_by(card);
+        t
+    });
+    (tables, stacking)
 }
 
 /// The seat `steps` places after `seat` in `direction`, at a table of `players` seats.
@@ -208,11 +220,12 @@ pub fn matching_plays(held: CardSet, top: Card, color: Color, wd4_refused: bool)
     set
 }
 
-/// The kinds of `held` that may be stacked on a pending penalty asked by a card whose effect is
-/// `on` (the top card's), with `color` in play: the one stacking rule, read from the tables.
+/// The kinds of `held` that may be stacked on a pending penalty asked by a card whose
+/// [`StackedBy`] is `on` (the top card's), with `color` in play: the one stacking rule, read
+/// from the tables.
 #[inline]
-pub fn stackable(held: CardSet, on: CardEffect, color: Color) -> CardSet {
-    held.and(on.stacked_by.or(on.stacked_by_in_colour.and(CardSet::of_color(color))))
+pub fn stackable(held: CardSet, on: StackedBy, color: Color) -> CardSet {
+    held.and(on.any.or(on.in_colour.and(CardSet::of_color(color))))
 }
 
 /// Whether a seat may call UNO for itself: it has not called yet, and either it is on its
@@ -247,7 +260,7 @@ mod tests {
 
     #[test]
     fn the_official_tables_say_what_the_cards_do() {
-        let t = derive(
+        let (t, _) = derive(
             FirstCard::Official,
             Stacking::Off,
             WildDrawFourRule::Challenge,
@@ -263,7 +276,7 @@ mod tests {
         assert_eq!(t[0][Card::WILD.index()].first, FirstEffect::ChooseColor);
         let d2 = Card::all().find(|c| c.face() == Face::DrawTwo).map(|c| c.index()).unwrap_or(0);
         assert_eq!((t[0][d2].skip, t[0][d2].penalty, t[0][d2].stacks), (1, 2, false));
-        let stacked = derive(
+        let (stacked, _) = derive(
             FirstCard::NoEffect,
             Stacking::Both,
             WildDrawFourRule::Unrestricted,
@@ -286,7 +299,7 @@ mod tests {
     #[test]
     fn the_tables_stack_what_each_stacking_rule_says() {
         for stacking in [Stacking::Off, Stacking::DrawTwo, Stacking::WildDrawFour, Stacking::Both, Stacking::Cross] {
-            let t = derive(
+            let (e, t) = derive(
                 FirstCard::Official,
                 stacking,
                 WildDrawFourRule::Challenge,
@@ -296,7 +309,7 @@ mod tests {
             );
             for top in Card::all() {
                 for color in Color::ALL {
-                    let set = stackable(CardSet::ALL, t[0][top.index()], color);
+                    let set = stackable(CardSet::ALL, t[top.index()], color);
                     for card in Card::all() {
                         let (d2, wd4) = (card.face() == Face::DrawTwo, card == Card::WILD_DRAW_FOUR);
                         let (top_d2, top_wd4) = (top.face() == Face::DrawTwo, top == Card::WILD_DRAW_FOUR);
@@ -311,14 +324,14 @@ mod tests {
                     }
                 }
             }
-            let wd4 = t[0][Card::WILD_DRAW_FOUR.index()];
+            let wd4 = e[0][Card::WILD_DRAW_FOUR.index()];
             assert_eq!(wd4.challenge_lost, 2, "the official rules' challenger draws 6");
         }
     }
 
     #[test]
     fn rlcards_first_card_draws_a_wilds_colour_and_lets_a_draw_two_victim_play() {
-        let t = derive(
+        let (t, _) = derive(
             FirstCard::Rlcard,
             Stacking::Off,
             WildDrawFourRule::LastResort,

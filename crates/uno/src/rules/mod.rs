@@ -26,8 +26,12 @@ pub struct Rules {
     colors: Vec<Color>,
     points: [u32; Card::KINDS],
     /// What each card does: `[more than two players, two players]`, by card index. Kept in
-    /// the rules themselves, not behind a pointer of its own: every play reads it.
-    effects: crate::effect::EffectTables,
+    /// the rules themselves, not behind a pointer of its own: every play reads it. 64 entries,
+    /// the last ten never read, so an index masked to six bits needs no bounds check.
+    effects: [[crate::effect::CardEffect; 64]; 2],
+    /// What may be stacked on each card kind's pending penalty, by card index (the same at
+    /// every table size).
+    stacked_by: [crate::effect::StackedBy; Card::KINDS],
     /// The kinds the first-card rule sends back when turned up (`CardEffect::first_refused`,
     /// gathered as one set so the deal asks it without walking the table).
     first_refused: crate::hand::CardSet,
@@ -59,7 +63,7 @@ impl Rules {
             }
         }
         let p = &config.play;
-        let effects = crate::effect::derive(
+        let (effects, stacked_by) = crate::effect::derive(
             config.deal.first_card,
             p.stacking,
             p.wild_draw_four,
@@ -67,12 +71,17 @@ impl Rules {
             p.seven_zero,
             p.multi_play,
         );
+        let effects = effects.map(|table| {
+            let mut padded = [crate::effect::CardEffect::default(); 64];
+            padded[..Card::KINDS].copy_from_slice(&table);
+            padded
+        });
         // The first-card rule does not depend on the table's size.
         let first_refused = crate::hand::CardSet::from_bits(
             Card::all().filter(|c| effects[0][c.index()].first_refused).fold(0, |m, c| m | 1 << c.index()),
         );
         let turn_limit = p.turn_cap.map_or(config.end.max_turns, |cap| cap.min(config.end.max_turns));
-        Ok(Rules { config, deck, colors, points, effects, first_refused, turn_limit })
+        Ok(Rules { config, deck, colors, points, effects, stacked_by, first_refused, turn_limit })
     }
 
     /// A named preset (see [`PRESET_NAMES`]).
@@ -86,7 +95,13 @@ impl Rules {
     /// What playing `card` does at a table of `players`.
     #[inline]
     pub fn effect(&self, card: Card, players: usize) -> crate::effect::CardEffect {
-        self.effects[usize::from(players == 2)][card.index()]
+        self.effects[usize::from(players == 2)][card.index() & 63]
+    }
+
+    /// What may be stacked on `card` while the penalty it asked for is pending.
+    #[inline]
+    pub fn stacked_by(&self, card: Card) -> crate::effect::StackedBy {
+        self.stacked_by[card.index()]
     }
 
     /// The kinds the first-card rule sends back into the deck when one is turned up (each
@@ -97,8 +112,8 @@ impl Rules {
     }
 
     /// Every card kind's effect at a table of `players`, by card index.
-    pub fn effects(&self, players: usize) -> &[crate::effect::CardEffect; Card::KINDS] {
-        &self.effects[usize::from(players == 2)]
+    pub fn effects(&self, players: usize) -> &[crate::effect::CardEffect] {
+        &self.effects[usize::from(players == 2)][..Card::KINDS]
     }
 
     /// The configuration these rules were made from.
