@@ -155,8 +155,16 @@ struct Cluster {
 /// What is checked after a fault's wait.
 enum Pending {
     /// A rolling restart: the instance, the tables it held (each at its epoch), when it got
-    /// SIGTERM (ms since the epoch) and how long it took to exit.
-    Restart { node: String, held: HashMap<String, i64>, signalled: Instant, signalled_ms: i64, exited: Duration },
+    /// SIGTERM (ms since the epoch) and how long it took to exit, and what each table's clients
+    /// were doing just before the signal (for a stalled table's report).
+    Restart {
+        node: String,
+        held: HashMap<String, i64>,
+        signalled: Instant,
+        signalled_ms: i64,
+        exited: Duration,
+        clients: HashMap<String, String>,
+    },
     /// An owner resumed after a pause past its lease: the tables it held before, and when it
     /// resumed.
     Resumed { node: String, held: HashMap<String, i64>, resumed_ms: i64 },
@@ -297,6 +305,10 @@ impl Cluster {
         let in_play = self.world.in_play();
         let mut held = self.rt.block_on(audit::held_by(&self.db, &name)).unwrap_or_default();
         held.retain(|id, _| in_play.contains_key(id));
+        let clients: HashMap<String, String> = {
+            let (obs, now) = (self.world.obs(), Instant::now());
+            held.keys().map(|id| (id.clone(), obs.clients_of(id, now))).collect()
+        };
         let (signalled, signalled_ms) = (Instant::now(), audit::now_ms());
         let (exited, status) = self.nodes[k].terminate(Duration::from_secs(15));
         if !status.is_some_and(|s| s.success()) {
@@ -307,7 +319,7 @@ impl Cluster {
         }
         eprintln!("chaos: {name} (holding {} tables) exited {exited:?} after SIGTERM", held.len());
         self.nodes[k].start(self.lease_ms);
-        self.pending = Some(Pending::Restart { node: name, held, signalled, signalled_ms, exited });
+        self.pending = Some(Pending::Restart { node: name, held, signalled, signalled_ms, exited, clients });
     }
 
     /// A second connection holds a lock on the leases for a lease and a second: the whole
@@ -419,7 +431,7 @@ impl Cluster {
             self.world.obs().tables.iter().filter(|(_, t)| t.finished).map(|(id, _)| id.clone()).collect();
         match self.pending.take() {
             None => {}
-            Some(Pending::Restart { node, held, signalled, signalled_ms, exited }) => {
+            Some(Pending::Restart { node, held, signalled, signalled_ms, exited, clients }) => {
                 let f = Fault::RollingRestart.name();
                 let firsts =
                     self.rt.block_on(audit::first_new_owner_write(&self.db, &held, signalled_ms)).unwrap_or_default();
@@ -436,15 +448,16 @@ impl Cluster {
                                 standstill(&self.world, id, signalled, signalled + first + Duration::from_secs(2));
                             stalls.push((first.max(still), first, still));
                             if first.max(still) > RESTART_STALL_LIMIT {
-                                // Who wrote its actions from a second before the signal: the
+                                // Who wrote its actions from five seconds before the signal: the
                                 // instance and epoch of each, and when.
                                 let to = signalled_ms + (first.max(still) + Duration::from_secs(1)).as_millis() as i64;
                                 let writes = self
                                     .rt
-                                    .block_on(audit::writes_between(&self.db, id, signalled_ms - 1_000, to))
+                                    .block_on(audit::writes_between(&self.db, id, signalled_ms - 5_000, to))
                                     .unwrap_or_default();
+                                let clients = clients.get(id).map_or("-", String::as_str);
                                 violations.push(format!(
-                                    "{f}: {id} (held at epoch {}) answered actions at a new owner {:.2} s after {node}'s SIGTERM and stood still {:.2} s at most (limit {:.1} s); its actions from 1 s before (seq writer@epoch +ms): {}",
+                                    "{f}: {id} (held at epoch {}) answered actions at a new owner {:.2} s after {node}'s SIGTERM and stood still {:.2} s at most (limit {:.1} s); its actions from 5 s before (seq writer@epoch +ms): {}; its clients just before the signal: {clients}",
                                     held[id],
                                     first.as_secs_f64(),
                                     still.as_secs_f64(),

@@ -152,8 +152,9 @@ pub fn silent_sockets(world: &World, within: Duration) -> Vec<String> {
     let obs = world.obs();
     let now = Instant::now();
     let mut bad = Vec::new();
-    for (sock, (id, last, ver, closed)) in &obs.sockets {
-        if *closed {
+    for (sock, s) in &obs.sockets {
+        let (id, last, ver) = (&s.table, &s.last, &s.version);
+        if s.closed {
             continue;
         }
         let Some(t) = obs.tables.get(id) else { continue };

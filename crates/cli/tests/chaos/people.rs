@@ -13,7 +13,7 @@ use tungstenite::client::IntoClientRequest;
 use tungstenite::{Message, WebSocket};
 
 use super::pause;
-use super::world::World;
+use super::world::{Sent, SocketObs, World};
 use crate::serving::try_http;
 
 /// A table is made on `on` (tried on the next instances while refused): its id and tokens.
@@ -42,6 +42,8 @@ fn act(world: &World, i: usize, id: &str, token: &str, seat: u64, action: &Value
     let body = json!({"action": action, "version": version});
     let (s, v) = try_http(&world.addrs[i], "POST", &format!("/api/tables/{id}/actions"), Some(token), Some(&body));
     let mut obs = world.obs();
+    let sent = Sent { at: Instant::now(), seat, through: i, version: version.as_u64().unwrap_or(0), status: s };
+    obs.tables.entry(id.to_string()).or_default().sent(sent);
     if s == 200 {
         let Some(ver) = v["version"].as_u64() else { return false };
         let key = (id.to_string(), ver);
@@ -60,9 +62,15 @@ fn act(world: &World, i: usize, id: &str, token: &str, seat: u64, action: &Value
     }
 }
 
+/// The action a scripted person takes: UNO called when they may, else a card when they have one,
+/// else the first legal action. Calling first matters to the timings: a person who goes down to
+/// one card without calling is exposed, and a bot then waits `HUMAN_CATCH_GRACE` (2 s) for them to
+/// call before it plays, so their table stands still by design; a rolling restart that came in
+/// that wait showed as a stall of 2.1 s (the new owner waits the grace again), over the limit.
 fn pick(legal: &Value) -> Option<Value> {
     let legal = legal.as_array()?;
-    legal.iter().find(|a| a["type"] == "play").or_else(|| legal.first()).cloned()
+    let of = |kind: &str| legal.iter().find(|a| a["type"] == kind);
+    of("call_uno").or_else(|| of("play")).or_else(|| legal.first()).cloned()
 }
 
 /// Starts the drivers: `tables` of them, a person against a bot over HTTP and two people on
@@ -218,7 +226,15 @@ impl Viewer {
     /// Reads one connection until it ends, acting on its turns.
     fn follow(&mut self, ws: &mut WebSocket<TcpStream>) -> End {
         let sock = self.world.next_socket.fetch_add(1, Ordering::Relaxed);
-        self.world.obs().sockets.insert(sock, (self.id.clone(), Instant::now(), self.highest, false));
+        let opened = SocketObs {
+            table: self.id.clone(),
+            through: self.on,
+            seat: self.seat,
+            last: Instant::now(),
+            version: self.highest,
+            closed: false,
+        };
+        self.world.obs().sockets.insert(sock, opened);
         let mut socket =
             Socket { sock, held: 0, current: Value::Null, legal: Value::Null, status: Value::Null, acted_at: u64::MAX };
         loop {
@@ -308,8 +324,8 @@ impl Viewer {
         socket.held = ver;
         obs.saw(&self.id, ver, &v, "a socket");
         if let Some(s) = obs.sockets.get_mut(&socket.sock) {
-            s.1 = Instant::now();
-            s.2 = ver;
+            s.last = Instant::now();
+            s.version = ver;
         }
         if !v["view"]["current"].is_null() {
             socket.current = v["view"]["current"].clone();

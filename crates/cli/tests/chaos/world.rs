@@ -27,6 +27,28 @@ impl Public {
 /// The card a version's update showed played, and by whom.
 pub type Played = Option<(u64, String)>;
 
+/// One socket a viewer opened: the table, the instance it went through, the seat it plays (if
+/// any), when its last message came, the version it holds, whether it is closed.
+pub struct SocketObs {
+    pub table: String,
+    pub through: usize,
+    pub seat: Option<u64>,
+    pub last: Instant,
+    pub version: u64,
+    pub closed: bool,
+}
+
+/// An action a client sent: when, for which seat, through which instance, at which version, and
+/// the answer's status.
+#[derive(Clone, Copy)]
+pub struct Sent {
+    pub at: Instant,
+    pub seat: u64,
+    pub through: usize,
+    pub version: u64,
+    pub status: u16,
+}
+
 #[derive(Default)]
 pub struct TableObs {
     /// (when, version) each time someone saw a version above every one seen before.
@@ -36,6 +58,18 @@ pub struct TableObs {
     /// "http": a person over HTTP against a bot; "sockets": two people on sockets.
     pub kind: &'static str,
     pub token: String,
+    /// The last few actions sent to it (for a stalled table's report).
+    pub sent: std::collections::VecDeque<Sent>,
+}
+
+impl TableObs {
+    /// Keeps `sent` among the last eight actions sent.
+    pub fn sent(&mut self, sent: Sent) {
+        if self.sent.len() == 8 {
+            self.sent.pop_front();
+        }
+        self.sent.push_back(sent);
+    }
 }
 
 #[derive(Default)]
@@ -50,8 +84,7 @@ pub struct Obs {
     pub disagreements: Vec<String>,
     pub backwards: Vec<String>,
     pub tables: HashMap<String, TableObs>,
-    /// Per socket: (table, when its last message came, the version it holds, closed).
-    pub sockets: HashMap<u64, (String, Instant, u64, bool)>,
+    pub sockets: HashMap<u64, SocketObs>,
     pub refusals: BTreeMap<String, u64>,
 }
 
@@ -88,8 +121,47 @@ impl Obs {
     /// Marks socket `sock` closed.
     pub fn close_socket(&mut self, sock: u64) {
         if let Some(s) = self.sockets.get_mut(&sock) {
-            s.3 = true;
+            s.closed = true;
         }
+    }
+
+    /// What the clients of table `id` were doing at `now`: each socket (through which
+    /// instance, for which seat, the version it held and how long since its last message) and
+    /// the last actions sent (how long before `now`, through which instance, the status).
+    pub fn clients_of(&self, id: &str, now: Instant) -> String {
+        let ms = |at: Instant| now.saturating_duration_since(at).as_millis();
+        let mut socks: Vec<String> = self
+            .sockets
+            .iter()
+            .filter(|(_, s)| s.table == id)
+            .map(|(n, s)| {
+                format!(
+                    "socket {n} via node{} seat {} at v{} last message {} ms before{}",
+                    s.through + 1,
+                    s.seat.map_or("-".to_string(), |x| x.to_string()),
+                    s.version,
+                    ms(s.last),
+                    if s.closed { " (closed)" } else { "" }
+                )
+            })
+            .collect();
+        socks.sort();
+        let sent: Vec<String> = self.tables.get(id).map_or(Vec::new(), |t| {
+            t.sent
+                .iter()
+                .map(|a| {
+                    format!(
+                        "seat {} via node{} at v{} {} ms before: {}",
+                        a.seat,
+                        a.through + 1,
+                        a.version,
+                        ms(a.at),
+                        a.status
+                    )
+                })
+                .collect()
+        });
+        format!("{}; actions sent: {}", socks.join(", "), sent.join(", "))
     }
 
     pub fn refused(&mut self, what: String) {
