@@ -42,8 +42,8 @@ pub struct CardEffect {
 }
 
 /// What may be stacked on one card kind while the penalty it asked for is pending: the
-/// stacking rule, card by card. Kept apart from [`CardEffect`], which every play reads and
-/// which is small enough to travel in registers without these two sets.
+/// stacking rule, card by card. Kept apart from [`CardEffect`], which every play copies: 12
+/// bytes without these two sets instead of 32.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StackedBy {
     /// The kinds that may be stacked whatever the colour in play (empty for a card that asks
