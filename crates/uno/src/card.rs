@@ -483,6 +483,18 @@ impl Direction {
             Direction::CounterClockwise => Direction::Clockwise,
         }
     }
+
+    /// The other direction when `flip`, else this one: a select, not a branch (whether a
+    /// random card reverses play is a coin toss to the predictor).
+    #[inline]
+    pub const fn flipped_if(self, flip: bool) -> Direction {
+        let other = self.flipped();
+        if flip {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 impl fmt::Display for Direction {

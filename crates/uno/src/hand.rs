@@ -191,8 +191,9 @@ pub struct Hand {
     cards: Vec<Card>,
     len: usize,
     kinds: CardSet,
-    /// How many copies of each kind the hand holds.
-    counts: [u8; Card::KINDS],
+    /// How many copies of each kind the hand holds, by [`Card::index`]; 64 wide (the last ten
+    /// always 0) so an index masked to six bits needs no bounds check on a push or a take.
+    counts: [u8; 64],
 }
 
 /// Cards in one 64-bit word of a hand.
@@ -204,7 +205,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 impl Default for Hand {
     fn default() -> Hand {
-        Hand { cards: Vec::new(), len: 0, kinds: CardSet::EMPTY, counts: [0; Card::KINDS] }
+        Hand { cards: Vec::new(), len: 0, kinds: CardSet::EMPTY, counts: [0; 64] }
     }
 }
 
@@ -240,13 +241,14 @@ impl Hand {
     /// How many copies of `card` the hand holds.
     #[inline]
     pub fn count(&self, card: Card) -> usize {
-        usize::from(self.counts[card.index()])
+        usize::from(self.counts[card.index() & 63])
     }
 
     /// How many copies of each kind the hand holds, by [`Card::index`].
     #[inline]
     pub fn counts(&self) -> &[u8; Card::KINDS] {
-        &self.counts
+        // Always there: the table is 64 wide.
+        self.counts.first_chunk().unwrap_or(&[0; Card::KINDS])
     }
 
     /// How many cards the hand holds: the count kept beside the cards, read without going
@@ -278,7 +280,7 @@ impl Hand {
         }
         self.len += 1;
         self.kinds.insert(card);
-        self.counts[card.index()] += 1;
+        self.counts[card.index() & 63] += 1;
     }
 
     /// The buffer is full: room for a word of cards more, `card` first.
@@ -297,14 +299,28 @@ impl Hand {
         }
         // The hand as words of eight cards, the first in the lowest byte; the padding past
         // `len` (valid cards) fills the last one.
-        let words = self.len.div_ceil(LANE);
-        let (chunks, _) = self.cards.as_chunks_mut::<LANE>();
-        let Some(chunks) = chunks.get_mut(..words) else {
-            return false;
-        };
         let word = |c: &[Card; LANE]| u64::from_le_bytes(c.map(|c| c.index() as u8));
         let cards = |w: u64| w.to_le_bytes().map(Card::from_byte);
         let wanted = ONES * card.index() as u64;
+        let (chunks, _) = self.cards.as_chunks_mut::<LANE>();
+        if self.len <= LANE {
+            // The common hand, one word: no search for the word, nothing to carry.
+            let Some(c) = chunks.first_mut() else {
+                return false;
+            };
+            let first = word(c);
+            let x = first ^ wanted;
+            let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+            debug_assert!(zero != 0, "the kinds hold {card}, so one of the first {} cards is it", self.len);
+            let keep = ((zero & zero.wrapping_neg()) >> 7).wrapping_sub(1);
+            *c = cards((first & keep) | ((first >> 8) & !keep));
+            self.forget(card);
+            return true;
+        }
+        let words = self.len.div_ceil(LANE);
+        let Some(chunks) = chunks.get_mut(..words) else {
+            return false;
+        };
         // The first word holding the card, and the card's byte in it: a zero byte of
         // `word ^ wanted`, the lowest one found exactly by the borrow trick. The kinds say the
         // hand holds it, so it is found before the padding.
@@ -332,20 +348,26 @@ impl Hand {
             low = next >> 8;
         }
         chunks[words - 1] = cards(low);
+        self.forget(card);
+        true
+    }
+
+    /// The count, the kinds and the length after one copy of `card` left the cards.
+    #[inline(always)]
+    fn forget(&mut self, card: Card) {
         self.len -= 1;
-        let count = &mut self.counts[card.index()];
+        let count = &mut self.counts[card.index() & 63];
         *count -= 1;
         if *count == 0 {
             self.kinds.remove(card);
         }
-        true
     }
 
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.len = 0;
         self.kinds = CardSet::EMPTY;
-        self.counts = [0; Card::KINDS];
+        self.counts = [0; 64];
     }
 
     /// Becomes a copy of `other`, reusing this hand's buffer.

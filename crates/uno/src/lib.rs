@@ -77,7 +77,7 @@ pub use action::{Action, ActionParseError, IllegalAction};
 #[doc(inline)]
 pub use card::{Card, Color, Direction, Face, ParseError, Seat};
 #[doc(inline)]
-pub use effect::{next_seat, CardEffect, FirstEffect, StackedBy};
+pub use effect::{next_seat, CardEffect, FirstEffect, NumberEffect, StackedBy};
 #[doc(inline)]
 pub use event::{DrawReason, EndReason, Event, Outcome};
 #[doc(inline)]

@@ -2,7 +2,7 @@
 
 use crate::action::{Action, IllegalAction};
 use crate::card::{Card, Color, Seat};
-use crate::effect::{next_seat, CardEffect, FirstEffect};
+use crate::effect::{next_seat, CardEffect, FirstEffect, NumberEffect};
 use crate::event::{DrawReason, EndReason, Event, Mute, Outcome, Sink};
 use crate::hand::Hand;
 use crate::rng::{shuffle, GameRng};
@@ -66,7 +66,7 @@ impl Game {
             }
             Action::CallUno | Action::CatchUno { .. } => match self.uno_meaning(seat, action) {
                 Ok(UnoMeaning::Own) => {
-                    self.call_own_uno(seat);
+                    self.call_own_uno(seat, true);
                     sink.emit(|| Event::UnoCalled { seat });
                 }
                 Ok(UnoMeaning::Catch(v)) => {
@@ -104,11 +104,13 @@ impl Game {
         self.end_turn(0, sink);
     }
 
-    /// `seat` calls UNO for itself (the call known to be its own and legal).
+    /// `seat` calls UNO for itself when `call` (the call known to be its own and legal).
+    /// Without a branch on `call`: the fused turn asks at every turn whether a hand is down to
+    /// two cards, which is a coin toss to the predictor.
     #[inline]
-    pub(super) fn call_own_uno(&mut self, seat: Seat) {
-        self.state.uno_called |= 1 << seat.0;
-        if self.state.uno_exposed == Some(seat) {
+    pub(super) fn call_own_uno(&mut self, seat: Seat, call: bool) {
+        self.state.uno_called |= u32::from(call) << seat.0;
+        if call && self.state.uno_exposed == Some(seat) {
             self.state.uno_exposed = None;
         }
     }
@@ -165,11 +167,11 @@ impl Game {
             return;
         }
         // The house rules' effects of number cards, behind one test.
-        if (effect.same_number | effect.swap | effect.rotate) && self.number_effect(seat, effect, sink) {
+        if effect.number != NumberEffect::None && self.number_effect(seat, effect.number, sink) {
             return;
         }
-        if effect.flip {
-            self.state.direction = self.state.direction.flipped();
+        self.state.direction = self.state.direction.flipped_if(effect.flip);
+        if S::RECORDS && effect.flip {
             let direction = self.state.direction;
             sink.emit(|| Event::DirectionReversed { direction });
         }
@@ -196,21 +198,27 @@ impl Game {
     /// same number opens, a 7 asks for a hand to swap with (true: the turn goes on in that
     /// phase), or a 0 passes every hand on (false: the turn ends as usual).
     #[cold]
-    fn number_effect<S: Sink>(&mut self, seat: Seat, effect: CardEffect, sink: &mut S) -> bool {
-        if effect.same_number && !self.same_number_among(self.state.hands[seat.index()].kinds()).is_empty() {
-            self.state.phase = Phase::SameNumber;
-            return true;
+    fn number_effect<S: Sink>(&mut self, seat: Seat, effect: NumberEffect, sink: &mut S) -> bool {
+        match effect {
+            NumberEffect::None => false,
+            NumberEffect::SameNumber => {
+                let more = !self.same_number_among(self.state.hands[seat.index()].kinds()).is_empty();
+                if more {
+                    self.state.phase = Phase::SameNumber;
+                }
+                more
+            }
+            NumberEffect::Swap => {
+                self.state.phase = Phase::ChooseSwap;
+                true
+            }
+            NumberEffect::Rotate => {
+                self.rotate_hands();
+                let direction = self.state.direction;
+                sink.emit(|| Event::HandsRotated { direction });
+                false
+            }
         }
-        if effect.swap {
-            self.state.phase = Phase::ChooseSwap;
-            return true;
-        }
-        if effect.rotate {
-            self.rotate_hands();
-            let direction = self.state.direction;
-            sink.emit(|| Event::HandsRotated { direction });
-        }
-        false
     }
 
     #[inline(always)]

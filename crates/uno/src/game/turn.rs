@@ -92,11 +92,10 @@ impl Game {
     /// decisions it took (0 or 1).
     #[inline]
     fn ask_uno<P: TurnPolicy>(&mut self, seat: Seat, policy: &mut P) -> u32 {
-        if !self.may_call_on_turn(seat) || !policy.call_uno(&self.view(seat)) {
-            return 0;
-        }
-        self.call_own_uno(seat);
-        1
+        // No branch on the answer where the policy's is known (the random bot always calls).
+        let call = self.may_call_on_turn(seat) && policy.call_uno(&self.view(seat));
+        self.call_own_uno(seat, call);
+        u32::from(call)
     }
 
     /// Asks `policy` whether `seat` catches the seat exposed without its UNO call, when it may;

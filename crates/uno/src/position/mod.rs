@@ -289,7 +289,7 @@ impl Position {
                 return Err(PositionError::SwapImpossible);
             }
             Phase::SameNumber => {
-                let runs = rules.effect(top, players).same_number;
+                let runs = rules.effect(top, players).number == crate::effect::NumberEffect::SameNumber;
                 let face = CardSet::of_face(top.face_index());
                 let holds = self.hands[self.current.index()].iter().any(|&c| face.contains(c));
                 if !runs || !holds {

@@ -28,17 +28,29 @@ pub struct CardEffect {
     pub challenge_lost: u8,
     /// Cards the next player draws when this card empties its player's hand (they score).
     pub out_draw: u8,
-    /// Under the 7–0 rule: the player chooses a hand to swap with.
-    pub swap: bool,
-    /// Under the 7–0 rule: every hand passes one seat on in the direction of play.
-    pub rotate: bool,
-    /// Under the same-number rule: a number card with no effect of its own, after which its
-    /// player may go on playing cards of the same number before passing.
-    pub same_number: bool,
+    /// What a number card does under the house rules that give number cards an effect (one
+    /// byte, so a play of any other card tests it once).
+    pub number: NumberEffect,
     /// What the card does when it is turned up as the round's first card.
     pub first: FirstEffect,
     /// Whether the first-card rule sends this card back into the deck when it is turned up.
     pub first_refused: bool,
+}
+
+/// A number card's effect under a house rule: at most one applies to a card (the 7–0 rule's
+/// 7 and 0 act at once, so no run of the same number follows them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NumberEffect {
+    /// None: an action card, a wild, or a number card without such a rule.
+    #[default]
+    None,
+    /// Under the same-number rule: its player may go on playing cards of the same number
+    /// before passing.
+    SameNumber,
+    /// Under the 7–0 rule: the player chooses a hand to swap with.
+    Swap,
+    /// Under the 7–0 rule: every hand passes one seat on in the direction of play.
+    Rotate,
 }
 
 /// What may be stacked on one card kind while the penalty it asked for is pending: the
@@ -120,10 +132,13 @@ pub(crate) fn derive(
         for card in Card::all() {
             let plain = CardEffect::default();
             let mut e = match card.face() {
-                Face::Digit(7) if seven_zero => CardEffect { swap: true, ..plain },
-                Face::Digit(0) if seven_zero => CardEffect { rotate: true, ..plain },
+                Face::Digit(7) if seven_zero => CardEffect { number: NumberEffect::Swap, ..plain },
+                Face::Digit(0) if seven_zero => CardEffect { number: NumberEffect::Rotate, ..plain },
                 // A 7 or 0 that swaps or rotates hands acts at once and ends the turn.
-                Face::Digit(_) => CardEffect { same_number: multi_play == MultiPlay::SameNumber, ..plain },
+                Face::Digit(_) if multi_play == MultiPlay::SameNumber => {
+                    CardEffect { number: NumberEffect::SameNumber, ..plain }
+                }
+                Face::Digit(_) => plain,
                 Face::Wild => plain,
                 Face::Skip => CardEffect { skip: 1, first: FirstEffect::Skip, ..plain },
                 Face::Reverse if reverse_skips => CardEffect { skip: 1, first: FirstEffect::Skip, ..plain },
@@ -287,12 +302,17 @@ mod tests {
         assert_eq!((stacked[0][d2].skip, stacked[0][d2].stacks), (0, true));
         assert!(stacked[1][reverse].flip);
         assert_eq!(stacked[0][reverse].first, FirstEffect::None);
-        assert!(stacked[0].iter().filter(|e| e.swap).count() >= 4);
+        assert!(stacked[0].iter().filter(|e| e.number == NumberEffect::Swap).count() >= 4);
+        assert!(stacked[0].iter().filter(|e| e.number == NumberEffect::Rotate).count() >= 4);
         // Under 7-0 a 7 or a 0 acts on the hands and ends the turn: it does not start a run.
-        let runs =
-            |face: u8| stacked[0].iter().zip(Card::all()).any(|(e, c)| c.face() == Face::Digit(face) && e.same_number);
+        let runs = |face: u8| {
+            stacked[0]
+                .iter()
+                .zip(Card::all())
+                .any(|(e, c)| c.face() == Face::Digit(face) && e.number == NumberEffect::SameNumber)
+        };
         assert!(runs(5) && !runs(7) && !runs(0));
-        assert!(t[0].iter().all(|e| !e.same_number), "off in the official rules");
+        assert!(t[0].iter().all(|e| e.number == NumberEffect::None), "off in the official rules");
     }
 
     /// The stacking rule as `Stacking` states it, card by card, against the tables' sets.
