@@ -302,6 +302,18 @@ impl Hand {
         let word = |c: &[Card; LANE]| u64::from_le_bytes(c.map(|c| c.index() as u8));
         let cards = |w: u64| w.to_le_bytes().map(Card::from_byte);
         let wanted = ONES * card.index() as u64;
+        // The card's byte in a word: a zero byte of `word ^ wanted`, the lowest one found
+        // exactly by the borrow trick; its top bit is set in the answer (0: not in the word).
+        let found = |w: u64| {
+            let x = w ^ wanted;
+            x.wrapping_sub(ONES) & !x & HIGHS
+        };
+        // The word with that byte taken out: the bytes above it move down one (the top byte
+        // becomes card 0), the bytes below it stay.
+        let closed = |w: u64, zero: u64| {
+            let keep = ((zero & zero.wrapping_neg()) >> 7).wrapping_sub(1);
+            (w & keep) | ((w >> 8) & !keep)
+        };
         let (chunks, _) = self.cards.as_chunks_mut::<LANE>();
         if self.len <= LANE {
             // The common hand, one word: no search for the word, nothing to carry.
@@ -309,11 +321,9 @@ impl Hand {
                 return false;
             };
             let first = word(c);
-            let x = first ^ wanted;
-            let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+            let zero = found(first);
             debug_assert!(zero != 0, "the kinds hold {card}, so one of the first {} cards is it", self.len);
-            let keep = ((zero & zero.wrapping_neg()) >> 7).wrapping_sub(1);
-            *c = cards((first & keep) | ((first >> 8) & !keep));
+            *c = cards(closed(first, zero));
             self.forget(card);
             return true;
         }
@@ -321,27 +331,23 @@ impl Hand {
         let Some(chunks) = chunks.get_mut(..words) else {
             return false;
         };
-        // The first word holding the card, and the card's byte in it: a zero byte of
-        // `word ^ wanted`, the lowest one found exactly by the borrow trick. The kinds say the
-        // hand holds it, so it is found before the padding.
+        // The first word holding the card. The kinds say the hand holds it, so it is found
+        // before the padding.
         let mut w = 0;
         let (first, zero) = loop {
             let Some(c) = chunks.get(w) else {
                 return false;
             };
             let first = word(c);
-            let x = first ^ wanted;
-            let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+            let zero = found(first);
             if zero != 0 {
                 break (first, zero);
             }
             w += 1;
         };
-        // Close the gap: the bytes above the card move down one, and each later word's first
-        // card moves into the word before (the last word's top byte becomes card 0, padding).
-        // `zero`'s lowest set bit is the top bit of the card's byte: the bytes below it stay.
-        let keep = ((zero & zero.wrapping_neg()) >> 7).wrapping_sub(1);
-        let mut low = (first & keep) | ((first >> 8) & !keep);
+        // Close the gap: each later word's first card moves into the word before (the last
+        // word's top byte becomes card 0, padding).
+        let mut low = closed(first, zero);
         for i in w + 1..words {
             let next = word(&chunks[i]);
             chunks[i - 1] = cards(low | (next << 56));
